@@ -1,0 +1,24 @@
+import { serve } from '@hono/node-server';
+import { createApp } from '../app.ts';
+import { loadServerConfig } from '../config.ts';
+import { createPool } from '../db/pool.ts';
+import { log } from '../log.ts';
+
+export async function serveCommand(opts: { port?: string }): Promise<void> {
+  const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
+  const pool = createPool(config.DATABASE_URL);
+  const app = createApp({ pool });
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    log.info('listening', { port: info.port, url: `http://localhost:${info.port}` });
+  });
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      log.info('stopping', { signal });
+      server.close(() => {
+        void pool.end().finally(resolve);
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

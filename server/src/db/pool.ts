@@ -1,0 +1,11 @@
+import pg from 'pg';
+
+// The ERP database is LATIN1. The connection speaks UTF8 and PostgreSQL converts on the way in
+// and out, so JavaScript strings stay Unicode; text that cannot be held in LATIN1 must be made
+// safe before it is sent (see the transliteration module).
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: 'campo', client_encoding: 'UTF8' });
+  // An idle client that loses its connection emits here; without a listener the process dies.
+  pool.on('error', () => undefined);
+  return pool;
+}

@@ -1,0 +1,69 @@
+// Each database test file gets its own fresh LATIN1 database, as the ERP has, created from
+// template0 with the C collation, and dropped when the file ends.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Superuser URL of the run's PostgreSQL, provided by the global setup. */
+    adminDatabaseUrl: string;
+  }
+}
+
+export function databaseUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>, adminUrl = inject('adminDatabaseUrl')): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createDatabase(
+  options: { encoding?: string; name?: string } = {},
+): Promise<{ name: string; url: string }> {
+  const name = options.name ?? `campo_test_${randomBytes(6).toString('hex')}`;
+  const encoding = options.encoding ?? 'LATIN1';
+  await admin((c) =>
+    c.query(`create database ${name} encoding '${encoding}' lc_collate 'C' lc_ctype 'C' template template0`),
+  );
+  return { name, url: databaseUrl(inject('adminDatabaseUrl'), name) };
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await admin(async (c) => {
+    // PostgreSQL 12 has no DROP DATABASE ... WITH (FORCE).
+    await c.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [name],
+    );
+    await c.query(`drop database if exists ${name}`);
+  });
+}
+
+/**
+ * Registers a fresh LATIN1 database for the calling test file. The returned object is filled
+ * in by beforeAll; `pool` is a small pool on it that is closed before the database is dropped.
+ */
+export function useTestDatabase(options: { encoding?: string } = {}) {
+  const handle = { name: '', url: '', pool: undefined as unknown as pg.Pool };
+  beforeAll(async () => {
+    const db = await createDatabase(options);
+    handle.name = db.name;
+    handle.url = db.url;
+    handle.pool = new pg.Pool({ connectionString: db.url, max: 5 });
+  });
+  afterAll(async () => {
+    await handle.pool?.end();
+    if (handle.name) await dropDatabase(handle.name);
+  });
+  return handle;
+}
