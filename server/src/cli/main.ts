@@ -1,6 +1,8 @@
 // The `campo` command: everything ops does with the service goes through here.
 import { Command } from 'commander';
 import { ConfigError } from '../config.ts';
+import { registerErpFixtureCommand } from '../erp-fixture/command.ts';
+import { registerProvisionCommand } from '../provisioning/command.ts';
 import { SERVER_VERSION } from '../version.ts';
 import { serveCommand } from './serve.ts';
 
@@ -19,6 +21,9 @@ program
   .option('-p, --port <port>', 'TCP port; overrides PORT')
   .addHelpText('after', '\nEnvironment: DATABASE_URL (required), PORT (default 8080), HOST (default 0.0.0.0)')
   .action(serveCommand);
+
+registerProvisionCommand(program);
+registerErpFixtureCommand(program);
 
 try {
   await program.parseAsync();
