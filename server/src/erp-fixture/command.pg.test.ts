@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../../test/support/pg.ts';
+
+const db = useTestDatabase();
+const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
+
+function erpFixture(args: string[], env: Record<string, string | undefined>) {
+  const { PATH, HOME } = process.env;
+  return spawnSync(process.execPath, [campo, 'erp-fixture', ...args], {
+    env: { PATH, HOME, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+describe('campo erp-fixture', () => {
+  it('builds the tiny fixture, prints the summary on stdout and progress on stderr', async () => {
+    const run = erpFixture(['--scale', 'tiny', '--seed', '7'], { DATABASE_URL: db.url });
+    expect(run.stderr).toMatch(/orders\s+100%/);
+    expect(run.status).toBe(0);
+    const today = new Date();
+    const local = (d: Date) =>
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    const asOf = run.stdout.match(/scale tiny, seed 7, as of (\d{4}-\d{2}-\d{2})/)?.[1];
+    // default as-of is today (yesterday if the run crossed midnight)
+    expect([local(today), local(new Date(today.getTime() - 86_400_000))]).toContain(asOf);
+    const items = Number(run.stdout.match(/pedidos_venda_itens\s+([\d,]+)/)?.[1]?.replace(/,/g, ''));
+    const { rows } = await db.pool.query<{ n: number; last: string }>(
+      "select count(*)::int as n, (select to_char(max(dt_emissao), 'YYYY-MM-DD') from pedidos_venda) as last from pedidos_venda_itens",
+    );
+    expect(items).toBe(rows[0]?.n);
+    expect(items).toBeGreaterThan(500);
+    expect((rows[0]?.last ?? '') >= local(new Date(today.getTime() - 3 * 86_400_000)), rows[0]?.last).toBe(true);
+  });
+
+  it('exits 3 with one line when the database already has ERP tables', () => {
+    const run = erpFixture(['--scale', 'tiny'], { DATABASE_URL: db.url });
+    expect(run.status).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^campo: the database already has ERP tables .* --replace/);
+  });
+
+  it('rebuilds with --replace and prints JSON with --json', () => {
+    const run = erpFixture(['--scale', 'tiny', '--replace', '--json', '--as-of', '2025-06-15'], {
+      DATABASE_URL: db.url,
+    });
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout) as {
+      scale: string;
+      seed: number;
+      asOf: string;
+      counts: Record<string, number>;
+    };
+    expect(summary).toMatchObject({ scale: 'tiny', seed: 1, asOf: '2025-06-15' });
+    expect(summary.counts.corrent).toBeGreaterThan(80);
+  });
+
+  it('exits 2 naming DATABASE_URL when it is missing, and 1 on a bad option', () => {
+    const missing = erpFixture(['--scale', 'tiny'], {});
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/DATABASE_URL/);
+    const bad = erpFixture(['--scale', 'huge'], { DATABASE_URL: db.url });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/Allowed choices are tiny, small, medium, large/);
+    const date = erpFixture(['--as-of', '2025-02-30'], { DATABASE_URL: db.url });
+    expect(date.status).toBe(1);
+    expect(date.stderr).toMatch(/YYYY-MM-DD/);
+  });
+});

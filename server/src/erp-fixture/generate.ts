@@ -1,0 +1,341 @@
+// `createErpFixture`: a reference ERP full of realistic, deterministic data, for tests, the
+// demo and benchmarks. It only ever writes into a LATIN1 database without ERP tables, or
+// over a previous fixture (see database.ts for the safety rules).
+import type pg from 'pg';
+import { groupRows, type ProductTable, writeProducts } from './catalog.ts';
+import { planClients } from './clients.ts';
+import { type CopyValue, CopyWriter } from './copy.ts';
+import {
+  advanceSequences,
+  analyze,
+  assertLatin1,
+  clearPreviousFixture,
+  deferConstraints,
+  ERP_TABLES,
+  markAsFixture,
+  restoreConstraints,
+} from './database.ts';
+import { dayOf, isoDay, localToday } from './dates.ts';
+import { writeOrders } from './orders.ts';
+import { buildTenants, pautaRows, repCeilingRows } from './organization.ts';
+import { type FixtureScale, SCALES } from './scales.ts';
+import { createErpSchema } from './schema.ts';
+
+export { FixtureError, type FixtureRefusal } from './errors.ts';
+export { FIXTURE_SCALES, type FixtureScale } from './scales.ts';
+
+export interface FixtureProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+export interface FixtureOptions {
+  scale: FixtureScale;
+  /** Same seed and as-of date, same data. Default 1. */
+  seed?: number;
+  /** Last day of the history (read as a UTC calendar day). Default: today on this machine. */
+  asOf?: Date;
+  /** Drop and rebuild the reference tables, but only if a previous fixture created them. */
+  replace?: boolean;
+  onProgress?: (progress: FixtureProgress) => void;
+}
+
+export interface FixtureSummary {
+  scale: FixtureScale;
+  seed: number;
+  /** YYYY-MM-DD. */
+  asOf: string;
+  /** Rows written per table, in load order. */
+  counts: Record<string, number>;
+  ms: number;
+}
+
+/** Column lists for COPY, in the order the generators build rows. */
+const COLUMNS = {
+  empresas: [
+    'id_empresa',
+    'id_matriz',
+    'razao_social',
+    'nome_fantasia',
+    'cnpj',
+    'inscricao_estadual',
+    'endereco',
+    'cidade',
+    'uf',
+    'cep',
+    'telefone',
+    'ativo',
+  ],
+  supervisores: ['id_empresa', 'cod_supervisor', 'nome', 'email', 'ativo'],
+  vendedores: [
+    'id_empresa',
+    'cod_vendedor',
+    'nome',
+    'email',
+    'telefone',
+    'cod_supervisor',
+    'perc_desc_max',
+    'perc_comissao',
+    'perc_comissao_flex',
+    'ativo',
+  ],
+  vendedores_desc_categoria: ['id_empresa', 'cod_vendedor', 'categoria', 'perc_desc_max'],
+  grupos_produto: ['id_empresa', 'cod_grupo', 'descricao'],
+  subgrupos_produto: ['id_empresa', 'cod_grupo', 'cod_subgrupo', 'descricao'],
+  produtos: [
+    'id_produto',
+    'id_empresa',
+    'cod_produto',
+    'descricao',
+    'unidade',
+    'categoria',
+    'cod_grupo',
+    'cod_subgrupo',
+    'ean',
+    'peso_kg',
+    'imagem',
+    'ativo',
+    'dt_alteracao',
+  ],
+  pautas: ['id_empresa', 'id_pauta', 'descricao', 'ativo'],
+  pautas_precos: ['id_empresa', 'id_pauta', 'id_produto', 'preco', 'dt_alteracao'],
+  corrent: [
+    'id_corrent',
+    'id_empresa',
+    'tipo',
+    'tipo_pessoa',
+    'razao_social',
+    'nome_fantasia',
+    'cnpj_cpf',
+    'inscricao_estadual',
+    'endereco',
+    'numero',
+    'complemento',
+    'bairro',
+    'cidade',
+    'uf',
+    'cep',
+    'telefone',
+    'email',
+    'cod_vendedor',
+    'id_pauta',
+    'situacao',
+    'dt_ultima_compra',
+    'dt_cadastro',
+    'origem',
+    'ativo',
+  ],
+  pedidos_venda: [
+    'id_pedido',
+    'id_empresa',
+    'num_pedido',
+    'id_corrent',
+    'cod_vendedor',
+    'id_pauta',
+    'dt_emissao',
+    'situacao',
+    'valor_total',
+    'end_entrega',
+    'observacao',
+    'origem',
+    'num_ped_sar',
+  ],
+  pedidos_venda_itens: [
+    'id_pedido',
+    'seq',
+    'id_produto',
+    'quantidade',
+    'preco_tabela',
+    'preco_unitario',
+    'perc_desconto',
+    'valor_total',
+  ],
+  notas_fiscais: [
+    'id_nota',
+    'id_empresa',
+    'num_nota',
+    'serie',
+    'id_pedido',
+    'id_corrent',
+    'cod_vendedor',
+    'dt_emissao',
+    'valor_total',
+    'cancelada',
+  ],
+  titulos_receber: [
+    'id_titulo',
+    'id_empresa',
+    'id_corrent',
+    'id_nota',
+    'num_documento',
+    'dt_emissao',
+    'dt_vencimento',
+    'valor',
+    'valor_pago',
+    'dt_pagamento',
+  ],
+} as const satisfies Record<(typeof ERP_TABLES)[number], readonly string[]>;
+
+type ErpTable = keyof typeof COLUMNS;
+
+function checkOptions(options: FixtureOptions): { seed: number; asOf: number; lastSecond: number } {
+  if (!Object.hasOwn(SCALES, options.scale)) {
+    throw new RangeError(`unknown scale "${options.scale}": use tiny, small, medium or large`);
+  }
+  const seed = options.seed ?? 1;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new RangeError(`seed must be an integer from 0 to 4294967295, got ${seed}`);
+  }
+  if (options.asOf && Number.isNaN(options.asOf.getTime())) throw new RangeError('asOf is not a valid date');
+  if (options.asOf) return { seed, asOf: dayOf(options.asOf), lastSecond: 86_399 };
+  // Without an as-of date the history ends now: today's orders stop at the current time, so
+  // no row is dated in the future. (With one, the whole day is filled and the run repeats.)
+  const now = new Date();
+  return { seed, asOf: localToday(now), lastSecond: now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() };
+}
+
+/**
+ * Creates the reference ERP tables in `pool`'s database and loads them. Throws FixtureError
+ * (before writing anything) when the database is not LATIN1 or already has ERP tables that
+ * it may not replace.
+ */
+export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): Promise<FixtureSummary> {
+  const started = performance.now();
+  const { seed, asOf, lastSecond } = checkOptions(options);
+  const spec = SCALES[options.scale];
+  const historyStart = asOf - spec.historyDays + 1;
+  const progress = (phase: string, done: number, total: number) => options.onProgress?.({ phase, done, total });
+
+  await assertLatin1(pool);
+  await clearPreviousFixture(pool, options.replace ?? false);
+  progress('schema', 0, 1);
+  await createErpSchema(pool);
+  // Marked before any row is loaded: a run that fails half-way can still be replaced.
+  await markAsFixture(pool);
+  const deferred = await deferConstraints(pool);
+  progress('schema', 1, 1);
+
+  const counts = Object.fromEntries(ERP_TABLES.map((t) => [t, 0])) as Record<ErpTable, number>;
+  const open: CopyWriter[] = [];
+  const writer = async (table: ErpTable) => {
+    const w = await CopyWriter.open(pool, table, COLUMNS[table]);
+    open.push(w);
+    return w;
+  };
+  const finish = async (table: ErpTable, w: CopyWriter) => {
+    counts[table] += await w.finish();
+    open.splice(open.indexOf(w), 1);
+  };
+  const copyRows = async (table: ErpTable, rows: readonly CopyValue[][]) => {
+    const w = await writer(table);
+    for (const row of rows) await w.write(row);
+    await finish(table, w);
+  };
+
+  try {
+    const tenants = buildTenants(spec, seed);
+    const registers = 7;
+    progress('companies', 0, registers);
+    await copyRows(
+      'empresas',
+      tenants.flatMap((t) => t.empresas),
+    );
+    await copyRows(
+      'supervisores',
+      tenants.flatMap((t) => t.supervisors),
+    );
+    await copyRows(
+      'vendedores',
+      tenants.flatMap((t) => t.reps.map((r) => r.row)),
+    );
+    await copyRows('vendedores_desc_categoria', tenants.flatMap(repCeilingRows));
+    await copyRows(
+      'grupos_produto',
+      tenants.flatMap((t) => groupRows(t).groups),
+    );
+    await copyRows(
+      'subgrupos_produto',
+      tenants.flatMap((t) => groupRows(t).subgroups),
+    );
+    await copyRows('pautas', tenants.flatMap(pautaRows));
+    progress('companies', registers, registers);
+
+    const productTotal = spec.productsPerTenant * tenants.length;
+    const productTables = new Map<number, ProductTable>();
+    progress('products', 0, productTotal);
+    const [products, prices] = [await writer('produtos'), await writer('pautas_precos')];
+    for (const [t, tenant] of tenants.entries()) {
+      const before = t * spec.productsPerTenant;
+      const table = await writeProducts({
+        tenant,
+        count: spec.productsPerTenant,
+        firstId: before + 1,
+        seed,
+        historyStart,
+        asOf,
+        products,
+        prices,
+        onProduct: (done) => {
+          if (done % 1000 === 0) progress('products', before + done, productTotal);
+        },
+      });
+      productTables.set(tenant.id, table);
+    }
+    await finish('produtos', products);
+    await finish('pautas_precos', prices);
+    progress('products', productTotal, productTotal);
+
+    const plan = planClients({ tenants, spec, seed, asOf, lastSecond, historyStart });
+    const corrent = plan.clients.length + plan.suppliers.length;
+    progress('clients', 0, corrent);
+    const clients = await writer('corrent');
+    for (const c of plan.clients) await clients.write(c.row);
+    for (const s of plan.suppliers) await clients.write(s);
+    await finish('corrent', clients);
+    progress('clients', corrent, corrent);
+
+    progress('orders', 0, plan.events.length);
+    const writers = {
+      orders: await writer('pedidos_venda'),
+      items: await writer('pedidos_venda_itens'),
+      invoices: await writer('notas_fiscais'),
+      titles: await writer('titulos_receber'),
+    };
+    await writeOrders({
+      events: plan.events,
+      clients: plan.clients,
+      products: productTables,
+      spec,
+      seed,
+      asOf,
+      historyStart,
+      writers,
+      onOrder: (done, total) => progress('orders', done, total),
+    });
+    await finish('pedidos_venda', writers.orders);
+    await finish('pedidos_venda_itens', writers.items);
+    await finish('notas_fiscais', writers.invoices);
+    await finish('titulos_receber', writers.titles);
+    progress('orders', plan.events.length, plan.events.length);
+  } catch (err) {
+    await Promise.all(open.map((w) => w.abort(err instanceof Error ? err : new Error(String(err)))));
+    throw err;
+  }
+
+  const steps = deferred.indexes.length + deferred.foreignKeys.length;
+  progress('indexes', 0, steps);
+  await restoreConstraints(pool, deferred, (done, total) => progress('indexes', done, total));
+  await advanceSequences(pool);
+  progress('analyze', 0, 1);
+  await analyze(pool);
+  progress('analyze', 1, 1);
+
+  return {
+    scale: options.scale,
+    seed,
+    asOf: isoDay(asOf),
+    counts,
+    ms: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,262 @@
+// The ERP's order history in date order: orders and their lines priced from the client's
+// pauta, an invoice for each invoiced order and its receivables (1 to 3 installments), paid
+// or not according to the client's payment profile. Amounts are integer centavos until they
+// are written, so that line totals add up to the order total exactly as PostgreSQL sums them.
+
+import { cents2, type ProductTable, UNIDADES } from './catalog.ts';
+import { CATALOG } from './catalog-words.ts';
+import type { ClientPlan, OrderEvents } from './clients.ts';
+import type { CopyWriter } from './copy.ts';
+import { isoDay, timestamp } from './dates.ts';
+import { Rng } from './prng.ts';
+import type { ScaleSpec } from './scales.ts';
+
+export interface OrderWriters {
+  orders: CopyWriter;
+  items: CopyWriter;
+  invoices: CopyWriter;
+  titles: CopyWriter;
+}
+
+export interface OrderIdRanges {
+  lastOrderId: number;
+  lastInvoiceId: number;
+  lastTitleId: number;
+}
+
+const NOTES = [
+  'Entregar pela manhã',
+  'Cliente pede entrega após as 14h',
+  'Descarregar pela rua lateral',
+  'Pagamento via boleto',
+  'Conferir validade dos frios na entrega',
+  'Não aceita produto amassado',
+  'Ligar antes de entregar',
+  'Promoção do mês negociada com o supervisor',
+  'Reposição de gôndola',
+  'Pedido feito por telefone',
+] as const;
+
+// Days after the invoice that each installment falls due, by number of installments.
+const TERMS: readonly (readonly number[])[] = [[28], [28, 42], [28, 42, 56]];
+
+interface Line {
+  product: number;
+  quantityMilli: number;
+  listCents: number;
+  unitCents: number;
+  discountBasis: number;
+  totalCents: number;
+}
+
+export async function writeOrders(options: {
+  events: OrderEvents;
+  clients: ClientPlan[];
+  products: Map<number, ProductTable>;
+  spec: ScaleSpec;
+  seed: number;
+  asOf: number;
+  historyStart: number;
+  writers: OrderWriters;
+  onOrder?: (done: number, total: number) => void;
+}): Promise<OrderIdRanges> {
+  const { events, clients, products, spec, seed, asOf, writers } = options;
+  const order = events.chronological(options.historyStart);
+  const baskets = new Map<number, Int32Array>();
+  const nextOrderNumber = new Map<number, number>();
+  const nextInvoiceNumber = new Map<number, number>();
+  let orderId = 0;
+  let invoiceId = 0;
+  let titleId = 0;
+
+  for (let n = 0; n < order.length; n++) {
+    const e = order[n] as number;
+    const client = clients[events.client[e] as number] as ClientPlan;
+    const tenantId = client.tenant.id;
+    const table = products.get(tenantId) as ProductTable;
+    const day = events.day[e] as number;
+    const rng = new Rng(events.seed[e] as number);
+    const cancelled = events.cancelled[e] === 1;
+    const age = asOf - day;
+
+    let basket = baskets.get(client.id);
+    if (!basket) {
+      basket = makeBasket(table, Rng.derive(seed, 'basket', client.id));
+      baskets.set(client.id, basket);
+    }
+    const lines = orderLines(rng, client, table, basket, spec);
+    const totalCents = lines.reduce((sum, l) => sum + l.totalCents, 0);
+
+    // Today's orders are still open; a day or two old, most are already invoiced.
+    const open = !cancelled && (age === 0 || (age === 1 && rng.chance(0.7)) || (age === 2 && rng.chance(0.3)));
+    const situacao = cancelled ? 'C' : open ? 'A' : 'F';
+    orderId++;
+    const numPedido = (nextOrderNumber.get(tenantId) ?? 0) + 1;
+    nextOrderNumber.set(tenantId, numPedido);
+    await writers.orders.write([
+      orderId,
+      tenantId,
+      numPedido,
+      client.id,
+      client.rep.cod,
+      client.pauta,
+      timestamp(day, events.seconds[e] as number),
+      situacao,
+      cents2(totalCents),
+      rng.chance(0.85) ? client.deliveryAddress : null,
+      rng.chance(0.1) ? rng.pick(NOTES) : null,
+      'ERP',
+      null,
+    ]);
+    for (let s = 0; s < lines.length; s++) {
+      const l = lines[s] as Line;
+      await writers.items.write([
+        orderId,
+        s + 1,
+        table.ids[l.product] as number,
+        milli(l.quantityMilli),
+        cents2(l.listCents),
+        cents2(l.unitCents),
+        cents2(l.discountBasis),
+        cents2(l.totalCents),
+      ]);
+    }
+
+    // A cancelled order that had already been invoiced keeps its cancelled invoice.
+    const invoiced = situacao === 'F' || (cancelled && age > 3 && rng.chance(0.25));
+    if (invoiced) {
+      invoiceId++;
+      const numNota = (nextInvoiceNumber.get(tenantId) ?? 0) + 1;
+      nextInvoiceNumber.set(tenantId, numNota);
+      const invoiceDay = Math.min(asOf, day + (rng.chance(0.6) ? 0 : 1));
+      await writers.invoices.write([
+        invoiceId,
+        tenantId,
+        numNota,
+        '1',
+        orderId,
+        client.id,
+        client.rep.cod,
+        isoDay(invoiceDay),
+        cents2(totalCents),
+        cancelled ? 'S' : 'N',
+      ]);
+      if (!cancelled) {
+        const terms = TERMS[totalCents < 30_000 ? 0 : totalCents < 150_000 ? 1 : 2] as readonly number[];
+        const share = Math.floor(totalCents / terms.length);
+        for (let k = 0; k < terms.length; k++) {
+          titleId++;
+          const value = k === terms.length - 1 ? totalCents - share * (terms.length - 1) : share;
+          const due = invoiceDay + (terms[k] as number);
+          const paidOn = paymentDay(rng, client, due, invoiceDay, asOf);
+          await writers.titles.write([
+            titleId,
+            tenantId,
+            client.id,
+            invoiceId,
+            `${String(numNota).padStart(6, '0')}/${k + 1}`,
+            isoDay(invoiceDay),
+            isoDay(due),
+            cents2(value),
+            paidOn === null ? '0.00' : cents2(value),
+            paidOn === null ? null : isoDay(paidOn),
+          ]);
+        }
+      }
+    }
+    if (n % 1000 === 999 || n === order.length - 1) options.onOrder?.(n + 1, order.length);
+  }
+  return { lastOrderId: orderId, lastInvoiceId: invoiceId, lastTitleId: titleId };
+}
+
+/** When the title was paid, or null if it is still open on the as-of date. */
+function paymentDay(rng: Rng, client: ClientPlan, due: number, issued: number, asOf: number): number | null {
+  if (due >= asOf) return null;
+  if (client.finance === 'defaulter' && due >= asOf - 150) return null;
+  if (client.finance === 'late' && due >= asOf - 28) return null;
+  // Good payers settle within a few days of the due date; a payment not yet made by the as-of
+  // date leaves the title overdue by at most three days.
+  const paid = Math.max(issued, due + rng.int(-5, 3));
+  return paid > asOf ? null : paid;
+}
+
+/**
+ * The products a client usually buys: a shop reorders mostly the same items. Popular products
+ * (low indexes in the shuffled active list) are more likely to be in a basket.
+ */
+function makeBasket(table: ProductTable, rng: Rng): Int32Array {
+  const active = table.active;
+  const size = Math.min(active.length, rng.int(12, 60));
+  const chosen = new Set<number>();
+  while (chosen.size < size) chosen.add(active[Math.floor(active.length * rng.next() ** 2)] as number);
+  return Int32Array.from(chosen);
+}
+
+function orderLines(rng: Rng, client: ClientPlan, table: ProductTable, basket: Int32Array, spec: ScaleSpec): Line[] {
+  const wanted = Math.min(rng.int(spec.itemsPerOrder[0], spec.itemsPerOrder[1]), table.active.length);
+  const picked = new Set<number>();
+  while (picked.size < wanted) {
+    picked.add(
+      rng.chance(0.8)
+        ? (basket[rng.int(0, basket.length - 1)] as number)
+        : (table.active[Math.floor(table.active.length * rng.next() ** 2)] as number),
+    );
+  }
+  const lines: Line[] = [];
+  for (const product of picked) {
+    const listCents = table.prices[product * table.pautas + client.pauta - 1] as number;
+    const quantityMilli = quantity(rng, UNIDADES[table.unidade[product] as number] ?? 'UN', client.size);
+    const categoria = CATALOG[table.group[product] as number]?.categoria ?? '';
+    const ceiling = client.rep.ceilings.get(categoria) ?? client.rep.percDescMax ?? 5;
+    let discountBasis = 0;
+    let unitCents = listCents;
+    const r = rng.next();
+    if (r < 0.22) {
+      // A discount within the representative's ceiling, in half-percent steps (basis = 1/100 %).
+      discountBasis = Math.min(ceiling * 100, rng.int(1, Math.max(1, ceiling * 2)) * 50);
+      unitCents = Math.round((listCents * (10_000 - discountBasis)) / 10_000);
+    } else if (r < 0.27) {
+      // Sold above the list price: the representative earns flex commission on the difference.
+      unitCents = Math.round(listCents * rng.real(1.01, 1.05));
+    }
+    lines.push({
+      product,
+      quantityMilli,
+      listCents,
+      unitCents,
+      discountBasis,
+      totalCents: Math.round((quantityMilli * unitCents) / 1000),
+    });
+  }
+  return lines;
+}
+
+function quantity(rng: Rng, unidade: string, size: number): number {
+  switch (unidade) {
+    case 'KG':
+      return rng.int(500, 20_000) * size;
+    case 'L':
+      return rng.pick([10, 20, 30, 50]) * 1000 * size;
+    case 'CX':
+    case 'FD':
+      return (
+        rng.weighted([
+          [1, 5],
+          [2, 4],
+          [3, 3],
+          [5, 2],
+          [10, 1],
+        ] as const) *
+        1000 *
+        size
+      );
+    default:
+      return rng.int(1, 24) * 1000 * size;
+  }
+}
+
+/** Thousandths as a decimal string with three places. */
+function milli(value: number): string {
+  const frac = value % 1000;
+  return `${Math.floor(value / 1000)}.${String(frac).padStart(3, '0')}`;
+}
