@@ -1,4 +1,62 @@
 import type { Command } from 'commander';
+import { loadDatabaseUrl } from '../config.ts';
+import { createPool } from '../db/pool.ts';
+import { EXIT_CODES, ProvisionError } from './errors.ts';
+import { type ProvisionReport, provision } from './provision.ts';
 
-// Filled in by provisioning: `campo provision [--dry-run] [--verbose]`.
-export function registerProvisionCommand(_program: Command): void {}
+const EXIT_HELP = `
+Exit codes:
+  ${EXIT_CODES.ok}  done, or already up to date
+  ${EXIT_CODES.unexpected}  unexpected error
+  ${EXIT_CODES.config}  bad configuration (DATABASE_URL missing or malformed)
+  ${EXIT_CODES.refused}  database refused: cannot connect, not LATIN1, PostgreSQL older than 12, ERP tables or columns missing
+  ${EXIT_CODES.schemaMismatch}  schema app is not what this release expects (baseline differs, an applied migration was edited)
+  ${EXIT_CODES.migrationFailed}  a migration, view or trigger failed; its transaction was rolled back
+
+Environment: DATABASE_URL (required), the ERP database. See docs/provisioning.md.`;
+
+/** The last line of every run: what schema app holds now. */
+export function summaryLine(r: ProvisionReport): string {
+  const objects = `${r.counts.tables} tables, ${r.counts.views} views, ${r.counts.triggers} triggers`;
+  const version = r.schemaVersion ? `schema ${r.schemaVersion}` : 'no schema yet';
+  const seconds = `${(r.durationMs / 1000).toFixed(1)} s`;
+  if (r.upToDate) return `Already up to date: ${version}, ${objects} (${seconds}).`;
+  if (r.dryRun) return `Dry run, nothing changed: ${r.actions.length} changes planned; now ${version}, ${objects}.`;
+  return `Provisioned ${r.database}: ${version}, ${objects}; ${r.actions.length} changes applied (${seconds}).`;
+}
+
+async function provisionCommand(opts: { dryRun?: boolean; verbose?: boolean }): Promise<void> {
+  const url = loadDatabaseUrl();
+  const pool = createPool(url, 2);
+  try {
+    const report = await provision(pool, {
+      dryRun: opts.dryRun === true,
+      verbose: opts.verbose === true,
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+    process.stdout.write(`${summaryLine(report)}\n`);
+  } catch (err) {
+    if (err instanceof ProvisionError) {
+      process.stderr.write(`campo: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+    } else {
+      process.stderr.write(
+        `campo: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
+      process.exitCode = EXIT_CODES.unexpected;
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+/** `campo provision [--dry-run] [--verbose]` */
+export function registerProvisionCommand(program: Command): void {
+  program
+    .command('provision')
+    .description("Create or upgrade Campo's schema app, its views over the ERP and its triggers (safe to re-run)")
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--verbose', 'print every check and every object')
+    .addHelpText('after', EXIT_HELP)
+    .action(provisionCommand);
+}

@@ -1,0 +1,97 @@
+// `campo provision` as ops runs it: a child process given DATABASE_URL and nothing else.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
+import { createPool } from '../db/pool.ts';
+import { createErpSchema } from '../erp-fixture/schema.ts';
+import { expectedSchema, useErpDatabase } from './testing.ts';
+
+const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
+
+function runCampo(
+  args: string[],
+  databaseUrl: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { PATH, HOME } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [campo, ...args], {
+      env: { PATH, HOME, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('campo provision', () => {
+  const db = useErpDatabase(18);
+
+  it('--dry-run prints the plan, changes nothing and exits 0', async () => {
+    const run = await runCampo(['provision', '--dry-run'], db.url);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^would apply migration 0001_app_schema$/m);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(
+      /^Dry run, nothing changed: \d+ changes planned; now no schema yet, 0 tables, 0 views, 0 triggers\.$/,
+    );
+    const app = await db.pool.query("select count(*)::int as n from pg_namespace where nspname = 'app'");
+    expect(app.rows[0].n).toBe(0);
+  });
+
+  it('provisions, ending with a summary of tables, views and triggers, and exits 0', async () => {
+    const run = await runCampo(['provision'], db.url);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^applied migration 0001_app_schema \(\d+ ms\)$/m);
+    const e = await expectedSchema();
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(
+      new RegExp(
+        `^Provisioned campo_test_\\w+: schema ${e.version}, ${e.tables} tables, ${e.views} views, ${e.triggers} triggers; \\d+ changes applied \\(\\d+\\.\\d s\\)\\.$`,
+      ),
+    );
+  });
+
+  it('a second run says it is already up to date and exits 0', async () => {
+    const run = await runCampo(['provision', '--verbose'], db.url);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^database campo_test_\w+: PostgreSQL [\d.]+, encoding LATIN1$/m);
+    expect(run.stdout).toMatch(/^ERP public\.corrent: write 23 columns ok \(trg_cliente_novo\)$/m);
+    expect(run.stdout).toMatch(/^migration 0002_end_entrega: applied \(migration\)$/m);
+    expect(run.stdout).toMatch(/^view vw_sitpedido: up to date$/m);
+    const e = await expectedSchema();
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(
+      new RegExp(
+        `^Already up to date: schema ${e.version}, ${e.tables} tables, ${e.views} views, ${e.triggers} triggers \\(\\d+\\.\\d s\\)\\.$`,
+      ),
+    );
+  });
+
+  describe('on a database that is not LATIN1', () => {
+    const utf8 = { name: '', url: '' };
+    beforeAll(async () => {
+      Object.assign(utf8, await createDatabase({ encoding: 'UTF8' }));
+      const pool = createPool(utf8.url, 1);
+      await createErpSchema(pool);
+      await pool.end();
+    });
+    afterAll(async () => {
+      if (utf8.name) await dropDatabase(utf8.name);
+    });
+
+    it('exits 3 with "campo: <message>" on stderr naming the encoding', async () => {
+      const run = await runCampo(['provision'], utf8.url);
+      expect(run.status).toBe(3);
+      expect(run.stderr).toMatch(/^campo: database campo_test_\w+ has encoding UTF8;/);
+      expect(run.stdout).toBe('');
+    });
+  });
+});

@@ -1,0 +1,181 @@
+// Helpers for the provisioning tests: a LATIN1 ERP database on a chosen PostgreSQL major,
+// and a few rows picked from the reference ERP to build orders and clients with.
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
+import { type EmbeddedPostgres, type PgMajor, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
+import { createErpFixture } from '../erp-fixture/generate.ts';
+import { loadSqlSources } from './sources.ts';
+
+export interface ErpDatabase {
+  major: PgMajor;
+  url: string;
+  pool: pg.Pool;
+}
+
+/**
+ * A fresh LATIN1 database with the tiny reference ERP, for the calling describe block. Major
+ * 18 uses the run's shared server; other majors get a throw-away embedded server of their
+ * own, stopped when the block ends.
+ */
+export function useErpDatabase(major: PgMajor = 18, options: { fixture?: boolean } = {}): ErpDatabase {
+  const handle = { major, url: '', pool: undefined as unknown as pg.Pool };
+  let server: EmbeddedPostgres | null = null;
+  let name = '';
+  beforeAll(async () => {
+    if (major === 18) {
+      const db = await createDatabase();
+      name = db.name;
+      handle.url = db.url;
+    } else {
+      server = await startEmbeddedPostgres({ major, fast: true });
+      const admin = new pg.Client({ connectionString: server.url() });
+      await admin.connect();
+      await admin.query("create database erp encoding 'LATIN1' lc_collate 'C' lc_ctype 'C' template template0");
+      await admin.end();
+      handle.url = server.url('erp');
+    }
+    handle.pool = new pg.Pool({ connectionString: handle.url, max: 4 });
+    handle.pool.on('error', () => undefined);
+    if (options.fixture !== false) await createErpFixture(handle.pool, { scale: 'tiny' });
+  });
+  afterAll(async () => {
+    await handle.pool?.end();
+    if (name) await dropDatabase(name);
+    await (server as EmbeddedPostgres | null)?.stop();
+  });
+  return handle;
+}
+
+/** Collects provisioning's progress lines, for assertions on what it said. */
+export function collectLog(): { lines: string[]; log: (line: string) => void } {
+  const lines: string[] = [];
+  return { lines, log: (line) => lines.push(line) };
+}
+
+export interface OrderScenario {
+  /** Tenant (head office) and representative, as Campo knows them. */
+  idEmpresa: number;
+  codVendedor: number;
+  idCliente: number;
+  idPauta: number | null;
+  products: { idProduto: number; codProduto: string; descricao: string; preco: string }[];
+}
+
+/** An active representative of the reference ERP with a client of theirs and two priced products. */
+export async function orderScenario(pool: pg.Pool): Promise<OrderScenario> {
+  const { rows } = await pool.query<{ tenant: number; cod_vendedor: number; id_corrent: number; id_pauta: number }>(
+    `select coalesce(e.id_matriz, e.id_empresa) as tenant, v.cod_vendedor, c.id_corrent, c.id_pauta
+       from vendedores v
+       join empresas e on e.id_empresa = v.id_empresa
+       join corrent c on c.id_empresa = v.id_empresa and c.cod_vendedor = v.cod_vendedor and c.tipo = 'C'
+      where v.ativo = 'S' and c.id_pauta is not null
+      order by v.id_empresa, v.cod_vendedor, c.id_corrent
+      limit 1`,
+  );
+  const pick = rows[0];
+  if (!pick) throw new Error('the reference ERP has no active representative with a client on a pauta');
+  const products = await pool.query<{ id_produto: number; cod_produto: string; descricao: string; preco: string }>(
+    `select p.id_produto, p.cod_produto, p.descricao, pp.preco::text as preco
+       from produtos p
+       join corrent c on c.id_corrent = $1
+       join pautas_precos pp on pp.id_produto = p.id_produto and pp.id_pauta = c.id_pauta and pp.id_empresa = c.id_empresa
+      where p.ativo = 'S'
+      order by p.id_produto
+      limit 2`,
+    [pick.id_corrent],
+  );
+  return {
+    idEmpresa: pick.tenant,
+    codVendedor: pick.cod_vendedor,
+    idCliente: pick.id_corrent,
+    idPauta: pick.id_pauta,
+    products: products.rows.map((p) => ({
+      idProduto: p.id_produto,
+      codProduto: p.cod_produto,
+      descricao: p.descricao,
+      preco: p.preco,
+    })),
+  };
+}
+
+/**
+ * A pending Campo order (situa 1) of the scenario, one line per product, 3 units at 5% off.
+ * Returns the order's id. `extraItem` adds a line with any product id (to make the ERP fail).
+ */
+export async function insertPendingOrder(
+  pool: pg.Pool,
+  s: OrderScenario,
+  options: { endEntrega?: string; observacao?: string; extraItem?: number } = {},
+): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const { rows } = await client.query<{ id: string }>(
+      `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, id_cliente, nome_cliente, cnpj_cpf_cliente,
+                                end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total)
+       select $1, $2, coalesce((select max(num_ped_sar) from app.pedidos where id_empresa = $1), 0) + 1,
+              c.id_corrent, c.razao_social, c.cnpj_cpf, $4, $5, $6, 0, 0, 0
+         from corrent c where c.id_corrent = $3
+       returning id`,
+      [
+        s.idEmpresa,
+        s.codVendedor,
+        s.idCliente,
+        options.endEntrega ?? 'Rua das Flores, 10',
+        s.idPauta,
+        options.observacao ?? null,
+      ],
+    );
+    const id = Number(rows[0]?.id);
+    const lines = s.products.map((p) => ({ ...p }));
+    if (options.extraItem !== undefined) {
+      lines.push({ idProduto: options.extraItem, codProduto: 'X', descricao: 'produto inexistente', preco: '1.0000' });
+    }
+    let seq = 0;
+    for (const p of lines) {
+      seq += 1;
+      await client.query(
+        `insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, quantidade,
+                                       preco_tabela, preco_unitario, perc_desconto, teto_desconto, id_pauta, valor_total)
+         values ($1, $2, $3, $4, $5, $6, 3, $7::numeric, round($7::numeric * 0.95, 4), 5, 10, $8,
+                 round(round($7::numeric * 0.95, 4) * 3, 2))`,
+        [id, seq, s.idEmpresa, p.idProduto, p.codProduto, p.descricao, p.preco, s.idPauta],
+      );
+    }
+    await client.query(
+      `update app.pedidos p
+          set valor_bruto = t.bruto, valor_desconto = t.bruto - t.total, valor_total = t.total
+         from (select sum(round(preco_tabela * quantidade, 2)) as bruto, sum(valor_total) as total
+                 from app.pedido_itens where id_pedido = $1) t
+        where p.id = $1`,
+      [id],
+    );
+    await client.query('commit');
+    return id;
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * What a full provisioning leaves, derived from the SQL sources, so that a later migration
+ * adding a table does not break every test that counts.
+ */
+export async function expectedSchema(): Promise<{ tables: number; views: number; triggers: number; version: string }> {
+  const sources = await loadSqlSources();
+  const tables = sources.migrations.reduce(
+    (n, m) => n + (m.sql.match(/^\s*create\s+table\s+app\./gim)?.length ?? 0),
+    0,
+  );
+  const count = (kind: string) => sources.repeatables.filter((r) => r.kind === kind).length;
+  return {
+    tables,
+    views: count('view'),
+    triggers: count('trigger'),
+    version: sources.migrations.at(-1)?.version ?? '',
+  };
+}

@@ -1,0 +1,234 @@
+// The 20 views on the tiny reference ERP. Expectations are computed here from the raw ERP
+// tables, never copied from the views' own SQL, so a wrong join or rule shows up.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { provision } from './provision.ts';
+import { loadSqlSources } from './sources.ts';
+import { insertPendingOrder, orderScenario, useErpDatabase } from './testing.ts';
+
+const db = useErpDatabase(18);
+
+/** Tenant of each ERP company: the head office itself, or the one a branch points to. */
+async function tenantOf(): Promise<Map<number, number>> {
+  const { rows } = await db.pool.query<{ id_empresa: number; id_matriz: number | null }>(
+    'select id_empresa, id_matriz from empresas',
+  );
+  return new Map(rows.map((r) => [r.id_empresa, r.id_matriz ?? r.id_empresa]));
+}
+
+const byKey =
+  <T>(key: (row: T) => string) =>
+  (a: T, b: T) =>
+    key(a).localeCompare(key(b));
+
+describe('the views over the tiny reference ERP', () => {
+  beforeAll(async () => {
+    await provision(db.pool);
+  });
+
+  it('are 20, each selectable, and each ERP-backed one returns rows', async () => {
+    const sources = await loadSqlSources();
+    const views = sources.repeatables.filter((r) => r.kind === 'view');
+    expect(views).toHaveLength(20);
+    for (const v of views) {
+      const { rows } = await db.pool.query(`select * from app.${v.name} limit 1`);
+      // Rules in force and Campo-only data are empty until the service writes them.
+      if (!['vw_regras_vigentes'].includes(v.name)) expect(rows, v.name).toHaveLength(1);
+    }
+  });
+
+  it('declare exactly the ERP columns they read (the contract in their headers is exact)', async () => {
+    const sources = await loadSqlSources();
+    for (const v of sources.repeatables.filter((r) => r.kind === 'view')) {
+      const { rows } = await db.pool.query<{ col: string }>(
+        `select distinct n.nspname || '.' || c.relname || '.' || a.attname as col
+           from pg_depend d
+           join pg_rewrite r on r.oid = d.objid
+           join pg_class c on c.oid = d.refobjid
+           join pg_namespace n on n.oid = c.relnamespace
+           join pg_attribute a on a.attrelid = c.oid and a.attnum = d.refobjsubid
+          where d.classid = 'pg_rewrite'::regclass and r.ev_class = $1::regclass
+            and n.nspname not in ('app', 'pg_catalog')`,
+        [`app.${v.name}`],
+      );
+      const declared = v.erp.flatMap((req) => req.columns.map((c) => `${req.table}.${c}`));
+      expect([...new Set(declared)].sort(), v.name).toEqual(rows.map((r) => r.col).sort());
+    }
+  });
+
+  it('vw_sitpedido gives every ERP order with its tenant and situation', async () => {
+    const tenant = await tenantOf();
+    const raw = await db.pool.query(
+      'select id_pedido, id_empresa, num_pedido, num_ped_sar, id_corrent, cod_vendedor, situacao, valor_total, origem from pedidos_venda',
+    );
+    const words: Record<string, string> = { A: 'aberto', F: 'faturado', C: 'cancelado' };
+    const expected = raw.rows
+      .map((r) => ({
+        id_pedido: r.id_pedido,
+        id_empresa: tenant.get(r.id_empresa),
+        id_filial: r.id_empresa,
+        num_pedido: r.num_pedido,
+        num_ped_sar: r.num_ped_sar,
+        id_corrent: r.id_corrent,
+        cod_vendedor: r.cod_vendedor,
+        situacao: r.situacao,
+        situacao_descricao: words[r.situacao],
+        valor_total: r.valor_total,
+        origem: r.origem,
+      }))
+      .sort(byKey((r) => String(r.id_pedido).padStart(12, '0')));
+    const view = await db.pool.query(
+      `select id_pedido, id_empresa, id_filial, num_pedido, num_ped_sar, id_corrent, cod_vendedor, situacao,
+              situacao_descricao, valor_total, origem
+         from app.vw_sitpedido order by id_pedido`,
+    );
+    expect(view.rows).toEqual(expected);
+    expect(new Set(expected.map((r) => r.situacao))).toEqual(new Set(['A', 'F', 'C']));
+  });
+
+  it('vw_clientes_financeiro applies the ok / overdue / blocked rule to the open titles', async () => {
+    const tenant = await tenantOf();
+    const today = (await db.pool.query<{ d: string }>('select current_date::text as d')).rows[0]?.d as string;
+    const dayMs = 86_400_000;
+    const daysLate = (due: string) => Math.round((Date.parse(today) - Date.parse(due)) / dayMs);
+    const clients = await db.pool.query<{ id_corrent: number; id_empresa: number; situacao: string }>(
+      "select id_corrent, id_empresa, situacao from corrent where tipo = 'C'",
+    );
+    const titles = await db.pool.query<{ id_corrent: number; due: string; valor: string; valor_pago: string }>(
+      "select id_corrent, to_char(dt_vencimento, 'YYYY-MM-DD') as due, valor::text, valor_pago::text from titulos_receber",
+    );
+    const cents = (v: string) => Math.round(Number(v) * 100);
+    const expected = clients.rows.map((c) => {
+      const open = titles.rows.filter((t) => t.id_corrent === c.id_corrent && cents(t.valor_pago) < cents(t.valor));
+      const late = open.filter((t) => daysLate(t.due) > 0);
+      const maxLate = Math.max(0, ...late.map((t) => daysLate(t.due)));
+      const sum = (ts: typeof open) => ts.reduce((s, t) => s + cents(t.valor) - cents(t.valor_pago), 0);
+      return {
+        id_cliente: c.id_corrent,
+        id_empresa: tenant.get(c.id_empresa),
+        bloqueio_manual: c.situacao === 'B',
+        valor_em_aberto: (sum(open) / 100).toFixed(2),
+        valor_vencido: (sum(late) / 100).toFixed(2),
+        titulos_vencidos: late.length,
+        dias_atraso_max: maxLate,
+        status_financeiro: c.situacao === 'B' || maxLate > 30 ? 'blocked' : late.length > 0 ? 'overdue' : 'ok',
+      };
+    });
+    const view = await db.pool.query(
+      `select id_cliente, id_empresa, bloqueio_manual, valor_em_aberto, valor_vencido, titulos_vencidos,
+              dias_atraso_max, status_financeiro
+         from app.vw_clientes_financeiro`,
+    );
+    const order = byKey<{ id_cliente: number }>((r) => String(r.id_cliente).padStart(12, '0'));
+    expect(view.rows.sort(order)).toEqual(expected.sort(order));
+    // The data must exercise the rule, or this test proves little.
+    expect(new Set(expected.map((r) => r.status_financeiro)).size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('vw_faturamento_mes sums the non-cancelled invoices per tenant, rep and month', async () => {
+    const tenant = await tenantOf();
+    const raw = await db.pool.query<{
+      id_empresa: number;
+      cod_vendedor: number;
+      mes: string;
+      valor: string;
+      cancelada: string;
+    }>(
+      "select id_empresa, cod_vendedor, to_char(dt_emissao, 'YYYY-MM-01') as mes, valor_total::text as valor, cancelada from notas_fiscais",
+    );
+    const sums = new Map<string, number>();
+    for (const r of raw.rows) {
+      if (r.cancelada === 'S') continue;
+      const key = `${tenant.get(r.id_empresa)}|${r.cod_vendedor}|${r.mes}`;
+      sums.set(key, (sums.get(key) ?? 0) + Math.round(Number(r.valor) * 100));
+    }
+    const view = await db.pool.query<{ k: string; v: string }>(
+      "select id_empresa || '|' || cod_vendedor || '|' || to_char(mes, 'YYYY-MM-DD') as k, valor_faturado::text as v from app.vw_faturamento_mes",
+    );
+    expect(Object.fromEntries(view.rows.map((r) => [r.k, r.v]))).toEqual(
+      Object.fromEntries([...sums].map(([k, c]) => [k, (c / 100).toFixed(2)])),
+    );
+  });
+
+  it('show an approved Campo order once, with its ERP status, in the client and positivation views', async () => {
+    const s = await orderScenario(db.pool);
+    const id = await insertPendingOrder(db.pool, s);
+    await db.pool.query('update app.pedidos set situa = 2 where id = $1', [id]);
+    const { erp_id_pedido: erpId } = (await db.pool.query('select erp_id_pedido from app.pedidos where id = $1', [id]))
+      .rows[0];
+
+    const rows = await db.pool.query(
+      'select origem, id_pedido, id_pedido_erp, status from app.vw_pedidos_cliente where id_cliente = $1 and id_pedido_erp = $2',
+      [s.idCliente, erpId],
+    );
+    expect(rows.rows).toEqual([{ origem: 'campo', id_pedido: String(id), id_pedido_erp: erpId, status: 'approved' }]);
+    await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [erpId]);
+    const invoiced = await db.pool.query('select status from app.vw_pedidos_cliente where id_pedido_erp = $1', [erpId]);
+    expect(invoiced.rows).toEqual([{ status: 'invoiced' }]);
+
+    const last = await db.pool.query('select ultimo_pedido_em from app.vw_clientes where id_cliente = $1', [
+      s.idCliente,
+    ]);
+    const created = await db.pool.query('select criado_em from app.pedidos where id = $1', [id]);
+    expect(last.rows[0].ultimo_pedido_em).toEqual(created.rows[0].criado_em);
+
+    // Today's positivation of the rep counts the client once, though the order exists twice.
+    const positivation = await db.pool.query(
+      `select clientes_positivados, pedidos from app.vw_positivacao_dia
+        where id_empresa = $1 and cod_vendedor = $2 and dia = (select criado_em::date from app.pedidos where id = $3)`,
+      [s.idEmpresa, s.codVendedor, id],
+    );
+    const expected = await db.pool.query(
+      `select count(distinct id_cliente)::int as clientes, count(*)::int as pedidos from (
+         select id_cliente from app.pedidos
+          where id_empresa = $1 and cod_vendedor = $2 and situa <> 4 and criado_em::date = (select criado_em::date from app.pedidos where id = $3)
+         union all
+         select pv.id_corrent from pedidos_venda pv join empresas e on e.id_empresa = pv.id_empresa
+          where coalesce(e.id_matriz, e.id_empresa) = $1 and pv.cod_vendedor = $2 and pv.situacao <> 'C' and pv.origem <> 'CAMPO'
+            and pv.dt_emissao::date = (select criado_em::date from app.pedidos where id = $3)) o`,
+      [s.idEmpresa, s.codVendedor, id],
+    );
+    expect(positivation.rows[0]).toEqual({
+      clientes_positivados: expected.rows[0].clientes,
+      pedidos: expected.rows[0].pedidos,
+    });
+  });
+
+  it('vw_vendedor_limites lets a ceiling set in Campo override the ERP one', async () => {
+    const { rows } = await db.pool.query<{ id_empresa: number; cod_vendedor: number; categoria: string; perc: string }>(
+      `select coalesce(e.id_matriz, e.id_empresa) as id_empresa, d.cod_vendedor, d.categoria, d.perc_desc_max::text as perc
+         from vendedores_desc_categoria d join empresas e on e.id_empresa = d.id_empresa
+        order by 1, 2, 3 limit 1`,
+    );
+    const erp = rows[0];
+    if (!erp) throw new Error('the tiny ERP has no ceiling per category');
+    const get = async () =>
+      (
+        await db.pool.query(
+          'select perc_desc_max::text as perc, origem from app.vw_vendedor_limites where id_empresa = $1 and cod_vendedor = $2 and categoria = $3',
+          [erp.id_empresa, erp.cod_vendedor, erp.categoria],
+        )
+      ).rows;
+    expect(await get()).toEqual([{ perc: erp.perc, origem: 'erp' }]);
+    await db.pool.query(
+      'insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max) values ($1, $2, $3, 12.5)',
+      [erp.id_empresa, erp.cod_vendedor, erp.categoria],
+    );
+    expect(await get()).toEqual([{ perc: '12.50', origem: 'campo' }]);
+  });
+
+  it('vw_clientes carries the credit limit Campo keeps, not one from the ERP', async () => {
+    const s = await orderScenario(db.pool);
+    const limit = async () =>
+      (await db.pool.query('select limite_credito from app.vw_clientes where id_cliente = $1', [s.idCliente])).rows[0];
+    expect(await limit()).toEqual({ limite_credito: null });
+    await db.pool.query('insert into app.limites_credito (id_empresa, id_cliente, limite) values ($1, $2, 15000)', [
+      s.idEmpresa,
+      s.idCliente,
+    ]);
+    expect(await limit()).toEqual({ limite_credito: '15000.00' });
+    const count = await db.pool.query(
+      "select (select count(*)::int from app.vw_clientes) as v, (select count(*)::int from corrent where tipo = 'C') as c",
+    );
+    expect(count.rows[0].v).toBe(count.rows[0].c);
+  });
+});
