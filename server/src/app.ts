@@ -1,22 +1,77 @@
 import { API_BASE } from '@campo/shared';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { Scalar } from '@scalar/hono-api-reference';
 import type pg from 'pg';
+import { z } from 'zod';
+import { requireAuth } from './auth/middleware.ts';
+import { authRoutes, meRoute } from './auth/routes.ts';
+import { createAuthenticator } from './auth/service.ts';
+import { createTokenSigner } from './auth/tokens.ts';
+import { createDb, type Db } from './db/kysely.ts';
 import { healthRoutes } from './health/routes.ts';
+import type { AppEnv } from './http/env.ts';
+import { notFound, onError, requestLog } from './http/middleware.ts';
+import { router } from './http/openapi.ts';
 import { SERVER_VERSION } from './version.ts';
+
+z.config(z.locales.pt());
+
+export interface AppConfig {
+  jwtSecret: string;
+  tokenTtlHours: number;
+  devLogin: boolean;
+}
 
 export interface AppDeps {
   pool: pg.Pool;
+  config: AppConfig;
+  db?: Db;
 }
 
 export function createApp(deps: AppDeps) {
-  const api = new OpenAPIHono();
+  const db = deps.db ?? createDb(deps.pool);
+  const signer = createTokenSigner(deps.config.jwtSecret, deps.config.tokenTtlHours);
+  const authenticate = createAuthenticator(db, signer);
+
+  const api = router();
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
+  // Public routes first: they answer before the auth middleware below is reached.
   api.route('/', healthRoutes(deps.pool));
+  api.route('/', authRoutes({ db, signer, devLoginEnabled: deps.config.devLogin }));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Campo API', version: SERVER_VERSION, description: 'Field-sales ordering on top of the ERP.' },
   });
 
-  const app = new OpenAPIHono();
+  const secured = router();
+  secured.use('*', requireAuth(authenticate));
+  secured.openapi(meRoute, (c) => {
+    const a = c.get('auth');
+    return c.json(
+      {
+        id: a.userId,
+        login: a.login,
+        name: a.name,
+        role: a.role,
+        idEmpresa: a.idEmpresa,
+        codVendedor: a.codVendedor,
+        codSupervisor: a.codSupervisor,
+      },
+      200,
+    );
+  });
+  api.route('/', secured);
+
+  const app = new OpenAPIHono<AppEnv>();
+  app.use('*', requestLog);
   app.route(API_BASE, api);
+  // The interactive reference loads its viewer from the Scalar CDN in the reader's browser.
+  app.get('/api/docs', Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: 'Campo API' }));
+  app.notFound(notFound);
+  app.onError(onError);
   return app;
 }

@@ -11,12 +11,29 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({ DATABASE_URL: url })).toThrow(/DATABASE_URL/);
   });
 
+  const secret = 'a'.repeat(32);
+
   it('accepts postgres:// and postgresql:// and defaults PORT to 8080', () => {
-    expect(loadServerConfig({ DATABASE_URL: 'postgres://u@h/erp' })).toMatchObject({ PORT: 8080 });
-    expect(loadServerConfig({ DATABASE_URL: 'postgresql://u@h:5433/erp', PORT: '9000' }).PORT).toBe(9000);
+    expect(loadServerConfig({ DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret })).toMatchObject({ PORT: 8080 });
+    expect(loadServerConfig({ DATABASE_URL: 'postgresql://u@h:5433/erp', PORT: '9000', JWT_SECRET: secret }).PORT).toBe(
+      9000,
+    );
   });
 
   it('refuses a PORT that is not a port', () => {
-    expect(() => loadServerConfig({ DATABASE_URL: 'postgres://u@h/erp', PORT: 'http' })).toThrow(/PORT/);
+    expect(() => loadServerConfig({ DATABASE_URL: 'postgres://u@h/erp', PORT: 'http', JWT_SECRET: secret })).toThrow(
+      /PORT/,
+    );
+  });
+
+  it('requires a JWT_SECRET of at least 32 characters', () => {
+    expect(() => loadServerConfig({ DATABASE_URL: 'postgres://u@h/erp' })).toThrow(/JWT_SECRET/);
+    expect(() => loadServerConfig({ DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
+  });
+
+  it('refuses DEV_LOGIN in production', () => {
+    const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret, DEV_LOGIN: '1' };
+    expect(loadServerConfig({ ...env, NODE_ENV: 'development' }).DEV_LOGIN).toBe('1');
+    expect(() => loadServerConfig({ ...env, NODE_ENV: 'production' })).toThrow(/DEV_LOGIN/);
   });
 });

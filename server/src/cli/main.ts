@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ConfigError } from '../config.ts';
 import { registerErpFixtureCommand } from '../erp-fixture/command.ts';
 import { registerProvisionCommand } from '../provisioning/command.ts';
+import { registerUserCommand } from '../users/command.ts';
 import { SERVER_VERSION } from '../version.ts';
 import { serveCommand } from './serve.ts';
 
@@ -24,6 +25,7 @@ program
 
 registerProvisionCommand(program);
 registerErpFixtureCommand(program);
+registerUserCommand(program);
 
 try {
   await program.parseAsync();

@@ -7,7 +7,10 @@ import { log } from '../log.ts';
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
   const pool = createPool(config.DATABASE_URL);
-  const app = createApp({ pool });
+  const app = createApp({
+    pool,
+    config: { jwtSecret: config.JWT_SECRET, tokenTtlHours: config.TOKEN_TTL_HOURS, devLogin: config.DEV_LOGIN === '1' },
+  });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     log.info('listening', { port: info.port, url: `http://localhost:${info.port}` });
   });

@@ -3,14 +3,14 @@ import { fileURLToPath } from 'node:url';
 import type { Health } from '@campo/shared';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { TEST_JWT_SECRET, testApp } from '../../../test/support/app.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { createApp } from '../app.ts';
 
 const db = useTestDatabase();
 
 describe('GET /api/v1/health', () => {
   it('reports a reachable database with no schema before provisioning', async () => {
-    const res = await createApp({ pool: db.pool }).request('/api/v1/health');
+    const res = await testApp(db.pool).request('/api/v1/health');
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'ok', database: { reachable: true, schemaVersion: null } });
   });
@@ -18,13 +18,13 @@ describe('GET /api/v1/health', () => {
   it('reports the latest applied migration', async () => {
     await db.pool.query('create schema app; create table app.schema_migrations (version text primary key)');
     await db.pool.query("insert into app.schema_migrations values ('0001'), ('0003'), ('0002')");
-    const res = await createApp({ pool: db.pool }).request('/api/v1/health');
+    const res = await testApp(db.pool).request('/api/v1/health');
     expect(((await res.json()) as Health).database.schemaVersion).toBe('0003');
   });
 
   it('answers 503 when the database does not answer', async () => {
     const dead = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', connectionTimeoutMillis: 2000 });
-    const res = await createApp({ pool: dead }).request('/api/v1/health');
+    const res = await testApp(dead).request('/api/v1/health');
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: 'unavailable', database: { reachable: false } });
     await dead.end();
@@ -33,7 +33,7 @@ describe('GET /api/v1/health', () => {
   it('is served by `campo serve` on PORT', async () => {
     const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
     const child = spawn(process.execPath, [campo, 'serve'], {
-      env: { ...process.env, DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1' },
+      env: { ...process.env, DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', JWT_SECRET: TEST_JWT_SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

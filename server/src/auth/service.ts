@@ -1,0 +1,78 @@
+import type { Session } from '@campo/shared';
+import type { Db } from '../db/kysely.ts';
+import { HttpProblem } from '../http/problem.ts';
+import { selectUserById, selectUserByLogin, type UserRow } from '../users/queries.ts';
+import type { AuthContext } from './claims.ts';
+import { dummyHash, verifyPassword } from './password.ts';
+import type { TokenSigner } from './tokens.ts';
+
+const invalidCredentials = () =>
+  new HttpProblem(401, 'INVALID_CREDENTIALS', 'Login ou senha incorretos', 'Confira o login e a senha.');
+
+async function issue(signer: TokenSigner, user: UserRow): Promise<Session> {
+  const { token, expiresAt } = await signer.sign({
+    userId: user.id,
+    role: user.papel,
+    idEmpresa: user.id_empresa,
+    codVendedor: user.cod_vendedor,
+    codSupervisor: user.cod_supervisor,
+    tokenVersion: user.versao_token,
+  });
+  return {
+    token,
+    expiresAt: expiresAt.toISOString(),
+    user: {
+      id: user.id,
+      login: user.login,
+      name: user.nome,
+      role: user.papel,
+      idEmpresa: user.id_empresa,
+      codVendedor: user.cod_vendedor,
+      codSupervisor: user.cod_supervisor,
+    },
+  };
+}
+
+export async function login(db: Db, signer: TokenSigner, login: string, password: string): Promise<Session> {
+  const user = await selectUserByLogin(db, login);
+  // Verify against a dummy hash when the login is unknown: same work, so timing reveals nothing.
+  const ok = await verifyPassword(password, user?.senha_hash ?? (await dummyHash()));
+  if (!user || !ok || !user.ativo) throw invalidCredentials();
+  return issue(signer, user);
+}
+
+export async function devLogin(db: Db, signer: TokenSigner, login: string): Promise<Session> {
+  const user = await selectUserByLogin(db, login);
+  if (!user?.ativo) throw invalidCredentials();
+  return issue(signer, user);
+}
+
+/**
+ * Resolves a bearer token to the caller. The user row is read (briefly cached) on every request,
+ * so a disabled user or a reset password cuts off old tokens within the cache's lifetime.
+ */
+export function createAuthenticator(db: Db, signer: TokenSigner, cacheMs = 2000) {
+  const cache = new Map<number, { row: UserRow | undefined; at: number }>();
+  return async function authenticate(token: string): Promise<AuthContext | null> {
+    const claims = await signer.verify(token);
+    if (!claims) return null;
+    let hit = cache.get(claims.userId);
+    if (!hit || Date.now() - hit.at > cacheMs) {
+      hit = { row: await selectUserById(db, claims.userId), at: Date.now() };
+      cache.set(claims.userId, hit);
+      if (cache.size > 10_000) cache.clear();
+    }
+    const user = hit.row;
+    if (!user?.ativo || user.versao_token !== claims.tokenVersion) return null;
+    return {
+      userId: user.id,
+      login: user.login,
+      name: user.nome,
+      role: user.papel,
+      idEmpresa: user.id_empresa,
+      codVendedor: user.cod_vendedor,
+      codSupervisor: user.cod_supervisor,
+    };
+  };
+}
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,30 @@
+// Every request that reads or writes tenant data runs inside withScope: one transaction whose
+// first statement sets campo.id_empresa (and campo.cod_vendedor for a representative). The
+// row-level security policies on the app tables read those settings, so a query that forgets
+// its tenant filter still sees only the caller's rows (defence in depth; see docs/security.md).
+import { sql, type Transaction } from 'kysely';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from './kysely.ts';
+import type { DB } from './types.ts';
+
+export type Tx = Transaction<DB>;
+
+export interface Scope {
+  idEmpresa: number;
+  /** Set for representatives only: their rows, and no other representative's. */
+  codVendedor: number | null;
+}
+
+export function scopeOf(auth: AuthContext): Scope {
+  return { idEmpresa: auth.idEmpresa, codVendedor: auth.role === 'representative' ? auth.codVendedor : null };
+}
+
+export function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (tx) => {
+    await sql`select set_config('campo.id_empresa', ${String(scope.idEmpresa)}, true),
+                     set_config('campo.cod_vendedor', ${scope.codVendedor === null ? '' : String(scope.codVendedor)}, true)`.execute(
+      tx,
+    );
+    return fn(tx);
+  });
+}

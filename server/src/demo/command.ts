@@ -1,0 +1,150 @@
+// `pnpm demo`: one command from a fresh clone to a running Campo with a realistic ERP. It keeps
+// an embedded PostgreSQL in .demo-data/ between runs, builds the reference ERP and provisions it
+// the first time, and then runs `campo serve` against it like any deployment would: the server
+// still receives DATABASE_URL from its environment and has no default of its own.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
+import { createDb } from '../db/kysely.ts';
+import { createPool } from '../db/pool.ts';
+import { createErpFixture, type FixtureScale } from '../erp-fixture/generate.ts';
+import { provision } from '../provisioning/provision.ts';
+import { createDemoUsers, DEMO_PASSWORD, type DemoLogin } from './users.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CAMPO_BIN = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
+const DATABASE = 'campo_demo';
+
+interface DemoOptions {
+  port: string;
+  data: string;
+  scale: FixtureScale;
+  reset?: boolean;
+}
+
+function say(line: string): void {
+  process.stderr.write(`[demo] ${line}\n`);
+}
+
+async function databaseExists(adminUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+    return rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
+async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Builds the demo database once: a LATIN1 ERP with data, provisioned, with one login per role. */
+async function prepare(adminUrl: string, url: string, dataDir: string, scale: FixtureScale): Promise<DemoLogin[]> {
+  const readyFile = join(dataDir, 'ready.json');
+  if (existsSync(readyFile) && (await databaseExists(adminUrl))) {
+    return JSON.parse(readFileSync(readyFile, 'utf8')).logins as DemoLogin[];
+  }
+  // A first run that was interrupted leaves a half-built database: start it again from scratch.
+  await adminQuery(adminUrl, `drop database if exists ${DATABASE}`);
+  await adminQuery(
+    adminUrl,
+    `create database ${DATABASE} encoding 'LATIN1' lc_collate 'C' lc_ctype 'C' template template0`,
+  );
+  const pool = createPool(url, 4);
+  try {
+    say(`creating the reference ERP (${scale}); this happens only the first time`);
+    let lastPhase = '';
+    const summary = await createErpFixture(pool, {
+      scale,
+      onProgress: ({ phase, done, total }) => {
+        const pct = total ? Math.floor((100 * done) / total) : 100;
+        if (phase !== lastPhase || pct % 25 === 0) say(`  ${phase}: ${pct}%`);
+        lastPhase = phase;
+      },
+    });
+    say(`ERP ready in ${(summary.ms / 1000).toFixed(1)} s`);
+    say('provisioning the app schema');
+    await provision(pool, { dryRun: false, verbose: false, log: (line: string) => say(`  ${line}`) });
+    const logins = await createDemoUsers(createDb(pool));
+    writeFileSync(readyFile, JSON.stringify({ scale, createdAt: new Date().toISOString(), logins }, null, 2));
+    return logins;
+  } finally {
+    await pool.end();
+  }
+}
+
+async function runDemo(options: DemoOptions): Promise<void> {
+  const dataDir = join(REPO_ROOT, options.data);
+  if (options.reset) rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const secretFile = join(dataDir, 'jwt-secret');
+  if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+
+  say(`starting PostgreSQL (data in ${dataDir})`);
+  const server = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg') });
+  const url = server.url(DATABASE);
+  try {
+    const logins = await prepare(server.url(), url, dataDir, options.scale);
+    // Provisioning is idempotent: a later version of Campo migrates the kept database here.
+    const pool = createPool(url, 2);
+    await provision(pool, { dryRun: false, verbose: false, log: (line: string) => say(`  ${line}`) }).finally(() =>
+      pool.end(),
+    );
+
+    const child = spawn(process.execPath, [CAMPO_BIN, 'serve'], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        PORT: options.port,
+        JWT_SECRET: readFileSync(secretFile, 'utf8').trim(),
+        DEV_LOGIN: '1',
+        NODE_ENV: 'development',
+      },
+    });
+    say(`Campo: http://localhost:${options.port}  (API: /api/v1, reference: /api/docs)`);
+    say(`DATABASE_URL=${url}`);
+    say(`logins (password "${DEMO_PASSWORD}"):`);
+    for (const l of logins) say(`  ${l.role.padEnd(15)} ${l.login.padEnd(32)} ${l.description}`);
+    say('Ctrl-C stops the server and PostgreSQL; the data stays in the folder above.');
+
+    await new Promise<void>((resolve) => {
+      const stop = () => child.kill('SIGTERM');
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      child.once('exit', (code) => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        if (code) process.exitCode = code;
+        resolve();
+      });
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('Run Campo on an embedded PostgreSQL with a demo ERP (kept in .demo-data/ between runs)')
+    .option('-p, --port <port>', 'HTTP port', '8080')
+    .option('--data <dir>', 'folder for the demo database, relative to the repository', '.demo-data')
+    .option('--scale <scale>', 'size of the demo ERP the first time: tiny | small | medium | large', 'small')
+    .option('--reset', 'throw the kept demo database away and build a new one')
+    .action(runDemo);
+}

@@ -1,0 +1,10 @@
+import type { AuthContext } from '../auth/claims.ts';
+
+/** What middleware puts in a request's context for the handlers. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    /** Set by the auth middleware on every route but the public ones. */
+    auth: AuthContext;
+  };
+}

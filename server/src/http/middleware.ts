@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { Hook } from '@hono/zod-openapi';
+import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { log } from '../log.ts';
+import type { AppEnv } from './env.ts';
+import { fieldErrors, HttpProblem, problemResponse, validationProblem } from './problem.ts';
+
+const REQUEST_ID = /^[\w.-]{8,64}$/;
+
+/** Gives every request an id (kept from X-Request-Id when sane) and logs one JSON line for it. */
+export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const given = c.req.header('x-request-id');
+  const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+  c.set('requestId', requestId);
+  c.header('X-Request-Id', requestId);
+  const started = performance.now();
+  await next();
+  const auth = c.get('auth');
+  log.info('request', {
+    requestId,
+    method: c.req.method,
+    path: c.req.path,
+    status: c.res.status,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+    ...(auth ? { tenant: auth.idEmpresa, user: auth.login, role: auth.role } : {}),
+  });
+};
+
+/** Errors become problems; anything unexpected is logged with its stack and answered without it. */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof HttpProblem) return problemResponse(c, err);
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    if (status === 400 && /json/i.test(err.message)) {
+      return problemResponse(
+        c,
+        new HttpProblem(400, 'MALFORMED_JSON', 'JSON inválido', 'O corpo não é um JSON válido.'),
+      );
+    }
+    const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 401 ? 'UNAUTHORIZED' : 'HTTP_ERROR';
+    return problemResponse(c, new HttpProblem(status, code, err.message || 'Erro na requisição'));
+  }
+  if (err instanceof SyntaxError) {
+    return problemResponse(c, new HttpProblem(400, 'MALFORMED_JSON', 'JSON inválido', 'O corpo não é um JSON válido.'));
+  }
+  log.error('unhandled error', {
+    requestId: c.get('requestId'),
+    path: c.req.path,
+    error: err instanceof Error ? { message: err.message, stack: err.stack } : String(err),
+  });
+  return problemResponse(
+    c,
+    new HttpProblem(
+      500,
+      'INTERNAL_ERROR',
+      'Erro interno',
+      'Ocorreu um erro inesperado. Informe o requestId ao suporte.',
+    ),
+  );
+};
+
+export const notFound: NotFoundHandler<AppEnv> = (c) =>
+  problemResponse(c, new HttpProblem(404, 'ROUTE_NOT_FOUND', 'Rota não encontrada', `${c.req.method} ${c.req.path}`));
+
+/** Validation failures of any route: 400 with every bad field listed. */
+// biome-ignore lint/suspicious/noExplicitAny: the hook is shared by routes of every input type
+export const validationHook: Hook<any, AppEnv, any, any> = (result, c: Context<AppEnv>) => {
+  if (!result.success)
+    return problemResponse(
+      c,
+      validationProblem(fieldErrors(result.error, result.target === 'json' ? 'body' : result.target)),
+    );
+};

@@ -1,0 +1,70 @@
+// User management, shared by the `campo user` CLI and (later) the admin screens, so both follow
+// the same rules: a representative or supervisor login must point at a real ERP record of the
+// same tenant, and every credential change revokes the tokens already issued.
+import { type UserCreate, ZUserCreate } from '@campo/shared';
+import { sql } from 'kysely';
+import { hashPassword } from '../auth/password.ts';
+import type { Db } from '../db/kysely.ts';
+import { insertUser, selectUserByLogin, updateActive, updatePassword } from './queries.ts';
+
+export class UserError extends Error {
+  constructor(
+    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'ERP_RECORD_NOT_FOUND' | 'INVALID',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function erpRecordExists(db: Db, user: UserCreate): Promise<string | null> {
+  const tenant = await sql<{ ok: boolean }>`
+    select exists (select 1 from app.vw_empresas where id_empresa = ${user.idEmpresa}) as ok`.execute(db);
+  if (!tenant.rows[0]?.ok) return `empresa ${user.idEmpresa} não existe no ERP`;
+  if (user.codVendedor !== null) {
+    const rep = await sql<{ ok: boolean }>`
+      select exists (select 1 from app.vw_vendedores
+                      where id_empresa = ${user.idEmpresa} and cod_vendedor = ${user.codVendedor}) as ok`.execute(db);
+    if (!rep.rows[0]?.ok) return `vendedor ${user.codVendedor} não existe na empresa ${user.idEmpresa}`;
+  }
+  if (user.codSupervisor !== null) {
+    const sup = await sql<{ ok: boolean }>`
+      select exists (select 1 from app.vw_supervisores
+                      where id_empresa = ${user.idEmpresa} and cod_supervisor = ${user.codSupervisor}) as ok`.execute(
+      db,
+    );
+    if (!sup.rows[0]?.ok) return `supervisor ${user.codSupervisor} não existe na empresa ${user.idEmpresa}`;
+  }
+  return null;
+}
+
+export async function addUser(db: Db, input: unknown): Promise<{ id: number; login: string }> {
+  const parsed = ZUserCreate.safeParse(input);
+  if (!parsed.success) {
+    throw new UserError('INVALID', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  }
+  const user = parsed.data;
+  if (await selectUserByLogin(db, user.login)) throw new UserError('USER_EXISTS', `o login ${user.login} já existe`);
+  const missing = await erpRecordExists(db, user);
+  if (missing) throw new UserError('ERP_RECORD_NOT_FOUND', missing);
+  const { id } = await insertUser(db, {
+    id_empresa: user.idEmpresa,
+    login: user.login,
+    nome: user.name,
+    papel: user.role,
+    cod_vendedor: user.codVendedor,
+    cod_supervisor: user.codSupervisor,
+    senha_hash: await hashPassword(user.password),
+  });
+  return { id, login: user.login };
+}
+
+export async function resetPassword(db: Db, login: string, password: string): Promise<void> {
+  if (password.length < 8) throw new UserError('INVALID', 'a senha precisa de pelo menos 8 caracteres');
+  const row = await updatePassword(db, login.trim().toLowerCase(), await hashPassword(password));
+  if (!row) throw new UserError('USER_NOT_FOUND', `o login ${login} não existe`);
+}
+
+export async function setUserActive(db: Db, login: string, active: boolean): Promise<void> {
+  const row = await updateActive(db, login.trim().toLowerCase(), active);
+  if (!row) throw new UserError('USER_NOT_FOUND', `o login ${login} não existe`);
+}

@@ -1,0 +1,28 @@
+import type { MatrixCase } from './types.ts';
+import { everyone } from './types.ts';
+
+/** Routes that belong to no domain folder. */
+const core: MatrixCase[] = [
+  {
+    method: 'GET',
+    route: '/health',
+    request: () => ({ path: '/health' }),
+    expect: { ...everyone(200), anonymous: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/auth/login',
+    request: () => ({ path: '/auth/login', body: { login: 'nobody@x.test', password: 'wrong-password' } }),
+    expect: { ...everyone(401), anonymous: 401 },
+  },
+  {
+    method: 'POST',
+    route: '/auth/dev-login',
+    request: () => ({ path: '/auth/dev-login', body: { login: 'nobody@x.test' } }),
+    // Disabled in the matrix's server: it answers 404 to everyone.
+    expect: { ...everyone(404), anonymous: 404 },
+  },
+  { method: 'GET', route: '/auth/me', request: () => ({ path: '/auth/me' }), expect: everyone(200) },
+];
+
+export const MATRIX_CASES: MatrixCase[] = [...core];

@@ -1,0 +1,40 @@
+// The route matrix: every route of the OpenAPI document, called by every role and by a user of
+// another tenant, with the status each must get. Each domain keeps its cases beside its code
+// (server/src/<domain>/matrix.ts) and lists them in test/matrix/cases.ts; the matrix test fails
+// when a documented route has no case, so a new route cannot skip its access rules.
+
+export type MatrixCaller = 'anonymous' | 'representative' | 'supervisor' | 'manager' | 'admin' | 'otherTenant';
+
+export interface MatrixContext {
+  /** Tenant the callers (but otherTenant) belong to. */
+  idEmpresa: number;
+  /** The representative caller, and a client of their portfolio. */
+  codVendedor: number;
+  idCliente: number;
+  /** A client of another representative of the same tenant. */
+  idClienteOutroVendedor: number;
+  idProduto: number;
+  idPauta: number;
+  /** The supervisor caller supervises the representative caller. */
+  codSupervisor: number;
+}
+
+export interface MatrixRequest {
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface MatrixCase {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** As in the OpenAPI document, e.g. /clients/{id}. */
+  route: string;
+  /** The concrete request; called once per caller, so a POST may create what it needs. */
+  request: (ctx: MatrixContext, caller: MatrixCaller) => MatrixRequest | Promise<MatrixRequest>;
+  expect: Record<MatrixCaller, number>;
+}
+
+/** Shorthand: the same status for every signed-in caller of the tenant, 401 anonymous. */
+export function everyone(status: number, otherTenant = status): Record<MatrixCaller, number> {
+  return { anonymous: 401, representative: status, supervisor: status, manager: status, admin: status, otherTenant };
+}

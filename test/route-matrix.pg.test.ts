@@ -1,0 +1,97 @@
+import type { Session } from '@campo/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../server/src/db/kysely.ts';
+import { addUser } from '../server/src/users/service.ts';
+import { MATRIX_CASES } from './matrix/cases.ts';
+import type { MatrixCaller, MatrixContext } from './matrix/types.ts';
+import { testApp } from './support/app.ts';
+import { provisionedErp } from './support/erp.ts';
+import { useTestDatabase } from './support/pg.ts';
+
+const db = useTestDatabase();
+const PASSWORD = 'matrix-password-1';
+const callers: MatrixCaller[] = ['anonymous', 'representative', 'supervisor', 'manager', 'admin', 'otherTenant'];
+
+describe('route matrix: every route × every role, and another tenant', () => {
+  let app: ReturnType<typeof testApp>;
+  const tokens = new Map<MatrixCaller, string>();
+  let ctx: MatrixContext;
+
+  beforeAll(async () => {
+    const erp = await provisionedErp(db.pool);
+    const [t1, t2] = erp.tenants;
+    const rep = erp.reps.find((r) => r.idEmpresa === t1);
+    const otherRep = erp.reps.find((r) => r.idEmpresa === t1 && r.codVendedor !== rep?.codVendedor);
+    const foreign = erp.reps.find((r) => r.idEmpresa === t2);
+    if (!t1 || !t2 || !rep || !otherRep || !foreign) throw new Error('the tiny fixture lacks two tenants and reps');
+    const kdb = createDb(db.pool);
+    const users = [
+      { caller: 'representative', role: 'representative', idEmpresa: t1, codVendedor: rep.codVendedor },
+      { caller: 'supervisor', role: 'supervisor', idEmpresa: t1, codSupervisor: rep.codSupervisor },
+      { caller: 'manager', role: 'manager', idEmpresa: t1 },
+      { caller: 'admin', role: 'admin', idEmpresa: t1 },
+      { caller: 'otherTenant', role: 'admin', idEmpresa: t2 },
+    ] as const;
+    app = testApp(db.pool);
+    for (const u of users) {
+      const { caller, ...rest } = u;
+      await addUser(kdb, { ...rest, login: `${caller.toLowerCase()}@matrix.test`, name: caller, password: PASSWORD });
+      const res = await app.request('/api/v1/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: `${caller.toLowerCase()}@matrix.test`, password: PASSWORD }),
+      });
+      tokens.set(caller, ((await res.json()) as Session).token);
+    }
+    const pick = async (sql: string, params: unknown[]) => {
+      const { rows } = await db.pool.query(sql, params);
+      if (!rows[0]) throw new Error(`no row for ${sql}`);
+      return Object.values(rows[0])[0] as number;
+    };
+    ctx = {
+      idEmpresa: t1,
+      codVendedor: rep.codVendedor,
+      codSupervisor: rep.codSupervisor,
+      idCliente: await pick(
+        'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by id_cliente limit 1',
+        [t1, rep.codVendedor],
+      ),
+      idClienteOutroVendedor: await pick(
+        'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by id_cliente limit 1',
+        [t1, otherRep.codVendedor],
+      ),
+      idProduto: await pick('select id_produto from app.vw_produtos where id_empresa = $1 order by 1 limit 1', [t1]),
+      idPauta: await pick('select id_pauta from app.vw_pautas where id_empresa = $1 order by 1 limit 1', [t1]),
+    };
+  });
+
+  it('has a case for every route of the OpenAPI document', async () => {
+    const doc = (await (await app.request('/api/v1/openapi.json')).json()) as { paths: Record<string, object> };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const covered = new Set(MATRIX_CASES.map((c) => `${c.method} ${c.route}`));
+    expect(documented.filter((r) => !covered.has(r))).toEqual([]);
+  });
+
+  for (const testCase of MATRIX_CASES) {
+    it(`${testCase.method} ${testCase.route}`, async () => {
+      const got: Partial<Record<MatrixCaller, number>> = {};
+      for (const caller of callers) {
+        const req = await testCase.request(ctx, caller);
+        const token = tokens.get(caller);
+        const res = await app.request(`/api/v1${req.path}`, {
+          method: testCase.method,
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...req.headers,
+          },
+          ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+        });
+        got[caller] = res.status;
+      }
+      expect(got).toEqual(testCase.expect);
+    });
+  }
+});
