@@ -1,6 +1,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { DB } from './types.ts';
+// Registers the number parsers for bigint and numeric before any query runs.
+import './pool.ts';
 
 export type Db = Kysely<DB>;
 

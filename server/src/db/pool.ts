@@ -9,3 +9,8 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   pool.on('error', () => undefined);
   return pool;
 }
+
+// bigint ids stay far below 2^53, and numeric values (money, percentages) are compared and
+// summed in SQL or rounded explicitly; numbers are simpler for every caller than strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
