@@ -1,6 +1,7 @@
 // The `campo` command: everything ops does with the service goes through here.
 import { Command } from 'commander';
 import { ConfigError } from '../config.ts';
+import { registerDemoCommand } from '../demo/command.ts';
 import { registerErpFixtureCommand } from '../erp-fixture/command.ts';
 import { registerProvisionCommand } from '../provisioning/command.ts';
 import { registerUserCommand } from '../users/command.ts';
@@ -26,6 +27,7 @@ program
 registerProvisionCommand(program);
 registerErpFixtureCommand(program);
 registerUserCommand(program);
+registerDemoCommand(program);
 
 try {
   await program.parseAsync();

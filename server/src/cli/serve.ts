@@ -15,7 +15,11 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
     log.info('listening', { port: info.port, url: `http://localhost:${info.port}` });
   });
   await new Promise<void>((resolve) => {
+    let stopping = false;
     const stop = (signal: string) => {
+      // Ctrl-C reaches a whole process group, and a supervisor may send SIGTERM as well.
+      if (stopping) return;
+      stopping = true;
       log.info('stopping', { signal });
       server.close(() => {
         void pool.end().finally(resolve);

@@ -91,6 +91,21 @@ function usableBinaryDir(major: PgMajor, user: { uid: number; gid: number } | nu
   }
 }
 
+/**
+ * Whether the server, run as the `postgres` OS user when we are root, can reach `dir` (every
+ * ancestor traversable). A checkout under a private home folder cannot.
+ */
+export function reachableByServer(dir: string): boolean {
+  if (!isRoot()) return true;
+  postgresOsUser();
+  try {
+    execFileSync('runuser', ['-u', OS_USER, '--', 'test', '-x', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();

@@ -3,13 +3,13 @@
 // the first time, and then runs `campo serve` against it like any deployment would: the server
 // still receives DATABASE_URL from its environment and has no default of its own.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
+import { reachableByServer, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
 import { createErpFixture, type FixtureScale } from '../erp-fixture/generate.ts';
@@ -78,7 +78,7 @@ async function prepare(adminUrl: string, url: string, dataDir: string, scale: Fi
     });
     say(`ERP ready in ${(summary.ms / 1000).toFixed(1)} s`);
     say('provisioning the app schema');
-    await provision(pool, { dryRun: false, verbose: false, log: (line: string) => say(`  ${line}`) });
+    await provision(pool, { log: (line: string) => say(`  ${line}`) });
     const logins = await createDemoUsers(createDb(pool));
     writeFileSync(readyFile, JSON.stringify({ scale, createdAt: new Date().toISOString(), logins }, null, 2));
     return logins;
@@ -88,22 +88,28 @@ async function prepare(adminUrl: string, url: string, dataDir: string, scale: Fi
 }
 
 async function runDemo(options: DemoOptions): Promise<void> {
-  const dataDir = join(REPO_ROOT, options.data);
+  const dataDir = resolve(REPO_ROOT, options.data);
   if (options.reset) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   const secretFile = join(dataDir, 'jwt-secret');
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
 
-  say(`starting PostgreSQL (data in ${dataDir})`);
-  const server = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg') });
+  // As root, PostgreSQL runs as the `postgres` OS user, which may not reach a checkout in a
+  // private home folder; the cluster then lives in /var/tmp, tied to this checkout's path.
+  let pgDir = join(dataDir, 'pg');
+  if (!reachableByServer(dataDir)) {
+    pgDir = join('/var/tmp', `campo-demo-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`);
+    if (options.reset) rmSync(pgDir, { recursive: true, force: true });
+  }
+  say(`starting PostgreSQL (data in ${pgDir})`);
+  const server = await startEmbeddedPostgres({ dataDir: pgDir });
   const url = server.url(DATABASE);
   try {
     const logins = await prepare(server.url(), url, dataDir, options.scale);
     // Provisioning is idempotent: a later version of Campo migrates the kept database here.
     const pool = createPool(url, 2);
-    await provision(pool, { dryRun: false, verbose: false, log: (line: string) => say(`  ${line}`) }).finally(() =>
-      pool.end(),
-    );
+    const report = await provision(pool, { log: (line: string) => say(`  ${line}`) }).finally(() => pool.end());
+    if (report.upToDate) say(`app schema up to date (version ${report.schemaVersion})`);
 
     const child = spawn(process.execPath, [CAMPO_BIN, 'serve'], {
       stdio: 'inherit',

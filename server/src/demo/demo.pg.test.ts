@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Health, Session } from '@campo/shared';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from './users.ts';
+
+const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'campo-demo-test-'));
+// Reachable by the postgres OS user when the tests run as root, as a checkout folder would be.
+chmodSync(dataDir, 0o755);
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Runs `campo demo` until the server listens, hands its port to `use`, then stops it with Ctrl-C. */
+async function withDemo(use: (port: number, log: () => string) => Promise<void>): Promise<string> {
+  const child = spawn(process.execPath, [campo, 'demo', '--scale', 'tiny', '--data', dataDir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const read = (d: Buffer) => {
+      log += d.toString();
+      const m = /"msg":"listening","port":(\d+)/.exec(log);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void exited.then((code) => reject(new Error(`demo exited with ${code}:\n${log}`)));
+  });
+  try {
+    await use(port, () => log);
+  } finally {
+    child.kill('SIGINT');
+  }
+  expect(await exited).toBe(0);
+  return log;
+}
+
+describe('campo demo', () => {
+  it('builds, provisions and serves the demo ERP, then keeps it for the next run', async () => {
+    const first = await withDemo(async (port) => {
+      const health = (await (await fetch(`http://127.0.0.1:${port}/api/v1/health`)).json()) as Health;
+      expect(health.database).toMatchObject({ reachable: true });
+      expect(health.database.schemaVersion).not.toBeNull();
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: 'rep1@demo.campo', password: DEMO_PASSWORD }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Session).user.role).toBe('representative');
+    });
+    expect(first).toMatch(/creating the reference ERP \(tiny\)/);
+    expect(first).toMatch(/gerente1@demo\.campo/);
+
+    const second = await withDemo(async () => undefined);
+    expect(second).not.toMatch(/creating the reference ERP/);
+    expect(second).toMatch(/app schema up to date/);
+  });
+});

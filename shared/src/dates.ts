@@ -1,0 +1,43 @@
+// Business dates. A discount rule is in force on calendar days, and the day that decides is the
+// company's, in Brazil: at 22:00 in São Paulo it is already tomorrow in UTC, and a rule that ends
+// "today" must still hold for an order placed then. The server decides with its own clock; the
+// client uses the same function only to preview.
+import { z } from 'zod';
+
+/** The time zone whose calendar decides which rules are in force. */
+export const BUSINESS_TIME_ZONE = 'America/Sao_Paulo';
+
+/** The calendar day, YYYY-MM-DD, that `now` falls on in the business time zone. */
+export function businessDate(now: Date = new Date(), timeZone: string = BUSINESS_TIME_ZONE): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar day written YYYY-MM-DD (2024-02-30 is not one). */
+export function isIsoDate(text: string): boolean {
+  const m = ISO_DATE.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** The day after or before `date` (YYYY-MM-DD), `days` calendar days away. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export const ZIsoDate = z
+  .string()
+  .refine(isIsoDate, 'use uma data válida no formato AAAA-MM-DD')
+  .describe('A calendar day, YYYY-MM-DD');
