@@ -1,0 +1,19 @@
+// `pnpm bench [name ...]`: runs the named benchmarks (all when none is named), prints their
+// figures and rewrites their sections of docs/benchmarks.md. Not part of `pnpm test`: these
+// take minutes and measure speed, which tests must not assert.
+import { benchProvisioning } from './provisioning.ts';
+
+const BENCHMARKS: Record<string, () => Promise<void>> = {
+  provisioning: benchProvisioning,
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((n) => !(n in BENCHMARKS));
+if (unknown.length) {
+  process.stderr.write(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHMARKS).join(', ')}\n`);
+  process.exit(2);
+}
+for (const name of asked.length ? asked : Object.keys(BENCHMARKS)) {
+  process.stderr.write(`== ${name}\n`);
+  await BENCHMARKS[name]?.();
+}
