@@ -27,6 +27,10 @@
 create or replace function app.fn_cliente_novo()
 returns trigger
 language plpgsql
+-- Runs as the owner that provisioned it: the server's role writes the ERP only through
+-- this trigger and holds no privilege on the ERP tables itself.
+security definer
+set search_path = pg_catalog, pg_temp
 as $fn$
 declare
   v_empresa_erp  integer;

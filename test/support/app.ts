@@ -1,8 +1,19 @@
 import type pg from 'pg';
 import { type AppConfig, createApp } from '../../server/src/app.ts';
+import { serverRolePool } from './pg.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
 
-export function testApp(pool: pg.Pool, config: Partial<AppConfig> = {}) {
-  return createApp({ pool, config: { jwtSecret: TEST_JWT_SECRET, tokenTtlHours: 1, devLogin: false, ...config } });
+/**
+ * The API on the test database. It connects as the server's role (not the superuser the test
+ * uses for set-up), so row-level security binds it as it does in production; `asOwner` keeps
+ * the given pool, for tests of an unprovisioned database.
+ */
+export function testApp(pool: pg.Pool, config: Partial<AppConfig> = {}, options: { asOwner?: boolean } = {}) {
+  const url = pool.options.connectionString;
+  const serverPool = !options.asOwner && url ? serverRolePool(url) : pool;
+  return createApp({
+    pool: serverPool,
+    config: { jwtSecret: TEST_JWT_SECRET, tokenTtlHours: 1, devLogin: false, ...config },
+  });
 }

@@ -11,6 +11,30 @@ declare module 'vitest' {
   }
 }
 
+/** The database role the API server uses in tests (created by the global setup). */
+export const SERVER_ROLE = 'campo_app';
+
+/** The same database, connected as the server's role instead of the superuser. */
+export function asServerRole(url: string): string {
+  const u = new URL(url);
+  u.username = SERVER_ROLE;
+  u.password = SERVER_ROLE;
+  return u.toString();
+}
+
+const serverPools = new Map<string, pg.Pool>();
+
+/** A pool on the database as the server's role, shared per database and closed with it. */
+export function serverRolePool(url: string): pg.Pool {
+  let pool = serverPools.get(url);
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: asServerRole(url), max: 5 });
+    pool.on('error', () => undefined);
+    serverPools.set(url, pool);
+  }
+  return pool;
+}
+
 export function databaseUrl(adminUrl: string, database: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
@@ -63,6 +87,8 @@ export function useTestDatabase(options: { encoding?: string } = {}) {
   });
   afterAll(async () => {
     await handle.pool?.end();
+    await serverPools.get(handle.url)?.end();
+    serverPools.delete(handle.url);
     if (handle.name) await dropDatabase(handle.name);
   });
   return handle;

@@ -13,12 +13,15 @@ import { reachableByServer, startEmbeddedPostgres } from '../db/embedded-postgre
 import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
 import { createErpFixture, type FixtureScale } from '../erp-fixture/generate.ts';
+import { grantServerRole } from '../provisioning/grant.ts';
 import { provision } from '../provisioning/provision.ts';
 import { createDemoUsers, DEMO_PASSWORD, type DemoLogin } from './users.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CAMPO_BIN = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
 const DATABASE = 'campo_demo';
+/** The server connects as this role, as a deployment should: no superuser, owns nothing. */
+const SERVER_ROLE = 'campo_app';
 
 interface DemoOptions {
   port: string;
@@ -108,14 +111,27 @@ async function runDemo(options: DemoOptions): Promise<void> {
     const logins = await prepare(server.url(), url, dataDir, options.scale);
     // Provisioning is idempotent: a later version of Campo migrates the kept database here.
     const pool = createPool(url, 2);
-    const report = await provision(pool, { log: (line: string) => say(`  ${line}`) }).finally(() => pool.end());
+    const report = await provision(pool, { log: (line: string) => say(`  ${line}`) });
     if (report.upToDate) say(`app schema up to date (version ${report.schemaVersion})`);
+    const password = readFileSync(secretFile, 'utf8').trim().slice(0, 24);
+    await adminQuery(
+      server.url(),
+      `do $$ begin
+         if not exists (select 1 from pg_roles where rolname = '${SERVER_ROLE}') then
+           create role ${SERVER_ROLE} login password '${password}';
+         end if;
+       end $$`,
+    );
+    await grantServerRole(pool, SERVER_ROLE).finally(() => pool.end());
+    const serverUrl = new URL(url);
+    serverUrl.username = SERVER_ROLE;
+    serverUrl.password = password;
 
     const child = spawn(process.execPath, [CAMPO_BIN, 'serve'], {
       stdio: 'inherit',
       env: {
         ...process.env,
-        DATABASE_URL: url,
+        DATABASE_URL: serverUrl.toString(),
         PORT: options.port,
         JWT_SECRET: readFileSync(secretFile, 'utf8').trim(),
         DEV_LOGIN: '1',
@@ -123,7 +139,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
       },
     });
     say(`Campo: http://localhost:${options.port}  (API: /api/v1, reference: /api/docs)`);
-    say(`DATABASE_URL=${url}`);
+    say(`DATABASE_URL=${serverUrl} (the owner, for campo commands: ${url})`);
     say(`logins (password "${DEMO_PASSWORD}"):`);
     for (const l of logins) say(`  ${l.role.padEnd(15)} ${l.login.padEnd(32)} ${l.description}`);
     say('Ctrl-C stops the server and PostgreSQL; the data stays in the folder above.');

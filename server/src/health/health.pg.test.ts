@@ -10,7 +10,7 @@ const db = useTestDatabase();
 
 describe('GET /api/v1/health', () => {
   it('reports a reachable database with no schema before provisioning', async () => {
-    const res = await testApp(db.pool).request('/api/v1/health');
+    const res = await testApp(db.pool, {}, { asOwner: true }).request('/api/v1/health');
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'ok', database: { reachable: true, schemaVersion: null } });
   });
@@ -18,7 +18,7 @@ describe('GET /api/v1/health', () => {
   it('reports the latest applied migration', async () => {
     await db.pool.query('create schema app; create table app.schema_migrations (version text primary key)');
     await db.pool.query("insert into app.schema_migrations values ('0001'), ('0003'), ('0002')");
-    const res = await testApp(db.pool).request('/api/v1/health');
+    const res = await testApp(db.pool, {}, { asOwner: true }).request('/api/v1/health');
     expect(((await res.json()) as Health).database.schemaVersion).toBe('0003');
   });
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadDatabaseUrl } from '../config.ts';
 import { createPool } from '../db/pool.ts';
 import { EXIT_CODES, ProvisionError } from './errors.ts';
+import { grantServerRole } from './grant.ts';
 import { type ProvisionReport, provision } from './provision.ts';
 
 const EXIT_HELP = `
@@ -25,7 +26,7 @@ export function summaryLine(r: ProvisionReport): string {
   return `Provisioned ${r.database}: ${version}, ${objects}; ${r.actions.length} changes applied (${seconds}).`;
 }
 
-async function provisionCommand(opts: { dryRun?: boolean; verbose?: boolean }): Promise<void> {
+async function provisionCommand(opts: { dryRun?: boolean; verbose?: boolean; grantTo?: string }): Promise<void> {
   const url = loadDatabaseUrl();
   const pool = createPool(url, 2);
   try {
@@ -35,6 +36,10 @@ async function provisionCommand(opts: { dryRun?: boolean; verbose?: boolean }): 
       log: (line) => process.stdout.write(`${line}\n`),
     });
     process.stdout.write(`${summaryLine(report)}\n`);
+    if (opts.grantTo && !report.dryRun) {
+      const granted = await grantServerRole(pool, opts.grantTo);
+      process.stdout.write(`Granted ${opts.grantTo}: ${granted.tables} tables, ${granted.views} views.\n`);
+    }
   } catch (err) {
     if (err instanceof ProvisionError) {
       process.stderr.write(`campo: ${err.message}\n`);
@@ -57,6 +62,7 @@ export function registerProvisionCommand(program: Command): void {
     .description("Create or upgrade Campo's schema app, its views over the ERP and its triggers (safe to re-run)")
     .option('--dry-run', 'print the plan and change nothing')
     .option('--verbose', 'print every check and every object')
+    .option('--grant-to <role>', "give the server's database role (not a superuser, not the owner) what the API needs")
     .addHelpText('after', EXIT_HELP)
     .action(provisionCommand);
 }

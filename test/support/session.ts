@@ -1,0 +1,54 @@
+// Logging in as a role, for API tests: the user is created the way ops create one (the users
+// service, so a representative or supervisor must exist in the ERP) and the token comes from
+// the real POST /auth/login, so every test goes through the production auth path.
+import type { Role, Session } from '@campo/shared';
+import type pg from 'pg';
+import { createDb } from '../../server/src/db/kysely.ts';
+import { addUser } from '../../server/src/users/service.ts';
+import type { testApp } from './app.ts';
+
+type App = ReturnType<typeof testApp>;
+
+export const SESSION_PASSWORD = 'session-password-1';
+
+export interface SessionUser {
+  login: string;
+  role: Role;
+  idEmpresa: number;
+  codVendedor?: number;
+  codSupervisor?: number;
+  name?: string;
+}
+
+/** Creates the user (on the superuser pool used for set-up) and returns a bearer token for it. */
+export async function logInAs(app: App, pool: pg.Pool, user: SessionUser): Promise<string> {
+  await addUser(createDb(pool), {
+    login: user.login,
+    name: user.name ?? user.login,
+    role: user.role,
+    idEmpresa: user.idEmpresa,
+    codVendedor: user.codVendedor ?? null,
+    codSupervisor: user.codSupervisor ?? null,
+    password: SESSION_PASSWORD,
+  });
+  const res = await app.request('/api/v1/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: user.login, password: SESSION_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`login of ${user.login} answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as Session).token;
+}
+
+/** A client of the API under /api/v1 that sends the token and JSON bodies. */
+export function apiAs(app: App, token: string | null) {
+  return (method: string, path: string, body?: unknown) =>
+    app.request(`/api/v1${path}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+}
