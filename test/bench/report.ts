@@ -18,7 +18,10 @@ export function writeSection(name: string, title: string, body: string): void {
   let doc = readFileSync(FILE, 'utf8');
   const from = doc.indexOf(start);
   const to = doc.indexOf(end);
-  doc = from >= 0 && to > from ? doc.slice(0, from) + section + doc.slice(to + end.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  doc =
+    from >= 0 && to > from
+      ? doc.slice(0, from) + section + doc.slice(to + end.length)
+      : `${doc.trimEnd()}\n\n${section}\n`;
   writeFileSync(FILE, doc);
 }
 
