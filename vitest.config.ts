@@ -8,6 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          env: { LOG_LEVEL: 'warn' },
           include: ['{server,shared,client}/src/**/*.test.ts'],
           exclude: ['**/*.pg.test.ts', '**/node_modules/**'],
         },
@@ -15,6 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'pg',
+          env: { LOG_LEVEL: 'warn' },
           include: ['{server,shared,client}/src/**/*.pg.test.ts', 'test/**/*.pg.test.ts'],
           exclude: ['**/node_modules/**'],
           globalSetup: ['test/support/global-setup.ts'],

@@ -18,6 +18,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 async function withDemo(use: (port: number, log: () => string) => Promise<void>): Promise<string> {
   const child = spawn(process.execPath, [campo, 'demo', '--scale', 'tiny', '--data', dataDir, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'info' },
   });
   let log = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

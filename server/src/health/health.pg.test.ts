@@ -33,7 +33,14 @@ describe('GET /api/v1/health', () => {
   it('is served by `campo serve` on PORT', async () => {
     const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
     const child = spawn(process.execPath, [campo, 'serve'], {
-      env: { ...process.env, DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', JWT_SECRET: TEST_JWT_SECRET },
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        JWT_SECRET: TEST_JWT_SECRET,
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
