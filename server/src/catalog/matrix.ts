@@ -1,0 +1,39 @@
+// Route-matrix cases of the catalog (see test/matrix/types.ts). Every signed-in role reads the
+// catalog of its own tenant; the other tenant's admin gets 404 for this tenant's product, and
+// its own catalog for the lists. A pauta id is only unique within a tenant, so the list with
+// an explicit pauta answers the other tenant from its own list of the same id.
+import type { MatrixCase } from '../../../test/matrix/types.ts';
+import { everyone } from '../../../test/matrix/types.ts';
+
+export const catalogMatrixCases: MatrixCase[] = [
+  {
+    method: 'GET',
+    route: '/catalog',
+    request: (ctx) => ({ path: `/catalog?idPauta=${ctx.idPauta}&pageSize=5` }),
+    expect: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/catalog',
+    request: () => ({ path: '/catalog?idPauta=2000000000' }),
+    expect: everyone(404),
+  },
+  {
+    method: 'GET',
+    route: '/catalog/{id}',
+    request: (ctx) => ({ path: `/catalog/${ctx.idProduto}` }),
+    expect: everyone(200, 404),
+  },
+  {
+    method: 'POST',
+    route: '/catalog/sync',
+    request: () => ({ path: '/catalog/sync' }),
+    expect: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/catalog/company',
+    request: () => ({ path: '/catalog/company' }),
+    expect: everyone(200),
+  },
+];

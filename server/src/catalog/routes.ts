@@ -1,0 +1,88 @@
+import {
+  PAGE_SIZE_MAX,
+  ZCatalogPage,
+  ZCatalogProduct,
+  ZCatalogQuery,
+  ZCatalogSync,
+  ZCompany,
+  ZProductIdParams,
+} from '@campo/shared';
+import { createRoute } from '@hono/zod-openapi';
+import { getCompany } from '../company/service.ts';
+import type { Db } from '../db/kysely.ts';
+import { bearer, errorResponses, json, router } from '../http/openapi.ts';
+import { getProduct, listCatalog, syncCatalog } from './service.ts';
+
+const tags = ['catalog'];
+const rulesNote =
+  "Rules in force are judged on the server's business date (America/Sao_Paulo). A representative gets the rules for every representative and those for them; other roles only the rules for every representative.";
+
+const companyRoute = createRoute({
+  method: 'get',
+  path: '/catalog/company',
+  tags: ['company'],
+  summary: 'The caller’s company, its logo and daily target',
+  description:
+    'Company data of the tenant (head office) from the ERP, plus the logo Campo keeps (as a data URL, printed on orders) and the daily positivation target.',
+  security: bearer,
+  responses: {
+    200: json(ZCompany, 'The company'),
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/catalog',
+  tags,
+  summary: 'List active products',
+  description: `Active products of the tenant, ordered by description (ignoring case and accents), with the price on one price list: the idPauta asked (404 when the tenant has no such list) or, when none is asked, the tenant's first active list (lowest id), named in the answer's idPauta. Badges: 'Promocao' when a promotion in force reaches the product on that list, 'Cond. especial' for another rule in force. ${rulesNote} pageSize above ${PAGE_SIZE_MAX} is a 400.`,
+  security: bearer,
+  request: { query: ZCatalogQuery },
+  responses: {
+    200: json(ZCatalogPage, 'A page of products'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
+const detailRoute = createRoute({
+  method: 'get',
+  path: '/catalog/{id}',
+  tags,
+  summary: 'Product detail',
+  description: `A product of the tenant, active or not, with its price on every price list and the commercial conditions (rules in force) that reach it on any list. ${rulesNote}`,
+  security: bearer,
+  request: { params: ZProductIdParams },
+  responses: {
+    200: json(ZCatalogProduct, 'The product'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
+const syncRoute = createRoute({
+  method: 'post',
+  path: '/catalog/sync',
+  tags,
+  summary: 'Synchronise the catalog',
+  description:
+    'Re-reads the ERP catalog of the tenant (products and prices) and answers what it holds now. Devices receive the products themselves through replication; a later change makes this also refresh the replication change log, so that devices pull what changed.',
+  security: bearer,
+  responses: {
+    200: json(ZCatalogSync, 'What the ERP catalog holds'),
+    401: errorResponses[401],
+  },
+});
+
+export function catalogRoutes(deps: { db: Db }) {
+  // /catalog/company is registered before /catalog/{id}: both match it, and the first wins.
+  return router()
+    .openapi(companyRoute, async (c) => c.json(await getCompany(deps.db, c.get('auth')), 200))
+    .openapi(listRoute, async (c) => c.json(await listCatalog(deps.db, c.get('auth'), c.req.valid('query')), 200))
+    .openapi(syncRoute, async (c) => c.json(await syncCatalog(deps.db, c.get('auth')), 200))
+    .openapi(detailRoute, async (c) => c.json(await getProduct(deps.db, c.get('auth'), c.req.valid('param').id), 200));
+}

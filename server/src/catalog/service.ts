@@ -1,0 +1,177 @@
+// The catalog: active products with their price on one price list and the badges of the rules
+// in force that reach them for the caller. The server's own business date (America/Sao_Paulo)
+// decides which rules are in force, never the device's.
+import {
+  type Badge,
+  businessDate,
+  type CatalogItem,
+  type CatalogPage,
+  type CatalogProduct,
+  type CatalogQuery,
+  type CatalogSync,
+  type ProductCondition,
+  searchTerms,
+} from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { HttpProblem, problems } from '../http/problem.ts';
+import {
+  type CatalogRow,
+  countCatalog,
+  countErpPrices,
+  countErpProducts,
+  type RuleReach,
+  type RuleRow,
+  selectCatalogPage,
+  selectDefaultPauta,
+  selectPauta,
+  selectProduct,
+  selectProductPrices,
+  selectRulesInForce,
+} from './queries.ts';
+
+const BADGE_PROMOTION: Badge = 'Promocao';
+const BADGE_SPECIAL: Badge = 'Cond. especial';
+
+const badgeOf = (rule: Pick<RuleRow, 'promocao'>): Badge => (rule.promocao ? BADGE_PROMOTION : BADGE_SPECIAL);
+
+/**
+ * A rule reaches a product when its group and subgroup are empty or the product's, and its
+ * price list is empty or the one asked for (`idPauta` undefined: any list). The representative
+ * and the dates were settled by the query.
+ */
+export function reaches(
+  rule: Pick<RuleRow, 'grupo' | 'subgrupo' | 'id_pauta'>,
+  product: { grupo: number | null; subgrupo: number | null },
+  idPauta: number | null | undefined,
+): boolean {
+  return (
+    (rule.grupo === null || rule.grupo === product.grupo) &&
+    (rule.subgrupo === null || rule.subgrupo === product.subgrupo) &&
+    (idPauta === undefined || rule.id_pauta === null || rule.id_pauta === idPauta)
+  );
+}
+
+/** The badges for a product, promotion first, each once. */
+export function badgesFor(
+  rules: RuleRow[],
+  product: { grupo: number | null; subgrupo: number | null },
+  idPauta: number | null,
+): Badge[] {
+  const matching = rules.filter((r) => reaches(r, product, idPauta));
+  const badges: Badge[] = [];
+  if (matching.some((r) => r.promocao)) badges.push(BADGE_PROMOTION);
+  if (matching.some((r) => !r.promocao)) badges.push(BADGE_SPECIAL);
+  return badges;
+}
+
+function ruleReach(auth: AuthContext, now: Date): RuleReach {
+  return { idEmpresa: auth.idEmpresa, today: businessDate(now), codVendedor: scopeOf(auth).codVendedor };
+}
+
+/** The asked price list, which must be the tenant's; or, when none is asked, the tenant's first. */
+async function pautaFor(tx: Tx, idEmpresa: number, asked: number | undefined): Promise<number | null> {
+  if (asked === undefined) return (await selectDefaultPauta(tx, idEmpresa))?.id_pauta ?? null;
+  const found = await selectPauta(tx, idEmpresa, asked);
+  if (!found)
+    throw new HttpProblem(404, 'PAUTA_NOT_FOUND', 'Não encontrado', `Tabela de preço ${asked} não encontrada.`);
+  return asked;
+}
+
+function toItem(row: CatalogRow, rules: RuleRow[], idPauta: number | null): CatalogItem {
+  const product = { grupo: row.cod_grupo, subgrupo: row.cod_subgrupo };
+  return {
+    id: Number(row.id_produto),
+    code: row.cod_produto ?? '',
+    description: row.descricao ?? '',
+    unit: row.unidade,
+    category: row.categoria,
+    grupo: row.cod_grupo,
+    grupoName: row.descricao_grupo,
+    subgrupo: row.cod_subgrupo,
+    subgrupoName: row.descricao_subgrupo,
+    image: row.imagem,
+    price: row.preco ?? null,
+    badges: badgesFor(rules, product, idPauta),
+  };
+}
+
+export function listCatalog(db: Db, auth: AuthContext, query: CatalogQuery, now = new Date()): Promise<CatalogPage> {
+  const filters = { terms: searchTerms(query.q), grupo: query.grupo, subgrupo: query.subgrupo };
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const idPauta = await pautaFor(tx, auth.idEmpresa, query.idPauta);
+    const total = await countCatalog(tx, auth.idEmpresa, filters);
+    const offset = (query.page - 1) * query.pageSize;
+    const rows =
+      offset < total ? await selectCatalogPage(tx, auth.idEmpresa, filters, idPauta, query.pageSize, offset) : [];
+    const rules = rows.length > 0 ? await selectRulesInForce(tx, ruleReach(auth, now)) : [];
+    return {
+      items: rows.map((r) => toItem(r, rules, idPauta)),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+      idPauta,
+    };
+  });
+}
+
+function toCondition(rule: RuleRow): ProductCondition {
+  return {
+    id: Number(rule.id),
+    description: rule.descricao,
+    percent: rule.percent,
+    validFrom: rule.vigencia_inicio,
+    validTo: rule.vigencia_fim,
+    promotion: rule.promocao,
+    badge: badgeOf(rule),
+    idPauta: rule.id_pauta,
+  };
+}
+
+/** Any product of the tenant, active or not: a device may still hold one the ERP retired. */
+export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date()): Promise<CatalogProduct> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const row = await selectProduct(tx, auth.idEmpresa, id);
+    if (!row) throw problems.notFound('Produto');
+    const prices = await selectProductPrices(tx, auth.idEmpresa, id);
+    const rules = await selectRulesInForce(tx, ruleReach(auth, now));
+    const product = { grupo: row.cod_grupo, subgrupo: row.cod_subgrupo };
+    return {
+      id: Number(row.id_produto),
+      code: row.cod_produto ?? '',
+      description: row.descricao ?? '',
+      unit: row.unidade,
+      category: row.categoria,
+      grupo: row.cod_grupo,
+      grupoName: row.descricao_grupo,
+      subgrupo: row.cod_subgrupo,
+      subgrupoName: row.descricao_subgrupo,
+      image: row.imagem,
+      ean: row.ean,
+      weightKg: row.peso_kg,
+      active: row.ativo ?? false,
+      updatedAt: row.atualizado_em ? row.atualizado_em.toISOString() : null,
+      prices: prices.map((p) => ({
+        idPauta: Number(p.id_pauta),
+        pautaName: p.descricao,
+        pautaActive: p.ativo ?? false,
+        price: p.preco ?? 0,
+      })),
+      conditions: rules.filter((r) => reaches(r, product, undefined)).map(toCondition),
+    };
+  });
+}
+
+/**
+ * Reads the ERP catalog of the tenant afresh and says what it holds. The devices pull the
+ * catalog through replication; a later change makes this also refresh the replication change
+ * log, so that they see what changed.
+ */
+export function syncCatalog(db: Db, auth: AuthContext, now = new Date()): Promise<CatalogSync> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const { products, active } = await countErpProducts(tx, auth.idEmpresa);
+    const prices = await countErpPrices(tx, auth.idEmpresa);
+    return { products, activeProducts: active, prices, checkedAt: now.toISOString() };
+  });
+}

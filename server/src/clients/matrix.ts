@@ -1,0 +1,59 @@
+// Route-matrix cases of the client portfolio (see test/matrix/types.ts). A representative sees
+// only their portfolio, so another representative's client answers them 404, as does any
+// client of this tenant to the other tenant's admin; lists answer everyone 200 with their own
+// scope (checked in clients.pg.test.ts).
+import type { MatrixCase } from '../../../test/matrix/types.ts';
+import { everyone } from '../../../test/matrix/types.ts';
+
+const scopedObject = (representative: number): MatrixCase['expect'] => ({
+  ...everyone(200, 404),
+  representative,
+});
+
+const managerOrAdmin = (status: number, otherTenant: number): MatrixCase['expect'] => ({
+  anonymous: 401,
+  representative: 403,
+  supervisor: 403,
+  manager: status,
+  admin: status,
+  otherTenant,
+});
+
+export const clientMatrixCases: MatrixCase[] = [
+  {
+    method: 'GET',
+    route: '/clients',
+    request: () => ({ path: '/clients?q=a&pageSize=5' }),
+    expect: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/clients/{id}',
+    request: (ctx) => ({ path: `/clients/${ctx.idCliente}` }),
+    expect: scopedObject(200),
+  },
+  {
+    method: 'GET',
+    route: '/clients/{id}',
+    request: (ctx) => ({ path: `/clients/${ctx.idClienteOutroVendedor}` }),
+    expect: scopedObject(404),
+  },
+  {
+    method: 'GET',
+    route: '/clients/{id}/orders',
+    request: (ctx) => ({ path: `/clients/${ctx.idCliente}/orders` }),
+    expect: scopedObject(200),
+  },
+  {
+    method: 'GET',
+    route: '/clients/{id}/orders',
+    request: (ctx) => ({ path: `/clients/${ctx.idClienteOutroVendedor}/orders` }),
+    expect: scopedObject(404),
+  },
+  {
+    method: 'PUT',
+    route: '/clients/{id}/credit-limit',
+    request: (ctx) => ({ path: `/clients/${ctx.idCliente}/credit-limit`, body: { creditLimit: 5000 } }),
+    expect: managerOrAdmin(200, 404),
+  },
+];

@@ -1,0 +1,62 @@
+// Every field of the client, catalog and company contracts is described in the OpenAPI
+// document, so integrators can read what each one means without the code.
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../app.ts';
+
+type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
+
+function undescribed(schema: Schema | undefined, path: string, out: string[]): void {
+  if (!schema) return;
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (!property.description) out.push(`${path}.${name}`);
+    undescribed(property, `${path}.${name}`, out);
+  }
+  undescribed(schema.items, `${path}[]`, out);
+  for (const option of schema.anyOf ?? []) undescribed(option, path, out);
+}
+
+describe('OpenAPI document of clients, catalog and company', () => {
+  it('describes every parameter and every field of every request and response', async () => {
+    // The document is built without touching the database: the pool never connects.
+    const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+    const app = createApp({ pool, config: { jwtSecret: 'x'.repeat(40), tokenTtlHours: 1, devLogin: false } });
+    const doc = (await (await app.request('/api/v1/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            description?: string;
+            parameters?: Schema[];
+            requestBody?: { content: Record<string, { schema: Schema }> };
+            responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+          }
+        >
+      >;
+    };
+    await pool.end();
+    const mine = Object.entries(doc.paths).filter(([path]) =>
+      /^\/(clients|catalog|dashboard\/manager\/meta-positivacao-dia)/.test(path),
+    );
+    expect(mine.length).toBe(10);
+    const missing: string[] = [];
+    for (const [path, operations] of mine) {
+      for (const [method, op] of Object.entries(operations)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        if (!op.description) missing.push(`${where} (operation)`);
+        for (const p of op.parameters ?? [])
+          if (!p.description) missing.push(`${where} parameter ${JSON.stringify(p)}`);
+        for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+          if (!media.schema.description) missing.push(`${where} body ${type}`);
+          undescribed(media.schema, `${where} body`, missing);
+        }
+        for (const [status, response] of Object.entries(op.responses)) {
+          for (const media of Object.values(response.content ?? {}))
+            undescribed(media.schema, `${where} ${status}`, missing);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

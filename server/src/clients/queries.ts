@@ -1,0 +1,160 @@
+// Every SQL statement of the client portfolio. Each names the tenant (and, for a
+// representative, the portfolio) itself: the scope settings of withScope are the second line
+// of defence, not the first.
+import type { FinancialStatus, SearchTerm } from '@campo/shared';
+import type { ExpressionBuilder } from 'kysely';
+import type { Scope, Tx } from '../db/scope.ts';
+import type { DB } from '../db/types.ts';
+import { folded, matchesEveryTerm } from './search.ts';
+
+type ClientEb = ExpressionBuilder<DB, 'app.vw_clientes'>;
+
+export interface ClientFilters {
+  terms: SearchTerm[];
+  financialStatus?: FinancialStatus | undefined;
+  /** Inactive or active relative to `inactiveBefore`. */
+  activity?: { status: 'active' | 'inactive'; inactiveBefore: Date } | undefined;
+}
+
+const summaryColumns = [
+  'id_cliente',
+  'razao_social',
+  'nome_fantasia',
+  'cnpj_cpf',
+  'tipo_pessoa',
+  'cidade',
+  'uf',
+  'id_pauta',
+  'status_financeiro',
+  'limite_credito',
+  'ultimo_pedido_em',
+  'cod_vendedor',
+] as const;
+
+const detailColumns = [
+  ...summaryColumns,
+  'endereco',
+  'numero',
+  'complemento',
+  'bairro',
+  'cep',
+  'end_entrega',
+  'telefone',
+  'email',
+  'inscricao_estadual',
+  'valor_em_aberto',
+  'valor_vencido',
+  'dias_atraso_max',
+  'cadastro_ativo',
+  'dt_cadastro',
+] as const;
+
+function inScope(eb: ClientEb, scope: Scope) {
+  const conditions = [eb('id_empresa', '=', scope.idEmpresa)];
+  if (scope.codVendedor !== null) conditions.push(eb('cod_vendedor', '=', scope.codVendedor));
+  return conditions;
+}
+
+function listFilter(eb: ClientEb, scope: Scope, f: ClientFilters) {
+  const conditions = inScope(eb, scope);
+  if (f.terms.length > 0) {
+    conditions.push(
+      matchesEveryTerm(
+        eb,
+        f.terms,
+        [eb.ref('razao_social'), eb.ref('nome_fantasia'), eb.ref('cidade')],
+        [eb.ref('cnpj_cpf')],
+      ),
+    );
+  }
+  if (f.financialStatus) conditions.push(eb('status_financeiro', '=', f.financialStatus));
+  if (f.activity?.status === 'active') conditions.push(eb('ultimo_pedido_em', '>=', f.activity.inactiveBefore));
+  if (f.activity?.status === 'inactive') {
+    conditions.push(
+      eb.or([eb('ultimo_pedido_em', 'is', null), eb('ultimo_pedido_em', '<', f.activity.inactiveBefore)]),
+    );
+  }
+  return eb.and(conditions);
+}
+
+export async function countClients(tx: Tx, scope: Scope, filters: ClientFilters): Promise<number> {
+  const row = await tx
+    .selectFrom('app.vw_clientes')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => listFilter(eb, scope, filters))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export function selectClientPage(tx: Tx, scope: Scope, filters: ClientFilters, limit: number, offset: number) {
+  return (
+    tx
+      .selectFrom('app.vw_clientes')
+      .select(summaryColumns)
+      .where((eb) => listFilter(eb, scope, filters))
+      // Folded, so that "Açougue" sorts among the A's and not after every ASCII name (C collation).
+      .orderBy((eb) => folded(eb, eb.ref('razao_social')))
+      .orderBy('id_cliente')
+      .limit(limit)
+      .offset(offset)
+      .execute()
+  );
+}
+
+export type ClientSummaryRow = Awaited<ReturnType<typeof selectClientPage>>[number];
+
+export function selectClient(tx: Tx, scope: Scope, idCliente: number) {
+  return tx
+    .selectFrom('app.vw_clientes')
+    .select(detailColumns)
+    .where((eb) => eb.and([...inScope(eb, scope), eb('id_cliente', '=', idCliente)]))
+    .executeTakeFirst();
+}
+
+export type ClientDetailRow = NonNullable<Awaited<ReturnType<typeof selectClient>>>;
+
+/** The latest orders of one client, Campo's and the ERP's; the caller has checked the client is in scope. */
+export function selectClientOrders(tx: Tx, idEmpresa: number, idCliente: number, limit: number) {
+  return tx
+    .selectFrom('app.vw_pedidos_cliente')
+    .select([
+      'origem',
+      'id_pedido',
+      'id_pedido_erp',
+      'num_ped_sar',
+      'num_pedido_erp',
+      'emitido_em',
+      'status',
+      'valor_total',
+      'cod_vendedor',
+    ])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_cliente', '=', idCliente)
+    .orderBy('emitido_em', 'desc')
+    .orderBy('id_pedido', (ob) => ob.desc().nullsLast())
+    .orderBy('id_pedido_erp', (ob) => ob.desc().nullsLast())
+    .limit(limit)
+    .execute();
+}
+
+export async function upsertCreditLimit(
+  tx: Tx,
+  row: { idEmpresa: number; idCliente: number; limite: number; atualizadoPor: string },
+): Promise<void> {
+  await tx
+    .insertInto('app.limites_credito')
+    .values({
+      id_empresa: row.idEmpresa,
+      id_cliente: row.idCliente,
+      limite: row.limite,
+      atualizado_por: row.atualizadoPor,
+    })
+    .onConflict((oc) =>
+      oc.columns(['id_empresa', 'id_cliente']).doUpdateSet((eb) => ({
+        limite: eb.ref('excluded.limite'),
+        atualizado_por: eb.ref('excluded.atualizado_por'),
+        atualizado_em: eb.fn('now'),
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,103 @@
+import {
+  CLIENT_ORDERS_LIMIT,
+  INACTIVE_AFTER_DAYS,
+  PAGE_SIZE_MAX,
+  ZClientDetail,
+  ZClientIdParams,
+  ZClientListQuery,
+  ZClientOrders,
+  ZClientPage,
+  ZCreditLimitUpdate,
+} from '@campo/shared';
+import { createRoute } from '@hono/zod-openapi';
+import { requireRole } from '../auth/middleware.ts';
+import type { Db } from '../db/kysely.ts';
+import { bearer, errorResponses, json, router } from '../http/openapi.ts';
+import { getClient, getClientOrders, listClients, setCreditLimit } from './service.ts';
+
+const tags = ['clients'];
+const scopeNote =
+  'A representative sees only their portfolio (cod_vendedor); supervisors, managers and admins see every client of the tenant.';
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/clients',
+  tags,
+  summary: 'List the client portfolio',
+  description: `${scopeNote} Search words must each match the legal name, trade name, city or CPF/CNPJ (masked or not), ignoring case and accents. activityStatus: inactive when the latest order (Campo, not rejected; ERP, not cancelled; or the ERP's last-purchase date) is more than ${INACTIVE_AFTER_DAYS} days old, or when there is none. Ordered by legal name, ignoring case and accents; pageSize above ${PAGE_SIZE_MAX} is a 400.`,
+  security: bearer,
+  request: { query: ZClientListQuery },
+  responses: {
+    200: json(ZClientPage, 'A page of clients'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+  },
+});
+
+const detailRoute = createRoute({
+  method: 'get',
+  path: '/clients/{id}',
+  tags,
+  summary: 'Client detail',
+  description: `${scopeNote} A client outside the caller's scope answers 404, as an unknown one does.`,
+  security: bearer,
+  request: { params: ZClientIdParams },
+  responses: {
+    200: json(ZClientDetail, 'The client'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
+const ordersRoute = createRoute({
+  method: 'get',
+  path: '/clients/{id}/orders',
+  tags,
+  summary: `The latest ${CLIENT_ORDERS_LIMIT} orders of a client`,
+  description: `Campo and ERP orders alike (an approved Campo order shows once, with its ERP number), newest first, whoever placed them. ${scopeNote} A client outside the caller's scope answers 404.`,
+  security: bearer,
+  request: { params: ZClientIdParams },
+  responses: {
+    200: json(ZClientOrders, 'The orders'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
+const creditLimitRoute = createRoute({
+  method: 'put',
+  path: '/clients/{id}/credit-limit',
+  tags,
+  summary: 'Set a client’s credit limit (manager, admin)',
+  description:
+    'The credit limit is kept by Campo, not taken from the ERP. Answers the client with its new limit. The role is checked before anything is read.',
+  security: bearer,
+  middleware: [requireRole('manager', 'admin')] as const,
+  request: {
+    params: ZClientIdParams,
+    body: { required: true, content: { 'application/json': { schema: ZCreditLimitUpdate } } },
+  },
+  responses: {
+    200: json(ZClientDetail, 'The client with its new credit limit'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: errorResponses[403],
+    404: errorResponses[404],
+  },
+});
+
+export function clientRoutes(deps: { db: Db }) {
+  return router()
+    .openapi(listRoute, async (c) => c.json(await listClients(deps.db, c.get('auth'), c.req.valid('query')), 200))
+    .openapi(detailRoute, async (c) => c.json(await getClient(deps.db, c.get('auth'), c.req.valid('param').id), 200))
+    .openapi(ordersRoute, async (c) => {
+      const items = await getClientOrders(deps.db, c.get('auth'), c.req.valid('param').id);
+      return c.json({ items }, 200);
+    })
+    .openapi(creditLimitRoute, async (c) => {
+      const { creditLimit } = c.req.valid('json');
+      return c.json(await setCreditLimit(deps.db, c.get('auth'), c.req.valid('param').id, creditLimit), 200);
+    });
+}

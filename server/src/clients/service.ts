@@ -1,0 +1,157 @@
+// The client portfolio: who sees which client, and what the API says about each. A
+// representative sees their own portfolio (cod_vendedor); supervisors, managers and admins see
+// every client of the tenant. A client outside the caller's scope is "not found", never
+// "forbidden", so its existence is not revealed.
+import {
+  activityStatusOf,
+  CLIENT_ORDERS_LIMIT,
+  type ClientDetail,
+  type ClientListQuery,
+  type ClientOrder,
+  type ClientPage,
+  type ClientSummary,
+  type DocumentType,
+  type FinancialStatus,
+  inactiveBefore,
+  searchTerms,
+  ZClientOrderStatus,
+} from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { problems } from '../http/problem.ts';
+import {
+  type ClientDetailRow,
+  type ClientSummaryRow,
+  countClients,
+  selectClient,
+  selectClientOrders,
+  selectClientPage,
+  upsertCreditLimit,
+} from './queries.ts';
+
+const FINANCIAL: readonly FinancialStatus[] = ['ok', 'overdue', 'blocked'];
+
+// The ERP's tipo_pessoa says which document it is; when it is missing, the length does (a CPF
+// has 11 characters, a CNPJ 14).
+function documentTypeOf(tipoPessoa: string | null, document: string): DocumentType {
+  if (tipoPessoa === 'F') return 'CPF';
+  if (tipoPessoa === 'J') return 'CNPJ';
+  return document.length === 11 ? 'CPF' : 'CNPJ';
+}
+
+function financialStatusOf(value: string | null): FinancialStatus {
+  return FINANCIAL.find((s) => s === value) ?? 'ok';
+}
+
+const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
+
+function toSummary(row: ClientSummaryRow, now: Date): ClientSummary {
+  const document = row.cnpj_cpf ?? '';
+  return {
+    id: Number(row.id_cliente),
+    name: row.razao_social ?? '',
+    tradeName: row.nome_fantasia,
+    document,
+    documentType: documentTypeOf(row.tipo_pessoa, document),
+    city: row.cidade,
+    uf: row.uf,
+    idPauta: row.id_pauta,
+    activityStatus: activityStatusOf(row.ultimo_pedido_em, now),
+    financialStatus: financialStatusOf(row.status_financeiro),
+    creditLimit: row.limite_credito,
+    lastOrderAt: iso(row.ultimo_pedido_em),
+    codVendedor: row.cod_vendedor,
+  };
+}
+
+function toDetail(row: ClientDetailRow, now: Date): ClientDetail {
+  return {
+    ...toSummary(row, now),
+    address: {
+      street: row.endereco,
+      number: row.numero,
+      complement: row.complemento,
+      district: row.bairro,
+      city: row.cidade,
+      uf: row.uf,
+      cep: row.cep,
+    },
+    deliveryAddress: row.end_entrega,
+    phone: row.telefone,
+    email: row.email,
+    stateRegistration: row.inscricao_estadual,
+    openAmount: row.valor_em_aberto ?? 0,
+    overdueAmount: row.valor_vencido ?? 0,
+    maxDaysOverdue: row.dias_atraso_max ?? 0,
+    registrationActive: row.cadastro_ativo ?? false,
+    registeredAt: iso(row.dt_cadastro),
+  };
+}
+
+export function listClients(db: Db, auth: AuthContext, query: ClientListQuery, now = new Date()): Promise<ClientPage> {
+  const filters = {
+    terms: searchTerms(query.q),
+    financialStatus: query.financialStatus,
+    activity: query.activityStatus ? { status: query.activityStatus, inactiveBefore: inactiveBefore(now) } : undefined,
+  };
+  const scope = scopeOf(auth);
+  return withScope(db, scope, async (tx) => {
+    const total = await countClients(tx, scope, filters);
+    const offset = (query.page - 1) * query.pageSize;
+    const rows = offset < total ? await selectClientPage(tx, scope, filters, query.pageSize, offset) : [];
+    return { items: rows.map((r) => toSummary(r, now)), page: query.page, pageSize: query.pageSize, total };
+  });
+}
+
+async function clientInScope(tx: Tx, auth: AuthContext, id: number): Promise<ClientDetailRow> {
+  const row = await selectClient(tx, scopeOf(auth), id);
+  if (!row) throw problems.notFound('Cliente');
+  return row;
+}
+
+export function getClient(db: Db, auth: AuthContext, id: number, now = new Date()): Promise<ClientDetail> {
+  return withScope(db, scopeOf(auth), async (tx) => toDetail(await clientInScope(tx, auth, id), now));
+}
+
+/**
+ * The client's latest orders, whoever placed them: a representative who may see the client may
+ * see its history, including orders another representative placed before the client moved.
+ */
+export function getClientOrders(db: Db, auth: AuthContext, id: number): Promise<ClientOrder[]> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await clientInScope(tx, auth, id);
+    const rows = await selectClientOrders(tx, auth.idEmpresa, id, CLIENT_ORDERS_LIMIT);
+    return rows.map((r) => ({
+      source: r.origem === 'campo' ? 'campo' : 'erp',
+      id: r.id_pedido,
+      erpId: r.id_pedido_erp,
+      number: r.origem === 'campo' ? r.num_ped_sar : r.num_pedido_erp,
+      erpNumber: r.num_pedido_erp,
+      date: iso(r.emitido_em) ?? '',
+      status: ZClientOrderStatus.options.find((st) => st === r.status) ?? 'approved',
+      total: r.valor_total ?? 0,
+      codVendedor: r.cod_vendedor,
+    }));
+  });
+}
+
+/** Managers and admins (checked by the route) set the limit Campo keeps for a client of their tenant. */
+export function setCreditLimit(
+  db: Db,
+  auth: AuthContext,
+  id: number,
+  creditLimit: number,
+  now = new Date(),
+): Promise<ClientDetail> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await clientInScope(tx, auth, id);
+    await upsertCreditLimit(tx, {
+      idEmpresa: auth.idEmpresa,
+      idCliente: id,
+      limite: Math.round(creditLimit * 100) / 100,
+      atualizadoPor: auth.login,
+    });
+    return toDetail(await clientInScope(tx, auth, id), now);
+  });
+}

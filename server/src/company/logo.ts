@@ -1,0 +1,123 @@
+// Checks an uploaded logo before it is stored and later printed on every representative's
+// orders. The bytes decide, never the declared Content-Type: an SVG (which can carry script)
+// or an HTML page labelled image/png must not become the company's logo. The type comes from
+// the file's magic bytes (file-type), the dimensions from its header (image-size), and a
+// file cut short in transit is refused by checking that it ends as its format requires.
+import { LOGO_MAX_BYTES, LOGO_MAX_DIMENSION, LOGO_MIME_TYPES } from '@campo/shared';
+import { fileTypeFromBuffer } from 'file-type';
+import { imageSize } from 'image-size';
+import { HttpProblem } from '../http/problem.ts';
+
+export type LogoMime = (typeof LOGO_MIME_TYPES)[number];
+
+export interface InspectedLogo {
+  mime: LogoMime;
+  width: number;
+  height: number;
+}
+
+const SIZE_TYPES: Record<LogoMime, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+const PNG_HEADER_BYTES = 8 + 25;
+
+// Every PNG ends with an empty IEND chunk: length 0, type "IEND", and its fixed CRC.
+const PNG_IEND = Uint8Array.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+export const logoProblems = {
+  tooLarge: () =>
+    new HttpProblem(
+      413,
+      'LOGO_TOO_LARGE',
+      'Imagem grande demais',
+      `O logo pode ter no máximo 500 KB (${LOGO_MAX_BYTES.toLocaleString('pt-BR')} bytes).`,
+      { maxBytes: LOGO_MAX_BYTES },
+    ),
+  unsupportedType: (detected: string | null) =>
+    new HttpProblem(
+      415,
+      'LOGO_TYPE_NOT_SUPPORTED',
+      'Tipo de imagem não aceito',
+      `O logo precisa ser uma imagem PNG, JPEG ou WebP${detected ? ` (o arquivo enviado é ${detected})` : ''}.`,
+      { accepted: [...LOGO_MIME_TYPES] },
+    ),
+  unreadable: () =>
+    new HttpProblem(
+      422,
+      'LOGO_UNREADABLE',
+      'Imagem ilegível',
+      'Não foi possível ler as dimensões da imagem: o arquivo está corrompido.',
+    ),
+  truncated: () =>
+    new HttpProblem(
+      422,
+      'LOGO_TRUNCATED',
+      'Imagem incompleta',
+      'O arquivo da imagem está incompleto (cortado no envio ou na gravação). Envie o arquivo novamente.',
+    ),
+  dimensions: (width: number, height: number) =>
+    new HttpProblem(
+      422,
+      'LOGO_DIMENSIONS_TOO_LARGE',
+      'Imagem grande demais',
+      `O logo tem ${width} × ${height} pixels; o máximo é ${LOGO_MAX_DIMENSION} × ${LOGO_MAX_DIMENSION}.`,
+      { width, height, maxWidth: LOGO_MAX_DIMENSION, maxHeight: LOGO_MAX_DIMENSION },
+    ),
+};
+
+function endsWith(bytes: Uint8Array, tail: Uint8Array): boolean {
+  if (bytes.length < tail.length) return false;
+  const start = bytes.length - tail.length;
+  return tail.every((b, i) => bytes[start + i] === b);
+}
+
+/** Whether the file is whole: what a transfer cut short would lack. */
+function isComplete(mime: LogoMime, bytes: Uint8Array): boolean {
+  switch (mime) {
+    case 'image/png':
+      return endsWith(bytes, PNG_IEND);
+    case 'image/jpeg':
+      // End Of Image marker.
+      return endsWith(bytes, Uint8Array.from([0xff, 0xd9]));
+    case 'image/webp': {
+      // RIFF header: "RIFF", the size of what follows (little-endian), "WEBP".
+      if (bytes.length < 12) return false;
+      const declared = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
+      return declared + 8 <= bytes.length;
+    }
+  }
+}
+
+function isLogoMime(mime: string): mime is LogoMime {
+  return (LOGO_MIME_TYPES as readonly string[]).includes(mime);
+}
+
+/** The logo's type and size, or the problem that refuses it (413, 415 or 422). */
+export async function inspectLogo(bytes: Uint8Array): Promise<InspectedLogo> {
+  if (bytes.length > LOGO_MAX_BYTES) throw logoProblems.tooLarge();
+  const detected = await fileTypeFromBuffer(bytes);
+  if (!detected || !isLogoMime(detected.mime)) throw logoProblems.unsupportedType(detected?.mime ?? null);
+  const mime = detected.mime;
+  // image-size reads a PNG's dimensions at fixed offsets, past the end of a file cut inside
+  // its header: the signature and the whole IHDR chunk (33 bytes) must be there first.
+  if (mime === 'image/png' && bytes.length < PNG_HEADER_BYTES) throw logoProblems.unreadable();
+  let width: number;
+  let height: number;
+  try {
+    const size = imageSize(bytes);
+    if (size.type !== SIZE_TYPES[mime]) throw logoProblems.unreadable();
+    width = size.width;
+    height = size.height;
+  } catch {
+    throw logoProblems.unreadable();
+  }
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw logoProblems.unreadable();
+  }
+  if (width > LOGO_MAX_DIMENSION || height > LOGO_MAX_DIMENSION) throw logoProblems.dimensions(width, height);
+  if (!isComplete(mime, bytes)) throw logoProblems.truncated();
+  return { mime, width, height };
+}
+
+export function toDataUrl(mime: LogoMime, bytes: Uint8Array): string {
+  return `data:${mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
+}

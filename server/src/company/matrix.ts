@@ -1,0 +1,36 @@
+// Route-matrix cases of the company settings (see test/matrix/types.ts): only managers and
+// admins change them, each for their own tenant (the other tenant's admin changes its own).
+// The matrix sends bodies as JSON, so the logo upload gets a JSON string labelled image/png:
+// managers and admins pass the role check and get 415 for the bytes; accepted images are
+// covered in company.pg.test.ts.
+import type { MatrixCase } from '../../../test/matrix/types.ts';
+
+const managerOrAdmin = (status: number): MatrixCase['expect'] => ({
+  anonymous: 401,
+  representative: 403,
+  supervisor: 403,
+  manager: status,
+  admin: status,
+  otherTenant: status,
+});
+
+export const companyMatrixCases: MatrixCase[] = [
+  {
+    method: 'PUT',
+    route: '/catalog/company/logo',
+    request: () => ({ path: '/catalog/company/logo', body: 'not an image', headers: { 'content-type': 'image/png' } }),
+    expect: managerOrAdmin(415),
+  },
+  {
+    method: 'DELETE',
+    route: '/catalog/company/logo',
+    request: () => ({ path: '/catalog/company/logo' }),
+    expect: managerOrAdmin(204),
+  },
+  {
+    method: 'PUT',
+    route: '/dashboard/manager/meta-positivacao-dia',
+    request: () => ({ path: '/dashboard/manager/meta-positivacao-dia', body: { metaPositivacaoDia: 40 } }),
+    expect: managerOrAdmin(200),
+  },
+];

@@ -1,0 +1,62 @@
+// Every SQL statement of the company settings (app.config_empresa, one row per tenant) and
+// the company's own data from the ERP. Each names the tenant itself.
+import type { Tx } from '../db/scope.ts';
+
+/** The head office (the tenant itself, not a branch) with Campo's settings for it. */
+export function selectCompany(tx: Tx, idEmpresa: number) {
+  return tx
+    .selectFrom('app.vw_empresas as e')
+    .leftJoin('app.config_empresa as c', 'c.id_empresa', 'e.id_empresa')
+    .select([
+      'e.id_empresa',
+      'e.razao_social',
+      'e.nome_fantasia',
+      'e.cnpj',
+      'e.inscricao_estadual',
+      'e.endereco',
+      'e.cidade',
+      'e.uf',
+      'e.cep',
+      'e.telefone',
+      'c.logo',
+      'c.meta_positivacao_dia',
+    ])
+    .where('e.id_empresa', '=', idEmpresa)
+    .where('e.matriz', '=', true)
+    .executeTakeFirst();
+}
+
+export type CompanyRow = NonNullable<Awaited<ReturnType<typeof selectCompany>>>;
+
+export async function upsertLogo(tx: Tx, idEmpresa: number, logo: string): Promise<void> {
+  await tx
+    .insertInto('app.config_empresa')
+    .values({ id_empresa: idEmpresa, logo })
+    .onConflict((oc) =>
+      oc.column('id_empresa').doUpdateSet((eb) => ({ logo: eb.ref('excluded.logo'), atualizado_em: eb.fn('now') })),
+    )
+    .execute();
+}
+
+export async function clearLogo(tx: Tx, idEmpresa: number): Promise<void> {
+  await tx
+    .updateTable('app.config_empresa')
+    .set((eb) => ({ logo: null, atualizado_em: eb.fn('now') }))
+    .where('id_empresa', '=', idEmpresa)
+    .execute();
+}
+
+export async function upsertMetaPositivacaoDia(tx: Tx, idEmpresa: number, meta: number): Promise<number | null> {
+  const row = await tx
+    .insertInto('app.config_empresa')
+    .values({ id_empresa: idEmpresa, meta_positivacao_dia: meta })
+    .onConflict((oc) =>
+      oc.column('id_empresa').doUpdateSet((eb) => ({
+        meta_positivacao_dia: eb.ref('excluded.meta_positivacao_dia'),
+        atualizado_em: eb.fn('now'),
+      })),
+    )
+    .returning('meta_positivacao_dia')
+    .executeTakeFirstOrThrow();
+  return row.meta_positivacao_dia;
+}

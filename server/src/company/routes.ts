@@ -1,0 +1,132 @@
+import {
+  LOGO_MAX_BYTES,
+  LOGO_MAX_DIMENSION,
+  LOGO_UPLOAD_CONTENT_TYPES,
+  ZCompany,
+  ZMetaPositivacaoDia,
+  ZProblem,
+} from '@campo/shared';
+import { createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { requireRole } from '../auth/middleware.ts';
+import type { Db } from '../db/kysely.ts';
+import type { AppEnv } from '../http/env.ts';
+import { bearer, errorResponses, json, router } from '../http/openapi.ts';
+import { HttpProblem, problemResponse } from '../http/problem.ts';
+import { logoProblems } from './logo.ts';
+import { removeLogo, setLogo, setMetaPositivacaoDia } from './service.ts';
+
+const managerOrAdmin = requireRole('manager', 'admin');
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ZProblem } },
+});
+
+const logoBytes = {
+  type: 'string',
+  format: 'binary',
+  description: `The image file itself, at most ${LOGO_MAX_BYTES} bytes (500 KiB)`,
+} as const;
+
+function acceptedContentType(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (!(LOGO_UPLOAD_CONTENT_TYPES as readonly string[]).includes(declared)) {
+      throw logoProblems.unsupportedType(declared || null);
+    }
+    await next();
+  };
+}
+
+// Refuses a body over the limit while it is read (or at once from Content-Length), so a huge
+// upload is never held in memory whole.
+const logoBodyLimit = bodyLimit({
+  maxSize: LOGO_MAX_BYTES,
+  onError: (c) => problemResponse(c, logoProblems.tooLarge()),
+});
+
+const putLogoRoute = createRoute({
+  method: 'put',
+  path: '/catalog/company/logo',
+  tags: ['company'],
+  summary: 'Set the company logo (manager, admin)',
+  description: [
+    'The body is the raw image file, not JSON nor multipart; Content-Type image/png, image/jpeg, image/webp or application/octet-stream.',
+    'The type is recognised from the file’s bytes, never from the Content-Type: anything but PNG, JPEG or WebP (SVG, GIF, HTML...) answers 415.',
+    `At most 500 KB, read as 500 KiB: ${LOGO_MAX_BYTES} bytes; one byte more answers 413, refused while the body is read.`,
+    `Width and height at most ${LOGO_MAX_DIMENSION} pixels; larger, unreadable or truncated images (a PNG must end with its IEND chunk, a JPEG with its EOI marker, a WebP must hold the size its RIFF header declares) answer 422.`,
+    'Stored as a data URL and printed on the orders of every representative of the tenant. Answers the company data with the new logo.',
+  ].join(' '),
+  security: bearer,
+  middleware: [managerOrAdmin, acceptedContentType(), logoBodyLimit] as const,
+  request: {
+    body: {
+      required: true,
+      description: 'The image file',
+      content: Object.fromEntries(LOGO_UPLOAD_CONTENT_TYPES.map((type) => [type, { schema: logoBytes }])),
+    },
+  },
+  responses: {
+    200: json(ZCompany, 'The company with its new logo'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: errorResponses[403],
+    413: problem('Larger than 500 KiB (512,000 bytes)'),
+    415: problem('Not a PNG, JPEG or WebP image, whatever the Content-Type said'),
+    422: problem('Unreadable or truncated image, or wider or taller than the maximum'),
+  },
+});
+
+const deleteLogoRoute = createRoute({
+  method: 'delete',
+  path: '/catalog/company/logo',
+  tags: ['company'],
+  summary: 'Remove the company logo (manager, admin)',
+  description: 'Printed orders go without a logo afterwards. Removing a logo that is not there also answers 204.',
+  security: bearer,
+  middleware: [managerOrAdmin] as const,
+  responses: {
+    204: { description: 'Removed' },
+    401: errorResponses[401],
+    403: errorResponses[403],
+  },
+});
+
+const metaRoute = createRoute({
+  method: 'put',
+  path: '/dashboard/manager/meta-positivacao-dia',
+  tags: ['dashboard'],
+  summary: 'Set the daily positivation target (manager, admin)',
+  description:
+    'Positivation: distinct clients with at least one non-rejected order in the period. The daily target is a count of clients per day; GET /catalog/company and the manager dashboard return it.',
+  security: bearer,
+  middleware: [managerOrAdmin] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: ZMetaPositivacaoDia } } } },
+  responses: {
+    200: json(ZMetaPositivacaoDia, 'The target saved'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: errorResponses[403],
+  },
+});
+
+export function companyRoutes(deps: { db: Db }) {
+  return router()
+    .openapi(putLogoRoute, async (c) => {
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      if (bytes.length === 0) {
+        throw new HttpProblem(400, 'LOGO_EMPTY', 'Imagem vazia', 'Envie o arquivo da imagem no corpo da requisição.');
+      }
+      return c.json(await setLogo(deps.db, c.get('auth'), bytes), 200);
+    })
+    .openapi(deleteLogoRoute, async (c) => {
+      await removeLogo(deps.db, c.get('auth'));
+      return c.body(null, 204);
+    })
+    .openapi(metaRoute, async (c) => {
+      const saved = await setMetaPositivacaoDia(deps.db, c.get('auth'), c.req.valid('json').metaPositivacaoDia);
+      return c.json({ metaPositivacaoDia: saved ?? 0 }, 200);
+    });
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** 500 KB as the spec says, read as 500 KiB: 512,000 bytes is accepted, 512,001 refused. */
+export const LOGO_MAX_BYTES = 500 * 1024;
+/** Largest width and height of a logo, in pixels: more is no use on a printed order. */
+export const LOGO_MAX_DIMENSION = 4096;
+/** Image types a logo may be, recognised by the file's bytes, never by its declared type. */
+export const LOGO_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+/** Content-Type headers PUT /catalog/company/logo accepts (the bytes decide the real type). */
+export const LOGO_UPLOAD_CONTENT_TYPES = [...LOGO_MIME_TYPES, 'application/octet-stream'] as const;
+
+export const META_POSITIVACAO_DIA_MAX = 100_000;
+
+export const ZCompany = z
+  .object({
+    idEmpresa: z.number().int().describe('Tenant: the head-office company id'),
+    name: z.string().nullable().describe('Legal name (razão social)'),
+    tradeName: z.string().nullable().describe('Trade name (nome fantasia)'),
+    cnpj: z.string().nullable().describe('CNPJ, without mask'),
+    stateRegistration: z.string().nullable().describe('State registration (inscrição estadual)'),
+    address: z
+      .object({
+        street: z.string().nullable().describe('Street and number, as the ERP keeps them'),
+        city: z.string().nullable().describe('City'),
+        uf: z.string().nullable().describe('State, two letters'),
+        cep: z.string().nullable().describe('Postal code (CEP), 8 digits'),
+      })
+      .describe('Address of the head office, printed on orders'),
+    phone: z.string().nullable().describe('Phone'),
+    logoBase64: z
+      .string()
+      .nullable()
+      .describe('The logo printed on orders, as a data URL (data:image/png|jpeg|webp;base64,...); null when none'),
+    metaPositivacaoDia: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Daily positivation target: clients with an order per day; null when not set'),
+  })
+  .describe('The caller’s company (tenant) and its Campo settings');
+export type Company = z.infer<typeof ZCompany>;
+
+export const ZMetaPositivacaoDia = z
+  .object({
+    metaPositivacaoDia: z
+      .number()
+      .int()
+      .min(0)
+      .max(META_POSITIVACAO_DIA_MAX)
+      .describe(
+        `Daily positivation target: how many distinct clients should have a non-rejected order each day, 0 to ${META_POSITIVACAO_DIA_MAX}`,
+      ),
+  })
+  .describe('The daily positivation target of the tenant');
+export type MetaPositivacaoDia = z.infer<typeof ZMetaPositivacaoDia>;

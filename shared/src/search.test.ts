@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { containsPattern, foldSearchText, SEARCH_FOLD_FROM, SEARCH_FOLD_TO, searchTerms } from './search.ts';
+
+describe('foldSearchText', () => {
+  it('drops case and accents', () => {
+    expect(foldSearchText('AÇOUGUE São João')).toBe('acougue sao joao');
+    expect(foldSearchText('Pão de Açúcar')).toBe(foldSearchText('PAO DE ACUCAR'));
+  });
+
+  it('keeps only what LATIN1 holds, so the search can be bound on a LATIN1 database', () => {
+    expect(foldSearchText('café ☕ “bar”')).toBe('cafe  "bar"');
+    for (const ch of foldSearchText('€ — 😀 ½ ß')) expect(ch.codePointAt(0)).toBeLessThanOrEqual(0xff);
+  });
+
+  it('gives translate() alphabets of the same length, one letter for one', () => {
+    expect([...SEARCH_FOLD_FROM]).toHaveLength([...SEARCH_FOLD_TO].length);
+    expect(SEARCH_FOLD_FROM).toContain('Ç');
+    expect(SEARCH_FOLD_TO[SEARCH_FOLD_FROM.indexOf('Ç')]).toBe('c');
+  });
+});
+
+describe('searchTerms', () => {
+  it('splits words and gives those with digits their unmasked form', () => {
+    expect(searchTerms('  Padaria  12.345.678/0001-95 ')).toEqual([
+      { text: 'padaria', compact: null },
+      { text: '12.345.678/0001-95', compact: '12345678000195' },
+    ]);
+    expect(searchTerms('beb00001')).toEqual([{ text: 'beb00001', compact: 'BEB00001' }]);
+    expect(searchTerms(undefined)).toEqual([]);
+    expect(searchTerms('a b c d e f g h i j')).toHaveLength(8);
+  });
+});
+
+describe('containsPattern', () => {
+  it('takes LIKE wildcards literally', () => {
+    expect(containsPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
+  });
+});

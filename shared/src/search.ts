@@ -1,0 +1,66 @@
+// Text search that ignores case and accents, the same on the server (over the LATIN1 ERP, in
+// SQL) and on the device (over the local store). The ERP database runs with the C locale, where
+// lower() folds only ASCII letters, so accented letters are folded by translate() with the two
+// alphabets below. They are derived from foldSearchText itself, which keeps the SQL and the
+// JavaScript folds equal for every LATIN1 character (a database test checks all of them).
+import { normalizeDocument } from './documents.ts';
+import { toLatin1 } from './latin1.ts';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters never help a search
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/gu;
+
+/** Lower case, without accents, LATIN1 only: "AÇOUGUE São João" → "acougue sao joao". */
+export function foldSearchText(text: string): string {
+  const bare = text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC');
+  return toLatin1(bare).replace(CONTROL, ' ').toLowerCase();
+}
+
+function foldAlphabets(): { from: string; to: string } {
+  let from = '';
+  let to = '';
+  for (let code = 0xc0; code <= 0xff; code++) {
+    const ch = String.fromCharCode(code);
+    const folded = foldSearchText(ch);
+    if (folded !== ch && folded.length === 1) {
+      from += ch;
+      to += folded;
+    }
+  }
+  return { from, to };
+}
+
+const ALPHABETS = foldAlphabets();
+/** translate(lower(column), SEARCH_FOLD_FROM, SEARCH_FOLD_TO) is foldSearchText in SQL. */
+export const SEARCH_FOLD_FROM = ALPHABETS.from;
+export const SEARCH_FOLD_TO = ALPHABETS.to;
+
+export const SEARCH_MAX_TERMS = 8;
+
+export interface SearchTerm {
+  /** The folded word, to find inside folded text columns. */
+  text: string;
+  /** The word as a tax id or code without its mask (digits and capital letters), when it has a digit. */
+  compact: string | null;
+}
+
+/**
+ * The words of a search box. Every word must match some searched column (a client "padaria
+ * recife" is a padaria in Recife). A word with digits also matches documents and codes with
+ * or without their mask: "12.345.678/0001-90" finds 12345678000190.
+ */
+export function searchTerms(q: string | undefined): SearchTerm[] {
+  if (!q) return [];
+  const words = foldSearchText(q).split(/\s+/u).filter(Boolean).slice(0, SEARCH_MAX_TERMS);
+  return words.map((text) => {
+    const compact = normalizeDocument(text);
+    return { text, compact: /^[0-9A-Z]+$/.test(compact) && /\d/.test(compact) ? compact : null };
+  });
+}
+
+/** A LIKE pattern that finds `text` anywhere, with LIKE's own wildcards taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
