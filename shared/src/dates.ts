@@ -39,5 +39,6 @@ export function addDays(date: string, days: number): string {
 
 export const ZIsoDate = z
   .string()
-  .refine(isIsoDate, 'use uma data válida no formato AAAA-MM-DD')
+  .regex(ISO_DATE, 'use o formato AAAA-MM-DD')
+  .refine(isIsoDate, 'esta data não existe no calendário')
   .describe('A calendar day, YYYY-MM-DD');

@@ -1,0 +1,95 @@
+// Route-matrix cases of the commercial policies (see test/matrix/types.ts). Rule management is
+// manager only, so the other tenant's caller (an admin) is refused by role before any lookup.
+// The matrix context carries no rule id and cases cannot see responses, so the routes on one
+// rule use an id no rule has: the manager passes the role check and gets 404; reading,
+// replacing and deleting an existing rule, and another tenant's manager getting 404, are
+// covered in policies.pg.test.ts.
+import type { MatrixCaller, MatrixCase, MatrixContext } from '../../../test/matrix/types.ts';
+import { everyone } from '../../../test/matrix/types.ts';
+
+const MISSING_RULE = 2_000_000_000;
+
+const managerOnly = (managerStatus: number): MatrixCase['expect'] => ({
+  anonymous: 401,
+  representative: 403,
+  supervisor: 403,
+  manager: managerStatus,
+  admin: 403,
+  otherTenant: 403,
+});
+
+const rule = (ctx: MatrixContext, caller: MatrixCaller) => ({
+  descricao: `Matriz ${caller}`,
+  percent: 3,
+  vigenciaInicio: '2020-01-01',
+  vigenciaFim: '2020-01-31',
+  idPautas: [ctx.idPauta],
+});
+
+const alcada = (ctx: MatrixContext, caller: MatrixCaller) => {
+  const q = new URLSearchParams({ idPauta: String(ctx.idPauta), idProduto: String(ctx.idProduto) });
+  // Everyone but a representative must say whose ceiling; the supervisor caller supervises this one.
+  if (caller !== 'representative') q.set('codVendedor', String(ctx.codVendedor));
+  return { path: `/politicas/alcada?${q}` };
+};
+
+export const policyMatrixCases: MatrixCase[] = [
+  {
+    method: 'GET',
+    route: '/politicas/regras',
+    request: () => ({ path: '/politicas/regras' }),
+    expect: managerOnly(200),
+  },
+  {
+    method: 'POST',
+    route: '/politicas/regras',
+    request: (ctx, caller) => ({ path: '/politicas/regras', body: rule(ctx, caller) }),
+    expect: managerOnly(201),
+  },
+  {
+    method: 'GET',
+    route: '/politicas/regras/{id}',
+    request: () => ({ path: `/politicas/regras/${MISSING_RULE}` }),
+    expect: managerOnly(404),
+  },
+  {
+    method: 'PUT',
+    route: '/politicas/regras/{id}',
+    request: (ctx, caller) => {
+      const { idPautas: _, ...body } = rule(ctx, caller);
+      return { path: `/politicas/regras/${MISSING_RULE}`, body: { ...body, idPauta: ctx.idPauta } };
+    },
+    expect: managerOnly(404),
+  },
+  {
+    method: 'DELETE',
+    route: '/politicas/regras/{id}',
+    request: () => ({ path: `/politicas/regras/${MISSING_RULE}` }),
+    expect: managerOnly(404),
+  },
+  {
+    method: 'GET',
+    route: '/politicas/regras/vigentes',
+    request: () => ({ path: '/politicas/regras/vigentes' }),
+    expect: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/politicas/promocoes/vigentes',
+    request: () => ({ path: '/politicas/promocoes/vigentes' }),
+    expect: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/politicas/grupos-produto',
+    request: () => ({ path: '/politicas/grupos-produto' }),
+    expect: everyone(200),
+  },
+  {
+    method: 'GET',
+    route: '/politicas/alcada',
+    request: alcada,
+    // The other tenant's admin asks for this tenant's product: 404.
+    expect: everyone(200, 404),
+  },
+];

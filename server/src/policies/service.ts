@@ -1,0 +1,401 @@
+// The commercial policies' decisions: who sees which rules, what a rule may point at, and the
+// ceiling of a cart line. The ceiling is computed by the shared discount engine only; this file
+// owns what the engine must not take from the device: the date, the representative, the rules.
+import {
+  businessDate,
+  type CeilingPreview,
+  type CeilingQuery,
+  type DiscountRule,
+  type FieldError,
+  lineCeiling,
+  OPEN_ENDED_DATE,
+  type PolicyRule,
+  type PolicyRuleCreate,
+  type PolicyRuleCreated,
+  type PolicyRuleListQuery,
+  type PolicyRulePage,
+  type PolicyRuleUpdate,
+  type PolicyRuleUpdated,
+  type ProductGroups,
+  type RepresentativeCeilings,
+  type RulesInForce,
+  toErpText,
+} from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Tx } from '../db/scope.ts';
+import { HttpProblem, problems, validationProblem } from '../http/problem.ts';
+import {
+  countRules,
+  deleteRule as deleteRuleRow,
+  insertRules,
+  type RuleListFilters,
+  type RuleRow,
+  type RuleValues,
+  selectCeilings,
+  selectGroupExists,
+  selectGroups,
+  selectOverlappingRules,
+  selectPautaIds,
+  selectProducts,
+  selectRepresentative,
+  selectRule,
+  selectRulePage,
+  selectRulesReaching,
+  selectSubgroupExists,
+  selectSubgroups,
+  updateRule as updateRuleRow,
+} from './queries.ts';
+
+const ruleNotFound = () => new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', 'Regra de desconto não encontrada.');
+
+function situacaoOf(row: RuleRow, today: string): PolicyRule['situacao'] {
+  if (row.vigencia_inicio > today) return 'futura';
+  if (row.vigencia_fim !== null && row.vigencia_fim < today) return 'expirada';
+  return 'vigente';
+}
+
+function toPolicyRule(row: RuleRow, today: string): PolicyRule {
+  return {
+    id: row.id,
+    descricao: row.descricao,
+    grupo: row.grupo,
+    subgrupo: row.subgrupo,
+    representante: row.representante,
+    idPauta: row.id_pauta,
+    percent: row.percent,
+    vigenciaInicio: row.vigencia_inicio,
+    vigenciaFim: row.vigencia_fim,
+    promocao: row.promocao,
+    badge: row.promocao ? 'Promocao' : 'Cond. especial',
+    situacao: situacaoOf(row, today),
+    criadoPor: row.criado_por,
+    criadoEm: row.criado_em.toISOString(),
+    atualizadoEm: row.atualizado_em.toISOString(),
+  };
+}
+
+function toEngineRule(row: RuleRow): DiscountRule {
+  return {
+    id: row.id,
+    descricao: row.descricao,
+    grupo: row.grupo,
+    subgrupo: row.subgrupo,
+    representante: row.representante,
+    idPauta: row.id_pauta,
+    percent: row.percent,
+    vigenciaInicio: row.vigencia_inicio,
+    vigenciaFim: row.vigencia_fim ?? OPEN_ENDED_DATE,
+    promocao: row.promocao,
+  };
+}
+
+/**
+ * A representative's ceilings and every rule that may reach them, exactly as the discount
+ * engine takes them. The ceiling preview and the order service both call this, so an order
+ * line is checked with the same inputs the cart was shown. With `date`, only the rules in
+ * force that day are loaded; the engine gives the same answer for that date either way.
+ */
+export async function loadCeilingInputs(
+  tx: Tx,
+  who: { idEmpresa: number; codVendedor: number; date?: string },
+): Promise<{ ceilings: RepresentativeCeilings; rules: DiscountRule[] }> {
+  const rows = await selectCeilings(tx, who.idEmpresa, who.codVendedor);
+  const byCategory: Record<string, number> = {};
+  let defaultPercent: number | null = null;
+  for (const row of rows) {
+    if (row.perc_desc_max === null) continue;
+    if (row.categoria === null) defaultPercent = row.perc_desc_max;
+    else byCategory[row.categoria] = row.perc_desc_max;
+  }
+  const rules = await selectRulesReaching(tx, who.idEmpresa, { codVendedor: who.codVendedor, date: who.date ?? null });
+  return { ceilings: { defaultPercent, byCategory }, rules: rules.map(toEngineRule) };
+}
+
+export async function listRules(
+  tx: Tx,
+  auth: AuthContext,
+  query: PolicyRuleListQuery,
+  now = new Date(),
+): Promise<PolicyRulePage> {
+  const today = businessDate(now);
+  const filters: RuleListFilters = {
+    situacao: query.situacao,
+    date: today,
+    idPauta: query.idPauta,
+    grupo: query.grupo,
+    representante: query.representante,
+  };
+  const rows = await selectRulePage(tx, auth.idEmpresa, filters, {
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  const total = await countRules(tx, auth.idEmpresa, filters);
+  return { items: rows.map((r) => toPolicyRule(r, today)), page: query.page, pageSize: query.pageSize, total };
+}
+
+export async function getRule(tx: Tx, auth: AuthContext, id: number, now = new Date()): Promise<PolicyRule> {
+  const row = await selectRule(tx, auth.idEmpresa, id);
+  if (!row) throw ruleNotFound();
+  return toPolicyRule(row, businessDate(now));
+}
+
+interface References {
+  grupo: number | null;
+  subgrupo: number | null;
+  representante: number | null;
+  /** Each price list with where it sits in the request, to name the bad one. */
+  pautas: { id: number; path: string }[];
+}
+
+/** Every code a rule points at must exist in the caller's tenant; all bad fields are reported at once. */
+async function checkReferences(tx: Tx, idEmpresa: number, refs: References): Promise<void> {
+  const errors: FieldError[] = [];
+  if (refs.grupo !== null && !(await selectGroupExists(tx, idEmpresa, refs.grupo))) {
+    errors.push({ path: 'body.grupo', message: `o grupo ${refs.grupo} não existe nesta empresa` });
+  } else if (
+    refs.grupo !== null &&
+    refs.subgrupo !== null &&
+    !(await selectSubgroupExists(tx, idEmpresa, refs.grupo, refs.subgrupo))
+  ) {
+    errors.push({
+      path: 'body.subgrupo',
+      message: `o subgrupo ${refs.subgrupo} não existe no grupo ${refs.grupo}`,
+    });
+  }
+  if (refs.representante !== null && !(await selectRepresentative(tx, idEmpresa, refs.representante))) {
+    errors.push({
+      path: 'body.representante',
+      message: `o representante ${refs.representante} não existe nesta empresa`,
+    });
+  }
+  const known = new Set(
+    await selectPautaIds(
+      tx,
+      idEmpresa,
+      refs.pautas.map((p) => p.id),
+    ),
+  );
+  for (const p of refs.pautas) {
+    if (!known.has(p.id)) errors.push({ path: p.path, message: `a pauta ${p.id} não existe nesta empresa` });
+  }
+  if (errors.length > 0) throw validationProblem(errors);
+}
+
+// toErpText rather than toLatin1: a rule's description is a one-line label (cart line, catalog
+// badge, refusal message, printed order), so besides fitting LATIN1 it should have no control
+// characters, no doubled spaces where an emoji was dropped, and no stray edges; that is exactly
+// the ERP clean-up. Without it, a "—" or an emoji would fail the whole INSERT in the LATIN1
+// database and reach the manager as a 500.
+function cleanDescricao(descricao: string): string {
+  const clean = toErpText(descricao);
+  if (clean === '') {
+    throw validationProblem([
+      { path: 'body.descricao', message: 'a descrição ficou vazia: use letras que não sejam só emoji ou símbolos' },
+    ]);
+  }
+  return clean;
+}
+
+function ruleValues(input: Omit<PolicyRuleUpdate, 'idPauta'>, descricao: string, idPauta: number | null): RuleValues {
+  return {
+    descricao,
+    grupo: input.grupo,
+    subgrupo: input.subgrupo,
+    representante: input.representante,
+    id_pauta: idPauta,
+    percent: input.percent,
+    vigencia_inicio: input.vigenciaInicio,
+    vigencia_fim: input.vigenciaFim,
+    promocao: input.promocao,
+  };
+}
+
+export async function createRules(
+  tx: Tx,
+  auth: AuthContext,
+  input: PolicyRuleCreate,
+  now = new Date(),
+): Promise<PolicyRuleCreated> {
+  const today = businessDate(now);
+  const descricao = cleanDescricao(input.descricao);
+  await checkReferences(tx, auth.idEmpresa, {
+    grupo: input.grupo,
+    subgrupo: input.subgrupo,
+    representante: input.representante,
+    pautas: input.idPautas.map((id, i) => ({ id, path: `body.idPautas.${i}` })),
+  });
+  const pautas: (number | null)[] = input.idPautas.length > 0 ? input.idPautas : [null];
+  const created = await insertRules(
+    tx,
+    auth.idEmpresa,
+    auth.login,
+    pautas.map((idPauta) => ruleValues(input, descricao, idPauta)),
+  );
+  // The new rules never overlap one another (each has its own pauta), so only older ones count.
+  const newIds = created.map((r) => r.id);
+  const overlaps: PolicyRuleCreated['overlaps'] = [];
+  for (const rule of created) {
+    const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, rule, newIds);
+    if (overlapping.length > 0) {
+      overlaps.push({ ruleId: rule.id, overlapping: overlapping.map((r) => toPolicyRule(r, today)) });
+    }
+  }
+  return { items: created.map((r) => toPolicyRule(r, today)), overlaps };
+}
+
+export async function updateRule(
+  tx: Tx,
+  auth: AuthContext,
+  id: number,
+  input: PolicyRuleUpdate,
+  now = new Date(),
+): Promise<PolicyRuleUpdated> {
+  const today = businessDate(now);
+  // Existence in the tenant first: another tenant's id is a 404 whatever the body says.
+  if (!(await selectRule(tx, auth.idEmpresa, id))) throw ruleNotFound();
+  const descricao = cleanDescricao(input.descricao);
+  await checkReferences(tx, auth.idEmpresa, {
+    grupo: input.grupo,
+    subgrupo: input.subgrupo,
+    representante: input.representante,
+    pautas: input.idPauta === null ? [] : [{ id: input.idPauta, path: 'body.idPauta' }],
+  });
+  const row = await updateRuleRow(tx, auth.idEmpresa, id, ruleValues(input, descricao, input.idPauta));
+  if (!row) throw ruleNotFound();
+  const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, row, [row.id]);
+  return { item: toPolicyRule(row, today), overlaps: overlapping.map((r) => toPolicyRule(r, today)) };
+}
+
+// Orders keep a snapshot of the rule they were placed under (pedido_itens.id_regra, the
+// percent and the ceiling), so deleting a rule changes no order already placed.
+export async function deleteRule(tx: Tx, auth: AuthContext, id: number): Promise<void> {
+  if (!(await deleteRuleRow(tx, auth.idEmpresa, id))) throw ruleNotFound();
+}
+
+/** Rules in force today; a representative gets only those for every representative or for them. */
+export async function rulesInForce(
+  tx: Tx,
+  auth: AuthContext,
+  options: { promocaoOnly: boolean },
+  now = new Date(),
+): Promise<RulesInForce> {
+  const today = businessDate(now);
+  const rows = await selectRulesReaching(tx, auth.idEmpresa, {
+    codVendedor: auth.role === 'representative' ? representativeOf(auth) : null,
+    date: today,
+    promocaoOnly: options.promocaoOnly,
+  });
+  return { date: today, items: rows.map((r) => toPolicyRule(r, today)) };
+}
+
+export async function productGroups(tx: Tx, auth: AuthContext): Promise<ProductGroups> {
+  const groups = await selectGroups(tx, auth.idEmpresa);
+  const subgroups = await selectSubgroups(tx, auth.idEmpresa);
+  const items = groups.flatMap((g) =>
+    g.cod_grupo === null
+      ? []
+      : [{ codGrupo: g.cod_grupo, descricao: g.descricao ?? '', subgrupos: [] as SubgroupOut[] }],
+  );
+  const byCode = new Map(items.map((g) => [g.codGrupo, g]));
+  for (const s of subgroups) {
+    if (s.cod_grupo === null || s.cod_subgrupo === null) continue;
+    byCode.get(s.cod_grupo)?.subgrupos.push({ codSubgrupo: s.cod_subgrupo, descricao: s.descricao ?? '' });
+  }
+  return { items };
+}
+type SubgroupOut = ProductGroups['items'][number]['subgrupos'][number];
+
+function representativeOf(auth: AuthContext): number {
+  // A representative's login always names a cod_vendedor (users service); a token without one is a bug.
+  if (auth.codVendedor === null) throw problems.forbidden('Usuário representante sem código de vendedor.');
+  return auth.codVendedor;
+}
+
+function ceilingRule(rule: DiscountRule | null) {
+  if (rule === null) return null;
+  return {
+    id: rule.id,
+    descricao: rule.descricao,
+    percent: rule.percent,
+    vigenciaInicio: rule.vigenciaInicio,
+    vigenciaFim: rule.vigenciaFim === OPEN_ENDED_DATE ? null : rule.vigenciaFim,
+    promocao: rule.promocao,
+  };
+}
+
+/**
+ * Whose ceiling, on which date. A representative gets their own, on the server's business
+ * date: naming someone else or a date is refused (403), not ignored, so a client that tries
+ * never believes it was shown another representative's ceiling or a future one. A supervisor
+ * previews only their own team (another team's representative is 404, as if absent); managers
+ * and admins any representative of the tenant, on any date.
+ */
+async function ceilingSubject(
+  tx: Tx,
+  auth: AuthContext,
+  query: CeilingQuery,
+  today: string,
+): Promise<{ codVendedor: number; date: string }> {
+  if (auth.role === 'representative') {
+    const own = representativeOf(auth);
+    if (query.codVendedor !== undefined && query.codVendedor !== own) {
+      throw problems.forbidden('Um representante consulta apenas a própria alçada.');
+    }
+    if (query.data !== undefined) {
+      throw problems.forbidden('A data da alçada de um representante é sempre a data do servidor.');
+    }
+    return { codVendedor: own, date: today };
+  }
+  if (query.codVendedor === undefined) {
+    throw validationProblem([{ path: 'query.codVendedor', message: 'informe o representante (codVendedor)' }]);
+  }
+  const rep = await selectRepresentative(tx, auth.idEmpresa, query.codVendedor);
+  if (!rep || (auth.role === 'supervisor' && rep.cod_supervisor !== auth.codSupervisor)) {
+    throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', 'Representante não encontrado na sua equipe.');
+  }
+  return { codVendedor: query.codVendedor, date: query.data ?? today };
+}
+
+export async function ceilingPreview(
+  tx: Tx,
+  auth: AuthContext,
+  query: CeilingQuery,
+  now = new Date(),
+): Promise<CeilingPreview> {
+  const { codVendedor, date } = await ceilingSubject(tx, auth, query, businessDate(now));
+  // Unknown ids, and ids of another tenant, are 404 like any object outside the caller's scope.
+  if ((await selectPautaIds(tx, auth.idEmpresa, [query.idPauta])).length === 0) {
+    throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', `Pauta ${query.idPauta} não encontrada.`);
+  }
+  const ids = [...new Set(query.idProduto)];
+  const products = new Map((await selectProducts(tx, auth.idEmpresa, ids)).map((p) => [p.id_produto, p]));
+  const missing = ids.filter((id) => !products.has(id));
+  if (missing.length > 0) {
+    throw new HttpProblem(
+      404,
+      'NOT_FOUND',
+      'Não encontrado',
+      `Produto${missing.length > 1 ? 's' : ''} não encontrado${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
+      { idProdutos: missing },
+    );
+  }
+  const { ceilings, rules } = await loadCeilingInputs(tx, { idEmpresa: auth.idEmpresa, codVendedor, date });
+  const items = ids.map((id) => {
+    const p = products.get(id);
+    // The ERP declares these not null; a missing group only matches rules for every group.
+    const product = { categoria: p?.categoria ?? '', grupo: p?.cod_grupo ?? 0, subgrupo: p?.cod_subgrupo ?? 0 };
+    const c = lineCeiling({ codVendedor, idPauta: query.idPauta, date, product }, ceilings, rules);
+    return {
+      idProduto: id,
+      ...product,
+      basePercent: c.basePercent,
+      baseSource: c.baseSource,
+      ceilingPercent: c.ceilingPercent,
+      source: c.source,
+      rule: ceilingRule(c.rule),
+      prefillPercent: c.prefillPercent,
+      prefillRule: ceilingRule(c.prefillRule),
+    };
+  });
+  return { codVendedor, idPauta: query.idPauta, data: date, items };
+}

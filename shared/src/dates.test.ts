@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, businessDate, isIsoDate, ZIsoDate } from './dates.ts';
+
+describe('businessDate', () => {
+  it('is the calendar day in São Paulo, not in UTC', () => {
+    // 01:30 UTC on 3 May is still 22:30 on 2 May in São Paulo (UTC-3, no daylight saving since 2019).
+    expect(businessDate(new Date('2025-05-03T01:30:00Z'))).toBe('2025-05-02');
+    expect(businessDate(new Date('2025-05-03T03:00:00Z'))).toBe('2025-05-03');
+    expect(businessDate(new Date('2025-12-31T23:59:59-03:00'))).toBe('2025-12-31');
+  });
+
+  it('follows another zone when asked', () => {
+    expect(businessDate(new Date('2025-05-03T01:30:00Z'), 'UTC')).toBe('2025-05-03');
+  });
+});
+
+describe('ISO dates', () => {
+  it('accepts real calendar days only', () => {
+    for (const d of ['2024-02-29', '2025-12-31', '2025-01-01']) expect(isIsoDate(d)).toBe(true);
+    for (const d of ['2025-02-29', '2025-13-01', '2025-04-31', '2025-1-1', '01/02/2025', '2025-01-01T00:00']) {
+      expect(isIsoDate(d)).toBe(false);
+    }
+    expect(ZIsoDate.safeParse('2025-02-30').success).toBe(false);
+  });
+
+  it('adds and subtracts days across months and years', () => {
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDays('2025-01-01', -1)).toBe('2024-12-31');
+    expect(addDays('2025-03-01', 0)).toBe('2025-03-01');
+  });
+});
