@@ -2,12 +2,24 @@
 // Campo lives inside a client's ERP database, and silently connecting anywhere else would be
 // worse than not starting.
 import { z } from 'zod';
+import {
+  DEFAULT_PUSH_ENDPOINT_HOSTS,
+  type PushSettings,
+  vapidKeyProblem,
+  vapidSubjectProblem,
+} from './notifications/vapid.ts';
 
 const ZDatabaseUrl = z
   .string({ error: 'DATABASE_URL is not set: give the ERP database, e.g. postgres://user:pass@host:5432/erp' })
   .trim()
   .min(1, 'DATABASE_URL is empty: give the ERP database, e.g. postgres://user:pass@host:5432/erp')
   .regex(/^postgres(ql)?:\/\/\S+$/, 'DATABASE_URL must be a postgres:// or postgresql:// URL');
+
+// Push is optional: without the three VAPID variables the server runs with push disabled.
+// An empty variable counts as unset, as compose files and systemd units often leave them.
+const unsetWhenEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const ZOptionalEnv = z.preprocess(unsetWhenEmpty, z.string().trim().optional());
+const VAPID_VARS = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
 
 const ZServerEnv = z
   .object({
@@ -25,10 +37,31 @@ const ZServerEnv = z
       .max(24 * 90)
       .default(24 * 7),
     DEV_LOGIN: z.enum(['0', '1']).default('0'),
+    VAPID_PUBLIC_KEY: ZOptionalEnv,
+    VAPID_PRIVATE_KEY: ZOptionalEnv,
+    VAPID_SUBJECT: ZOptionalEnv,
+    PUSH_ENDPOINT_HOSTS: ZOptionalEnv,
   })
   .refine((env) => !(env.DEV_LOGIN === '1' && env.NODE_ENV === 'production'), {
     message: 'DEV_LOGIN=1 is refused when NODE_ENV=production',
     path: ['DEV_LOGIN'],
+  })
+  .superRefine((env, ctx) => {
+    // One line for the whole group: half a configuration is a mistake, never a way to disable push.
+    const missing = VAPID_VARS.filter((name) => env[name] === undefined);
+    if (missing.length === VAPID_VARS.length) return;
+    if (missing.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing[0] ?? ''],
+        message: `${missing.join(' and ')} not set: push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT together (campo vapid generate), or none of them to run without push`,
+      });
+      return;
+    }
+    const problem =
+      vapidKeyProblem(env.VAPID_PUBLIC_KEY ?? '', env.VAPID_PRIVATE_KEY ?? '') ??
+      vapidSubjectProblem(env.VAPID_SUBJECT ?? '');
+    if (problem) ctx.addIssue({ code: 'custom', path: ['VAPID_PUBLIC_KEY'], message: problem });
   });
 
 export type ServerConfig = z.infer<typeof ZServerEnv>;
@@ -56,4 +89,16 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
 /** For CLI commands that only need the database. */
 export function loadDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   return parse(z.object({ DATABASE_URL: ZDatabaseUrl }), env).DATABASE_URL;
+}
+
+/** Push settings from a parsed configuration: vapid is null when the VAPID variables are unset. */
+export function pushSettings(config: ServerConfig): PushSettings {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: subject } = config;
+  const hosts = config.PUSH_ENDPOINT_HOSTS?.split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  return {
+    vapid: publicKey && privateKey && subject ? { publicKey, privateKey, subject } : null,
+    endpointHosts: hosts?.length ? hosts : DEFAULT_PUSH_ENDPOINT_HOSTS,
+  };
 }

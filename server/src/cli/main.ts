@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ConfigError } from '../config.ts';
 import { registerDemoCommand } from '../demo/command.ts';
 import { registerErpFixtureCommand } from '../erp-fixture/command.ts';
+import { registerVapidCommand } from '../notifications/vapid-command.ts';
 import { registerProvisionCommand } from '../provisioning/command.ts';
 import { registerUserCommand } from '../users/command.ts';
 import { SERVER_VERSION } from '../version.ts';
@@ -28,6 +29,7 @@ registerProvisionCommand(program);
 registerErpFixtureCommand(program);
 registerUserCommand(program);
 registerDemoCommand(program);
+registerVapidCommand(program);
 
 try {
   await program.parseAsync();

@@ -1,16 +1,26 @@
 import { serve } from '@hono/node-server';
 import { createApp } from '../app.ts';
-import { loadServerConfig } from '../config.ts';
+import { loadServerConfig, pushSettings } from '../config.ts';
 import { createPool } from '../db/pool.ts';
 import { log } from '../log.ts';
+import { startPushWorker } from '../notifications/worker.ts';
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
   const pool = createPool(config.DATABASE_URL);
+  const push = pushSettings(config);
   const app = createApp({
     pool,
-    config: { jwtSecret: config.JWT_SECRET, tokenTtlHours: config.TOKEN_TTL_HOURS, devLogin: config.DEV_LOGIN === '1' },
+    config: {
+      jwtSecret: config.JWT_SECRET,
+      tokenTtlHours: config.TOKEN_TTL_HOURS,
+      devLogin: config.DEV_LOGIN === '1',
+      push,
+    },
   });
+  // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.
+  const pushWorker = push.vapid ? startPushWorker({ pool, vapid: push.vapid, log }) : null;
+  if (!pushWorker) log.warn('push notifications disabled: set VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT');
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     log.info('listening', { port: info.port, url: `http://localhost:${info.port}` });
   });
@@ -22,7 +32,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       stopping = true;
       log.info('stopping', { signal });
       server.close(() => {
-        void pool.end().finally(resolve);
+        void (pushWorker?.stop() ?? Promise.resolve()).finally(() => pool.end().finally(resolve));
       });
     };
     process.once('SIGINT', () => stop('SIGINT'));

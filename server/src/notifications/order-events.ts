@@ -1,0 +1,67 @@
+// The spec's three push events, ready for the order service to call inside the transaction
+// that creates, approves or rejects the order. The spec leaves the content of the messages
+// open; they say what happened, to which client and for how much, and open the order.
+import type { Tx } from '../db/scope.ts';
+import { type EnqueuedPush, enqueuePush } from './outbox.ts';
+import { representativeName } from './queries.ts';
+
+export interface OrderForPush {
+  idEmpresa: number;
+  /** app.pedidos.id: the app opens /pedidos/{id}. */
+  id: number;
+  /** num_ped_sar: the number people use. */
+  numPedSar: number;
+  codVendedor: number;
+  nomeCliente: string;
+  valorTotal: number;
+}
+
+/** A supervisor may have just approved the order on the phone; a day later the badge says it all. */
+const PENDING_TTL_SECONDS = 24 * 60 * 60;
+/** A representative may stay offline in the field for days and still wants to know. */
+const DECISION_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+
+const common = (order: OrderForPush) => ({
+  url: `/pedidos/${order.id}`,
+  // One notification per order on a device: a later one about the same order replaces it.
+  tag: `pedido-${order.id}`,
+  orderId: order.id,
+});
+
+/** A new order awaits approval: its representative's supervisors and the tenant's managers. */
+export async function notifyOrderPendingApproval(tx: Tx, order: OrderForPush): Promise<EnqueuedPush> {
+  const rep = (await representativeName(tx, order.idEmpresa, order.codVendedor)) ?? `Vendedor ${order.codVendedor}`;
+  return enqueuePush(tx, {
+    idEmpresa: order.idEmpresa,
+    to: { approversOf: order.codVendedor },
+    notification: {
+      type: 'order.pending_approval',
+      title: `Pedido ${order.numPedSar} aguarda aprovação`,
+      body: `${rep} · ${order.nomeCliente} · ${brl.format(order.valorTotal)}`,
+      ...common(order),
+    },
+    ttlSeconds: PENDING_TTL_SECONDS,
+  });
+}
+
+export type OrderDecision = { status: 'approved' } | { status: 'rejected'; reason: string };
+
+/** The order was approved or rejected: its representative. */
+export async function notifyOrderDecided(tx: Tx, order: OrderForPush, decision: OrderDecision): Promise<EnqueuedPush> {
+  const approved = decision.status === 'approved';
+  return enqueuePush(tx, {
+    idEmpresa: order.idEmpresa,
+    to: { representative: order.codVendedor },
+    notification: {
+      type: approved ? 'order.approved' : 'order.rejected',
+      title: `Pedido ${order.numPedSar} ${approved ? 'aprovado' : 'rejeitado'}`,
+      body: approved
+        ? `${order.nomeCliente} · ${brl.format(order.valorTotal)}`
+        : `${order.nomeCliente} · Motivo: ${decision.reason}`,
+      ...common(order),
+    },
+    ttlSeconds: DECISION_TTL_SECONDS,
+  });
+}
