@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Session } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../server/src/db/kysely.ts';
+import { orderBody } from '../server/src/orders/matrix.ts';
 import { addUser } from '../server/src/users/service.ts';
 import { MATRIX_CASES } from './matrix/cases.ts';
 import type { MatrixCaller, MatrixContext } from './matrix/types.ts';
@@ -62,7 +64,34 @@ describe('route matrix: every route × every role, and another tenant', () => {
       ),
       idProduto: await pick('select id_produto from app.vw_produtos where id_empresa = $1 order by 1 limit 1', [t1]),
       idPauta: await pick('select id_pauta from app.vw_pautas where id_empresa = $1 order by 1 limit 1', [t1]),
+      idProdutoPedido: 0,
+      newPendingOrder: async () => {
+        const res = await app.request('/api/v1/orders', {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${tokens.get('representative')}`,
+            'content-type': 'application/json',
+            'idempotency-key': randomUUID(),
+          },
+          body: JSON.stringify(orderBody(ctx)),
+        });
+        if (res.status !== 201) throw new Error(`matrix order: ${res.status} ${await res.text()}`);
+        return ((await res.json()) as { id: number }).id;
+      },
     };
+    ctx.idProdutoPedido = await pick(
+      `select p.id_produto from app.vw_produtos p
+         join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_empresa = p.id_empresa
+         join app.vw_clientes c on c.id_pauta = pr.id_pauta and c.id_empresa = p.id_empresa
+        where c.id_cliente = $1 and p.ativo order by 1 limit 1`,
+      [ctx.idCliente],
+    );
+    // The matrix's client must be able to receive orders.
+    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [ctx.idCliente]);
+    await db.pool.query(
+      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
+      [ctx.idCliente],
+    );
   });
 
   it('has a case for every route of the OpenAPI document', async () => {

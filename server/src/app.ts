@@ -7,11 +7,18 @@ import { requireAuth } from './auth/middleware.ts';
 import { authRoutes, meRoute } from './auth/routes.ts';
 import { createAuthenticator } from './auth/service.ts';
 import { createTokenSigner } from './auth/tokens.ts';
+import { catalogRoutes } from './catalog/routes.ts';
+import { clientRoutes } from './clients/routes.ts';
+import { companyRoutes } from './company/routes.ts';
 import { createDb, type Db } from './db/kysely.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/env.ts';
 import { notFound, onError, requestLog } from './http/middleware.ts';
 import { router } from './http/openapi.ts';
+import { notificationRoutes } from './notifications/routes.ts';
+import type { PushSettings } from './notifications/vapid.ts';
+import { orderRoutes } from './orders/routes.ts';
+import { policyRoutes } from './policies/routes.ts';
 import { SERVER_VERSION } from './version.ts';
 
 z.config(z.locales.pt());
@@ -20,6 +27,8 @@ export interface AppConfig {
   jwtSecret: string;
   tokenTtlHours: number;
   devLogin: boolean;
+  /** Web Push; absent or vapid null: push disabled (subscribing answers 503). */
+  push?: PushSettings;
 }
 
 export interface AppDeps {
@@ -64,6 +73,12 @@ export function createApp(deps: AppDeps) {
       200,
     );
   });
+  secured.route('/', policyRoutes({ db }));
+  secured.route('/', clientRoutes({ db }));
+  secured.route('/', catalogRoutes({ db }));
+  secured.route('/', companyRoutes({ db }));
+  secured.route('/', orderRoutes({ db }));
+  secured.route('/', notificationRoutes({ db, push: deps.config.push }));
   api.route('/', secured);
 
   const app = new OpenAPIHono<AppEnv>();

@@ -1,3 +1,9 @@
+import { catalogMatrixCases } from '../../server/src/catalog/matrix.ts';
+import { clientMatrixCases } from '../../server/src/clients/matrix.ts';
+import { companyMatrixCases } from '../../server/src/company/matrix.ts';
+import { notificationMatrixCases } from '../../server/src/notifications/matrix.ts';
+import { orderMatrixCases } from '../../server/src/orders/matrix.ts';
+import { policyMatrixCases } from '../../server/src/policies/matrix.ts';
 import type { MatrixCase } from './types.ts';
 import { everyone } from './types.ts';
 
@@ -25,4 +31,12 @@ const core: MatrixCase[] = [
   { method: 'GET', route: '/auth/me', request: () => ({ path: '/auth/me' }), expect: everyone(200) },
 ];
 
-export const MATRIX_CASES: MatrixCase[] = [...core];
+export const MATRIX_CASES: MatrixCase[] = [
+  ...core,
+  ...policyMatrixCases,
+  ...orderMatrixCases,
+  ...clientMatrixCases,
+  ...catalogMatrixCases,
+  ...companyMatrixCases,
+  ...notificationMatrixCases,
+];

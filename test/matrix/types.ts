@@ -17,6 +17,10 @@ export interface MatrixContext {
   idPauta: number;
   /** The supervisor caller supervises the representative caller. */
   codSupervisor: number;
+  /** A product with a price on the pauta of idCliente (orderable). */
+  idProdutoPedido: number;
+  /** Creates a pending order of the representative caller through the API; its id. */
+  newPendingOrder: () => Promise<number>;
 }
 
 export interface MatrixRequest {

@@ -84,6 +84,8 @@ export function useTestDatabase(options: { encoding?: string } = {}) {
     handle.name = db.name;
     handle.url = db.url;
     handle.pool = new pg.Pool({ connectionString: db.url, max: 5 });
+    // Dropping the database terminates connections the pool may still be closing.
+    handle.pool.on('error', () => undefined);
   });
   afterAll(async () => {
     await handle.pool?.end();

@@ -21,10 +21,11 @@ export function scopeOf(auth: AuthContext): Scope {
 
 export function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (tx) => {
+    // The business calendar is São Paulo's: current_date in views (rules in force, today's
+    // positivation) and timestamps written into the ERP follow it, whatever the server's zone.
     await sql`select set_config('campo.id_empresa', ${String(scope.idEmpresa)}, true),
-                     set_config('campo.cod_vendedor', ${scope.codVendedor === null ? '' : String(scope.codVendedor)}, true)`.execute(
-      tx,
-    );
+                     set_config('campo.cod_vendedor', ${scope.codVendedor === null ? '' : String(scope.codVendedor)}, true),
+                     set_config('TimeZone', 'America/Sao_Paulo', true)`.execute(tx);
     return fn(tx);
   });
 }

@@ -2,9 +2,9 @@
 // provisioned database (information_schema) and kept by hand since: the SQL in sql/ is the
 // source of truth, so a migration or view change updates this file in the same commit.
 // numeric columns arrive as JavaScript numbers and bigint ids as numbers (see db/pool.ts).
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = Date;
 
 export interface ChamadoMensagensTable {
   id: Generated<number>;
@@ -494,4 +494,44 @@ export interface DB {
   'app.vw_ultima_compra': VwUltimaCompraView;
   'app.vw_vendedor_limites': VwVendedorLimitesView;
   'app.vw_vendedores': VwVendedoresView;
+}
+
+export interface ChavesIdempotenciaTable {
+  id_empresa: number;
+  id_usuario: number;
+  chave: string;
+  rota: string;
+  hash_requisicao: string;
+  status_resposta: number;
+  corpo_resposta: Buffer;
+  id_pedido: number | null;
+  criado_em: Generated<Timestamp>;
+}
+
+export interface DB {
+  'app.chaves_idempotencia': ChavesIdempotenciaTable;
+}
+
+// Migration 0005: the push outbox (docs/push.md).
+export interface PushOutboxTable {
+  id: Generated<number>;
+  id_empresa: number;
+  usuario: string;
+  /** The push message as UTF-8 JSON bytes (bytea: the database is LATIN1). */
+  payload: Buffer;
+  topico: string | null;
+  urgencia: Generated<'very-low' | 'low' | 'normal' | 'high'>;
+  ttl: Generated<number>;
+  tentativas: Generated<number>;
+  proxima_tentativa_em: Generated<Timestamp>;
+  endpoints_pendentes: string[] | null;
+  entregas: Generated<number>;
+  ultimo_erro: string | null;
+  criado_em: Generated<Timestamp>;
+  enviado_em: Timestamp | null;
+  falhou_em: Timestamp | null;
+}
+
+export interface DB {
+  'app.push_outbox': PushOutboxTable;
 }

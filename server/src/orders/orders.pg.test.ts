@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import type { Order, Problem } from '@campo/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../../../test/support/app.ts';
+import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { useTestDatabase } from '../../../test/support/pg.ts';
+import { logInAs } from '../../../test/support/session.ts';
+
+const db = useTestDatabase();
+
+type App = ReturnType<typeof testApp>;
+interface Scenario {
+  idEmpresa: number;
+  codVendedor: number;
+  codSupervisor: number;
+  idCliente: number;
+  idPauta: number;
+  products: { id: number; price: number; categoria: string; grupo: number }[];
+}
+
+function post(app: App, token: string, path: string, body: unknown, key?: string) {
+  return app.request(`/api/v1${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+const get = (app: App, token: string, path: string) =>
+  app.request(`/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+describe('orders', () => {
+  let app: App;
+  let erp: ErpPeople;
+  let s: Scenario;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    erp = await provisionedErp(db.pool);
+    app = testApp(db.pool);
+    const rep = erp.reps[0] as ErpPeople['reps'][number];
+    // A client of this rep that is not blocked, with its pauta, and products priced on it.
+    const client = await db.pool.query(
+      `select id_cliente, id_pauta from app.vw_clientes
+        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
+        order by id_cliente limit 1`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
+    const products = await db.pool.query(
+      `select p.id_produto as id, pr.preco as price, p.categoria, p.cod_grupo as grupo
+         from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
+        where p.id_empresa = $1 and p.ativo order by p.id_produto limit 3`,
+      [rep.idEmpresa, client.rows[0].id_pauta],
+    );
+    s = {
+      idEmpresa: rep.idEmpresa,
+      codVendedor: rep.codVendedor,
+      codSupervisor: rep.codSupervisor,
+      idCliente: client.rows[0].id_cliente,
+      idPauta: client.rows[0].id_pauta,
+      products: products.rows.map((p) => ({ ...p, price: Number(p.price) })),
+    };
+    // A known ceiling: 10% default for this rep, no category ceilings, no rules.
+    await db.pool.query('delete from app.regras_desconto');
+    await db.pool.query(
+      `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
+       values ($1, $2, null, 10)`,
+      [s.idEmpresa, s.codVendedor],
+    );
+    await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
+      s.idEmpresa,
+      s.codVendedor,
+    ]);
+    const otherTeamSup = erp.supervisors.find(
+      (x) => x.idEmpresa === s.idEmpresa && x.codSupervisor !== s.codSupervisor,
+    );
+    tokens.rep = await logInAs(app, db.pool, {
+      login: 'rep@o.test',
+      role: 'representative',
+      idEmpresa: s.idEmpresa,
+      codVendedor: s.codVendedor,
+    });
+    tokens.rep2 = await logInAs(app, db.pool, {
+      login: 'rep2@o.test',
+      role: 'representative',
+      idEmpresa: s.idEmpresa,
+      codVendedor: s.codVendedor,
+    });
+    tokens.sup = await logInAs(app, db.pool, {
+      login: 'sup@o.test',
+      role: 'supervisor',
+      idEmpresa: s.idEmpresa,
+      codSupervisor: s.codSupervisor,
+    });
+    tokens.otherSup = await logInAs(app, db.pool, {
+      login: 'sup2@o.test',
+      role: 'supervisor',
+      idEmpresa: s.idEmpresa,
+      codSupervisor: otherTeamSup?.codSupervisor as number,
+    });
+    tokens.manager = await logInAs(app, db.pool, { login: 'ger@o.test', role: 'manager', idEmpresa: s.idEmpresa });
+  });
+
+  const order = (discounts: number[] = [0, 5]) => ({
+    idCliente: s.idCliente,
+    observacao: 'Entregar pela manhã — portão “B” 🚚',
+    itens: discounts.map((d, i) => ({ idProduto: s.products[i]?.id as number, quantidade: 3, descontoPercent: d })),
+  });
+
+  it('creates a pending order with the client data, prices, snapshot, number and history', async () => {
+    const res = await post(app, tokens.rep as string, '/orders', order([0, 5]), randomUUID());
+    expect(res.status).toBe(201);
+    const o = (await res.json()) as Order;
+    expect(o.status).toBe('pending_approval');
+    const client = (
+      await db.pool.query('select razao_social, cnpj_cpf, end_entrega from app.vw_clientes where id_cliente = $1', [
+        s.idCliente,
+      ])
+    ).rows[0];
+    expect(o).toMatchObject({
+      nomeCliente: client.razao_social,
+      cnpjCpfCliente: client.cnpj_cpf,
+      endEntrega: client.end_entrega,
+      idPauta: s.idPauta,
+    });
+    expect(o.observacao).toBe('Entregar pela manhã - portão "B"');
+    const [p1, p2] = s.products as [Scenario['products'][number], Scenario['products'][number]];
+    expect(o.itens[0]).toMatchObject({
+      precoTabela: p1.price,
+      precoUnitario: p1.price,
+      descontoPercent: 0,
+      tetoPercent: 10,
+    });
+    const unit2 = Math.round(p2.price * 0.95 * 10_000) / 10_000;
+    expect(o.itens[1]).toMatchObject({ precoTabela: p2.price, precoUnitario: unit2, descontoPercent: 5 });
+    expect(o.valorTotal).toBeCloseTo(Math.round(p1.price * 3 * 100) / 100 + Math.round(unit2 * 3 * 100) / 100, 2);
+    expect(o.historico).toEqual([
+      expect.objectContaining({ de: null, para: 'pending_approval', usuario: 'rep@o.test' }),
+    ]);
+    const { rows } = await db.pool.query('select max(num_ped_sar) as n from app.pedidos where id_empresa = $1', [
+      s.idEmpresa,
+    ]);
+    expect(o.numPedSar).toBe(rows[0].n);
+  });
+
+  it('requires a well-formed Idempotency-Key', async () => {
+    for (const key of [undefined, 'short', 'has spaces in it', 'x'.repeat(200)]) {
+      const res = await post(app, tokens.rep as string, '/orders', order(), key);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as Problem).code).toBe('IDEMPOTENCY_KEY_INVALID');
+    }
+  });
+
+  it('replays the same key and payload, and refuses the same key with another payload', async () => {
+    const key = randomUUID();
+    const first = await post(app, tokens.rep as string, '/orders', order(), key);
+    const again = await post(app, tokens.rep as string, '/orders', order(), `"${key}"`);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+    const other = await post(app, tokens.rep as string, '/orders', order([1, 1]), key);
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as Problem).code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('creates exactly one order from 20 parallel requests with one key', async () => {
+    const key = randomUUID();
+    const before = (await db.pool.query('select count(*)::int as n from app.pedidos')).rows[0].n;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => post(app, tokens.rep as string, '/orders', order(), key)),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((st) => st === 201 || st === 409)).toBe(true);
+    const ids = new Set(
+      await Promise.all(answers.filter((a) => a.status === 201).map(async (a) => ((await a.json()) as Order).id)),
+    );
+    expect(ids.size).toBe(1);
+    expect((await db.pool.query('select count(*)::int as n from app.pedidos')).rows[0].n).toBe(before + 1);
+  });
+
+  it('keeps keys per user: the same key from another user creates another order', async () => {
+    const key = randomUUID();
+    const a = (await (await post(app, tokens.rep as string, '/orders', order(), key)).json()) as Order;
+    const b = (await (await post(app, tokens.rep2 as string, '/orders', order(), key)).json()) as Order;
+    expect(a.id).not.toBe(b.id);
+  });
+
+  it('accepts a discount exactly at the ceiling and refuses one above, naming line, discount, ceiling and rule', async () => {
+    expect((await post(app, tokens.rep as string, '/orders', order([10, 0]), randomUUID())).status).toBe(201);
+    const res = await post(app, tokens.rep as string, '/orders', order([0, 10.01]), randomUUID());
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as Problem & {
+      reasons: { code: string; line: number; descontoPercent: number; tetoPercent: number }[];
+    };
+    expect(body.code).toBe('ORDER_REFUSED');
+    expect(body.reasons).toEqual([
+      expect.objectContaining({
+        code: 'DISCOUNT_ABOVE_CEILING',
+        line: 2,
+        descontoPercent: 10.01,
+        tetoPercent: 10,
+        regra: null,
+      }),
+    ]);
+    expect(body.reasons[0]).toHaveProperty('message', expect.stringMatching(/Linha 2.*10,01%.*10%/));
+  });
+
+  it('lets a rule in force raise the ceiling, and names it', async () => {
+    const p = s.products[1] as Scenario['products'][number];
+    const { rows } = await db.pool.query(
+      `insert into app.regras_desconto (id_empresa, descricao, grupo, percent, vigencia_inicio, vigencia_fim, promocao, id_pauta)
+       values ($1, 'Semana do cliente', $2, 15, current_date - 1, current_date + 1, true, $3) returning id`,
+      [s.idEmpresa, p.grupo, s.idPauta],
+    );
+    const ok = await post(app, tokens.rep as string, '/orders', order([0, 15]), randomUUID());
+    expect(ok.status).toBe(201);
+    expect(((await ok.json()) as Order).itens[1]).toMatchObject({
+      tetoPercent: 15,
+      regra: { id: rows[0].id, descricao: 'Semana do cliente' },
+    });
+    const no = await post(app, tokens.rep as string, '/orders', order([0, 15.5]), randomUUID());
+    const reason = ((await no.json()) as { reasons: { regra: { id: number } }[] }).reasons[0];
+    expect(reason?.regra.id).toBe(rows[0].id);
+    await db.pool.query('delete from app.regras_desconto where id = $1', [rows[0].id]);
+  });
+
+  it('refuses a blocked client and a client of another portfolio', async () => {
+    const blocked = await db.pool.query(
+      `select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 and id_cliente <> $3 order by id_cliente limit 1`,
+      [s.idEmpresa, s.codVendedor, s.idCliente],
+    );
+    await db.pool.query("update corrent set situacao = 'B' where id_corrent = $1", [blocked.rows[0].id_cliente]);
+    const res = await post(
+      app,
+      tokens.rep as string,
+      '/orders',
+      { ...order(), idCliente: blocked.rows[0].id_cliente },
+      randomUUID(),
+    );
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { reasons: { code: string }[] }).reasons[0]?.code).toBe('CLIENT_BLOCKED');
+
+    const foreign = await db.pool.query(
+      'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor <> $2 limit 1',
+      [s.idEmpresa, s.codVendedor],
+    );
+    const res2 = await post(
+      app,
+      tokens.rep as string,
+      '/orders',
+      { ...order(), idCliente: foreign.rows[0].id_cliente },
+      randomUUID(),
+    );
+    expect(((await res2.json()) as { reasons: { code: string }[] }).reasons[0]?.code).toBe('CLIENT_NOT_IN_PORTFOLIO');
+  });
+
+  it('refuses identity, prices and status sent in the body', async () => {
+    for (const extra of [{ idEmpresa: 2 }, { codVendedor: 99 }, { situa: 2 }, { valorTotal: 1 }]) {
+      const res = await post(app, tokens.rep as string, '/orders', { ...order(), ...extra }, randomUUID());
+      expect(res.status).toBe(400);
+    }
+  });
+
+  async function newOrder(): Promise<Order> {
+    return (await (await post(app, tokens.rep as string, '/orders', order([2, 3]), randomUUID())).json()) as Order;
+  }
+
+  it('approval writes the order into the ERP exactly as approved', async () => {
+    const o = await newOrder();
+    const res = await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {});
+    expect(res.status).toBe(200);
+    const approved = (await res.json()) as Order;
+    expect(approved).toMatchObject({ status: 'approved', decididoPor: 'sup@o.test', erpSituacao: 'aberto' });
+    expect(approved.erpIdPedido).toEqual(expect.any(Number));
+    const head = (await db.pool.query('select * from pedidos_venda where id_pedido = $1', [approved.erpIdPedido]))
+      .rows[0];
+    expect(head).toMatchObject({
+      id_corrent: o.idCliente,
+      cod_vendedor: o.codVendedor,
+      num_ped_sar: o.numPedSar,
+      origem: 'CAMPO',
+      situacao: 'A',
+    });
+    expect(Number(head.valor_total)).toBe(o.valorTotal);
+    const items = (
+      await db.pool.query('select * from pedidos_venda_itens where id_pedido = $1 order by seq', [approved.erpIdPedido])
+    ).rows;
+    expect(
+      items.map((i) => [
+        i.seq,
+        i.id_produto,
+        Number(i.quantidade),
+        Number(i.preco_tabela),
+        Number(i.preco_unitario),
+        Number(i.perc_desconto),
+        Number(i.valor_total),
+      ]),
+    ).toEqual(
+      o.itens.map((i) => [
+        i.seq,
+        i.idProduto,
+        i.quantidade,
+        i.precoTabela,
+        i.precoUnitario,
+        i.descontoPercent,
+        i.valorTotal,
+      ]),
+    );
+    expect(approved.historico.map((h) => h.para)).toEqual(['pending_approval', 'approved']);
+
+    const twice = await post(app, tokens.manager as string, `/orders/${o.id}/approve`, {});
+    expect(twice.status).toBe(409);
+    expect(((await twice.json()) as Problem).code).toBe('ORDER_ALREADY_DECIDED');
+  });
+
+  it('rejection needs a reason and records it; a second decision conflicts', async () => {
+    const o = await newOrder();
+    expect((await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {})).status).toBe(400);
+    const res = await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {
+      motivo: 'Preço fora da política',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      status: 'rejected',
+      motivoRejeicao: 'Preço fora da política',
+      erpIdPedido: null,
+    });
+    expect((await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).status).toBe(409);
+  });
+
+  it('a representative cannot decide, nor a supervisor of another team', async () => {
+    const o = await newOrder();
+    expect((await post(app, tokens.rep as string, `/orders/${o.id}/approve`, {})).status).toBe(403);
+    expect((await post(app, tokens.otherSup as string, `/orders/${o.id}/approve`, {})).status).toBe(404);
+    expect((await get(app, tokens.otherSup as string, `/orders/${o.id}`)).status).toBe(404);
+    expect((await get(app, tokens.sup as string, `/orders/${o.id}`)).status).toBe(200);
+  });
+
+  it('a failing ERP insert rolls the approval back', async () => {
+    const o = await newOrder();
+    const erpBefore = (await db.pool.query('select count(*)::int as n from pedidos_venda')).rows[0].n;
+    await db.pool.query(
+      'alter table pedidos_venda_itens add constraint campo_test_falha check (quantidade < 0) not valid',
+    );
+    try {
+      const res = await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {});
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as Problem).code).toBe('ERP_REPLICATION_FAILED');
+    } finally {
+      await db.pool.query('alter table pedidos_venda_itens drop constraint campo_test_falha');
+    }
+    const after = (await (await get(app, tokens.sup as string, `/orders/${o.id}`)).json()) as Order;
+    expect(after).toMatchObject({ status: 'pending_approval', erpIdPedido: null });
+    expect(after.historico).toHaveLength(1);
+    expect((await db.pool.query('select count(*)::int as n from pedidos_venda')).rows[0].n).toBe(erpBefore);
+  });
+
+  it('moves an approved order to invoiced when the ERP invoices it', async () => {
+    const o = await newOrder();
+    const approved = (await (await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).json()) as Order;
+    await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [approved.erpIdPedido]);
+    const after = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
+    expect(after).toMatchObject({ status: 'invoiced', erpSituacao: 'faturado' });
+    expect(after.historico.at(-1)).toMatchObject({ de: 'approved', para: 'invoiced', usuario: 'erp' });
+  });
+
+  it('lists with filters and pagination, scoped by role', async () => {
+    const mine = await db.pool.query(
+      'select count(*)::int as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',
+      [s.idEmpresa, s.codVendedor],
+    );
+    const res = await get(app, tokens.rep as string, '/orders?pageSize=2');
+    const page = (await res.json()) as { items: Order[]; total: number };
+    expect(page.total).toBe(mine.rows[0].n);
+    expect(page.items).toHaveLength(2);
+    const pending = (await (
+      await get(app, tokens.rep as string, '/orders?status=pending_approval&pageSize=100')
+    ).json()) as { items: Order[] };
+    expect(pending.items.every((i) => i.status === 'pending_approval')).toBe(true);
+    expect((await get(app, tokens.rep as string, '/orders?pageSize=101')).status).toBe(400);
+    const other = (await (await get(app, tokens.otherSup as string, '/orders')).json()) as { total: number };
+    expect(other.total).toBe(0);
+  });
+});

@@ -1,0 +1,318 @@
+import { sql } from 'kysely';
+import type { Tx } from '../db/scope.ts';
+
+export function selectClientForOrder(tx: Tx, idEmpresa: number, idCliente: number) {
+  return tx
+    .selectFrom('app.vw_clientes')
+    .select(['id_cliente', 'cod_vendedor', 'id_pauta', 'razao_social', 'cnpj_cpf', 'end_entrega', 'status_financeiro'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_cliente', '=', idCliente)
+    .executeTakeFirst();
+}
+
+export function selectPautaExists(tx: Tx, idEmpresa: number, idPauta: number) {
+  return tx
+    .selectFrom('app.vw_pautas')
+    .select('id_pauta')
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pauta', '=', idPauta)
+    .executeTakeFirst();
+}
+
+/** The products of an order with their list price on the pauta (null when not on it). */
+export function selectProductsWithPrice(tx: Tx, idEmpresa: number, idPauta: number, ids: number[]) {
+  return tx
+    .selectFrom('app.vw_produtos as p')
+    .leftJoin('app.vw_precos as pr', (j) =>
+      j
+        .onRef('pr.id_produto', '=', 'p.id_produto')
+        .onRef('pr.id_empresa', '=', 'p.id_empresa')
+        .on('pr.id_pauta', '=', idPauta),
+    )
+    .select([
+      'p.id_produto',
+      'p.cod_produto',
+      'p.descricao',
+      'p.categoria',
+      'p.cod_grupo',
+      'p.cod_subgrupo',
+      'p.ativo',
+      'pr.preco',
+    ])
+    .where('p.id_empresa', '=', idEmpresa)
+    .where('p.id_produto', 'in', ids)
+    .execute();
+}
+
+/** The tenant's next order number (app.proximo_num_ped_sar: a sequence per tenant). */
+export async function nextOrderNumber(tx: Tx, idEmpresa: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select app.proximo_num_ped_sar(${idEmpresa}) as n`.execute(tx);
+  return rows[0]?.n as number;
+}
+
+export interface NewOrderRow {
+  id_empresa: number;
+  cod_vendedor: number;
+  num_ped_sar: number;
+  id_cliente: number;
+  nome_cliente: string;
+  cnpj_cpf_cliente: string | null;
+  end_entrega: string | null;
+  id_pauta: number;
+  observacao: string | null;
+  valor_bruto: number;
+  valor_desconto: number;
+  valor_total: number;
+}
+
+export async function insertOrder(tx: Tx, row: NewOrderRow): Promise<number> {
+  const { id } = await tx.insertInto('app.pedidos').values(row).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export interface NewOrderLineRow {
+  id_pedido: number;
+  seq: number;
+  id_empresa: number;
+  id_produto: number;
+  cod_produto: string;
+  descricao: string;
+  categoria: string | null;
+  cod_grupo: number | null;
+  cod_subgrupo: number | null;
+  quantidade: number;
+  preco_tabela: number;
+  preco_unitario: number;
+  perc_desconto: number;
+  teto_desconto: number;
+  id_regra: number | null;
+  id_pauta: number;
+  valor_total: number;
+}
+
+export async function insertOrderLines(tx: Tx, rows: NewOrderLineRow[]): Promise<void> {
+  await tx.insertInto('app.pedido_itens').values(rows).execute();
+}
+
+export async function insertHistory(
+  tx: Tx,
+  row: {
+    id_pedido: number;
+    id_empresa: number;
+    situa_de: number | null;
+    situa_para: number;
+    usuario: string;
+    motivo: string | null;
+  },
+): Promise<void> {
+  await tx.insertInto('app.pedido_status_historico').values(row).execute();
+}
+
+const orderColumns = [
+  'id',
+  'id_empresa',
+  'cod_vendedor',
+  'num_ped_sar',
+  'situa',
+  'id_cliente',
+  'nome_cliente',
+  'cnpj_cpf_cliente',
+  'end_entrega',
+  'id_pauta',
+  'observacao',
+  'valor_bruto',
+  'valor_desconto',
+  'valor_total',
+  'erp_id_pedido',
+  'motivo_rejeicao',
+  'decidido_por',
+  'decidido_em',
+  'criado_em',
+] as const;
+
+export function selectOrder(tx: Tx, idEmpresa: number, id: number, forUpdate = false) {
+  const q = tx.selectFrom('app.pedidos').select(orderColumns).where('id_empresa', '=', idEmpresa).where('id', '=', id);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+export type OrderRow = NonNullable<Awaited<ReturnType<typeof selectOrder>>>;
+
+export function selectOrderLines(tx: Tx, idEmpresa: number, idPedido: number) {
+  return tx
+    .selectFrom('app.pedido_itens as i')
+    .leftJoin('app.regras_desconto as r', (j) =>
+      j.onRef('r.id', '=', 'i.id_regra').onRef('r.id_empresa', '=', 'i.id_empresa'),
+    )
+    .select([
+      'i.seq',
+      'i.id_produto',
+      'i.cod_produto',
+      'i.descricao',
+      'i.categoria',
+      'i.quantidade',
+      'i.preco_tabela',
+      'i.preco_unitario',
+      'i.perc_desconto',
+      'i.teto_desconto',
+      'i.id_regra',
+      'r.descricao as descricao_regra',
+      'i.id_pauta',
+      'i.valor_total',
+    ])
+    .where('i.id_empresa', '=', idEmpresa)
+    .where('i.id_pedido', '=', idPedido)
+    .orderBy('i.seq')
+    .execute();
+}
+
+export function selectHistory(tx: Tx, idEmpresa: number, idPedido: number) {
+  return tx
+    .selectFrom('app.pedido_status_historico')
+    .select(['situa_de', 'situa_para', 'usuario', 'motivo', 'criado_em'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pedido', '=', idPedido)
+    .orderBy('id')
+    .execute();
+}
+
+export function selectErpSituation(tx: Tx, idEmpresa: number, erpIdPedido: number) {
+  return tx
+    .selectFrom('app.vw_sitpedido')
+    .select(['situacao_descricao'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pedido', '=', erpIdPedido)
+    .executeTakeFirst();
+}
+
+/** The supervisor of a representative, from the ERP. */
+export function selectRepSupervisor(tx: Tx, idEmpresa: number, codVendedor: number) {
+  return tx
+    .selectFrom('app.vw_vendedores')
+    .select(['cod_supervisor'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_vendedor', '=', codVendedor)
+    .executeTakeFirst();
+}
+
+export function selectTeam(tx: Tx, idEmpresa: number, codSupervisor: number) {
+  return tx
+    .selectFrom('app.vw_vendedores')
+    .select('cod_vendedor')
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_supervisor', '=', codSupervisor)
+    .execute();
+}
+
+export async function updateDecision(
+  tx: Tx,
+  idEmpresa: number,
+  id: number,
+  change: { situa: 2 | 4; decidido_por: string; motivo_rejeicao: string | null },
+) {
+  return tx
+    .updateTable('app.pedidos')
+    .set({ ...change, decidido_em: sql`now()`, atualizado_em: sql`now()` })
+    .where('id_empresa', '=', idEmpresa)
+    .where('id', '=', id)
+    .where('situa', '=', 1)
+    .returning(['erp_id_pedido'])
+    .executeTakeFirst();
+}
+
+/**
+ * Approved orders whose ERP copy is invoiced become invoiced, with a history line: the ERP is
+ * the source of that fact (vw_sitpedido). Returns how many moved.
+ */
+export async function reconcileInvoiced(tx: Tx, idEmpresa: number): Promise<number> {
+  const moved = await sql<{ id: number }>`
+    with faturados as (
+      update app.pedidos p
+         set situa = 3, atualizado_em = now()
+        from app.vw_sitpedido s
+       where p.id_empresa = ${idEmpresa}
+         and p.situa = 2
+         and s.id_empresa = p.id_empresa
+         and s.id_pedido = p.erp_id_pedido
+         and s.situacao = 'F'
+      returning p.id, p.id_empresa
+    )
+    insert into app.pedido_status_historico (id_pedido, id_empresa, situa_de, situa_para, usuario, motivo)
+    select id, id_empresa, 2, 3, 'erp', 'faturado no ERP' from faturados
+    returning id_pedido as id`.execute(tx);
+  return moved.rows.length;
+}
+
+export interface OrderFilters {
+  idEmpresa: number;
+  codVendedores: number[] | null;
+  situa?: number[];
+  numPedSar?: number;
+  idCliente?: number;
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
+}
+
+function filtered(tx: Tx, f: OrderFilters) {
+  let q = tx.selectFrom('app.pedidos').where('id_empresa', '=', f.idEmpresa);
+  if (f.codVendedores) q = q.where('cod_vendedor', 'in', f.codVendedores.length ? f.codVendedores : [-1]);
+  if (f.situa?.length) q = q.where('situa', 'in', f.situa);
+  if (f.numPedSar !== undefined) q = q.where('num_ped_sar', '=', f.numPedSar);
+  if (f.idCliente !== undefined) q = q.where('id_cliente', '=', f.idCliente);
+  // Dates are business days in São Paulo, inclusive.
+  if (f.from) q = q.where(sql<boolean>`(criado_em at time zone 'America/Sao_Paulo')::date >= ${f.from}::date`);
+  if (f.to) q = q.where(sql<boolean>`(criado_em at time zone 'America/Sao_Paulo')::date <= ${f.to}::date`);
+  return q;
+}
+
+export async function selectOrders(tx: Tx, f: OrderFilters) {
+  const [items, total] = await Promise.all([
+    filtered(tx, f)
+      .select(['id', 'num_ped_sar', 'situa', 'cod_vendedor', 'id_cliente', 'nome_cliente', 'valor_total', 'criado_em'])
+      .orderBy('criado_em', 'desc')
+      .orderBy('id', 'desc')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
+    filtered(tx, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: total.n };
+}
+
+export function selectIdempotencyKey(tx: Tx, idEmpresa: number, idUsuario: number, chave: string) {
+  return tx
+    .selectFrom('app.chaves_idempotencia')
+    .select(['hash_requisicao', 'status_resposta', 'corpo_resposta', 'rota'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_usuario', '=', idUsuario)
+    .where('chave', '=', chave)
+    .executeTakeFirst();
+}
+
+export async function insertIdempotencyKey(
+  tx: Tx,
+  row: {
+    id_empresa: number;
+    id_usuario: number;
+    chave: string;
+    rota: string;
+    hash_requisicao: string;
+    status_resposta: number;
+    corpo_resposta: Buffer;
+    id_pedido: number | null;
+  },
+): Promise<void> {
+  await tx.insertInto('app.chaves_idempotencia').values(row).execute();
+}
+
+/**
+ * Takes the key for this transaction without waiting: false when another request with the
+ * same key is still being processed (it will answer 409 instead of queueing behind it).
+ */
+export async function tryLockKey(tx: Tx, idEmpresa: number, idUsuario: number, chave: string): Promise<boolean> {
+  const { rows } = await sql<{ ok: boolean }>`
+    select pg_try_advisory_xact_lock(hashtextextended(${`campo:idem:${idEmpresa}:${idUsuario}:${chave}`}, 0)) as ok`.execute(
+    tx,
+  );
+  return rows[0]?.ok === true;
+}

@@ -1,0 +1,464 @@
+// Orders: the server's authoritative version of what the cart previewed. The order is a
+// command, not a replicated row: prices, ceilings and totals are recomputed here, at the
+// moment the order arrives, with the server's business date, and every line keeps the
+// snapshot it was accepted with. The same function serves POST /orders and a queued order
+// pushed by replication, so both are idempotent by the same key.
+import { createHash } from 'node:crypto';
+import {
+  businessDate,
+  checkLineDiscount,
+  describeCeiling,
+  lineAmounts,
+  lineCeiling,
+  type Order,
+  type OrderCreate,
+  type OrderStatus,
+  orderTotals,
+  type RefusalReason,
+  SITUA,
+  statusOfSitua,
+  toErpText,
+} from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { HttpProblem, problems } from '../http/problem.ts';
+import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
+import { loadCeilingInputs } from '../policies/service.ts';
+import * as q from './queries.ts';
+
+export interface OrderResult {
+  status: number;
+  body: Order;
+  replayed: boolean;
+}
+
+const ROUTE = 'POST /orders';
+
+function refused(reasons: RefusalReason[]): HttpProblem {
+  return new HttpProblem(
+    422,
+    'ORDER_REFUSED',
+    'Pedido recusado',
+    reasons.length === 1
+      ? reasons[0]?.message
+      : `${reasons.length} motivos de recusa: ${reasons.map((r) => r.message).join(' ')}`,
+    { reasons },
+  );
+}
+
+/** Stable hash of the validated request: same order, same hash, whatever the key order of the JSON. */
+export function requestHash(input: OrderCreate): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(input)))
+    .digest('hex');
+}
+
+/** Checks the order against the portfolio, the catalog and the ceilings; throws ORDER_REFUSED with every reason. */
+async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now: Date) {
+  const codVendedor = auth.codVendedor as number;
+  const client = await q.selectClientForOrder(tx, auth.idEmpresa, input.idCliente);
+  if (!client || client.cod_vendedor !== codVendedor) {
+    throw refused([
+      { code: 'CLIENT_NOT_IN_PORTFOLIO', message: `O cliente ${input.idCliente} não está na sua carteira.` },
+    ]);
+  }
+  if (client.status_financeiro === 'blocked') {
+    throw refused([
+      {
+        code: 'CLIENT_BLOCKED',
+        message: `O cliente ${client.razao_social} está bloqueado no financeiro e não pode receber pedidos.`,
+      },
+    ]);
+  }
+  const idPauta = input.idPauta ?? client.id_pauta;
+  if (idPauta === null) {
+    throw refused([{ code: 'NO_PRICE_LIST', message: 'O cliente não tem pauta de preços; informe idPauta.' }]);
+  }
+  if (input.idPauta !== undefined && !(await q.selectPautaExists(tx, auth.idEmpresa, idPauta))) {
+    throw refused([{ code: 'PRICE_LIST_NOT_FOUND', message: `A pauta ${idPauta} não existe.` }]);
+  }
+
+  const date = businessDate(now);
+  const products = new Map(
+    (
+      await q.selectProductsWithPrice(
+        tx,
+        auth.idEmpresa,
+        idPauta,
+        input.itens.map((i) => i.idProduto),
+      )
+    ).map((p) => [p.id_produto, p]),
+  );
+  const { ceilings, rules } = await loadCeilingInputs(tx, { idEmpresa: auth.idEmpresa, codVendedor, date });
+  const reasons: RefusalReason[] = [];
+  const lines = input.itens.map((item, index) => {
+    const line = index + 1;
+    const p = products.get(item.idProduto);
+    if (!p) {
+      reasons.push({
+        code: 'PRODUCT_NOT_FOUND',
+        line,
+        idProduto: item.idProduto,
+        message: `Linha ${line}: o produto ${item.idProduto} não existe.`,
+      });
+      return null;
+    }
+    if (!p.ativo) {
+      reasons.push({
+        code: 'PRODUCT_INACTIVE',
+        line,
+        idProduto: item.idProduto,
+        message: `Linha ${line}: ${p.descricao} está inativo.`,
+      });
+      return null;
+    }
+    if (p.preco === null) {
+      reasons.push({
+        code: 'PRICE_NOT_ON_LIST',
+        line,
+        idProduto: item.idProduto,
+        message: `Linha ${line}: ${p.descricao} não tem preço na pauta ${idPauta}.`,
+      });
+      return null;
+    }
+    const ceiling = lineCeiling(
+      {
+        codVendedor,
+        idPauta,
+        date,
+        product: { categoria: p.categoria ?? '', grupo: p.cod_grupo ?? -1, subgrupo: p.cod_subgrupo ?? -1 },
+      },
+      ceilings,
+      rules,
+    );
+    const check = checkLineDiscount(item.descontoPercent, ceiling);
+    if (!check.ok) {
+      reasons.push({
+        code: 'DISCOUNT_ABOVE_CEILING',
+        line,
+        idProduto: item.idProduto,
+        descontoPercent: item.descontoPercent,
+        tetoPercent: ceiling.ceilingPercent,
+        regra: ceiling.rule ? { id: ceiling.rule.id, descricao: ceiling.rule.descricao } : null,
+        message: `Linha ${line} (${p.descricao}): desconto de ${item.descontoPercent.toLocaleString('pt-BR')}% acima do ${describeCeiling(ceiling)}.`,
+      });
+      return null;
+    }
+    return { item, product: p, ceiling, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
+  });
+  if (reasons.length) throw refused(reasons);
+  return { client, idPauta, lines: lines.filter((l) => l !== null) };
+}
+
+async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now: Date): Promise<number> {
+  const { client, idPauta, lines } = await priceAndCheck(tx, auth, input, now);
+  const totals = orderTotals(lines.map((l) => l.amounts));
+  const numPedSar = await q.nextOrderNumber(tx, auth.idEmpresa);
+  const id = await q.insertOrder(tx, {
+    id_empresa: auth.idEmpresa,
+    cod_vendedor: auth.codVendedor as number,
+    num_ped_sar: numPedSar,
+    id_cliente: input.idCliente,
+    nome_cliente: client.razao_social ?? '',
+    cnpj_cpf_cliente: client.cnpj_cpf,
+    // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
+    end_entrega: toErpText(input.endEntrega ?? client.end_entrega ?? '', 200) || null,
+    id_pauta: idPauta,
+    observacao: input.observacao ? toErpText(input.observacao, 500) : null,
+    valor_bruto: totals.gross,
+    valor_desconto: totals.discount,
+    valor_total: totals.total,
+  });
+  await q.insertOrderLines(
+    tx,
+    lines.map((l, i) => ({
+      id_pedido: id,
+      seq: i + 1,
+      id_empresa: auth.idEmpresa,
+      id_produto: l.item.idProduto,
+      cod_produto: l.product.cod_produto ?? '',
+      descricao: l.product.descricao ?? '',
+      categoria: l.product.categoria,
+      cod_grupo: l.product.cod_grupo,
+      cod_subgrupo: l.product.cod_subgrupo,
+      quantidade: l.item.quantidade,
+      preco_tabela: l.product.preco as number,
+      preco_unitario: l.amounts.unitPrice,
+      perc_desconto: l.item.descontoPercent,
+      teto_desconto: l.ceiling.ceilingPercent,
+      id_regra: l.ceiling.rule?.id ?? null,
+      id_pauta: idPauta,
+      valor_total: l.amounts.total,
+    })),
+  );
+  await q.insertHistory(tx, {
+    id_pedido: id,
+    id_empresa: auth.idEmpresa,
+    situa_de: null,
+    situa_para: SITUA.pending_approval,
+    usuario: auth.login,
+    motivo: null,
+  });
+  return id;
+}
+
+/**
+ * Creates an order once per Idempotency-Key. A second request with the key gets the first
+ * answer again (replayed), or 422 if its payload differs, or 409 while the first is still being
+ * processed. Only a created order binds the key: a refused order can be fixed and sent again
+ * with the same key, and is checked again then.
+ */
+export async function createOrder(
+  db: Db,
+  auth: AuthContext,
+  key: string,
+  input: OrderCreate,
+  now = new Date(),
+): Promise<OrderResult> {
+  if (auth.role !== 'representative' || auth.codVendedor === null) {
+    throw problems.forbidden('Só representantes criam pedidos.');
+  }
+  const hash = requestHash(input);
+  return withScope(db, scopeOf(auth), async (tx) => {
+    if (!(await q.tryLockKey(tx, auth.idEmpresa, auth.userId, key))) {
+      throw new HttpProblem(
+        409,
+        'IDEMPOTENCY_KEY_IN_FLIGHT',
+        'Pedido em processamento',
+        'Um envio com esta chave ainda está em andamento; tente de novo em instantes.',
+      );
+    }
+    const previous = await q.selectIdempotencyKey(tx, auth.idEmpresa, auth.userId, key);
+    if (previous) {
+      if (previous.rota !== ROUTE || previous.hash_requisicao !== hash) {
+        throw new HttpProblem(
+          422,
+          'IDEMPOTENCY_KEY_REUSED',
+          'Chave de idempotência reutilizada',
+          'Esta Idempotency-Key já foi usada para outro pedido; gere uma nova chave para um pedido diferente.',
+        );
+      }
+      return {
+        status: previous.status_resposta,
+        body: JSON.parse(previous.corpo_resposta.toString('utf8')) as Order,
+        replayed: true,
+      };
+    }
+    const id = await insertOrderTx(tx, auth, input, now);
+    const body = await loadOrder(tx, auth.idEmpresa, id);
+    // In the order's transaction: the approvers hear of it exactly when it commits.
+    await notifyOrderPendingApproval(tx, { ...body, idEmpresa: auth.idEmpresa });
+    await q.insertIdempotencyKey(tx, {
+      id_empresa: auth.idEmpresa,
+      id_usuario: auth.userId,
+      chave: key,
+      rota: ROUTE,
+      hash_requisicao: hash,
+      status_resposta: 201,
+      corpo_resposta: Buffer.from(JSON.stringify(body), 'utf8'),
+      id_pedido: id,
+    });
+    return { status: 201, body, replayed: false };
+  });
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+async function loadOrder(tx: Tx, idEmpresa: number, id: number): Promise<Order> {
+  const row = await q.selectOrder(tx, idEmpresa, id);
+  if (!row) throw problems.notFound('Pedido');
+  const [lines, history, erp] = await Promise.all([
+    q.selectOrderLines(tx, idEmpresa, id),
+    q.selectHistory(tx, idEmpresa, id),
+    row.erp_id_pedido === null ? Promise.resolve(undefined) : q.selectErpSituation(tx, idEmpresa, row.erp_id_pedido),
+  ]);
+  return {
+    id: row.id,
+    numPedSar: row.num_ped_sar,
+    status: statusOfSitua(row.situa),
+    codVendedor: row.cod_vendedor,
+    idCliente: row.id_cliente,
+    nomeCliente: row.nome_cliente,
+    cnpjCpfCliente: row.cnpj_cpf_cliente,
+    endEntrega: row.end_entrega,
+    idPauta: row.id_pauta,
+    observacao: row.observacao,
+    valorBruto: row.valor_bruto,
+    valorDesconto: row.valor_desconto,
+    valorTotal: row.valor_total,
+    motivoRejeicao: row.motivo_rejeicao,
+    decididoPor: row.decidido_por,
+    decididoEm: iso(row.decidido_em),
+    criadoEm: iso(row.criado_em) as string,
+    erpIdPedido: row.erp_id_pedido,
+    erpSituacao: (erp?.situacao_descricao as Order['erpSituacao']) ?? null,
+    itens: lines.map((l) => ({
+      seq: l.seq,
+      idProduto: l.id_produto,
+      codProduto: l.cod_produto,
+      descricao: l.descricao,
+      categoria: l.categoria,
+      quantidade: l.quantidade,
+      precoTabela: l.preco_tabela,
+      precoUnitario: l.preco_unitario,
+      descontoPercent: l.perc_desconto,
+      tetoPercent: l.teto_desconto,
+      regra: l.id_regra === null ? null : { id: l.id_regra, descricao: l.descricao_regra ?? '' },
+      idPauta: l.id_pauta,
+      valorTotal: l.valor_total,
+    })),
+    historico: history.map((h) => ({
+      de: h.situa_de === null ? null : statusOfSitua(h.situa_de),
+      para: statusOfSitua(h.situa_para),
+      usuario: h.usuario,
+      motivo: h.motivo,
+      em: iso(h.criado_em) as string,
+    })),
+  };
+}
+
+/** The representatives whose orders the caller may see; null means every one of the tenant. */
+async function visibleReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
+  switch (auth.role) {
+    case 'representative':
+      return [auth.codVendedor as number];
+    case 'supervisor':
+      return (await q.selectTeam(tx, auth.idEmpresa, auth.codSupervisor as number)).map(
+        (r) => r.cod_vendedor as number,
+      );
+    default:
+      return null;
+  }
+}
+
+async function orderInScope(tx: Tx, auth: AuthContext, id: number, forUpdate = false) {
+  const row = await q.selectOrder(tx, auth.idEmpresa, id, forUpdate);
+  const reps = await visibleReps(tx, auth);
+  // Out of scope answers like unknown: the caller learns nothing about other teams' orders.
+  if (!row || (reps !== null && !reps.includes(row.cod_vendedor))) throw problems.notFound('Pedido');
+  return row;
+}
+
+export async function getOrder(db: Db, auth: AuthContext, id: number): Promise<Order> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await q.reconcileInvoiced(tx, auth.idEmpresa);
+    await orderInScope(tx, auth, id);
+    return loadOrder(tx, auth.idEmpresa, id);
+  });
+}
+
+export interface ListOrdersQuery {
+  status?: OrderStatus[];
+  numPedSar?: number;
+  idCliente?: number;
+  dataInicio?: string;
+  dataFim?: string;
+  page: number;
+  pageSize: number;
+}
+
+export async function listOrders(db: Db, auth: AuthContext, query: ListOrdersQuery) {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await q.reconcileInvoiced(tx, auth.idEmpresa);
+    const { items, total } = await q.selectOrders(tx, {
+      idEmpresa: auth.idEmpresa,
+      codVendedores: await visibleReps(tx, auth),
+      situa: query.status?.map((s) => SITUA[s]),
+      numPedSar: query.numPedSar,
+      idCliente: query.idCliente,
+      from: query.dataInicio,
+      to: query.dataFim,
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    });
+    return {
+      items: items.map((r) => ({
+        id: r.id,
+        numPedSar: r.num_ped_sar,
+        status: statusOfSitua(r.situa),
+        codVendedor: r.cod_vendedor,
+        idCliente: r.id_cliente,
+        nomeCliente: r.nome_cliente,
+        valorTotal: r.valor_total,
+        criadoEm: iso(r.criado_em) as string,
+      })),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+    };
+  });
+}
+
+/** PostgreSQL's message from a failed ERP insert, without internals a client need not see. */
+function erpFailure(err: unknown): HttpProblem {
+  const message = err instanceof Error ? err.message : String(err);
+  return new HttpProblem(
+    422,
+    'ERP_REPLICATION_FAILED',
+    'O ERP recusou o pedido',
+    `A aprovação foi desfeita: o ERP não aceitou o pedido (${message.slice(0, 300)}).`,
+  );
+}
+
+/**
+ * Approves (situa 1 → 2, and the trigger writes the order into the ERP in the same
+ * transaction) or rejects (→ 4). Only the representative's supervisor, a manager or an admin.
+ */
+export async function decideOrder(
+  db: Db,
+  auth: AuthContext,
+  id: number,
+  decision: { approve: true } | { approve: false; motivo: string },
+): Promise<Order> {
+  if (auth.role === 'representative') throw problems.forbidden('Representantes não aprovam pedidos.');
+  try {
+    return await withScope(db, scopeOf(auth), async (tx) => {
+      const row = await orderInScope(tx, auth, id, true);
+      if (row.situa !== SITUA.pending_approval) {
+        throw problems.conflict(
+          'ORDER_ALREADY_DECIDED',
+          `O pedido ${row.num_ped_sar} já está ${statusOfSitua(row.situa)}.`,
+          {
+            status: statusOfSitua(row.situa),
+          },
+        );
+      }
+      const to: 2 | 4 = decision.approve ? 2 : 4;
+      const motivo = decision.approve ? null : toErpText(decision.motivo, 500);
+      await q.updateDecision(tx, auth.idEmpresa, id, { situa: to, decidido_por: auth.login, motivo_rejeicao: motivo });
+      await q.insertHistory(tx, {
+        id_pedido: id,
+        id_empresa: auth.idEmpresa,
+        situa_de: SITUA.pending_approval,
+        situa_para: to,
+        usuario: auth.login,
+        motivo,
+      });
+      const order = await loadOrder(tx, auth.idEmpresa, id);
+      await notifyOrderDecided(
+        tx,
+        { ...order, idEmpresa: auth.idEmpresa },
+        decision.approve ? { status: 'approved' } : { status: 'rejected', reason: decision.motivo },
+      );
+      return order;
+    });
+  } catch (err) {
+    if (err instanceof HttpProblem) throw err;
+    // Raised by trg_pedido_aprovado or the ERP's own constraints: the whole approval rolled back.
+    if (decision.approve && typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') {
+      throw erpFailure(err);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,196 @@
+// Orders: the contracts of POST/GET /orders and of the approval routes, and the pure rules
+// both sides share (status mapping, line and order totals), so the cart shows exactly the
+// totals the server will store.
+import { z } from 'zod';
+
+export const ORDER_STATUSES = ['pending_approval', 'approved', 'invoiced', 'rejected'] as const;
+export const ZOrderStatus = z
+  .enum(ORDER_STATUSES)
+  .describe('pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)');
+export type OrderStatus = z.infer<typeof ZOrderStatus>;
+
+/** situa in app.pedidos ↔ the API's status. */
+export const SITUA: Record<OrderStatus, 1 | 2 | 3 | 4> = {
+  pending_approval: 1,
+  approved: 2,
+  invoiced: 3,
+  rejected: 4,
+};
+export function statusOfSitua(situa: number): OrderStatus {
+  const found = ORDER_STATUSES.find((s) => SITUA[s] === situa);
+  if (!found) throw new Error(`unknown situa ${situa}`);
+  return found;
+}
+
+const round = (value: number, places: number) => {
+  const f = 10 ** places;
+  return Math.round((value + Number.EPSILON * Math.sign(value)) * f) / f;
+};
+export const round2 = (v: number) => round(v, 2);
+export const round4 = (v: number) => round(v, 4);
+
+/** Sold unit price (4 decimals, as the ERP stores it) and line total (2 decimals). */
+export function lineAmounts(listPrice: number, quantity: number, discountPercent: number) {
+  const unitPrice = round4(listPrice * (1 - discountPercent / 100));
+  const gross = round2(listPrice * quantity);
+  const total = round2(unitPrice * quantity);
+  return { unitPrice, gross, total, discount: round2(gross - total) };
+}
+
+export function orderTotals(lines: { gross: number; total: number }[]) {
+  const gross = round2(lines.reduce((s, l) => s + l.gross, 0));
+  const total = round2(lines.reduce((s, l) => s + l.total, 0));
+  return { gross, total, discount: round2(gross - total) };
+}
+
+/** Idempotency-Key: a UUID or another opaque token, optionally as a quoted sf-string. */
+export const IDEMPOTENCY_KEY = /^"?([A-Za-z0-9][A-Za-z0-9_.:-]{7,127})"?$/;
+
+export const ZOrderLineInput = z
+  .object({
+    idProduto: z.number().int().positive().describe('Product id (vw_produtos.id_produto)'),
+    quantidade: z
+      .number()
+      .positive()
+      .max(1_000_000)
+      .multipleOf(0.001)
+      .describe('Quantity in the product unit, up to 3 decimals'),
+    descontoPercent: z
+      .number()
+      .min(0)
+      .max(100)
+      .multipleOf(0.01)
+      .default(0)
+      .describe('Discount on the list price, percent with up to 2 decimals; at most the line ceiling'),
+  })
+  .strict()
+  .describe('One order line as the representative entered it; prices come from the server');
+
+export const ZOrderCreate = z
+  .object({
+    idCliente: z.number().int().positive().describe("Client (ERP corrent id) of the representative's portfolio"),
+    idPauta: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Price list; defaults to the client's own. Rules are matched by this pauta"),
+    endEntrega: z
+      .string()
+      .trim()
+      .min(5)
+      .max(200)
+      .optional()
+      .describe("Delivery address; defaults to the client's address"),
+    observacao: z.string().trim().max(500).optional().describe('Free note for the order, sent to the ERP'),
+    itens: z
+      .array(ZOrderLineInput)
+      .min(1)
+      .max(300)
+      .refine((items) => new Set(items.map((i) => i.idProduto)).size === items.length, {
+        message: 'um produto aparece em mais de uma linha',
+      })
+      .describe('The lines, 1 to 300, each product once'),
+  })
+  .strict()
+  .describe('A new order. Identity, prices, ceilings and totals are the server’s: any such field sent is refused.');
+export type OrderCreate = z.infer<typeof ZOrderCreate>;
+
+export const REFUSAL_CODES = [
+  'CLIENT_NOT_IN_PORTFOLIO',
+  'CLIENT_BLOCKED',
+  'NO_PRICE_LIST',
+  'PRICE_LIST_NOT_FOUND',
+  'PRODUCT_NOT_FOUND',
+  'PRODUCT_INACTIVE',
+  'PRICE_NOT_ON_LIST',
+  'DISCOUNT_ABOVE_CEILING',
+] as const;
+export const ZRefusalReason = z
+  .object({
+    code: z.enum(REFUSAL_CODES).describe('Why: a stable code the app can act on'),
+    message: z.string().describe('The reason in plain pt-BR, naming the line, the discount, the ceiling and the rule'),
+    line: z.number().int().optional().describe('1-based position of the refused line in itens, when a line is refused'),
+    idProduto: z.number().int().optional().describe('Product of the refused line'),
+    descontoPercent: z.number().optional().describe('The discount asked'),
+    tetoPercent: z.number().optional().describe('The ceiling that applied'),
+    regra: z
+      .object({ id: z.number().int(), descricao: z.string() })
+      .nullable()
+      .optional()
+      .describe('The discount rule that set the ceiling, or null when the base ceiling applied'),
+  })
+  .describe('One reason an order was refused');
+export type RefusalReason = z.infer<typeof ZRefusalReason>;
+
+export const ZOrderLine = z
+  .object({
+    seq: z.number().int().describe('Line number, from 1'),
+    idProduto: z.number().int().describe('Product id'),
+    codProduto: z.string().describe('Product code'),
+    descricao: z.string().describe('Product description at order time'),
+    categoria: z.string().nullable().describe('productCategory at order time'),
+    quantidade: z.number().describe('Quantity'),
+    precoTabela: z.number().describe('List price on the pauta at order time'),
+    precoUnitario: z.number().describe('Sold unit price: list price less the discount'),
+    descontoPercent: z.number().describe('Discount given, percent'),
+    tetoPercent: z.number().nullable().describe('The ceiling the line was checked against'),
+    regra: z
+      .object({ id: z.number().int(), descricao: z.string() })
+      .nullable()
+      .describe('The rule that set the ceiling, when one did'),
+    idPauta: z.number().int().nullable().describe('Price list of the line'),
+    valorTotal: z.number().describe('Line total'),
+  })
+  .describe('An order line with its snapshot');
+
+export const ZOrderHistoryEntry = z
+  .object({
+    de: ZOrderStatus.nullable().describe('Status before; null when the order was created'),
+    para: ZOrderStatus.describe('Status after'),
+    usuario: z.string().describe('Who made the change (login), or "erp" for invoicing'),
+    motivo: z.string().nullable().describe('Reason, for rejections'),
+    em: z.string().describe('When (ISO 8601)'),
+  })
+  .describe('A status change');
+
+export const ZOrderSummary = z
+  .object({
+    id: z.number().int().describe('Order id'),
+    numPedSar: z.number().int().describe('Order number assigned by Campo, per tenant'),
+    status: ZOrderStatus,
+    codVendedor: z.number().int().describe('Representative'),
+    idCliente: z.number().int().describe('Client'),
+    nomeCliente: z.string().describe('Client name copied at creation'),
+    valorTotal: z.number().describe('Order total'),
+    criadoEm: z.string().describe('When the order reached the server (ISO 8601)'),
+  })
+  .describe('An order in a list');
+export type OrderSummary = z.infer<typeof ZOrderSummary>;
+
+export const ZOrder = ZOrderSummary.extend({
+  cnpjCpfCliente: z.string().nullable().describe('Client document copied at creation'),
+  endEntrega: z.string().nullable().describe('Delivery address copied at creation'),
+  idPauta: z.number().int().nullable().describe('Price list of the order'),
+  observacao: z.string().nullable().describe('Note'),
+  valorBruto: z.number().describe('Sum of list price × quantity'),
+  valorDesconto: z.number().describe('Bruto less total'),
+  motivoRejeicao: z.string().nullable().describe('Why it was rejected'),
+  decididoPor: z.string().nullable().describe('Who approved or rejected it'),
+  decididoEm: z.string().nullable().describe('When it was approved or rejected'),
+  erpIdPedido: z.number().int().nullable().describe('The ERP order created on approval'),
+  erpSituacao: z
+    .enum(['aberto', 'faturado', 'cancelado'])
+    .nullable()
+    .describe("The ERP order's situation (vw_sitpedido), once replicated"),
+  itens: z.array(ZOrderLine).describe('The lines'),
+  historico: z.array(ZOrderHistoryEntry).describe('Status history, oldest first'),
+}).describe('An order with its lines and history');
+export type Order = z.infer<typeof ZOrder>;
+
+export const ZOrderReject = z
+  .object({
+    motivo: z.string().trim().min(3).max(500).describe('Why the order is rejected (shown to the representative)'),
+  })
+  .strict()
+  .describe('A rejection');
