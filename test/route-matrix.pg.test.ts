@@ -65,6 +65,14 @@ describe('route matrix: every route × every role, and another tenant', () => {
       idProduto: await pick('select id_produto from app.vw_produtos where id_empresa = $1 order by 1 limit 1', [t1]),
       idPauta: await pick('select id_pauta from app.vw_pautas where id_empresa = $1 order by 1 limit 1', [t1]),
       idProdutoPedido: 0,
+      newRule: async () => {
+        const { rows } = await db.pool.query<{ id: number }>(
+          `insert into app.regras_desconto (id_empresa, descricao, percent, vigencia_inicio, vigencia_fim, promocao)
+           values ($1, 'Regra da matriz', 2, '2020-01-01', '2020-01-31', false) returning id`,
+          [t1],
+        );
+        return rows[0]?.id as number;
+      },
       newPendingOrder: async () => {
         const res = await app.request('/api/v1/orders', {
           method: 'POST',
@@ -117,6 +125,7 @@ describe('route matrix: every route × every role, and another tenant', () => {
             ...req.headers,
           },
           ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+          ...(req.rawBody !== undefined ? { body: req.rawBody } : {}),
         });
         got[caller] = res.status;
       }

@@ -96,6 +96,13 @@ export const ZOrderCreate = z
   .describe('A new order. Identity, prices, ceilings and totals are the server’s: any such field sent is refused.');
 export type OrderCreate = z.infer<typeof ZOrderCreate>;
 
+const ZRuleRef = z
+  .object({
+    id: z.number().int().describe('Discount rule id'),
+    descricao: z.string().describe('Discount rule description'),
+  })
+  .describe('A discount rule, by id and description');
+
 export const REFUSAL_CODES = [
   'CLIENT_NOT_IN_PORTFOLIO',
   'CLIENT_BLOCKED',
@@ -114,9 +121,7 @@ export const ZRefusalReason = z
     idProduto: z.number().int().optional().describe('Product of the refused line'),
     descontoPercent: z.number().optional().describe('The discount asked'),
     tetoPercent: z.number().optional().describe('The ceiling that applied'),
-    regra: z
-      .object({ id: z.number().int(), descricao: z.string() })
-      .nullable()
+    regra: ZRuleRef.nullable()
       .optional()
       .describe('The discount rule that set the ceiling, or null when the base ceiling applied'),
   })
@@ -135,10 +140,7 @@ export const ZOrderLine = z
     precoUnitario: z.number().describe('Sold unit price: list price less the discount'),
     descontoPercent: z.number().describe('Discount given, percent'),
     tetoPercent: z.number().nullable().describe('The ceiling the line was checked against'),
-    regra: z
-      .object({ id: z.number().int(), descricao: z.string() })
-      .nullable()
-      .describe('The rule that set the ceiling, when one did'),
+    regra: ZRuleRef.nullable().describe('The rule that set the ceiling, when one did'),
     idPauta: z.number().int().nullable().describe('Price list of the line'),
     valorTotal: z.number().describe('Line total'),
   })

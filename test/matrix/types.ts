@@ -21,11 +21,16 @@ export interface MatrixContext {
   idProdutoPedido: number;
   /** Creates a pending order of the representative caller through the API; its id. */
   newPendingOrder: () => Promise<number>;
+  /** Creates a discount rule of the tenant (as its owner, outside the API); its id. */
+  newRule: () => Promise<number>;
 }
 
 export interface MatrixRequest {
   path: string;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is (uploads); give its content-type in headers. */
+  rawBody?: Uint8Array;
   headers?: Record<string, string>;
 }
 

@@ -1,9 +1,7 @@
 // Route-matrix cases of the company settings (see test/matrix/types.ts): only managers and
 // admins change them, each for their own tenant (the other tenant's admin changes its own).
-// The matrix sends bodies as JSON, so the logo upload gets a JSON string labelled image/png:
-// managers and admins pass the role check and get 415 for the bytes; accepted images are
-// covered in company.pg.test.ts.
 import type { MatrixCase } from '../../../test/matrix/types.ts';
+import { png } from './test-images.ts';
 
 const managerOrAdmin = (status: number): MatrixCase['expect'] => ({
   anonymous: 401,
@@ -18,8 +16,8 @@ export const companyMatrixCases: MatrixCase[] = [
   {
     method: 'PUT',
     route: '/catalog/company/logo',
-    request: () => ({ path: '/catalog/company/logo', body: 'not an image', headers: { 'content-type': 'image/png' } }),
-    expect: managerOrAdmin(415),
+    request: () => ({ path: '/catalog/company/logo', rawBody: png(2, 2), headers: { 'content-type': 'image/png' } }),
+    expect: managerOrAdmin(200),
   },
   {
     method: 'DELETE',

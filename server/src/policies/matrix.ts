@@ -1,13 +1,8 @@
 // Route-matrix cases of the commercial policies (see test/matrix/types.ts). Rule management is
-// manager only, so the other tenant's caller (an admin) is refused by role before any lookup.
-// The matrix context carries no rule id and cases cannot see responses, so the routes on one
-// rule use an id no rule has: the manager passes the role check and gets 404; reading,
-// replacing and deleting an existing rule, and another tenant's manager getting 404, are
-// covered in policies.pg.test.ts.
+// manager only, so the other tenant's caller (an admin) is refused by role before any lookup;
+// another tenant's manager getting 404 is covered in policies.pg.test.ts.
 import type { MatrixCaller, MatrixCase, MatrixContext } from '../../../test/matrix/types.ts';
 import { everyone } from '../../../test/matrix/types.ts';
-
-const MISSING_RULE = 2_000_000_000;
 
 const managerOnly = (managerStatus: number): MatrixCase['expect'] => ({
   anonymous: 401,
@@ -49,23 +44,23 @@ export const policyMatrixCases: MatrixCase[] = [
   {
     method: 'GET',
     route: '/politicas/regras/{id}',
-    request: () => ({ path: `/politicas/regras/${MISSING_RULE}` }),
-    expect: managerOnly(404),
+    request: async (ctx) => ({ path: `/politicas/regras/${await ctx.newRule()}` }),
+    expect: managerOnly(200),
   },
   {
     method: 'PUT',
     route: '/politicas/regras/{id}',
-    request: (ctx, caller) => {
+    request: async (ctx, caller) => {
       const { idPautas: _, ...body } = rule(ctx, caller);
-      return { path: `/politicas/regras/${MISSING_RULE}`, body: { ...body, idPauta: ctx.idPauta } };
+      return { path: `/politicas/regras/${await ctx.newRule()}`, body: { ...body, idPauta: ctx.idPauta } };
     },
-    expect: managerOnly(404),
+    expect: managerOnly(200),
   },
   {
     method: 'DELETE',
     route: '/politicas/regras/{id}',
-    request: () => ({ path: `/politicas/regras/${MISSING_RULE}` }),
-    expect: managerOnly(404),
+    request: async (ctx) => ({ path: `/politicas/regras/${await ctx.newRule()}` }),
+    expect: managerOnly(204),
   },
   {
     method: 'GET',

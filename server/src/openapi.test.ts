@@ -1,8 +1,8 @@
-// Every field of the client, catalog and company contracts is described in the OpenAPI
-// document, so integrators can read what each one means without the code.
+// Every operation, parameter and field of the API is described in the OpenAPI document, so
+// integrators can read what each one means without the code.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
+import { createApp } from './app.ts';
 
 type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
 
@@ -16,7 +16,7 @@ function undescribed(schema: Schema | undefined, path: string, out: string[]): v
   for (const option of schema.anyOf ?? []) undescribed(option, path, out);
 }
 
-describe('OpenAPI document of clients, catalog and company', () => {
+describe('OpenAPI document', () => {
   it('describes every parameter and every field of every request and response', async () => {
     // The document is built without touching the database: the pool never connects.
     const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
@@ -36,15 +36,13 @@ describe('OpenAPI document of clients, catalog and company', () => {
       >;
     };
     await pool.end();
-    const mine = Object.entries(doc.paths).filter(([path]) =>
-      /^\/(clients|catalog|dashboard\/manager\/meta-positivacao-dia)/.test(path),
-    );
-    expect(mine.length).toBe(10);
+    const mine = Object.entries(doc.paths);
+    expect(mine.length).toBeGreaterThan(20);
     const missing: string[] = [];
     for (const [path, operations] of mine) {
       for (const [method, op] of Object.entries(operations)) {
         const where = `${method.toUpperCase()} ${path}`;
-        if (!op.description) missing.push(`${where} (operation)`);
+        if (!op.description && !(op as { summary?: string }).summary) missing.push(`${where} (operation)`);
         for (const p of op.parameters ?? [])
           if (!p.description) missing.push(`${where} parameter ${JSON.stringify(p)}`);
         for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
