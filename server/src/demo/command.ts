@@ -13,6 +13,7 @@ import { reachableByServer, startEmbeddedPostgres } from '../db/embedded-postgre
 import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
 import { createErpFixture, type FixtureScale } from '../erp-fixture/generate.ts';
+import { generateVapidKeys } from '../notifications/vapid.ts';
 import { grantServerRole } from '../provisioning/grant.ts';
 import { provision } from '../provisioning/provision.ts';
 import { createDemoUsers, DEMO_PASSWORD, type DemoLogin } from './users.ts';
@@ -96,6 +97,10 @@ async function runDemo(options: DemoOptions): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const secretFile = join(dataDir, 'jwt-secret');
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+  // Push works in the demo too: its own VAPID keys, made once and kept with the data.
+  const vapidFile = join(dataDir, 'vapid.json');
+  if (!existsSync(vapidFile)) writeFileSync(vapidFile, JSON.stringify(generateVapidKeys()), { mode: 0o600 });
+  const vapid = JSON.parse(readFileSync(vapidFile, 'utf8')) as { publicKey: string; privateKey: string };
 
   // As root, PostgreSQL runs as the `postgres` OS user, which may not reach a checkout in a
   // private home folder; the cluster then lives in /var/tmp, tied to this checkout's path.
@@ -135,6 +140,9 @@ async function runDemo(options: DemoOptions): Promise<void> {
         PORT: options.port,
         JWT_SECRET: readFileSync(secretFile, 'utf8').trim(),
         DEV_LOGIN: '1',
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        VAPID_SUBJECT: 'mailto:demo@campo.invalid',
         NODE_ENV: 'development',
       },
     });

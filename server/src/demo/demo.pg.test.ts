@@ -53,7 +53,13 @@ describe('campo demo', () => {
         body: JSON.stringify({ login: 'rep1@demo.campo', password: DEMO_PASSWORD }),
       });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as Session).user.role).toBe('representative');
+      const session = (await res.json()) as Session;
+      expect(session.user.role).toBe('representative');
+      // Push is configured: the demo made its own VAPID keys.
+      const key = await fetch(`http://127.0.0.1:${port}/api/v1/notifications/vapid-public-key`, {
+        headers: { authorization: `Bearer ${session.token}` },
+      });
+      expect(key.status).toBe(200);
     });
     expect(first).toMatch(/creating the reference ERP \(tiny\)/);
     expect(first).toMatch(/gerente1@demo\.campo/);

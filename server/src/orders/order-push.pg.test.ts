@@ -3,7 +3,7 @@
 // and decrypts what it receives.
 import { randomUUID } from 'node:crypto';
 import type { Order } from '@campo/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { serverRolePool, useTestDatabase } from '../../../test/support/pg.ts';
