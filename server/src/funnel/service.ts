@@ -1,0 +1,208 @@
+// The sales funnel: a representative's opportunities, one kanban card each. Only
+// representatives have a funnel. The id is a UUID made by the device, so a card created
+// offline is POSTed when the device is back, possibly more than once: the same id with the
+// same content answers the existing card; with other content, 409. PATCH changes only the
+// fields sent; with baseAtualizadoEm it is refused (409 OPPORTUNITY_CONFLICT, with the
+// current card) when the card changed since that version — see shared/src/funnel.ts.
+import {
+  decodeLossless,
+  encodeLossless,
+  type FunnelStage,
+  type Opportunity,
+  type OpportunityCreate,
+  type OpportunityPatch,
+} from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { HttpProblem, problems } from '../http/problem.ts';
+import * as q from './queries.ts';
+
+const lossless = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null ? null : encodeLossless(v);
+const plain = (v: string | null) => (v === null ? null : decodeLossless(v));
+
+function rep(auth: AuthContext): number {
+  if (auth.role !== 'representative' || auth.codVendedor === null) {
+    throw problems.forbidden('Só representantes têm funil de vendas.');
+  }
+  return auth.codVendedor;
+}
+
+function toApi(row: q.OpportunityRow): Opportunity {
+  return {
+    id: row.id,
+    estagio: row.estagio as FunnelStage,
+    idCliente: row.id_cliente,
+    nomeCliente: row.nome_cliente ?? null,
+    nomeProspect: plain(row.nome_prospect),
+    empresaProspect: plain(row.empresa_prospect),
+    idPedido: row.id_pedido,
+    valor: row.valor === null ? null : Number(row.valor),
+    previsaoFechamento: row.previsao_fechamento,
+    observacoes: plain(row.observacoes),
+    motivoPerda: plain(row.motivo_perda),
+    criadoEm: new Date(row.criado_em).toISOString(),
+    atualizadoEm: new Date(row.atualizado_em).toISOString(),
+  };
+}
+
+const invalid = (code: string, detail: string, field: string) =>
+  new HttpProblem(422, code, 'Oportunidade recusada', detail, { errors: [{ path: `body.${field}`, message: detail }] });
+
+async function checkLinks(
+  tx: Tx,
+  auth: AuthContext,
+  cod: number,
+  v: { idCliente?: number | null; idPedido?: number | null },
+) {
+  if (v.idCliente != null && !(await q.selectPortfolioClient(tx, auth.idEmpresa, cod, v.idCliente))) {
+    throw invalid('CLIENT_NOT_IN_PORTFOLIO', `O cliente ${v.idCliente} não está na sua carteira.`, 'idCliente');
+  }
+  if (v.idPedido != null && !(await q.selectOwnOrder(tx, auth.idEmpresa, cod, v.idPedido))) {
+    throw invalid('ORDER_NOT_FOUND', `O pedido ${v.idPedido} não existe entre os seus pedidos.`, 'idPedido');
+  }
+}
+
+async function load(tx: Tx, auth: AuthContext, cod: number, id: string): Promise<Opportunity> {
+  const row = await q.selectOpportunity(tx, auth.idEmpresa, cod, id);
+  if (!row) throw problems.notFound('Oportunidade');
+  return toApi(row);
+}
+
+export async function listOpportunities(db: Db, auth: AuthContext, estagios?: FunnelStage[]) {
+  const cod = rep(auth);
+  return withScope(db, scopeOf(auth), async (tx) => ({
+    items: (await q.selectOpportunities(tx, auth.idEmpresa, cod, estagios)).map(toApi),
+  }));
+}
+
+/** The card's content as the client gave it, for comparing a repeated POST. */
+function content(o: Omit<Opportunity, 'id' | 'nomeCliente' | 'criadoEm' | 'atualizadoEm'>) {
+  return JSON.stringify([
+    o.estagio,
+    o.idCliente,
+    o.nomeProspect,
+    o.empresaProspect,
+    o.idPedido,
+    o.valor,
+    o.previsaoFechamento,
+    o.observacoes,
+    o.motivoPerda,
+  ]);
+}
+
+export async function createOpportunity(
+  db: Db,
+  auth: AuthContext,
+  input: OpportunityCreate,
+): Promise<{ created: boolean; body: Opportunity }> {
+  const cod = rep(auth);
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const wanted = {
+      estagio: input.estagio,
+      idCliente: input.idCliente ?? null,
+      nomeProspect: input.nomeProspect ?? null,
+      empresaProspect: input.empresaProspect ?? null,
+      idPedido: input.idPedido ?? null,
+      valor: input.valor ?? null,
+      previsaoFechamento: input.previsaoFechamento ?? null,
+      observacoes: input.observacoes ?? null,
+      motivoPerda: input.motivoPerda ?? null,
+    };
+    await checkLinks(tx, auth, cod, wanted);
+    const inserted = await q.insertOpportunity(tx, {
+      id: input.id,
+      id_empresa: auth.idEmpresa,
+      cod_vendedor: cod,
+      estagio: wanted.estagio,
+      id_cliente: wanted.idCliente,
+      nome_prospect: lossless(wanted.nomeProspect) ?? null,
+      empresa_prospect: lossless(wanted.empresaProspect) ?? null,
+      id_pedido: wanted.idPedido,
+      valor: wanted.valor,
+      previsao_fechamento: wanted.previsaoFechamento,
+      observacoes: lossless(wanted.observacoes) ?? null,
+      motivo_perda: lossless(wanted.motivoPerda) ?? null,
+    });
+    const existing = await q.selectOpportunity(tx, auth.idEmpresa, cod, input.id);
+    if (inserted && existing) return { created: true, body: toApi(existing) };
+    // The id is taken: by this representative (a repeated POST) or by someone the caller cannot see.
+    if (!existing) {
+      throw problems.conflict('OPPORTUNITY_ID_TAKEN', 'Este id já pertence a outra oportunidade; gere um novo UUID.');
+    }
+    const body = toApi(existing);
+    if (content(body) !== content(wanted)) {
+      throw problems.conflict(
+        'OPPORTUNITY_ID_TAKEN',
+        'Já existe uma oportunidade sua com este id e outro conteúdo; altere-a com PATCH /funil/{id} ou gere um novo UUID.',
+        { atual: body },
+      );
+    }
+    return { created: false, body };
+  });
+}
+
+export async function updateOpportunity(
+  db: Db,
+  auth: AuthContext,
+  id: string,
+  patch: OpportunityPatch,
+): Promise<Opportunity> {
+  const cod = rep(auth);
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const owner = await q.selectOwner(tx, auth.idEmpresa, id);
+    if (!owner || owner.cod_vendedor !== cod) throw problems.notFound('Oportunidade');
+    const current = await load(tx, auth, cod, id);
+    if (
+      patch.baseAtualizadoEm !== undefined &&
+      new Date(patch.baseAtualizadoEm).getTime() !== new Date(current.atualizadoEm).getTime()
+    ) {
+      throw problems.conflict(
+        'OPPORTUNITY_CONFLICT',
+        'A oportunidade foi alterada depois da versão em que esta mudança se baseou; recarregue e tente de novo.',
+        { atual: current },
+      );
+    }
+    const merged = {
+      estagio: patch.estagio ?? current.estagio,
+      idCliente: patch.idCliente !== undefined ? patch.idCliente : current.idCliente,
+      nomeProspect: patch.nomeProspect !== undefined ? patch.nomeProspect : current.nomeProspect,
+      motivoPerda: patch.motivoPerda !== undefined ? patch.motivoPerda : current.motivoPerda,
+    };
+    if (merged.estagio === 'perdido' && merged.motivoPerda === null) {
+      throw invalid(
+        'LOSS_REASON_REQUIRED',
+        'Informe o motivo da perda para mover a oportunidade para perdido.',
+        'motivoPerda',
+      );
+    }
+    if (merged.idCliente === null && merged.nomeProspect === null) {
+      throw invalid(
+        'CLIENT_OR_PROSPECT_REQUIRED',
+        'A oportunidade precisa de um cliente ou do nome do prospect.',
+        'nomeProspect',
+      );
+    }
+    await checkLinks(tx, auth, cod, { idCliente: patch.idCliente, idPedido: patch.idPedido });
+    await q.updateOpportunity(tx, auth.idEmpresa, cod, id, {
+      ...(patch.estagio !== undefined ? { estagio: patch.estagio } : {}),
+      ...(patch.idCliente !== undefined ? { id_cliente: patch.idCliente } : {}),
+      ...(patch.nomeProspect !== undefined ? { nome_prospect: lossless(patch.nomeProspect) } : {}),
+      ...(patch.empresaProspect !== undefined ? { empresa_prospect: lossless(patch.empresaProspect) } : {}),
+      ...(patch.idPedido !== undefined ? { id_pedido: patch.idPedido } : {}),
+      ...(patch.valor !== undefined ? { valor: patch.valor } : {}),
+      ...(patch.previsaoFechamento !== undefined ? { previsao_fechamento: patch.previsaoFechamento } : {}),
+      ...(patch.observacoes !== undefined ? { observacoes: lossless(patch.observacoes) } : {}),
+      ...(patch.motivoPerda !== undefined ? { motivo_perda: lossless(patch.motivoPerda) } : {}),
+    });
+    return load(tx, auth, cod, id);
+  });
+}
+
+export async function deleteOpportunity(db: Db, auth: AuthContext, id: string): Promise<void> {
+  const cod = rep(auth);
+  await withScope(db, scopeOf(auth), async (tx) => {
+    if ((await q.deleteOpportunity(tx, auth.idEmpresa, cod, id)) === 0) throw problems.notFound('Oportunidade');
+  });
+}

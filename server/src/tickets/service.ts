@@ -1,0 +1,234 @@
+// SAC tickets. A representative opens a ticket about one of their orders (a Campo order or a
+// historical ERP order) and exchanges messages with the company (managers and admins of the
+// tenant), who reply and resolve. States and transitions are shared/src/tickets.ts's
+// ticketTransition; every action locks the ticket row first, so two replies racing a
+// resolve cannot both pass the state check. Each message tells the other side by push, in
+// the same transaction. Subjects and messages are stored escaped (encodeLossless) so an
+// emoji never fails a statement in the LATIN1 database and comes back exactly as typed.
+import {
+  decodeLossless,
+  encodeLossless,
+  type Ticket,
+  type TicketAction,
+  type TicketCreate,
+  type TicketStatus,
+  type TicketSummary,
+  ticketTransition,
+  toLatin1,
+} from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { HttpProblem, problems } from '../http/problem.ts';
+import { enqueuePush } from '../notifications/outbox.ts';
+import { managerLogins } from '../notifications/queries.ts';
+import * as q from './queries.ts';
+
+type Side = 'representative' | 'company';
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** Role check before any read: the representative side and the company side are disjoint. */
+function assertSide(auth: AuthContext, side: Side): void {
+  if (side === 'representative' && (auth.role !== 'representative' || auth.codVendedor === null)) {
+    throw problems.forbidden('Só representantes usam os chamados do representante; a empresa usa /ger/chamados.');
+  }
+  if (side === 'company' && auth.role !== 'manager' && auth.role !== 'admin') {
+    throw problems.forbidden('Só gerentes e administradores atendem chamados.');
+  }
+}
+
+function summary(row: q.TicketRow): TicketSummary {
+  return {
+    id: row.id,
+    codVendedor: row.cod_vendedor,
+    idPedido: row.id_pedido,
+    numPedSar: row.num_ped_sar,
+    numPedErp: row.num_ped_erp,
+    idCliente: row.id_cliente,
+    nomeCliente: row.nome_cliente,
+    assunto: decodeLossless(row.assunto),
+    status: row.status as TicketStatus,
+    criadoEm: iso(row.criado_em),
+    atualizadoEm: iso(row.atualizado_em),
+  };
+}
+
+async function loadTicket(tx: Tx, auth: AuthContext, id: number, side: Side): Promise<Ticket> {
+  const row = await q.selectTicket(tx, auth.idEmpresa, id, side === 'representative' ? auth.codVendedor : null);
+  if (!row) throw problems.notFound('Chamado');
+  const messages = await q.selectMessages(tx, auth.idEmpresa, id);
+  return {
+    ...summary(row),
+    mensagens: messages.map((m) => ({
+      id: m.id,
+      autorTipo: m.autor_tipo as 'representante' | 'empresa',
+      autorNome: m.autor_nome,
+      texto: decodeLossless(m.texto),
+      criadoEm: iso(m.criado_em),
+    })),
+  };
+}
+
+function closed(status: TicketStatus): HttpProblem {
+  return new HttpProblem(
+    409,
+    'TICKET_CLOSED',
+    'Chamado encerrado',
+    `O chamado está ${status} e não aceita mais mensagens nem mudanças de situação.`,
+    { status },
+  );
+}
+
+/** Locks the ticket, checks the move and applies it; the ticket as it was. */
+async function move(tx: Tx, auth: AuthContext, id: number, side: Side, action: TicketAction) {
+  const row = await q.selectTicket(tx, auth.idEmpresa, id, side === 'representative' ? auth.codVendedor : null, true);
+  if (!row) throw problems.notFound('Chamado');
+  const next = ticketTransition(row.status as TicketStatus, action);
+  if (next === null) throw closed(row.status as TicketStatus);
+  await q.updateStatus(tx, auth.idEmpresa, id, next);
+  return row;
+}
+
+/** The other side hears of a new message: the tenant's managers, or the ticket's representative. */
+async function notifyMessage(tx: Tx, auth: AuthContext, row: q.TicketRow, from: Side, text: string) {
+  const subject = decodeLossless(row.assunto);
+  await enqueuePush(tx, {
+    idEmpresa: auth.idEmpresa,
+    to:
+      from === 'representative'
+        ? { logins: await managerLogins(tx, auth.idEmpresa) }
+        : { representative: row.cod_vendedor },
+    notification: {
+      type: 'ticket.message',
+      title:
+        from === 'representative' ? `Chamado ${row.id}: nova mensagem de ${auth.name}` : `Chamado ${row.id} respondido`,
+      body: `${subject}: ${text}`,
+      url: `/chamados/${row.id}`,
+      tag: `chamado-${row.id}`,
+    },
+  });
+}
+
+export async function createTicket(db: Db, auth: AuthContext, input: TicketCreate): Promise<Ticket> {
+  assertSide(auth, 'representative');
+  const codVendedor = auth.codVendedor as number;
+  return withScope(db, scopeOf(auth), async (tx) => {
+    let about: Pick<q.NewTicketRow, 'id_pedido' | 'num_ped_sar' | 'num_ped_erp' | 'id_cliente' | 'nome_cliente'>;
+    if (input.idPedido !== undefined) {
+      const order = await q.selectCampoOrder(tx, auth.idEmpresa, input.idPedido);
+      // Another representative's order answers like a missing one: its existence is not the caller's business.
+      if (!order || order.cod_vendedor !== codVendedor) {
+        throw new HttpProblem(
+          422,
+          'ORDER_NOT_FOUND',
+          'Pedido não encontrado',
+          `O pedido ${input.idPedido} não existe entre os seus pedidos.`,
+        );
+      }
+      about = {
+        id_pedido: order.id,
+        num_ped_sar: order.num_ped_sar,
+        num_ped_erp: null,
+        id_cliente: order.id_cliente,
+        nome_cliente: order.nome_cliente,
+      };
+    } else {
+      const num = input.numPedErp as number;
+      const order = await q.selectErpOrder(tx, auth.idEmpresa, codVendedor, num);
+      if (!order) {
+        throw new HttpProblem(
+          422,
+          'ORDER_NOT_FOUND',
+          'Pedido não encontrado',
+          `O pedido ${num} do ERP não existe entre os seus pedidos.`,
+        );
+      }
+      about = {
+        id_pedido: null,
+        num_ped_sar: null,
+        num_ped_erp: num,
+        id_cliente: order.id_corrent,
+        nome_cliente: order.razao_social ?? '',
+      };
+    }
+    const id = await q.insertTicket(tx, {
+      id_empresa: auth.idEmpresa,
+      cod_vendedor: codVendedor,
+      ...about,
+      assunto: encodeLossless(input.assunto),
+    });
+    await q.insertMessage(tx, {
+      id_chamado: id,
+      id_empresa: auth.idEmpresa,
+      autor_tipo: 'representante',
+      autor_nome: auth.name,
+      texto: encodeLossless(input.mensagem),
+    });
+    const row = (await q.selectTicket(tx, auth.idEmpresa, id, codVendedor)) as q.TicketRow;
+    await notifyMessage(tx, auth, row, 'representative', input.mensagem);
+    return loadTicket(tx, auth, id, 'representative');
+  });
+}
+
+export interface TicketListQuery {
+  status?: TicketStatus[];
+  codVendedor?: number;
+  idCliente?: number;
+  cliente?: string;
+  dataInicio?: string;
+  dataFim?: string;
+  page: number;
+  pageSize: number;
+}
+
+export async function listTickets(db: Db, auth: AuthContext, side: Side, query: TicketListQuery) {
+  assertSide(auth, side);
+  return withScope(db, scopeOf(auth), async (tx) => {
+    // nome_cliente is ERP text (LATIN1): the search is transliterated so it cannot fail the statement.
+    const like =
+      query.cliente === undefined ? undefined : `%${toLatin1(query.cliente).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const { items, total } = await q.selectTickets(tx, {
+      idEmpresa: auth.idEmpresa,
+      codVendedor: side === 'representative' ? (auth.codVendedor as number) : query.codVendedor,
+      status: query.status,
+      idCliente: query.idCliente,
+      clienteLike: like,
+      from: query.dataInicio,
+      to: query.dataFim,
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    });
+    return { items: items.map(summary), page: query.page, pageSize: query.pageSize, total };
+  });
+}
+
+export async function getTicket(db: Db, auth: AuthContext, side: Side, id: number): Promise<Ticket> {
+  assertSide(auth, side);
+  return withScope(db, scopeOf(auth), (tx) => loadTicket(tx, auth, id, side));
+}
+
+export async function replyTicket(db: Db, auth: AuthContext, side: Side, id: number, texto: string): Promise<Ticket> {
+  assertSide(auth, side);
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const row = await move(tx, auth, id, side, side === 'representative' ? 'repReply' : 'companyReply');
+    await q.insertMessage(tx, {
+      id_chamado: id,
+      id_empresa: auth.idEmpresa,
+      autor_tipo: side === 'representative' ? 'representante' : 'empresa',
+      autor_nome: auth.name,
+      texto: encodeLossless(texto),
+    });
+    await notifyMessage(tx, auth, row, side, texto);
+    return loadTicket(tx, auth, id, side);
+  });
+}
+
+/** Resolve (company) or cancel (representative). */
+export async function closeTicket(db: Db, auth: AuthContext, side: Side, id: number): Promise<Ticket> {
+  assertSide(auth, side);
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await move(tx, auth, id, side, side === 'representative' ? 'cancel' : 'resolve');
+    return loadTicket(tx, auth, id, side);
+  });
+}
