@@ -1,0 +1,254 @@
+// Every SQL statement of the dashboards: aggregates over the views (vw_notas_fiscais,
+// vw_pedidos_cliente, vw_pedidos_erp_itens, vw_vendedores, vw_clientes) and the app tables.
+// Each names its tenant itself; withScope's settings are the second line of defence. Dates
+// are São Paulo's: withScope sets the session time zone, so current_date, a date cast to
+// timestamptz and an ERP timestamp cast to timestamptz all follow the business calendar.
+import { sql } from 'kysely';
+import type { Tx } from '../db/scope.ts';
+
+/** Which representatives a figure covers: one, one supervisor's team, or the whole tenant. */
+export interface TeamFilter {
+  codVendedor?: number | undefined;
+  codSupervisor?: number | undefined;
+}
+
+export interface Period {
+  /** First day, inclusive (YYYY-MM-DD). */
+  ini: string;
+  /** Day after the last, exclusive (YYYY-MM-DD). */
+  fim: string;
+}
+
+export interface Calendar {
+  mes: string;
+  month: Period;
+  previousMonth: Period;
+  today: Period;
+  /** First day of the last-7-days window (today and the 6 days before). */
+  weekStart: string;
+}
+
+/** The month asked (YYYY-MM) or the current one, and today, in São Paulo. */
+export async function selectCalendar(tx: Tx, mes: string | undefined): Promise<Calendar> {
+  const { rows } = await sql<Record<string, string>>`
+    select to_char(m, 'YYYY-MM')                            as mes,
+           m::text                                          as ini,
+           (m + interval '1 month')::date::text             as fim,
+           (m - interval '1 month')::date::text             as anterior,
+           current_date::text                               as hoje,
+           (current_date + 1)::text                         as amanha,
+           (current_date - 6)::text                         as semana
+      from (select coalesce(to_date(${mes ?? null}::text, 'YYYY-MM'),
+                            date_trunc('month', current_date)::date) as m) x`.execute(tx);
+  const r = rows[0] as Record<string, string>;
+  return {
+    mes: r.mes as string,
+    month: { ini: r.ini as string, fim: r.fim as string },
+    previousMonth: { ini: r.anterior as string, fim: r.ini as string },
+    today: { ini: r.hoje as string, fim: r.amanha as string },
+    weekStart: r.semana as string,
+  };
+}
+
+function teamWhere(f: TeamFilter, rep: ReturnType<typeof sql.ref>) {
+  return sql`${f.codVendedor === undefined ? sql`true` : sql`${rep} = ${f.codVendedor}`}
+         and ${f.codSupervisor === undefined ? sql`true` : sql`v.cod_supervisor = ${f.codSupervisor}`}`;
+}
+
+/**
+ * A figure per representative (with their supervisor), per supervisor and for the whole
+ * filter: `nivel` is 'rep', 'sup' or 'all'. Distinct counts cannot be added up, hence the
+ * grouping sets rather than sums in the caller.
+ */
+export interface Figure {
+  nivel: 'rep' | 'sup' | 'all';
+  cod_vendedor: number | null;
+  cod_supervisor: number | null;
+  valor: number;
+}
+
+const nivel = sql<string>`case grouping(x.cod_supervisor, x.cod_vendedor) when 0 then 'rep' when 1 then 'sup' else 'all' end`;
+
+async function figures(tx: Tx, inner: ReturnType<typeof sql>, aggregate: ReturnType<typeof sql>): Promise<Figure[]> {
+  const { rows } = await sql<{
+    nivel: Figure['nivel'];
+    cod_vendedor: number | null;
+    cod_supervisor: number | null;
+    valor: string | number;
+  }>`
+    select ${nivel} as nivel, x.cod_vendedor, x.cod_supervisor, ${aggregate} as valor
+      from (${inner}) x
+     group by grouping sets ((x.cod_supervisor, x.cod_vendedor), (x.cod_supervisor), ())`.execute(tx);
+  return rows.map((r) => ({ ...r, valor: Number(r.valor) }));
+}
+
+/** Billing: the value of the non-cancelled invoices issued in the period. */
+export function selectBilling(tx: Tx, idEmpresa: number, p: Period, f: TeamFilter): Promise<Figure[]> {
+  return figures(
+    tx,
+    sql`select n.cod_vendedor, v.cod_supervisor, n.valor_total
+          from app.vw_notas_fiscais n
+          left join app.vw_vendedores v on v.id_empresa = n.id_empresa and v.cod_vendedor = n.cod_vendedor
+         where n.id_empresa = ${idEmpresa}
+           and n.dt_emissao >= ${p.ini}::date and n.dt_emissao < ${p.fim}::date
+           and ${teamWhere(f, sql.ref('n.cod_vendedor'))}`,
+    sql`coalesce(sum(x.valor_total), 0)`,
+  );
+}
+
+/**
+ * Positivation: distinct clients with an order in the period, Campo's not rejected (by
+ * creation day) and the ERP's not cancelled (by emission day), as app.vw_positivacao_dia
+ * counts them; ERP copies of Campo orders are left out, so an approved order counts once.
+ * Written on app.pedidos and vw_sitpedido (whose dt_emissao is the ERP's own column) so
+ * that the period reaches the ERP's (id_empresa, cod_vendedor, dt_emissao) index.
+ */
+export function selectPositivation(tx: Tx, idEmpresa: number, p: Period, f: TeamFilter): Promise<Figure[]> {
+  return figures(
+    tx,
+    sql`select o.cod_vendedor, v.cod_supervisor, o.id_cliente
+          from (select p.cod_vendedor, p.id_cliente
+                  from app.pedidos p
+                 where p.id_empresa = ${idEmpresa} and p.situa <> 4
+                   and p.criado_em >= ${p.ini}::date::timestamptz and p.criado_em < ${p.fim}::date::timestamptz
+                union all
+                select s.cod_vendedor, s.id_corrent
+                  from app.vw_sitpedido s
+                 where s.id_empresa = ${idEmpresa} and s.situacao <> 'C'
+                   and s.dt_emissao >= ${p.ini}::timestamp and s.dt_emissao < ${p.fim}::timestamp
+                   and not exists (select 1 from app.pedidos c where c.erp_id_pedido = s.id_pedido)) o
+          left join app.vw_vendedores v on v.id_empresa = ${idEmpresa} and v.cod_vendedor = o.cod_vendedor
+         where ${teamWhere(f, sql.ref('o.cod_vendedor'))}`,
+    sql`count(distinct x.id_cliente)`,
+  );
+}
+
+/** Monthly targets (app.metas_representante) of the month starting at `mes`. */
+export function selectTargets(tx: Tx, idEmpresa: number, mes: string, f: TeamFilter): Promise<Figure[]> {
+  return figures(
+    tx,
+    sql`select m.cod_vendedor, v.cod_supervisor, m.valor_meta
+          from app.metas_representante m
+          left join app.vw_vendedores v on v.id_empresa = m.id_empresa and v.cod_vendedor = m.cod_vendedor
+         where m.id_empresa = ${idEmpresa} and m.mes = ${mes}::date
+           and ${teamWhere(f, sql.ref('m.cod_vendedor'))}`,
+    sql`sum(x.valor_meta)`,
+  );
+}
+
+/**
+ * The FLEX base of one representative in the period: over the lines of the ERP orders whose
+ * first non-cancelled invoice was issued in the period by this rep, the sum of
+ * (unit price − list price) × quantity where positive.
+ */
+export async function selectFlexBase(tx: Tx, idEmpresa: number, codVendedor: number, p: Period): Promise<number> {
+  const { rows } = await sql<{ base: string | null }>`
+    select coalesce(sum(greatest((i.preco_unitario - i.preco_tabela) * i.quantidade, 0)), 0) as base
+      from (select distinct n.id_pedido
+              from app.vw_notas_fiscais n
+             where n.id_empresa = ${idEmpresa} and n.cod_vendedor = ${codVendedor}
+               and n.dt_emissao >= ${p.ini}::date and n.dt_emissao < ${p.fim}::date
+               and n.id_pedido is not null
+               and not exists (select 1 from app.vw_notas_fiscais a
+                                where a.id_pedido = n.id_pedido and a.dt_emissao < ${p.ini}::date)) o
+      join app.vw_pedidos_erp_itens i on i.id_pedido = o.id_pedido and i.id_empresa = ${idEmpresa}`.execute(tx);
+  return Number(rows[0]?.base ?? 0);
+}
+
+export async function selectReps(tx: Tx, idEmpresa: number, f: TeamFilter, limit: number) {
+  const rows = await tx
+    .selectFrom('app.vw_vendedores as v')
+    .select(['v.cod_vendedor', 'v.nome', 'v.cod_supervisor', 'v.perc_comissao', 'v.perc_comissao_flex'])
+    .where('v.id_empresa', '=', idEmpresa)
+    .$if(f.codVendedor !== undefined, (qb) => qb.where('v.cod_vendedor', '=', f.codVendedor as number))
+    .$if(f.codSupervisor !== undefined, (qb) => qb.where('v.cod_supervisor', '=', f.codSupervisor as number))
+    .orderBy('v.cod_vendedor')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, cod_vendedor: r.cod_vendedor as number }));
+}
+
+/** Every representative's supervisor, for counting active representatives per team. */
+export function selectRepSupervisors(tx: Tx, idEmpresa: number) {
+  return tx
+    .selectFrom('app.vw_vendedores')
+    .select(['cod_vendedor', 'cod_supervisor'])
+    .where('id_empresa', '=', idEmpresa)
+    .execute();
+}
+
+export function selectSupervisors(tx: Tx, idEmpresa: number, limit: number) {
+  return tx
+    .selectFrom('app.vw_supervisores')
+    .select(['cod_supervisor', 'nome'])
+    .where('id_empresa', '=', idEmpresa)
+    .orderBy('cod_supervisor')
+    .limit(limit)
+    .execute();
+}
+
+export function selectSupervisor(tx: Tx, idEmpresa: number, codSupervisor: number) {
+  return tx
+    .selectFrom('app.vw_supervisores')
+    .select(['cod_supervisor', 'nome'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_supervisor', '=', codSupervisor)
+    .executeTakeFirst();
+}
+
+export async function selectMetaPositivacaoDia(tx: Tx, idEmpresa: number): Promise<number | null> {
+  const row = await tx
+    .selectFrom('app.config_empresa')
+    .select('meta_positivacao_dia')
+    .where('id_empresa', '=', idEmpresa)
+    .executeTakeFirst();
+  return row?.meta_positivacao_dia ?? null;
+}
+
+/**
+ * Inactive clients of a portfolio (latest order before `before`, or never): the first `limit`
+ * and, on each row, how many there are in all (one pass over the portfolio, not two).
+ */
+export async function selectInactiveClients(
+  tx: Tx,
+  idEmpresa: number,
+  codVendedor: number,
+  before: Date,
+  limit: number,
+) {
+  const rows = await tx
+    .selectFrom('app.vw_clientes')
+    .select(['id_cliente', 'razao_social', 'ultimo_pedido_em', sql<string>`count(*) over ()`.as('total')])
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_vendedor', '=', codVendedor)
+    .where((eb) => eb.or([eb('ultimo_pedido_em', 'is', null), eb('ultimo_pedido_em', '<', before)]))
+    .orderBy(sql`ultimo_pedido_em desc nulls last`)
+    .orderBy('id_cliente')
+    .limit(limit)
+    .execute();
+  return { total: Number(rows[0]?.total ?? 0), items: rows };
+}
+
+/** Campo orders of a representative created on or after `fromDay` (São Paulo), newest first. */
+export function selectRecentOrders(tx: Tx, idEmpresa: number, codVendedor: number, fromDay: string, limit: number) {
+  return tx
+    .selectFrom('app.pedidos')
+    .select(['id', 'num_ped_sar', 'id_cliente', 'nome_cliente', 'situa', 'valor_total', 'criado_em'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_vendedor', '=', codVendedor)
+    .where('criado_em', '>=', sql<Date>`${fromDay}::date::timestamptz`)
+    .orderBy('criado_em', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function countPendingOrders(tx: Tx, idEmpresa: number): Promise<number> {
+  const row = await tx
+    .selectFrom('app.pedidos')
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .where('id_empresa', '=', idEmpresa)
+    .where('situa', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
