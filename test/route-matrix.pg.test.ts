@@ -45,6 +45,15 @@ describe('route matrix: every route × every role, and another tenant', () => {
       });
       tokens.set(caller, ((await res.json()) as Session).token);
     }
+    const postAsRep = async <T>(path: string, body: unknown): Promise<T> => {
+      const res = await app.request(`/api/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.get('representative')}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`matrix ${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as T;
+    };
     const pick = async (sql: string, params: unknown[]) => {
       const { rows } = await db.pool.query(sql, params);
       if (!rows[0]) throw new Error(`no row for ${sql}`);
@@ -86,6 +95,12 @@ describe('route matrix: every route × every role, and another tenant', () => {
         if (res.status !== 201) throw new Error(`matrix order: ${res.status} ${await res.text()}`);
         return ((await res.json()) as { id: number }).id;
       },
+      newTicket: async () => {
+        const body = { idPedido: await ctx.newPendingOrder(), assunto: 'Matriz', mensagem: 'Chamado da matriz' };
+        return (await postAsRep<{ id: number }>('/chamados', body)).id;
+      },
+      newOpportunity: async () =>
+        (await postAsRep<{ id: string }>('/funil', { id: randomUUID(), nomeProspect: 'Prospect da matriz' })).id,
     };
     ctx.idProdutoPedido = await pick(
       `select p.id_produto from app.vw_produtos p

@@ -10,7 +10,9 @@ import { createTokenSigner } from './auth/tokens.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { companyRoutes } from './company/routes.ts';
+import { dashboardRoutes } from './dashboards/routes.ts';
 import { createDb, type Db } from './db/kysely.ts';
+import { funnelRoutes } from './funnel/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/env.ts';
 import { notFound, onError, requestLog } from './http/middleware.ts';
@@ -19,6 +21,7 @@ import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { policyRoutes } from './policies/routes.ts';
+import { ticketRoutes } from './tickets/routes.ts';
 import { SERVER_VERSION } from './version.ts';
 
 z.config(z.locales.pt());
@@ -78,7 +81,10 @@ export function createApp(deps: AppDeps) {
   secured.route('/', catalogRoutes({ db }));
   secured.route('/', companyRoutes({ db }));
   secured.route('/', orderRoutes({ db }));
+  secured.route('/', dashboardRoutes({ db }));
   secured.route('/', notificationRoutes({ db, push: deps.config.push }));
+  secured.route('/', ticketRoutes({ db }));
+  secured.route('/', funnelRoutes({ db }));
   api.route('/', secured);
 
   const app = new OpenAPIHono<AppEnv>();

@@ -101,9 +101,9 @@ export type PendingCount = z.infer<typeof ZPendingCount>;
 // The push message ---------------------------------------------------------------------
 
 export const ZPushEvent = z
-  .enum(['order.pending_approval', 'order.approved', 'order.rejected'])
+  .enum(['order.pending_approval', 'order.approved', 'order.rejected', 'ticket.message'])
   .describe(
-    "What happened: an order awaits the recipient's approval, or the recipient's order was approved or rejected",
+    "What happened: an order awaits the recipient's approval, the recipient's order was approved or rejected, or a ticket got a message for the recipient",
   );
 export type PushEvent = z.infer<typeof ZPushEvent>;
 

@@ -1,10 +1,12 @@
 // `pnpm bench [name ...]`: runs the named benchmarks (all when none is named), prints their
 // figures and rewrites their sections of docs/benchmarks.md. Not part of `pnpm test`: these
 // take minutes and measure speed, which tests must not assert.
+import { benchDashboards } from './dashboards.ts';
 import { benchOrders } from './orders.ts';
 import { benchProvisioning } from './provisioning.ts';
 
 const BENCHMARKS: Record<string, () => Promise<void>> = {
+  dashboards: benchDashboards,
   orders: benchOrders,
   provisioning: benchProvisioning,
 };

@@ -1,9 +1,12 @@
 import { catalogMatrixCases } from '../../server/src/catalog/matrix.ts';
 import { clientMatrixCases } from '../../server/src/clients/matrix.ts';
 import { companyMatrixCases } from '../../server/src/company/matrix.ts';
+import { dashboardMatrixCases } from '../../server/src/dashboards/matrix.ts';
+import { funnelMatrixCases } from '../../server/src/funnel/matrix.ts';
 import { notificationMatrixCases } from '../../server/src/notifications/matrix.ts';
 import { orderMatrixCases } from '../../server/src/orders/matrix.ts';
 import { policyMatrixCases } from '../../server/src/policies/matrix.ts';
+import { ticketMatrixCases } from '../../server/src/tickets/matrix.ts';
 import type { MatrixCase } from './types.ts';
 import { everyone } from './types.ts';
 
@@ -39,4 +42,7 @@ export const MATRIX_CASES: MatrixCase[] = [
   ...catalogMatrixCases,
   ...companyMatrixCases,
   ...notificationMatrixCases,
+  ...ticketMatrixCases,
+  ...funnelMatrixCases,
+  ...dashboardMatrixCases,
 ];

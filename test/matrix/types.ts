@@ -23,6 +23,10 @@ export interface MatrixContext {
   newPendingOrder: () => Promise<number>;
   /** Creates a discount rule of the tenant (as its owner, outside the API); its id. */
   newRule: () => Promise<number>;
+  /** Opens a ticket (aberto) of the representative caller through the API; its id. */
+  newTicket: () => Promise<number>;
+  /** Creates a funnel opportunity of the representative caller through the API; its id. */
+  newOpportunity: () => Promise<string>;
 }
 
 export interface MatrixRequest {

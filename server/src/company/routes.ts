@@ -4,7 +4,6 @@ import {
   LOGO_UPLOAD_CONTENT_TYPES,
   ZCompany,
   ZMetaPositivacaoDia,
-  ZProblem,
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
@@ -12,17 +11,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { requireRole } from '../auth/middleware.ts';
 import type { Db } from '../db/kysely.ts';
 import type { AppEnv } from '../http/env.ts';
-import { bearer, errorResponses, json, router } from '../http/openapi.ts';
+import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { HttpProblem, problemResponse } from '../http/problem.ts';
 import { logoProblems } from './logo.ts';
 import { removeLogo, setLogo, setMetaPositivacaoDia } from './service.ts';
 
 const managerOrAdmin = requireRole('manager', 'admin');
-
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ZProblem } },
-});
 
 const logoBytes = {
   type: 'string',

@@ -23,6 +23,8 @@ export interface ChamadosTable {
   id_pedido: number | null;
   num_ped_sar: number | null;
   num_ped_erp: number | null;
+  /** Migration 0007: the order's client, copied at creation. */
+  id_cliente: number | null;
   nome_cliente: string;
   assunto: string;
   status: Generated<string>;

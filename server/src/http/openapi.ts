@@ -1,5 +1,5 @@
 import { ZProblem } from '@campo/shared';
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from './env.ts';
 import { validationHook } from './middleware.ts';
 
@@ -8,10 +8,22 @@ export function router() {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 }
 
-const problem = (description: string) => ({
+/** A documented error response (application/problem+json). */
+export const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: ZProblem } },
 });
+
+/** The `{id}` path parameter of routes on one numeric object. */
+export const idParam = (description: string) =>
+  z.object({
+    id: z.coerce
+      .number()
+      .int()
+      .positive()
+      .describe(description)
+      .openapi({ param: { name: 'id', in: 'path' } }),
+  });
 
 /** Error responses most routes share, for the OpenAPI document. */
 export const errorResponses = {

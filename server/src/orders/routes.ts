@@ -6,27 +6,14 @@ import {
   ZOrderReject,
   ZOrderStatus,
   ZOrderSummary,
-  ZProblem,
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
-import { bearer, errorResponses, json, router } from '../http/openapi.ts';
+import { bearer, errorResponses, idParam, json, problem, router } from '../http/openapi.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { createOrder, decideOrder, getOrder, listOrders } from './service.ts';
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ZProblem } },
-});
-
-const ZIdParam = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .describe('Order id')
-    .openapi({ param: { name: 'id', in: 'path' } }),
-});
+const ZIdParam = idParam('Order id');
 
 const createOrderRoute = createRoute({
   method: 'post',
