@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
+import type { PedidoItensTable, PedidosTable } from '../db/types.ts';
 
 export function selectClientForOrder(tx: Tx, idEmpresa: number, idCliente: number) {
   return tx
@@ -50,45 +51,14 @@ export async function nextOrderNumber(tx: Tx, idEmpresa: number): Promise<number
   return rows[0]?.n as number;
 }
 
-export interface NewOrderRow {
-  id_empresa: number;
-  cod_vendedor: number;
-  num_ped_sar: number;
-  id_cliente: number;
-  nome_cliente: string;
-  cnpj_cpf_cliente: string | null;
-  end_entrega: string | null;
-  id_pauta: number;
-  observacao: string | null;
-  valor_bruto: number;
-  valor_desconto: number;
-  valor_total: number;
-}
+export type NewOrderRow = Insertable<PedidosTable>;
 
 export async function insertOrder(tx: Tx, row: NewOrderRow): Promise<number> {
   const { id } = await tx.insertInto('app.pedidos').values(row).returning('id').executeTakeFirstOrThrow();
   return id;
 }
 
-export interface NewOrderLineRow {
-  id_pedido: number;
-  seq: number;
-  id_empresa: number;
-  id_produto: number;
-  cod_produto: string;
-  descricao: string;
-  categoria: string | null;
-  cod_grupo: number | null;
-  cod_subgrupo: number | null;
-  quantidade: number;
-  preco_tabela: number;
-  preco_unitario: number;
-  perc_desconto: number;
-  teto_desconto: number;
-  id_regra: number | null;
-  id_pauta: number;
-  valor_total: number;
-}
+export type NewOrderLineRow = Insertable<PedidoItensTable>;
 
 export async function insertOrderLines(tx: Tx, rows: NewOrderLineRow[]): Promise<void> {
   await tx.insertInto('app.pedido_itens').values(rows).execute();
