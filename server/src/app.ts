@@ -21,6 +21,8 @@ import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { policyRoutes } from './policies/routes.ts';
+import { syncRoutes } from './sync/routes.ts';
+import { targetRoutes } from './targets/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { SERVER_VERSION } from './version.ts';
 
@@ -85,6 +87,8 @@ export function createApp(deps: AppDeps) {
   secured.route('/', notificationRoutes({ db, push: deps.config.push }));
   secured.route('/', ticketRoutes({ db }));
   secured.route('/', funnelRoutes({ db }));
+  secured.route('/', targetRoutes({ db }));
+  secured.route('/', syncRoutes({ db }));
   api.route('/', secured);
 
   const app = new OpenAPIHono<AppEnv>();

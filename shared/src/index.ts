@@ -16,5 +16,7 @@ export * from './pagination.ts';
 export * from './policies.ts';
 export * from './problem.ts';
 export * from './search.ts';
+export * from './sync.ts';
+export * from './targets.ts';
 export * from './text.ts';
 export * from './tickets.ts';

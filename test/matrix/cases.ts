@@ -6,6 +6,8 @@ import { funnelMatrixCases } from '../../server/src/funnel/matrix.ts';
 import { notificationMatrixCases } from '../../server/src/notifications/matrix.ts';
 import { orderMatrixCases } from '../../server/src/orders/matrix.ts';
 import { policyMatrixCases } from '../../server/src/policies/matrix.ts';
+import { syncMatrixCases } from '../../server/src/sync/matrix.ts';
+import { targetMatrixCases } from '../../server/src/targets/matrix.ts';
 import { ticketMatrixCases } from '../../server/src/tickets/matrix.ts';
 import type { MatrixCase } from './types.ts';
 import { everyone } from './types.ts';
@@ -45,4 +47,6 @@ export const MATRIX_CASES: MatrixCase[] = [
   ...ticketMatrixCases,
   ...funnelMatrixCases,
   ...dashboardMatrixCases,
+  ...syncMatrixCases,
+  ...targetMatrixCases,
 ];

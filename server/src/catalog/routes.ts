@@ -3,7 +3,7 @@ import {
   ZCatalogPage,
   ZCatalogProduct,
   ZCatalogQuery,
-  ZCatalogSync,
+  ZCatalogSyncResult,
   ZCompany,
   ZProductIdParams,
 } from '@campo/shared';
@@ -70,10 +70,10 @@ const syncRoute = createRoute({
   tags,
   summary: 'Synchronise the catalog',
   description:
-    'Re-reads the ERP catalog of the tenant (products and prices) and answers what it holds now. Devices receive the products themselves through replication; a later change makes this also refresh the replication change log, so that devices pull what changed.',
+    'Re-reads the ERP catalog of the tenant (products and prices), answers what it holds now, and refreshes the tenant’s replication change log (products and clients, whoever asks), answering what changed per collection; devices then pull the changes through GET /sync/{collection}/pull (docs/sync.md).',
   security: bearer,
   responses: {
-    200: json(ZCatalogSync, 'What the ERP catalog holds'),
+    200: json(ZCatalogSyncResult, 'What the ERP catalog holds and what the change log refresh changed'),
     401: errorResponses[401],
   },
 });

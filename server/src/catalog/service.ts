@@ -8,7 +8,7 @@ import {
   type CatalogPage,
   type CatalogProduct,
   type CatalogQuery,
-  type CatalogSync,
+  type CatalogSyncResult,
   type ProductCondition,
   searchTerms,
 } from '@campo/shared';
@@ -16,6 +16,7 @@ import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
+import { refreshAll } from '../sync/service.ts';
 import {
   type CatalogRow,
   countCatalog,
@@ -164,14 +165,15 @@ export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date
 }
 
 /**
- * Reads the ERP catalog of the tenant afresh and says what it holds. The devices pull the
- * catalog through replication; a later change makes this also refresh the replication change
- * log, so that they see what changed.
+ * Reads the ERP catalog of the tenant afresh, says what it holds, and refreshes the tenant's
+ * replication change log (products and clients) so that devices pull what changed. The
+ * refresh runs tenant-wide whoever asks: every portfolio's documents are rebuilt.
  */
-export function syncCatalog(db: Db, auth: AuthContext, now = new Date()): Promise<CatalogSync> {
-  return withScope(db, scopeOf(auth), async (tx) => {
+export function syncCatalog(db: Db, auth: AuthContext, now = new Date()): Promise<CatalogSyncResult> {
+  return withScope(db, { idEmpresa: auth.idEmpresa, codVendedor: null }, async (tx) => {
     const { products, active } = await countErpProducts(tx, auth.idEmpresa);
     const prices = await countErpPrices(tx, auth.idEmpresa);
-    return { products, activeProducts: active, prices, checkedAt: now.toISOString() };
+    const changeLog = await refreshAll(tx, auth.idEmpresa);
+    return { products, activeProducts: active, prices, checkedAt: now.toISOString(), changeLog };
   });
 }

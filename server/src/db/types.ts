@@ -537,3 +537,20 @@ export interface PushOutboxTable {
 export interface DB {
   'app.push_outbox': PushOutboxTable;
 }
+
+// Migration 0008: the replication change log (docs/sync.md).
+export interface SyncAlteracoesTable {
+  id_empresa: number;
+  colecao: string;
+  chave: string;
+  /** The representative the document belongs to; null: the whole tenant. */
+  escopo: number | null;
+  hash: string;
+  revisao: number;
+  excluido: Generated<boolean>;
+  atualizado_em: Generated<Timestamp>;
+}
+
+export interface DB {
+  'app.sync_alteracoes': SyncAlteracoesTable;
+}

@@ -1,0 +1,174 @@
+// The replication change log (app.sync_alteracoes, docs/sync.md). ERP rows carry no reliable
+// change timestamps, so a refresh builds every document of a collection in SQL, hashes its
+// JSON text and compares it with the hash kept per key: new or changed keys take a new
+// revision, keys gone from the ERP become tombstones with a new revision (once). Everything is
+// set-based, a few statements per collection whatever the tenant's size.
+//
+// The documents are built here and only here, for the refresh (hash) and for the pull (the
+// current JSON of the changed keys), so both always agree.
+import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
+import { type RawBuilder, sql } from 'kysely';
+import type { Tx } from '../db/scope.ts';
+
+export interface DocumentRow {
+  chave: string;
+  escopo: number | null;
+  id: number;
+  doc: unknown;
+}
+
+/**
+ * A client's key carries its representative: when the ERP moves a client to another
+ * portfolio, the old key becomes a tombstone the old representative pulls, and the new key a
+ * document the new one pulls. The document id on the device stays the client id.
+ */
+const CLIENT_KEY = sql`concat(c.id_cliente, '@', c.cod_vendedor)`;
+
+/** The document id of a key: the part before '@' (products have none). */
+export const idOfKey = (chave: string): number => Number(chave.split('@')[0]);
+
+function productDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
+  const only = ids === null ? sql`` : sql`and p.id_produto = any(${ids}::integer[])`;
+  const onlyPrices = ids === null ? sql`` : sql`and pr.id_produto = any(${ids}::integer[])`;
+  // A pauta id is only unique within an ERP company: should a branch keep one with the same
+  // id, the product's own company's price wins (as in the catalog).
+  return sql<DocumentRow>`
+    with precos as (
+      select x.id_produto,
+             json_agg(json_build_object('idPauta', x.id_pauta, 'price', x.preco) order by x.id_pauta) as prices
+        from (select distinct on (pr.id_produto, pr.id_pauta) pr.id_produto, pr.id_pauta, pr.preco
+                from app.vw_precos pr
+                join app.vw_produtos pp on pp.id_produto = pr.id_produto
+               where pr.id_empresa = ${idEmpresa} ${onlyPrices}
+               order by pr.id_produto, pr.id_pauta, (pr.id_filial = pp.id_filial) desc) x
+       group by x.id_produto
+    )
+    select p.id_produto::text as chave,
+           null::integer as escopo,
+           p.id_produto as id,
+           json_build_object(
+             'id', p.id_produto,
+             'code', p.cod_produto,
+             'description', p.descricao,
+             'unit', p.unidade,
+             'category', p.categoria,
+             'grupo', p.cod_grupo,
+             'grupoName', p.descricao_grupo,
+             'subgrupo', p.cod_subgrupo,
+             'subgrupoName', p.descricao_subgrupo,
+             'image', p.imagem,
+             'active', coalesce(p.ativo, false),
+             'prices', coalesce(pr.prices, '[]'::json),
+             '_deleted', false) as doc
+      from app.vw_produtos p
+      left join precos pr on pr.id_produto = p.id_produto
+     where p.id_empresa = ${idEmpresa} ${only}`;
+}
+
+function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
+  const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
+  // lastOrderAt is written in UTC by SQL itself, so the JSON (and its hash) does not depend on
+  // the session's time zone.
+  return sql<DocumentRow>`
+    select ${CLIENT_KEY} as chave,
+           c.cod_vendedor as escopo,
+           c.id_cliente as id,
+           json_build_object(
+             'id', c.id_cliente,
+             'codVendedor', c.cod_vendedor,
+             'name', c.razao_social,
+             'tradeName', c.nome_fantasia,
+             'document', c.cnpj_cpf,
+             'documentType', case when c.tipo_pessoa = 'F' then 'CPF'
+                                  when c.tipo_pessoa = 'J' then 'CNPJ'
+                                  when length(coalesce(c.cnpj_cpf, '')) = 11 then 'CPF'
+                                  else 'CNPJ' end,
+             'street', c.endereco,
+             'number', c.numero,
+             'complement', c.complemento,
+             'district', c.bairro,
+             'zip', c.cep,
+             'deliveryAddress', c.end_entrega,
+             'city', c.cidade,
+             'uf', c.uf,
+             'phone', c.telefone,
+             'email', c.email,
+             'idPauta', c.id_pauta,
+             'financialStatus', case when c.status_financeiro in ('ok', 'overdue', 'blocked')
+                                     then c.status_financeiro else 'ok' end,
+             'creditLimit', c.limite_credito,
+             'lastOrderAt', to_char(c.ultimo_pedido_em at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'active', coalesce(c.cadastro_ativo, false),
+             '_deleted', false) as doc
+      from app.vw_clientes c
+     where c.id_empresa = ${idEmpresa} ${only}`;
+}
+
+/** Every document of the collection (ids null), or those of the given ids, with their keys. */
+export function documentsOf(colecao: SyncCollection, idEmpresa: number, ids: number[] | null) {
+  return colecao === 'produtos' ? productDocuments(idEmpresa, ids) : clientDocuments(idEmpresa, ids);
+}
+
+/** The keys alone, for finding the ones gone from the ERP without building documents. */
+function keysOf(colecao: SyncCollection, idEmpresa: number) {
+  return colecao === 'produtos'
+    ? sql`select p.id_produto::text as chave from app.vw_produtos p where p.id_empresa = ${idEmpresa}`
+    : sql`select ${CLIENT_KEY} as chave from app.vw_clientes c where c.id_empresa = ${idEmpresa}`;
+}
+
+/**
+ * Brings the change log of one collection of the tenant up to date with the ERP. Must run in
+ * a tenant-wide scope (no representative): the documents of every portfolio are built.
+ *
+ * Refreshes of one tenant are serialised by an advisory lock, so revisions of a tenant commit
+ * in order and a pull that saw revision N never misses a lower one committed later.
+ * Tombstones are written before the new keys, so a client moved between portfolios reaches a
+ * tenant-wide reader as a deletion followed by the new document, never the other way round.
+ */
+export async function refreshChangeLog(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> {
+  await sql`select pg_advisory_xact_lock(hashtext('campo.sync_alteracoes'), ${idEmpresa})`.execute(tx);
+  const gone = await sql<{ deleted: number }>`
+    with atuais as materialized (${keysOf(colecao, idEmpresa)}),
+    marcadas as (
+      update app.sync_alteracoes a
+         set excluido = true, revisao = nextval('app.sync_revisao'), atualizado_em = now()
+       where a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and not a.excluido
+         and not exists (select 1 from atuais t where t.chave = a.chave)
+      returning 1)
+    select count(*)::integer as deleted from marcadas`.execute(tx);
+  const changed = await sql<{ inserted: number; updated: number }>`
+    with docs as materialized (
+      select d.chave, d.escopo, md5(d.doc::text) as hash from (${documentsOf(colecao, idEmpresa, null)}) d
+    ),
+    gravadas as (
+      insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, hash, revisao, excluido)
+      select ${idEmpresa}, ${colecao}, d.chave, d.escopo, d.hash, nextval('app.sync_revisao'), false
+        from docs d
+        left join app.sync_alteracoes a
+               on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = d.chave
+       where a.chave is null or a.excluido or a.hash <> d.hash or a.escopo is distinct from d.escopo
+      on conflict (id_empresa, colecao, chave) do update
+         set escopo = excluded.escopo, hash = excluded.hash, revisao = excluded.revisao,
+             excluido = false, atualizado_em = now()
+      returning (xmax = 0) as novo)
+    select (count(*) filter (where novo))::integer as inserted,
+           (count(*) filter (where not novo))::integer as updated
+      from gravadas`.execute(tx);
+  return {
+    inserted: changed.rows[0]?.inserted ?? 0,
+    updated: changed.rows[0]?.updated ?? 0,
+    deleted: gone.rows[0]?.deleted ?? 0,
+  };
+}
+
+/** Whether the tenant's change log of the collection holds anything (tenant-wide scope). */
+export async function hasChangeLog(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<boolean> {
+  const row = await tx
+    .selectFrom('app.sync_alteracoes')
+    .select('chave')
+    .where('id_empresa', '=', idEmpresa)
+    .where('colecao', '=', colecao)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

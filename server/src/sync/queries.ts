@@ -1,0 +1,26 @@
+// The pull's read of the change log. It names the tenant and, for a representative, their
+// scope itself; the row-level security policies of app.sync_alteracoes are the second line.
+import type { SyncCollection } from '@campo/shared';
+import type { Tx } from '../db/scope.ts';
+
+export interface ChangeWindow {
+  idEmpresa: number;
+  colecao: SyncCollection;
+  /** A representative reads the tenant-wide rows and their own; null: every row. */
+  codVendedor: number | null;
+  after: number;
+  limit: number;
+}
+
+export function selectChanges(tx: Tx, w: ChangeWindow) {
+  let query = tx
+    .selectFrom('app.sync_alteracoes')
+    .select(['chave', 'revisao', 'excluido'])
+    .where('id_empresa', '=', w.idEmpresa)
+    .where('colecao', '=', w.colecao)
+    .where('revisao', '>', w.after);
+  const codVendedor = w.codVendedor;
+  if (codVendedor !== null)
+    query = query.where((eb) => eb.or([eb('escopo', 'is', null), eb('escopo', '=', codVendedor)]));
+  return query.orderBy('revisao').limit(w.limit).execute();
+}
