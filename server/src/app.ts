@@ -22,6 +22,7 @@ import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { policyRoutes } from './policies/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
+import type { ChangeHub } from './sync/stream.ts';
 import { targetRoutes } from './targets/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { SERVER_VERSION } from './version.ts';
@@ -34,12 +35,16 @@ export interface AppConfig {
   devLogin: boolean;
   /** Web Push; absent or vapid null: push disabled (subscribing answers 503). */
   push?: PushSettings;
+  /** Pause between heartbeat events of GET /sync/stream (default 25 s). */
+  syncHeartbeatMs?: number;
 }
 
 export interface AppDeps {
   pool: pg.Pool;
   config: AppConfig;
   db?: Db;
+  /** The process's LISTEN hub for GET /sync/stream; absent: the stream answers 503. */
+  hub?: ChangeHub;
 }
 
 export function createApp(deps: AppDeps) {
@@ -88,7 +93,7 @@ export function createApp(deps: AppDeps) {
   secured.route('/', ticketRoutes({ db }));
   secured.route('/', funnelRoutes({ db }));
   secured.route('/', targetRoutes({ db }));
-  secured.route('/', syncRoutes({ db }));
+  secured.route('/', syncRoutes({ db, hub: deps.hub, heartbeatMs: deps.config.syncHeartbeatMs }));
   api.route('/', secured);
 
   const app = new OpenAPIHono<AppEnv>();

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { type AppConfig, createApp } from '../../server/src/app.ts';
+import type { ChangeHub } from '../../server/src/sync/stream.ts';
 import { serverRolePool } from './pg.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
@@ -9,11 +10,16 @@ export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
  * uses for set-up), so row-level security binds it as it does in production; `asOwner` keeps
  * the given pool, for tests of an unprovisioned database.
  */
-export function testApp(pool: pg.Pool, config: Partial<AppConfig> = {}, options: { asOwner?: boolean } = {}) {
+export function testApp(
+  pool: pg.Pool,
+  config: Partial<AppConfig> = {},
+  options: { asOwner?: boolean; hub?: ChangeHub } = {},
+) {
   const url = pool.options.connectionString;
   const serverPool = !options.asOwner && url ? serverRolePool(url) : pool;
   return createApp({
     pool: serverPool,
+    ...(options.hub ? { hub: options.hub } : {}),
     config: { jwtSecret: TEST_JWT_SECRET, tokenTtlHours: 1, devLogin: false, ...config },
   });
 }

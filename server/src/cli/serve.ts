@@ -4,13 +4,17 @@ import { loadServerConfig, pushSettings } from '../config.ts';
 import { createPool } from '../db/pool.ts';
 import { log } from '../log.ts';
 import { startPushWorker } from '../notifications/worker.ts';
+import { createChangeHub } from '../sync/stream.ts';
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
   const pool = createPool(config.DATABASE_URL);
   const push = pushSettings(config);
+  // One LISTEN connection per process, for GET /sync/stream (opened by the first stream).
+  const hub = createChangeHub({ connectionString: config.DATABASE_URL, log });
   const app = createApp({
     pool,
+    hub,
     config: {
       jwtSecret: config.JWT_SECRET,
       tokenTtlHours: config.TOKEN_TTL_HOURS,
@@ -31,9 +35,13 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       if (stopping) return;
       stopping = true;
       log.info('stopping', { signal });
-      server.close(() => {
-        void (pushWorker?.stop() ?? Promise.resolve()).finally(() => pool.end().finally(resolve));
-      });
+      // Closing the hub first ends the open event streams, which would otherwise keep the
+      // server from closing.
+      void hub.close().finally(() =>
+        server.close(() => {
+          void (pushWorker?.stop() ?? Promise.resolve()).finally(() => pool.end().finally(resolve));
+        }),
+      );
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

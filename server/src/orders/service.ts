@@ -25,6 +25,7 @@ import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
 import { loadCeilingInputs } from '../policies/service.ts';
+import { announceChange } from '../sync/stream.ts';
 import * as q from './queries.ts';
 
 export interface OrderResult {
@@ -259,6 +260,7 @@ export async function createOrder(
     const body = await loadOrder(tx, auth.idEmpresa, id);
     // In the order's transaction: the approvers hear of it exactly when it commits.
     await notifyOrderPendingApproval(tx, { ...body, idEmpresa: auth.idEmpresa });
+    await announceChange(tx, { idEmpresa: auth.idEmpresa, colecao: 'pedidos', codVendedor: auth.codVendedor });
     await q.insertIdempotencyKey(tx, {
       id_empresa: auth.idEmpresa,
       id_usuario: auth.userId,
@@ -446,6 +448,7 @@ export async function decideOrder(
         motivo,
       });
       const order = await loadOrder(tx, auth.idEmpresa, id);
+      await announceChange(tx, { idEmpresa: auth.idEmpresa, colecao: 'pedidos', codVendedor: row.cod_vendedor });
       await notifyOrderDecided(
         tx,
         { ...order, idEmpresa: auth.idEmpresa },

@@ -9,6 +9,7 @@
 import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
+import { announceChange } from './stream.ts';
 
 export interface DocumentRow {
   chave: string;
@@ -154,11 +155,16 @@ export async function refreshChangeLog(tx: Tx, idEmpresa: number, colecao: SyncC
     select (count(*) filter (where novo))::integer as inserted,
            (count(*) filter (where not novo))::integer as updated
       from gravadas`.execute(tx);
-  return {
+  const counts = {
     inserted: changed.rows[0]?.inserted ?? 0,
     updated: changed.rows[0]?.updated ?? 0,
     deleted: gone.rows[0]?.deleted ?? 0,
   };
+  // Heard by the devices' change streams when the refresh commits.
+  if (counts.inserted + counts.updated + counts.deleted > 0) {
+    await announceChange(tx, { idEmpresa, colecao, codVendedor: null });
+  }
+  return counts;
 }
 
 /** Whether the tenant's change log of the collection holds anything (tenant-wide scope). */

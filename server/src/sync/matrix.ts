@@ -28,4 +28,12 @@ export const syncMatrixCases: MatrixCase[] = [
     request: () => ({ path: '/sync/produtos/pull?checkpoint=not-a-checkpoint' }),
     expect: everyone(400),
   },
+  {
+    method: 'GET',
+    route: '/sync/stream',
+    // The matrix's server has no change hub: every signed-in caller gets 503 (the role is never
+    // the reason); the stream itself is tested in stream.pg.test.ts.
+    request: () => ({ path: '/sync/stream' }),
+    expect: everyone(503),
+  },
 ];

@@ -1,0 +1,233 @@
+// GET /sync/stream against a real PostgreSQL: two hubs on one database stand for two server
+// processes; a change committed through one app reaches a stream opened on the other.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../../../test/support/app.ts';
+import { provisionedErp } from '../../../test/support/erp.ts';
+import { asServerRole, useTestDatabase } from '../../../test/support/pg.ts';
+import { logInAs } from '../../../test/support/session.ts';
+import { type ChangeHub, createChangeHub, LISTENER_NAME, SYNC_CHANNEL } from './stream.ts';
+
+const db = useTestDatabase();
+const quiet = { info: () => undefined, warn: () => undefined };
+
+interface SseEvent {
+  event: string;
+  data: string;
+}
+
+/** Reads SSE events off a response body; every wait has a deadline so a test cannot hang. */
+function sse(res: Response) {
+  if (!res.body) throw new Error('no body');
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const parse = (block: string): SseEvent => {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+    }
+    return { event, data: data.join('\n') };
+  };
+  const next = async (deadline: number): Promise<SseEvent> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        return parse(block);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('no SSE event before the deadline');
+      let timer: NodeJS.Timeout | undefined;
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no SSE event before the deadline')), left);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (chunk.done) throw new Error('the stream ended');
+      buffer += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  return {
+    /** Events up to and including the first one `until` accepts. */
+    async until(until: (e: SseEvent) => boolean, ms = 5000): Promise<SseEvent[]> {
+      const deadline = Date.now() + ms;
+      const seen: SseEvent[] = [];
+      for (;;) {
+        const e = await next(deadline);
+        seen.push(e);
+        if (until(e)) return seen;
+      }
+    },
+    close: () => reader.cancel().catch(() => undefined),
+  };
+}
+
+const changeOf = (colecao: string) => (e: SseEvent) => e.event === 'change' && JSON.parse(e.data).colecao === colecao;
+const changes = (events: SseEvent[]) =>
+  events.filter((e) => e.event === 'change').map((e) => (JSON.parse(e.data) as { colecao: string }).colecao);
+
+describe('sync change stream', () => {
+  let hubA: ChangeHub;
+  let hubB: ChangeHub;
+  let appA: ReturnType<typeof testApp>;
+  let appB: ReturnType<typeof testApp>;
+  let t1: number;
+  let t2: number;
+  const tokens: Record<string, string> = {};
+  const clientOf: Record<string, number> = {};
+  let produto: Record<string, number>;
+  const opened: { close: () => Promise<unknown> }[] = [];
+
+  const open = async (app: ReturnType<typeof testApp>, who: string) => {
+    const res = await app.request('/api/v1/sync/stream', { headers: { authorization: `Bearer ${tokens[who]}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const stream = sse(res);
+    opened.push(stream);
+    return stream;
+  };
+
+  const order = async (app: ReturnType<typeof testApp>, who: string) => {
+    const res = await app.request('/api/v1/orders', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens[who]}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      body: JSON.stringify({
+        idCliente: clientOf[who],
+        itens: [{ idProduto: produto[who], quantidade: 1, descontoPercent: 0 }],
+      }),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+  };
+
+  /** A change no route makes, to close a "nothing else arrived" window. */
+  const marker = (idEmpresa: number, colecao: string) =>
+    db.pool.query('select pg_notify($1, $2)', [
+      SYNC_CHANNEL,
+      JSON.stringify({ idEmpresa, colecao, codVendedor: null }),
+    ]);
+
+  beforeAll(async () => {
+    const erp = await provisionedErp(db.pool);
+    [t1, t2] = erp.tenants as [number, number];
+    const reps = erp.reps.filter((r) => r.idEmpresa === t1);
+    if (!reps[0] || !reps[1]) throw new Error('the tiny fixture lacks two representatives');
+    const url = asServerRole(db.url);
+    hubA = createChangeHub({ connectionString: url, log: quiet, retryBaseMs: 50 });
+    hubB = createChangeHub({ connectionString: url, log: quiet, retryBaseMs: 50 });
+    appA = testApp(db.pool, {}, { hub: hubA });
+    appB = testApp(db.pool, {}, { hub: hubB });
+    const users = {
+      rep: { role: 'representative', idEmpresa: t1, codVendedor: reps[0].codVendedor },
+      rep2: { role: 'representative', idEmpresa: t1, codVendedor: reps[1].codVendedor },
+      manager: { role: 'manager', idEmpresa: t1 },
+      foreign: { role: 'admin', idEmpresa: t2 },
+    } as const;
+    for (const [who, user] of Object.entries(users)) {
+      tokens[who] = await logInAs(appA, db.pool, { ...user, login: `${who}@stream.test` });
+    }
+    produto = {};
+    for (const who of ['rep', 'rep2'] as const) {
+      const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
+        `select c.id_cliente, p.id_produto
+           from app.vw_clientes c
+           join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
+           join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
+          where c.id_empresa = $1 and c.cod_vendedor = $2
+          order by c.id_cliente, p.id_produto limit 1`,
+        [t1, users[who].codVendedor],
+      );
+      const row = rows[0];
+      if (!row) throw new Error(`no orderable client for ${who}`);
+      clientOf[who] = row.id_cliente;
+      produto[who] = row.id_produto;
+      // The client must be able to receive orders.
+      await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [row.id_cliente]);
+      await db.pool.query(
+        'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
+        [row.id_cliente],
+      );
+    }
+  });
+
+  afterAll(async () => {
+    for (const s of opened) await s.close();
+    await hubA?.close();
+    await hubB?.close();
+  });
+
+  it('a stream on process B hears resync first, then an order created through process A', async () => {
+    const stream = await open(appB, 'rep');
+    const first = await stream.until(() => true);
+    expect(first.map((e) => e.event)).toEqual(['resync']);
+    await order(appA, 'rep');
+    const events = await stream.until(changeOf('pedidos'));
+    expect(changes(events)).toEqual(['pedidos']);
+    await stream.close();
+  });
+
+  it("a representative does not hear another representative's order, nor another tenant's change", async () => {
+    const rep = await open(appB, 'rep');
+    const manager = await open(appB, 'manager');
+    const foreign = await open(appA, 'foreign');
+    for (const s of [rep, manager, foreign]) await s.until((e) => e.event === 'resync');
+    await order(appA, 'rep2');
+    await marker(t1, 'fim');
+    await marker(t2, 'fim');
+    // Notifications arrive in commit order: whatever came before the marker was heard.
+    expect(changes(await rep.until(changeOf('fim')))).toEqual(['fim']);
+    expect(changes(await manager.until(changeOf('fim')))).toEqual(['pedidos', 'fim']);
+    expect(changes(await foreign.until(changeOf('fim')))).toEqual(['fim']);
+  });
+
+  it('a catalog refresh that changed something is announced tenant-wide', async () => {
+    const rep = await open(appA, 'rep2');
+    await rep.until((e) => e.event === 'resync');
+    // The tenant's change log is still empty here: the refresh fills it, a change.
+    const res = await appA.request('/api/v1/catalog/sync', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.manager}` },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    await marker(t1, 'fim');
+    expect(changes(await rep.until(changeOf('fim')))).toContain('produtos');
+  });
+
+  it('the hub reconnects when its LISTEN connection is killed, and the stream goes on', async () => {
+    const stream = await open(appB, 'rep');
+    await stream.until((e) => e.event === 'resync');
+    const killed = await db.pool.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1',
+      [LISTENER_NAME],
+    );
+    expect(killed.rowCount).toBeGreaterThan(0);
+    // After reconnecting the hub tells its streams to resync (announcements may have been lost).
+    await stream.until((e) => e.event === 'resync', 10_000);
+    await order(appA, 'rep');
+    await stream.until(changeOf('pedidos'), 5000);
+  });
+
+  it('sends heartbeats, and answers 503 without a hub and 401 without a token', async () => {
+    const hb = testApp(db.pool, { syncHeartbeatMs: 50 }, { hub: hubA });
+    const res = await hb.request('/api/v1/sync/stream', { headers: { authorization: `Bearer ${tokens.rep}` } });
+    const stream = sse(res);
+    opened.push(stream);
+    const events = await stream.until((e) => e.event === 'heartbeat', 3000);
+    expect(events.some((e) => e.event === 'heartbeat')).toBe(true);
+    await stream.close();
+
+    const noHub = testApp(db.pool);
+    const disabled = await noHub.request('/api/v1/sync/stream', { headers: { authorization: `Bearer ${tokens.rep}` } });
+    expect(disabled.status).toBe(503);
+    expect(((await disabled.json()) as { code: string }).code).toBe('SYNC_STREAM_DISABLED');
+    expect((await appA.request('/api/v1/sync/stream')).status).toBe(401);
+  });
+});

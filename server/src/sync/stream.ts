@@ -1,0 +1,265 @@
+// Live change announcements (docs/sync.md, "Change stream"). A change is announced with
+// NOTIFY campo_sync inside the transaction that makes it, so PostgreSQL delivers it only on
+// commit, and to every server process. Each process holds one LISTEN connection (the hub) and
+// fans the announcements out to its open SSE streams, filtered by tenant and representative.
+// Devices are only told *which collection* changed: they pull it through the checkpoints.
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf, type Tx } from '../db/scope.ts';
+import { HttpProblem } from '../http/problem.ts';
+import { log as defaultLog } from '../log.ts';
+
+export const SYNC_CHANNEL = 'campo_sync';
+
+/** Default pause between heartbeat events of a stream. */
+export const HEARTBEAT_MS = 25_000;
+
+/** What changed: a collection of a tenant, for one representative or (null) for everyone. */
+export interface SyncChange {
+  idEmpresa: number;
+  colecao: string;
+  codVendedor: number | null;
+}
+
+/**
+ * Announces a change in the caller's transaction: delivered to every listening process when
+ * (and only if) the transaction commits. The payload holds only numbers and ASCII.
+ */
+export async function announceChange(tx: Tx, change: SyncChange): Promise<void> {
+  const payload = JSON.stringify({
+    idEmpresa: change.idEmpresa,
+    colecao: change.colecao,
+    codVendedor: change.codVendedor,
+  });
+  await sql`select pg_notify(${SYNC_CHANNEL}, ${payload})`.execute(tx);
+}
+
+/** Who listens: a tenant, and a representative (their changes and the tenant-wide ones) or null (all). */
+export interface ChangeFilter {
+  idEmpresa: number;
+  codVendedor: number | null;
+}
+
+/**
+ * `change`: a collection changed; `resync`: announcements may have been lost (the hub
+ * reconnected); `closed`: the hub is shutting down (the streams end).
+ */
+export type HubEvent = { type: 'change'; colecao: string } | { type: 'resync' } | { type: 'closed' };
+
+export interface HubLog {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ChangeHub {
+  /** Starts listening if not yet; returns the unsubscribe function. */
+  subscribe(filter: ChangeFilter, onEvent: (event: HubEvent) => void): () => void;
+  /** Resolves once the LISTEN connection is up (starting it if needed). */
+  listening(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ChangeHubOptions {
+  connectionString: string;
+  log?: HubLog;
+  /** First reconnection delay, doubled per failure up to retryMaxMs (defaults 250 ms and 30 s). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+/** The application_name of the LISTEN connection (it shows in pg_stat_activity). */
+export const LISTENER_NAME = 'campo-sync-listener';
+
+export function matches(filter: ChangeFilter, change: SyncChange): boolean {
+  if (change.idEmpresa !== filter.idEmpresa) return false;
+  return filter.codVendedor === null || change.codVendedor === null || change.codVendedor === filter.codVendedor;
+}
+
+function parseChange(payload: string | undefined): SyncChange | null {
+  if (!payload) return null;
+  try {
+    const v = JSON.parse(payload) as Partial<SyncChange>;
+    if (typeof v.idEmpresa !== 'number' || typeof v.colecao !== 'string') return null;
+    return {
+      idEmpresa: v.idEmpresa,
+      colecao: v.colecao,
+      codVendedor: typeof v.codVendedor === 'number' ? v.codVendedor : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One dedicated LISTEN connection per process, opened lazily by the first subscriber (or
+ * `listening()`), reconnected with exponential backoff whenever it drops. After a reconnection
+ * every subscriber gets a `resync`, since announcements made meanwhile were not heard.
+ */
+export function createChangeHub(options: ChangeHubOptions): ChangeHub {
+  const log = options.log ?? defaultLog;
+  const retryBase = options.retryBaseMs ?? 250;
+  const retryMax = options.retryMaxMs ?? 30_000;
+  const subscribers = new Set<{ filter: ChangeFilter; onEvent: (e: HubEvent) => void }>();
+  let client: pg.Client | null = null;
+  let started = false;
+  let closed = false;
+  let failures = 0;
+  let everConnected = false;
+  let timer: NodeJS.Timeout | null = null;
+  let waiters: (() => void)[] = [];
+  let up = false;
+
+  const emit = (change: SyncChange | null) => {
+    for (const s of subscribers) {
+      if (change === null) s.onEvent({ type: 'resync' });
+      else if (matches(s.filter, change)) s.onEvent({ type: 'change', colecao: change.colecao });
+    }
+  };
+
+  const scheduleReconnect = () => {
+    if (closed || timer) return;
+    const delay = Math.min(retryMax, retryBase * 2 ** Math.min(failures, 20));
+    failures++;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, delay);
+  };
+
+  const connect = async () => {
+    if (closed) return;
+    const c = new pg.Client({ connectionString: options.connectionString, application_name: LISTENER_NAME });
+    let dropped = false;
+    const drop = (err?: Error) => {
+      if (dropped) return;
+      dropped = true;
+      up = false;
+      if (client === c) client = null;
+      c.end().catch(() => undefined);
+      if (!closed) {
+        log.warn('sync listener dropped; reconnecting', { error: err?.message });
+        scheduleReconnect();
+      }
+    };
+    c.on('error', drop);
+    c.on('end', () => drop());
+    c.on('notification', (msg) => {
+      if (msg.channel === SYNC_CHANNEL) {
+        const change = parseChange(msg.payload);
+        if (change) emit(change);
+      }
+    });
+    try {
+      await c.connect();
+      await c.query(`listen ${SYNC_CHANNEL}`);
+    } catch (err) {
+      drop(err as Error);
+      return;
+    }
+    if (closed || dropped) {
+      c.end().catch(() => undefined);
+      return;
+    }
+    client = c;
+    up = true;
+    failures = 0;
+    if (everConnected) {
+      log.info('sync listener reconnected');
+      emit(null);
+    }
+    everConnected = true;
+    const ready = waiters;
+    waiters = [];
+    for (const w of ready) w();
+  };
+
+  const start = () => {
+    if (started || closed) return;
+    started = true;
+    void connect();
+  };
+
+  return {
+    subscribe(filter, onEvent) {
+      const entry = { filter, onEvent };
+      subscribers.add(entry);
+      start();
+      return () => {
+        subscribers.delete(entry);
+      };
+    },
+    listening() {
+      start();
+      if (up || closed) return Promise.resolve();
+      return new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      for (const s of [...subscribers]) s.onEvent({ type: 'closed' });
+      subscribers.clear();
+      const ready = waiters;
+      waiters = [];
+      for (const w of ready) w();
+      const c = client;
+      client = null;
+      up = false;
+      if (c) await c.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The SSE answer of GET /sync/stream: `resync` once the hub listens (the device pulls
+ * everything from its checkpoints, covering what happened while it was away), then `change`
+ * events `{ colecao }` and a `heartbeat` every heartbeatMs, until the client disconnects.
+ */
+export function streamChanges(c: Context, hub: ChangeHub | undefined, auth: AuthContext, heartbeatMs: number) {
+  if (!hub) {
+    throw new HttpProblem(
+      503,
+      'SYNC_STREAM_DISABLED',
+      'Avisos de sincronização indisponíveis',
+      'Este servidor não envia avisos de alteração: sincronize periodicamente.',
+    );
+  }
+  const scope = scopeOf(auth);
+  return streamSSE(c, async (stream) => {
+    let chain = Promise.resolve();
+    const send = (event: string, data: unknown) => {
+      chain = chain.then(() => (stream.aborted ? undefined : stream.writeSSE({ event, data: JSON.stringify(data) })));
+    };
+    let end: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+      if (stream.aborted) resolve();
+      else stream.onAbort(resolve);
+    });
+    const held: HubEvent[] = [];
+    let live = false;
+    const unsubscribe = hub.subscribe(scope, (e) => {
+      if (e.type === 'closed') end();
+      else if (!live) held.push(e);
+      else if (e.type === 'resync') send('resync', {});
+      else send('change', { colecao: e.colecao });
+    });
+    let heartbeat: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([hub.listening(), ended]);
+      // Subscribed and listening before resync: nothing committed after the device's pull is missed.
+      send('resync', {});
+      heartbeat = setInterval(() => send('heartbeat', {}), heartbeatMs);
+      live = true;
+      for (const e of held) if (e.type === 'change') send('change', { colecao: e.colecao });
+      await ended;
+    } finally {
+      clearInterval(heartbeat);
+      unsubscribe();
+      await chain.catch(() => undefined);
+    }
+  });
+}
