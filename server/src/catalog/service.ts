@@ -80,8 +80,8 @@ async function pautaFor(tx: Tx, idEmpresa: number, asked: number | undefined): P
   return asked;
 }
 
-function toItem(row: CatalogRow, rules: RuleRow[], idPauta: number | null): CatalogItem {
-  const product = { grupo: row.cod_grupo, subgrupo: row.cod_subgrupo };
+/** The product fields a list item and a product detail share. */
+function productFields(row: Omit<CatalogRow, 'preco'>) {
   return {
     id: Number(row.id_produto),
     code: row.cod_produto ?? '',
@@ -93,6 +93,13 @@ function toItem(row: CatalogRow, rules: RuleRow[], idPauta: number | null): Cata
     subgrupo: row.cod_subgrupo,
     subgrupoName: row.descricao_subgrupo,
     image: row.imagem,
+  };
+}
+
+function toItem(row: CatalogRow, rules: RuleRow[], idPauta: number | null): CatalogItem {
+  const product = { grupo: row.cod_grupo, subgrupo: row.cod_subgrupo };
+  return {
+    ...productFields(row),
     price: row.preco ?? null,
     badges: badgesFor(rules, product, idPauta),
   };
@@ -139,16 +146,7 @@ export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date
     const rules = await selectRulesInForce(tx, ruleReach(auth, now));
     const product = { grupo: row.cod_grupo, subgrupo: row.cod_subgrupo };
     return {
-      id: Number(row.id_produto),
-      code: row.cod_produto ?? '',
-      description: row.descricao ?? '',
-      unit: row.unidade,
-      category: row.categoria,
-      grupo: row.cod_grupo,
-      grupoName: row.descricao_grupo,
-      subgrupo: row.cod_subgrupo,
-      subgrupoName: row.descricao_subgrupo,
-      image: row.imagem,
+      ...productFields(row),
       ean: row.ean,
       weightKg: row.peso_kg,
       active: row.ativo ?? false,

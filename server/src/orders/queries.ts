@@ -153,16 +153,6 @@ export function selectErpSituation(tx: Tx, idEmpresa: number, erpIdPedido: numbe
     .executeTakeFirst();
 }
 
-/** The supervisor of a representative, from the ERP. */
-export function selectRepSupervisor(tx: Tx, idEmpresa: number, codVendedor: number) {
-  return tx
-    .selectFrom('app.vw_vendedores')
-    .select(['cod_supervisor'])
-    .where('id_empresa', '=', idEmpresa)
-    .where('cod_vendedor', '=', codVendedor)
-    .executeTakeFirst();
-}
-
 export function selectTeam(tx: Tx, idEmpresa: number, codSupervisor: number) {
   return tx
     .selectFrom('app.vw_vendedores')
