@@ -3,10 +3,28 @@
 // revision order, and the checkpoint to send next time. Deletions arrive as tombstones.
 import { z } from 'zod';
 import { ZCatalogSync } from './catalog.ts';
+import { ZCompany } from './company.ts';
+import { ZOpportunity } from './funnel.ts';
+import { ZOrder } from './orders.ts';
+import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
 
-export const SYNC_COLLECTIONS = ['produtos', 'clientes'] as const;
+/**
+ * The replicated collections. Few on purpose: RxDB's open-source core opens at most 13
+ * collections per JavaScript realm, so small reference data (company settings and the
+ * representative's ceilings) shares one collection, `ajustes`.
+ */
+export const SYNC_COLLECTIONS = ['produtos', 'clientes', 'regras', 'ajustes', 'pedidos', 'funil', 'chamados'] as const;
 export const ZSyncCollection = z.enum(SYNC_COLLECTIONS).describe('Replicated collection');
 export type SyncCollection = z.infer<typeof ZSyncCollection>;
+
+/** Collections a device writes to (POST /sync/{collection}/push). */
+export const SYNC_WRITABLE = ['pedidos', 'funil', 'chamados'] as const satisfies readonly SyncCollection[];
+export type SyncWritableCollection = (typeof SYNC_WRITABLE)[number];
+
+/** A representative's own work: only representatives replicate these. */
+export const SYNC_REPRESENTATIVE_ONLY = ['pedidos', 'funil', 'chamados'] as const satisfies readonly SyncCollection[];
+
+export const SYNC_PUSH_MAX = 100;
 
 export const SYNC_LIMIT_DEFAULT = 200;
 export const SYNC_LIMIT_MAX = 1000;
@@ -17,6 +35,9 @@ export const SYNC_LIMIT_MAX = 1000;
  * collection is refused rather than silently skipping documents.
  */
 export interface SyncCheckpointData {
+  /** The writing transaction of the last document sent (PostgreSQL txid). */
+  xid: number;
+  /** Its revision, for order within one transaction. */
   revisao: number;
   scope: string;
 }
@@ -38,9 +59,9 @@ function fromBase64Url(value: string): string | null {
   }
 }
 
-/** The opaque checkpoint: base64url of the JSON `{"revisao":N,"scope":"..."}`. */
+/** The opaque checkpoint: base64url of the JSON `{"xid":N,"revisao":N,"scope":"..."}`. */
 export function encodeCheckpoint(data: SyncCheckpointData): string {
-  return toBase64Url(JSON.stringify({ revisao: data.revisao, scope: data.scope }));
+  return toBase64Url(JSON.stringify({ xid: data.xid, revisao: data.revisao, scope: data.scope }));
 }
 
 /** The checkpoint's content, or null when it is not one this server issued (malformed). */
@@ -50,7 +71,11 @@ export function decodeCheckpoint(value: string): SyncCheckpointData | null {
   try {
     const data: unknown = JSON.parse(text);
     const parsed = z
-      .object({ revisao: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), scope: z.string().max(100) })
+      .object({
+        xid: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        revisao: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        scope: z.string().max(100),
+      })
       .strict()
       .safeParse(data);
     return parsed.success ? parsed.data : null;
@@ -60,7 +85,10 @@ export function decodeCheckpoint(value: string): SyncCheckpointData | null {
 }
 
 export const ZSyncPullParams = z.object({
-  collection: z.string().max(40).describe('Collection to pull: produtos or clientes (another name answers 404)'),
+  collection: z
+    .string()
+    .max(40)
+    .describe(`Collection: ${SYNC_COLLECTIONS.join(', ')} (another name answers 404)`),
 });
 
 export const ZSyncPullQuery = z.object({
@@ -88,7 +116,7 @@ export const ZSyncPrice = z
 
 export const ZSyncProduct = z
   .object({
-    id: z.number().int().describe('Product id (ERP id_produto)'),
+    id: z.string().describe('Product id (ERP id_produto), as a string: RxDB primary keys are strings'),
     code: z.string().nullable().describe('Product code'),
     description: z.string().nullable().describe('Description'),
     unit: z.string().nullable().describe('Sales unit'),
@@ -107,7 +135,7 @@ export type SyncProduct = z.infer<typeof ZSyncProduct>;
 
 export const ZSyncClient = z
   .object({
-    id: z.number().int().describe('Client id (ERP corrent.id_corrent)'),
+    id: z.string().describe('Client id (ERP corrent.id_corrent), as a string: RxDB primary keys are strings'),
     codVendedor: z.number().int().nullable().describe('Representative whose portfolio holds the client'),
     name: z.string().nullable().describe('Legal name (razão social)'),
     tradeName: z.string().nullable().describe('Trade name (nome fantasia)'),
@@ -133,9 +161,140 @@ export const ZSyncClient = z
   .describe('A client document (collection clientes)');
 export type SyncClient = z.infer<typeof ZSyncClient>;
 
+export const ZSyncRule = z
+  .object({
+    id: z.string().describe('Rule id, as a string'),
+    descricao: z.string().describe('Description'),
+    grupo: z.number().int().nullable().describe('Product group; null matches every group'),
+    subgrupo: z.number().int().nullable().describe('Product subgroup; null matches every subgroup'),
+    representante: z.number().int().nullable().describe('Representative; null matches every representative'),
+    idPauta: z.number().int().nullable().describe('Price list; null matches every list'),
+    percent: z.number().describe('Ceiling raised to (and new lines pre-filled with) this percent'),
+    vigenciaInicio: z.string().describe('First day in force (YYYY-MM-DD)'),
+    vigenciaFim: z.string().describe('Last day in force (YYYY-MM-DD); 9999-12-31 when open-ended'),
+    promocao: z.boolean().describe("'Promoção' badge when true, 'Cond. especial' when false"),
+    _deleted: z.literal(false).describe('Always false for a live document'),
+  })
+  .describe(
+    'A discount rule in force today or later that reaches the caller (collection regras); expired rules leave as tombstones',
+  );
+export type SyncRule = z.infer<typeof ZSyncRule>;
+
+export const ZSyncSettings = z
+  .object({
+    id: z
+      .enum(['empresa', 'tetos'])
+      .describe("'empresa': the company and its settings; 'tetos': the caller's ceilings"),
+    empresa: ZCompany.nullable().describe(
+      "The company, its logo and its daily positivation target (document 'empresa')",
+    ),
+    tetos: z
+      .object({
+        codVendedor: z.number().int().describe('Representative'),
+        defaultPercent: z.number().nullable().describe('Default ceiling; null when the ERP sets none (5% applies)'),
+        byCategory: z.record(z.string(), z.number()).describe('Ceiling per product category'),
+      })
+      .nullable()
+      .describe("The representative's discount ceilings (document 'tetos', representatives only)"),
+    _deleted: z.literal(false).describe('Always false for a live document'),
+  })
+  .describe('Small reference data (collection ajustes): the company settings and the ceilings');
+export type SyncSettings = z.infer<typeof ZSyncSettings>;
+
+export const SYNC_ORDER_STATES = ['queued', 'pending_approval', 'approved', 'invoiced', 'rejected', 'refused'] as const;
+export const ZSyncOrderState = z
+  .enum(SYNC_ORDER_STATES)
+  .describe(
+    'queued: waiting in the device outbox; refused: the server refused it (see reasons; fix and queue again, or discard); the others are the order status',
+  );
+export type SyncOrderState = z.infer<typeof ZSyncOrderState>;
+
+export const ZSyncOrderReason = z
+  .object({
+    code: z
+      .string()
+      .describe(
+        'Stable code: a refusal code of POST /orders (DISCOUNT_ABOVE_CEILING, CLIENT_BLOCKED, ...) or VALIDATION',
+      ),
+    message: z.string().describe('The reason in plain pt-BR'),
+    line: z.number().int().optional().describe('1-based line of the draft, when a line is refused'),
+    idProduto: z.number().int().optional().describe('Product of the refused line'),
+    descontoPercent: z.number().optional().describe('The discount asked'),
+    tetoPercent: z.number().optional().describe('The ceiling that applied'),
+    regra: z
+      .object({
+        id: z.number().int().describe('Discount rule id'),
+        descricao: z.string().describe('Discount rule description'),
+      })
+      .nullable()
+      .optional()
+      .describe('The rule that set the ceiling, or null when the base ceiling applied'),
+  })
+  .describe('One reason a queued order was refused');
+export type SyncOrderReason = z.infer<typeof ZSyncOrderReason>;
+
+export const ZSyncOrder = z
+  .object({
+    id: z
+      .string()
+      .describe("The order's Idempotency-Key, made by the device when the order was created (pedido-<id> for none)"),
+    status: ZSyncOrderState,
+    draft: z
+      .unknown()
+      .nullable()
+      .describe('The order as the device queued it (the body of POST /orders); null once the server holds the order'),
+    order: ZOrder.nullable().describe('The order as the server holds it; null while queued or when refused'),
+    reasons: z.array(ZSyncOrderReason).describe('Why it was refused; empty otherwise'),
+    queuedAt: z.string().nullable().describe("When the device queued it (device clock; shown as the outbox's age)"),
+    updatedAt: z.string().describe('Last change (ISO 8601)'),
+    _deleted: z.boolean().describe('True when the device discards a refused order'),
+  })
+  .describe(
+    "An order of the representative (collection pedidos). Pushing one with status queued and a draft creates the order through the same service as POST /orders, idempotent by id; the answer's master state says pending_approval, or refused with reasons",
+  );
+export type SyncOrder = z.infer<typeof ZSyncOrder>;
+
+export const ZSyncOpportunity = ZOpportunity.extend({
+  _deleted: z.boolean().describe('True when deleted'),
+}).describe(
+  'An opportunity of the funnel (collection funil). Conflict rule: the fields a push changed (new state against the assumed master) are applied over the server’s current version, field by field, in the order pushes reach the server; fields it did not change keep the server’s value; a deletion wins over edits',
+);
+export type SyncOpportunity = z.infer<typeof ZSyncOpportunity>;
+
+export const ZSyncTicketMessage = z
+  .object({
+    id: z.string().describe('Message id made by the device (UUID), or msg-<id> for a message written online'),
+    autorTipo: ZTicketAuthorType,
+    autorNome: z.string().describe('Who wrote it'),
+    texto: z.string().describe('The text exactly as typed'),
+    criadoEm: z.string().describe('When (ISO 8601; the server’s time once it holds the message)'),
+  })
+  .describe('A message of a ticket thread');
+
+export const ZSyncTicket = z
+  .object({
+    id: z.string().describe('Ticket id made by the device (UUID), or chamado-<id> for a ticket opened online'),
+    idChamado: z.number().int().nullable().describe("The server's ticket id; null until the server holds the ticket"),
+    idPedido: z.number().int().nullable().describe('The Campo order the ticket is about'),
+    numPedSar: z.number().int().nullable().describe("The Campo order's number"),
+    numPedErp: z.number().int().nullable().describe('The ERP order number, when about one'),
+    idCliente: z.number().int().nullable().describe("The order's client"),
+    nomeCliente: z.string().nullable().describe("The client's name"),
+    assunto: z.string().describe('Subject, exactly as typed'),
+    status: ZTicketStatus,
+    mensagens: z.array(ZSyncTicketMessage).describe('The thread, oldest first'),
+    criadoEm: z.string().describe('Opened at'),
+    atualizadoEm: z.string().describe('Last message or state change'),
+    _deleted: z.boolean().describe('Always false: tickets are never deleted'),
+  })
+  .describe(
+    'A SAC ticket with its thread (collection chamados). Pushes: a new id opens the ticket; new messages (ids the server does not hold) are appended in order; status cancelado cancels it. Messages are never edited; a push to a closed ticket gets the master state back, with the messages it could not take left out',
+  );
+export type SyncTicket = z.infer<typeof ZSyncTicket>;
+
 export const ZSyncTombstone = z
   .object({
-    id: z.number().int().describe('Id of the document the device must delete'),
+    id: z.string().describe('Id of the document the device must delete'),
     _deleted: z.literal(true).describe('Always true: the document left the ERP or the caller’s scope'),
   })
   .describe('A deletion');
@@ -144,7 +303,18 @@ export type SyncTombstone = z.infer<typeof ZSyncTombstone>;
 export const ZSyncPull = z
   .object({
     documents: z
-      .array(z.union([ZSyncProduct, ZSyncClient, ZSyncTombstone]))
+      .array(
+        z.union([
+          ZSyncProduct,
+          ZSyncClient,
+          ZSyncRule,
+          ZSyncSettings,
+          ZSyncOrder,
+          ZSyncOpportunity,
+          ZSyncTicket,
+          ZSyncTombstone,
+        ]),
+      )
       .describe('Documents changed after the checkpoint, in revision order, at most `limit`'),
     checkpoint: z
       .string()
@@ -165,10 +335,12 @@ export const ZSyncRefreshCounts = z
 export type SyncRefreshCounts = z.infer<typeof ZSyncRefreshCounts>;
 
 export const ZSyncRefresh = z
-  .object({
-    produtos: ZSyncRefreshCounts,
-    clientes: ZSyncRefreshCounts,
-  })
+  .object(
+    Object.fromEntries(SYNC_COLLECTIONS.map((c) => [c, ZSyncRefreshCounts])) as Record<
+      SyncCollection,
+      typeof ZSyncRefreshCounts
+    >,
+  )
   .describe('What a refresh changed in the change log, per collection');
 export type SyncRefresh = z.infer<typeof ZSyncRefresh>;
 
@@ -177,3 +349,38 @@ export const ZCatalogSyncResult = ZCatalogSync.extend({
   changeLog: ZSyncRefresh.describe("What the refresh of the tenant's replication change log changed"),
 }).describe('What the ERP catalog of the tenant holds now, and what devices will pull');
 export type CatalogSyncResult = z.infer<typeof ZCatalogSyncResult>;
+
+export const ZSyncPushRow = z
+  .object({
+    assumedMasterState: z
+      .looseObject({ id: z.string().max(200).describe('Document id') })
+      .nullable()
+      .describe('The master state the device last saw; null for a document new to the server'),
+    newDocumentState: z
+      .looseObject({
+        id: z.string().min(1).max(200).describe('Document id'),
+        _deleted: z.boolean().optional().describe('True when the device deleted the document'),
+      })
+      .describe('The document as the device holds it now'),
+  })
+  .describe('One changed document');
+export type SyncPushRow = z.infer<typeof ZSyncPushRow>;
+
+export const ZSyncPushBody = z
+  .array(ZSyncPushRow)
+  .max(SYNC_PUSH_MAX)
+  .describe(`The documents the device changed, at most ${SYNC_PUSH_MAX}`);
+
+export const ZSyncPushResult = z
+  .array(z.union([ZSyncOrder, ZSyncOpportunity, ZSyncTicket, ZSyncTombstone]))
+  .describe(
+    'The master state of every pushed document the server holds differently from newDocumentState (RxDB conflicts): the device adopts it. That includes server-computed fields (an accepted order now pending_approval, a refused one with reasons)',
+  );
+export type SyncPushResult = z.infer<typeof ZSyncPushResult>;
+
+export const ZSyncPushParams = z.object({
+  collection: z
+    .string()
+    .max(40)
+    .describe(`Writable collection: ${SYNC_WRITABLE.join(', ')} (another answers 404)`),
+});

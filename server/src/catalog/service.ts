@@ -164,14 +164,14 @@ export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date
 
 /**
  * Reads the ERP catalog of the tenant afresh, says what it holds, and refreshes the tenant's
- * replication change log (products and clients) so that devices pull what changed. The
+ * replication change log (every collection) so that devices pull what changed. The
  * refresh runs tenant-wide whoever asks: every portfolio's documents are rebuilt.
  */
-export function syncCatalog(db: Db, auth: AuthContext, now = new Date()): Promise<CatalogSyncResult> {
-  return withScope(db, { idEmpresa: auth.idEmpresa, codVendedor: null }, async (tx) => {
+export async function syncCatalog(db: Db, auth: AuthContext, now = new Date()): Promise<CatalogSyncResult> {
+  const counts = await withScope(db, { idEmpresa: auth.idEmpresa, codVendedor: null }, async (tx) => {
     const { products, active } = await countErpProducts(tx, auth.idEmpresa);
     const prices = await countErpPrices(tx, auth.idEmpresa);
-    const changeLog = await refreshAll(tx, auth.idEmpresa);
-    return { products, activeProducts: active, prices, checkedAt: now.toISOString(), changeLog };
+    return { products, activeProducts: active, prices, checkedAt: now.toISOString() };
   });
+  return { ...counts, changeLog: await refreshAll(db, auth.idEmpresa) };
 }

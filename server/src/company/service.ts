@@ -6,10 +6,11 @@ import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { problems } from '../http/problem.ts';
+import { refreshReference } from '../sync/collections.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';
 import { clearLogo, selectCompany, upsertLogo, upsertMetaPositivacaoDia } from './queries.ts';
 
-async function readCompany(tx: Tx, idEmpresa: number): Promise<Company> {
+export async function readCompany(tx: Tx, idEmpresa: number): Promise<Company> {
   const row = await selectCompany(tx, idEmpresa);
   // A token names a tenant the ERP no longer has: nothing to show.
   if (!row) throw problems.notFound('Empresa');
@@ -36,15 +37,23 @@ export async function setLogo(db: Db, auth: AuthContext, bytes: Uint8Array): Pro
   const dataUrl = toDataUrl(logo.mime, bytes);
   return withScope(db, scopeOf(auth), async (tx) => {
     await upsertLogo(tx, auth.idEmpresa, dataUrl);
+    await refreshReference(tx, auth.idEmpresa, 'ajustes');
     return readCompany(tx, auth.idEmpresa);
   });
 }
 
 /** Removing a logo that is not there is not an error: the result is the same. */
 export function removeLogo(db: Db, auth: AuthContext): Promise<void> {
-  return withScope(db, scopeOf(auth), (tx) => clearLogo(tx, auth.idEmpresa));
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await clearLogo(tx, auth.idEmpresa);
+    await refreshReference(tx, auth.idEmpresa, 'ajustes');
+  });
 }
 
 export function setMetaPositivacaoDia(db: Db, auth: AuthContext, meta: number): Promise<number | null> {
-  return withScope(db, scopeOf(auth), (tx) => upsertMetaPositivacaoDia(tx, auth.idEmpresa, meta));
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const saved = await upsertMetaPositivacaoDia(tx, auth.idEmpresa, meta);
+    await refreshReference(tx, auth.idEmpresa, 'ajustes');
+    return saved;
+  });
 }

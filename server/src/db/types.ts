@@ -14,6 +14,8 @@ export interface ChamadoMensagensTable {
   autor_nome: string;
   texto: string;
   criado_em: Generated<Timestamp>;
+  /** Migration 0009: the device's message id, for idempotent pushes. */
+  chave: string | null;
 }
 
 export interface ChamadosTable {
@@ -30,6 +32,8 @@ export interface ChamadosTable {
   status: Generated<string>;
   criado_em: Generated<Timestamp>;
   atualizado_em: Generated<Timestamp>;
+  /** Migration 0009: the device's ticket id, for idempotent pushes. */
+  chave: string | null;
 }
 
 export interface ClientesNovosTable {
@@ -545,8 +549,12 @@ export interface SyncAlteracoesTable {
   chave: string;
   /** The representative the document belongs to; null: the whole tenant. */
   escopo: number | null;
+  /** Migration 0009: the id the device knows the document by. */
+  documento: string;
   hash: string;
   revisao: number;
+  /** Migration 0009: the writing transaction (txid_current()). */
+  xid: Generated<number>;
   excluido: Generated<boolean>;
   atualizado_em: Generated<Timestamp>;
 }

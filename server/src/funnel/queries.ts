@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
 import type { OportunidadesTable } from '../db/types.ts';
 
-const columns = [
+export const columns = [
   'o.id',
   'o.estagio',
   'o.id_cliente',
@@ -121,4 +121,17 @@ export async function deleteOpportunity(tx: Tx, idEmpresa: number, codVendedor: 
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Opportunities of the tenant, every representative's (the replication refresh), or these ids. */
+export function selectTenantOpportunities(tx: Tx, idEmpresa: number, ids: readonly string[] | null) {
+  let q = tx
+    .selectFrom('app.oportunidades as o')
+    .leftJoin('app.vw_clientes as c', (j) =>
+      j.onRef('c.id_cliente', '=', 'o.id_cliente').onRef('c.id_empresa', '=', 'o.id_empresa'),
+    )
+    .select([...columns, 'o.cod_vendedor'])
+    .where('o.id_empresa', '=', idEmpresa);
+  if (ids !== null) q = q.where(sql`o.id::text`, 'in', ids.length > 0 ? [...ids] : ['']);
+  return q.orderBy('o.id').execute();
 }

@@ -16,7 +16,9 @@ import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
+import { touchDocuments } from '../sync/changelog.ts';
 import * as q from './queries.ts';
+import { opportunitySyncDoc } from './sync.ts';
 
 const lossless = (v: string | null | undefined) =>
   v === undefined ? undefined : v === null ? null : encodeLossless(v);
@@ -29,7 +31,7 @@ function rep(auth: AuthContext): number {
   return auth.codVendedor;
 }
 
-function toApi(row: q.OpportunityRow): Opportunity {
+export function toApi(row: q.OpportunityRow): Opportunity {
   return {
     id: row.id,
     estagio: row.estagio as FunnelStage,
@@ -126,7 +128,11 @@ export async function createOpportunity(
       motivo_perda: lossless(wanted.motivoPerda) ?? null,
     });
     const existing = await q.selectOpportunity(tx, auth.idEmpresa, cod, input.id);
-    if (inserted && existing) return { created: true, body: toApi(existing) };
+    if (inserted && existing) {
+      const body = toApi(existing);
+      await touchDocuments(tx, auth.idEmpresa, 'funil', cod, [opportunitySyncDoc(body, cod)]);
+      return { created: true, body };
+    }
     // The id is taken: by this representative (a repeated POST) or by someone the caller cannot see.
     if (!existing) {
       throw problems.conflict('OPPORTUNITY_ID_TAKEN', 'Este id já pertence a outra oportunidade; gere um novo UUID.');
@@ -196,7 +202,9 @@ export async function updateOpportunity(
       ...(patch.observacoes !== undefined ? { observacoes: lossless(patch.observacoes) } : {}),
       ...(patch.motivoPerda !== undefined ? { motivo_perda: lossless(patch.motivoPerda) } : {}),
     });
-    return load(tx, auth, cod, id);
+    const body = await load(tx, auth, cod, id);
+    await touchDocuments(tx, auth.idEmpresa, 'funil', cod, [opportunitySyncDoc(body, cod)]);
+    return body;
   });
 }
 
@@ -204,5 +212,6 @@ export async function deleteOpportunity(db: Db, auth: AuthContext, id: string): 
   const cod = rep(auth);
   await withScope(db, scopeOf(auth), async (tx) => {
     if ((await q.deleteOpportunity(tx, auth.idEmpresa, cod, id)) === 0) throw problems.notFound('Oportunidade');
+    await touchDocuments(tx, auth.idEmpresa, 'funil', cod, [], [id]);
   });
 }

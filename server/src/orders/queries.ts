@@ -106,13 +106,15 @@ export function selectOrder(tx: Tx, idEmpresa: number, id: number, forUpdate = f
 }
 export type OrderRow = NonNullable<Awaited<ReturnType<typeof selectOrder>>>;
 
-export function selectOrderLines(tx: Tx, idEmpresa: number, idPedido: number) {
+/** The lines of several orders, in order and line order. */
+export function selectOrderLines(tx: Tx, idEmpresa: number, ids: readonly number[]) {
   return tx
     .selectFrom('app.pedido_itens as i')
     .leftJoin('app.regras_desconto as r', (j) =>
       j.onRef('r.id', '=', 'i.id_regra').onRef('r.id_empresa', '=', 'i.id_empresa'),
     )
     .select([
+      'i.id_pedido',
       'i.seq',
       'i.id_produto',
       'i.cod_produto',
@@ -129,28 +131,61 @@ export function selectOrderLines(tx: Tx, idEmpresa: number, idPedido: number) {
       'i.valor_total',
     ])
     .where('i.id_empresa', '=', idEmpresa)
-    .where('i.id_pedido', '=', idPedido)
+    .where('i.id_pedido', 'in', ids.length > 0 ? [...ids] : [0])
+    .orderBy('i.id_pedido')
     .orderBy('i.seq')
     .execute();
 }
 
-export function selectHistory(tx: Tx, idEmpresa: number, idPedido: number) {
+/** The status history of several orders, oldest first. */
+export function selectHistory(tx: Tx, idEmpresa: number, ids: readonly number[]) {
   return tx
     .selectFrom('app.pedido_status_historico')
-    .select(['situa_de', 'situa_para', 'usuario', 'motivo', 'criado_em'])
+    .select(['id_pedido', 'situa_de', 'situa_para', 'usuario', 'motivo', 'criado_em'])
     .where('id_empresa', '=', idEmpresa)
-    .where('id_pedido', '=', idPedido)
+    .where('id_pedido', 'in', ids.length > 0 ? [...ids] : [0])
     .orderBy('id')
     .execute();
 }
 
-export function selectErpSituation(tx: Tx, idEmpresa: number, erpIdPedido: number) {
+/** The ERP situation of the replicated orders, by ERP order id. */
+export function selectErpSituations(tx: Tx, idEmpresa: number, erpIds: readonly number[]) {
   return tx
     .selectFrom('app.vw_sitpedido')
-    .select(['situacao_descricao'])
+    .select(['id_pedido', 'situacao_descricao'])
     .where('id_empresa', '=', idEmpresa)
-    .where('id_pedido', '=', erpIdPedido)
-    .executeTakeFirst();
+    .where('id_pedido', 'in', erpIds.length > 0 ? [...erpIds] : [0])
+    .execute();
+}
+
+/** Several orders of the tenant, by id. */
+export function selectOrdersById(tx: Tx, idEmpresa: number, ids: readonly number[]) {
+  return tx
+    .selectFrom('app.pedidos')
+    .select(orderColumns)
+    .where('id_empresa', '=', idEmpresa)
+    .where('id', 'in', ids.length > 0 ? [...ids] : [0])
+    .execute();
+}
+
+/**
+ * The orders a representative's device holds: those still waiting for a decision, and any
+ * other created in the last `days` days. Older decided orders leave the devices (tombstones);
+ * the server keeps them for the REST routes.
+ */
+export function selectReplicatedOrders(tx: Tx, idEmpresa: number, days: number, ids: readonly number[] | null) {
+  let q = tx
+    .selectFrom('app.pedidos as p')
+    .leftJoin('app.chaves_idempotencia as k', (j) =>
+      j.onRef('k.id_pedido', '=', 'p.id').onRef('k.id_empresa', '=', 'p.id_empresa'),
+    )
+    .select(['p.id', 'p.cod_vendedor', 'k.chave'])
+    .where('p.id_empresa', '=', idEmpresa)
+    .where((eb) =>
+      eb.or([eb('p.situa', '=', 1), eb('p.criado_em', '>=', sql<Date>`now() - make_interval(days => ${days})`)]),
+    );
+  if (ids !== null) q = q.where('p.id', 'in', ids.length > 0 ? [...ids] : [0]);
+  return q.execute();
 }
 
 export function selectTeam(tx: Tx, idEmpresa: number, codSupervisor: number) {
@@ -242,7 +277,7 @@ export async function selectOrders(tx: Tx, f: OrderFilters) {
 export function selectIdempotencyKey(tx: Tx, idEmpresa: number, idUsuario: number, chave: string) {
   return tx
     .selectFrom('app.chaves_idempotencia')
-    .select(['hash_requisicao', 'status_resposta', 'corpo_resposta', 'rota'])
+    .select(['hash_requisicao', 'status_resposta', 'corpo_resposta', 'id_pedido', 'rota'])
     .where('id_empresa', '=', idEmpresa)
     .where('id_usuario', '=', idUsuario)
     .where('chave', '=', chave)
@@ -275,4 +310,15 @@ export async function tryLockKey(tx: Tx, idEmpresa: number, idUsuario: number, c
     tx,
   );
   return rows[0]?.ok === true;
+}
+
+/** The Idempotency-Key an order was created with: the id of its document on the devices. */
+export async function selectKeyOfOrder(tx: Tx, idEmpresa: number, idPedido: number): Promise<string | null> {
+  const row = await tx
+    .selectFrom('app.chaves_idempotencia')
+    .select('chave')
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pedido', '=', idPedido)
+    .executeTakeFirst();
+  return row?.chave ?? null;
 }

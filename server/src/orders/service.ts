@@ -25,8 +25,10 @@ import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
 import { loadCeilingInputs } from '../policies/service.ts';
-import { announceChange } from '../sync/stream.ts';
+import { touchDocuments } from '../sync/changelog.ts';
+import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
+import { orderSyncDoc } from './sync.ts';
 
 export interface OrderResult {
   status: number;
@@ -260,7 +262,8 @@ export async function createOrder(
     const body = await loadOrder(tx, auth.idEmpresa, id);
     // In the order's transaction: the approvers hear of it exactly when it commits.
     await notifyOrderPendingApproval(tx, { ...body, idEmpresa: auth.idEmpresa });
-    await announceChange(tx, { idEmpresa: auth.idEmpresa, colecao: 'pedidos', codVendedor: auth.codVendedor });
+    // The device's copy (collection pedidos), built from the answer in hand: no extra read.
+    await touchDocuments(tx, auth.idEmpresa, 'pedidos', auth.codVendedor, [orderSyncDoc(body, key)]);
     await q.insertIdempotencyKey(tx, {
       id_empresa: auth.idEmpresa,
       id_usuario: auth.userId,
@@ -275,60 +278,13 @@ export async function createOrder(
   });
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
 async function loadOrder(tx: Tx, idEmpresa: number, id: number): Promise<Order> {
-  const row = await q.selectOrder(tx, idEmpresa, id);
-  if (!row) throw problems.notFound('Pedido');
-  const [lines, history, erp] = await Promise.all([
-    q.selectOrderLines(tx, idEmpresa, id),
-    q.selectHistory(tx, idEmpresa, id),
-    row.erp_id_pedido === null ? Promise.resolve(undefined) : q.selectErpSituation(tx, idEmpresa, row.erp_id_pedido),
-  ]);
-  return {
-    id: row.id,
-    numPedSar: row.num_ped_sar,
-    status: statusOfSitua(row.situa),
-    codVendedor: row.cod_vendedor,
-    idCliente: row.id_cliente,
-    nomeCliente: row.nome_cliente,
-    cnpjCpfCliente: row.cnpj_cpf_cliente,
-    endEntrega: row.end_entrega,
-    idPauta: row.id_pauta,
-    observacao: row.observacao,
-    valorBruto: row.valor_bruto,
-    valorDesconto: row.valor_desconto,
-    valorTotal: row.valor_total,
-    motivoRejeicao: row.motivo_rejeicao,
-    decididoPor: row.decidido_por,
-    decididoEm: iso(row.decidido_em),
-    criadoEm: iso(row.criado_em) as string,
-    erpIdPedido: row.erp_id_pedido,
-    erpSituacao: (erp?.situacao_descricao as Order['erpSituacao']) ?? null,
-    itens: lines.map((l) => ({
-      seq: l.seq,
-      idProduto: l.id_produto,
-      codProduto: l.cod_produto,
-      descricao: l.descricao,
-      categoria: l.categoria,
-      quantidade: l.quantidade,
-      precoTabela: l.preco_tabela,
-      precoUnitario: l.preco_unitario,
-      descontoPercent: l.perc_desconto,
-      tetoPercent: l.teto_desconto,
-      regra: l.id_regra === null ? null : { id: l.id_regra, descricao: l.descricao_regra ?? '' },
-      idPauta: l.id_pauta,
-      valorTotal: l.valor_total,
-    })),
-    historico: history.map((h) => ({
-      de: h.situa_de === null ? null : statusOfSitua(h.situa_de),
-      para: statusOfSitua(h.situa_para),
-      usuario: h.usuario,
-      motivo: h.motivo,
-      em: iso(h.criado_em) as string,
-    })),
-  };
+  const order = (await loadOrders(tx, idEmpresa, [id])).get(id);
+  if (!order) throw problems.notFound('Pedido');
+  return order;
 }
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The representatives whose orders the caller may see; null means every one of the tenant. */
 async function visibleReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
@@ -448,7 +404,8 @@ export async function decideOrder(
         motivo,
       });
       const order = await loadOrder(tx, auth.idEmpresa, id);
-      await announceChange(tx, { idEmpresa: auth.idEmpresa, colecao: 'pedidos', codVendedor: row.cod_vendedor });
+      const key = await q.selectKeyOfOrder(tx, auth.idEmpresa, id);
+      await touchDocuments(tx, auth.idEmpresa, 'pedidos', row.cod_vendedor, [orderSyncDoc(order, key)]);
       await notifyOrderDecided(
         tx,
         { ...order, idEmpresa: auth.idEmpresa },

@@ -24,6 +24,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
 import { HttpProblem, problems, validationProblem } from '../http/problem.ts';
+import { refreshReference } from '../sync/collections.ts';
 import {
   countRules,
   deleteRule as deleteRuleRow,
@@ -240,6 +241,7 @@ export async function createRules(
       overlaps.push({ ruleId: rule.id, overlapping: overlapping.map((r) => toPolicyRule(r, today)) });
     }
   }
+  await refreshReference(tx, auth.idEmpresa, 'regras');
   return { items: created.map((r) => toPolicyRule(r, today)), overlaps };
 }
 
@@ -263,6 +265,7 @@ export async function updateRule(
   const row = await updateRuleRow(tx, auth.idEmpresa, id, ruleValues(input, descricao, input.idPauta));
   if (!row) throw ruleNotFound();
   const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, row, [row.id]);
+  await refreshReference(tx, auth.idEmpresa, 'regras');
   return { item: toPolicyRule(row, today), overlaps: overlapping.map((r) => toPolicyRule(r, today)) };
 }
 
@@ -270,6 +273,7 @@ export async function updateRule(
 // percent and the ceiling), so deleting a rule changes no order already placed.
 export async function deleteRule(tx: Tx, auth: AuthContext, id: number): Promise<void> {
   if (!(await deleteRuleRow(tx, auth.idEmpresa, id))) throw ruleNotFound();
+  await refreshReference(tx, auth.idEmpresa, 'regras');
 }
 
 /** Rules in force today; a representative gets only those for every representative or for them. */

@@ -4,8 +4,15 @@
 // revision, keys gone from the ERP become tombstones with a new revision (once). Everything is
 // set-based, a few statements per collection whatever the tenant's size.
 //
-// The documents are built here and only here, for the refresh (hash) and for the pull (the
-// current JSON of the changed keys), so both always agree.
+// Two kinds of collection. The ERP-derived catalog and portfolio (produtos, clientes) are
+// built in SQL, here and only here, for the refresh (hash) and for the pull (the current JSON
+// of the changed keys), so both always agree. The others (collections.ts) are built by their
+// domain in TypeScript from bulk reads; their refresh compares hashes in TypeScript, and the
+// writes of their domain touch their keys in the writing transaction, so a device hears of an
+// order, a funnel card or a ticket message as soon as it commits.
+//
+// Every revision records its writing transaction (xid, migration 0009): see the pull.
+import { createHash } from 'node:crypto';
 import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
@@ -14,9 +21,13 @@ import { announceChange } from './stream.ts';
 export interface DocumentRow {
   chave: string;
   escopo: number | null;
-  id: number;
+  /** The id the device knows the document by. */
+  documento: string;
   doc: unknown;
 }
+
+export type SqlCollection = 'produtos' | 'clientes';
+export const isSqlCollection = (c: SyncCollection): c is SqlCollection => c === 'produtos' || c === 'clientes';
 
 /**
  * A client's key carries its representative: when the ERP moves a client to another
@@ -46,9 +57,9 @@ function productDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<D
     )
     select p.id_produto::text as chave,
            null::integer as escopo,
-           p.id_produto as id,
+           p.id_produto::text as documento,
            json_build_object(
-             'id', p.id_produto,
+             'id', p.id_produto::text,
              'code', p.cod_produto,
              'description', p.descricao,
              'unit', p.unidade,
@@ -73,9 +84,9 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
   return sql<DocumentRow>`
     select ${CLIENT_KEY} as chave,
            c.cod_vendedor as escopo,
-           c.id_cliente as id,
+           c.id_cliente::text as documento,
            json_build_object(
-             'id', c.id_cliente,
+             'id', c.id_cliente::text,
              'codVendedor', c.cod_vendedor,
              'name', c.razao_social,
              'tradeName', c.nome_fantasia,
@@ -106,12 +117,12 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
 }
 
 /** Every document of the collection (ids null), or those of the given ids, with their keys. */
-export function documentsOf(colecao: SyncCollection, idEmpresa: number, ids: number[] | null) {
+export function documentsOf(colecao: SqlCollection, idEmpresa: number, ids: number[] | null) {
   return colecao === 'produtos' ? productDocuments(idEmpresa, ids) : clientDocuments(idEmpresa, ids);
 }
 
 /** The keys alone, for finding the ones gone from the ERP without building documents. */
-function keysOf(colecao: SyncCollection, idEmpresa: number) {
+function keysOf(colecao: SqlCollection, idEmpresa: number) {
   return colecao === 'produtos'
     ? sql`select p.id_produto::text as chave from app.vw_produtos p where p.id_empresa = ${idEmpresa}`
     : sql`select ${CLIENT_KEY} as chave from app.vw_clientes c where c.id_empresa = ${idEmpresa}`;
@@ -126,31 +137,36 @@ function keysOf(colecao: SyncCollection, idEmpresa: number) {
  * Tombstones are written before the new keys, so a client moved between portfolios reaches a
  * tenant-wide reader as a deletion followed by the new document, never the other way round.
  */
-export async function refreshChangeLog(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> {
-  await sql`select pg_advisory_xact_lock(hashtext('campo.sync_alteracoes'), ${idEmpresa})`.execute(tx);
+export async function refreshSqlCollection(
+  tx: Tx,
+  idEmpresa: number,
+  colecao: SqlCollection,
+): Promise<SyncRefreshCounts> {
+  await lockCollection(tx, idEmpresa, colecao, 'exclusive');
   const gone = await sql<{ deleted: number }>`
     with atuais as materialized (${keysOf(colecao, idEmpresa)}),
     marcadas as (
       update app.sync_alteracoes a
-         set excluido = true, revisao = nextval('app.sync_revisao'), atualizado_em = now()
+         set excluido = true, revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
        where a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and not a.excluido
          and not exists (select 1 from atuais t where t.chave = a.chave)
       returning 1)
     select count(*)::integer as deleted from marcadas`.execute(tx);
   const changed = await sql<{ inserted: number; updated: number }>`
     with docs as materialized (
-      select d.chave, d.escopo, md5(d.doc::text) as hash from (${documentsOf(colecao, idEmpresa, null)}) d
+      select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash from (${documentsOf(colecao, idEmpresa, null)}) d
     ),
     gravadas as (
-      insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, hash, revisao, excluido)
-      select ${idEmpresa}, ${colecao}, d.chave, d.escopo, d.hash, nextval('app.sync_revisao'), false
+      insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
+      select ${idEmpresa}, ${colecao}, d.chave, d.escopo, d.documento, d.hash, nextval('app.sync_revisao'),
+             txid_current(), false
         from docs d
         left join app.sync_alteracoes a
                on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = d.chave
        where a.chave is null or a.excluido or a.hash <> d.hash or a.escopo is distinct from d.escopo
       on conflict (id_empresa, colecao, chave) do update
-         set escopo = excluded.escopo, hash = excluded.hash, revisao = excluded.revisao,
-             excluido = false, atualizado_em = now()
+         set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
+             revisao = excluded.revisao, xid = excluded.xid, excluido = false, atualizado_em = now()
       returning (xmax = 0) as novo)
     select (count(*) filter (where novo))::integer as inserted,
            (count(*) filter (where not novo))::integer as updated
@@ -165,6 +181,137 @@ export async function refreshChangeLog(tx: Tx, idEmpresa: number, colecao: SyncC
     await announceChange(tx, { idEmpresa, colecao, codVendedor: null });
   }
   return counts;
+}
+
+/**
+ * Refreshes of one collection of a tenant are serialised by an exclusive advisory lock, and
+ * the writes that touch it (an order, a funnel card) take it shared: they never wait for each
+ * other, and a refresh sees every touch committed before it builds the documents, so it can
+ * never mistake a document written meanwhile for one gone from the source.
+ */
+export async function lockCollection(
+  tx: Tx,
+  idEmpresa: number,
+  colecao: SyncCollection,
+  mode: 'shared' | 'exclusive',
+): Promise<void> {
+  const key = `campo.sync:${colecao}`;
+  await (mode === 'shared'
+    ? sql`select pg_advisory_xact_lock_shared(hashtext(${key}), ${idEmpresa})`
+    : sql`select pg_advisory_xact_lock(hashtext(${key}), ${idEmpresa})`
+  ).execute(tx);
+}
+
+/** A document built in TypeScript, with its change-log key. */
+export interface SyncDoc {
+  chave: string;
+  escopo: number | null;
+  documento: string;
+  doc: Record<string, unknown>;
+}
+
+const hashOf = (doc: unknown) => createHash('md5').update(JSON.stringify(doc)).digest('hex');
+
+/**
+ * Writes new revisions for the documents whose hash changed, and tombstones for the keys
+ * given as gone. Returns how many keys were new and changed. Set-based: one statement each.
+ */
+async function writeRevisions(
+  tx: Tx,
+  idEmpresa: number,
+  colecao: SyncCollection,
+  docs: readonly SyncDoc[],
+  gone: readonly string[],
+): Promise<SyncRefreshCounts> {
+  let deleted = 0;
+  if (gone.length > 0) {
+    const r = await sql<{ n: number }>`
+      with marcadas as (
+        update app.sync_alteracoes
+           set excluido = true, revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
+         where id_empresa = ${idEmpresa} and colecao = ${colecao} and not excluido
+           and chave = any(${[...gone]}::text[])
+        returning 1)
+      select count(*)::integer as n from marcadas`.execute(tx);
+    deleted = r.rows[0]?.n ?? 0;
+  }
+  let inserted = 0;
+  let updated = 0;
+  if (docs.length > 0) {
+    const r = await sql<{ inserted: number; updated: number }>`
+      with novos as (
+        select * from unnest(${docs.map((d) => d.chave)}::text[], ${docs.map((d) => d.escopo)}::integer[],
+                             ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[])
+               as t(chave, escopo, documento, hash)
+      ),
+      gravadas as (
+        insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
+        select ${idEmpresa}, ${colecao}, n.chave, n.escopo, n.documento, n.hash, nextval('app.sync_revisao'),
+               txid_current(), false
+          from novos n
+          left join app.sync_alteracoes a
+                 on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = n.chave
+         where a.chave is null or a.excluido or a.hash <> n.hash or a.escopo is distinct from n.escopo
+        on conflict (id_empresa, colecao, chave) do update
+           set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
+               revisao = excluded.revisao, xid = excluded.xid, excluido = false, atualizado_em = now()
+        returning (xmax = 0) as novo)
+      select (count(*) filter (where novo))::integer as inserted,
+             (count(*) filter (where not novo))::integer as updated
+        from gravadas`.execute(tx);
+    inserted = r.rows[0]?.inserted ?? 0;
+    updated = r.rows[0]?.updated ?? 0;
+  }
+  return { inserted, updated, deleted };
+}
+
+/**
+ * Brings the change log of a TypeScript-built collection up to date: every document of the
+ * tenant is built by its domain's loader, compared by hash, and keys no longer built become
+ * tombstones.
+ */
+export async function refreshLoadedCollection(
+  tx: Tx,
+  idEmpresa: number,
+  colecao: SyncCollection,
+  load: (tx: Tx, idEmpresa: number, chaves: string[] | null) => Promise<SyncDoc[]>,
+): Promise<SyncRefreshCounts> {
+  await lockCollection(tx, idEmpresa, colecao, 'exclusive');
+  const docs = await load(tx, idEmpresa, null);
+  const current = new Set(docs.map((d) => d.chave));
+  const logged = await tx
+    .selectFrom('app.sync_alteracoes')
+    .select('chave')
+    .where('id_empresa', '=', idEmpresa)
+    .where('colecao', '=', colecao)
+    .where('excluido', '=', false)
+    .execute();
+  const gone = logged.map((r) => r.chave).filter((k) => !current.has(k));
+  const counts = await writeRevisions(tx, idEmpresa, colecao, docs, gone);
+  if (counts.inserted + counts.updated + counts.deleted > 0) {
+    await announceChange(tx, { idEmpresa, colecao, codVendedor: null });
+  }
+  return counts;
+}
+
+/**
+ * Records, in the writing transaction, the new state of documents a domain just changed (and
+ * the keys it deleted), and tells the devices of their representative. Cheap: the documents
+ * are what the domain already built for its answer.
+ */
+export async function touchDocuments(
+  tx: Tx,
+  idEmpresa: number,
+  colecao: SyncCollection,
+  codVendedor: number | null,
+  docs: readonly SyncDoc[],
+  gone: readonly string[] = [],
+): Promise<void> {
+  await lockCollection(tx, idEmpresa, colecao, 'shared');
+  const counts = await writeRevisions(tx, idEmpresa, colecao, docs, gone);
+  if (counts.inserted + counts.updated + counts.deleted > 0) {
+    await announceChange(tx, { idEmpresa, colecao, codVendedor });
+  }
 }
 
 /** Whether the tenant's change log of the collection holds anything (tenant-wide scope). */

@@ -1,8 +1,17 @@
-import { SYNC_LIMIT_MAX, ZSyncPull, ZSyncPullParams, ZSyncPullQuery } from '@campo/shared';
+import {
+  SYNC_LIMIT_MAX,
+  SYNC_PUSH_MAX,
+  ZSyncPull,
+  ZSyncPullParams,
+  ZSyncPullQuery,
+  ZSyncPushBody,
+  ZSyncPushParams,
+  ZSyncPushResult,
+} from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { pull } from './service.ts';
+import { pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
 const tags = ['sync'];
@@ -12,7 +21,7 @@ const pullRoute = createRoute({
   path: '/sync/{collection}/pull',
   tags,
   summary: 'Replication pull of a collection',
-  description: `RxDB checkpoint iteration (docs/sync.md): the documents of produtos or clientes changed after the checkpoint, in revision order, at most limit (1 to ${SYNC_LIMIT_MAX}); deletions come as { id, _deleted: true }. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. A representative gets the tenant's products and the clients of their portfolio; supervisors, managers and admins get every client of the tenant. A malformed checkpoint, or one issued for another user scope or collection, is a 400. The first pull of a tenant with an empty change log refreshes it first.`,
+  description: `RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to ${SYNC_LIMIT_MAX}); deletions come as { id, _deleted: true }. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first.`,
   security: bearer,
   request: { params: ZSyncPullParams, query: ZSyncPullQuery },
   responses: {
@@ -23,13 +32,34 @@ const pullRoute = createRoute({
   },
 });
 
+const pushRoute = createRoute({
+  method: 'post',
+  path: '/sync/{collection}/push',
+  tags,
+  summary: 'Replication push of a writable collection',
+  description: `RxDB push (docs/sync.md), representatives only: pedidos, funil or chamados, at most ${SYNC_PUSH_MAX} documents as { assumedMasterState, newDocumentState }. pedidos: a document with status queued and a draft (the body of POST /orders) creates the order through the same service as POST /orders, its id being the Idempotency-Key, so a retried or duplicated push creates one order; the answer holds its master state (pending_approval with the order) or, when refused, status refused with a typed reason per line (the device fixes the draft and queues it again under the same id, or deletes it). funil: the fields the device changed are applied over the server's version (per field, in arrival order; a deletion wins). chamados: a new id opens the ticket; replies the server lacks are appended once; status cancelado cancels. The answer lists the master state of every document the server holds differently from newDocumentState (the device adopts it). A document of another representative is a 403; 409 IDEMPOTENCY_KEY_IN_FLIGHT while the same order is being created by another request: retry the push.`,
+  security: bearer,
+  request: {
+    params: ZSyncPushParams,
+    body: { content: { 'application/json': { schema: ZSyncPushBody } }, required: true },
+  },
+  responses: {
+    200: json(ZSyncPushResult, 'The master states the device must adopt (RxDB conflicts)'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: errorResponses[403],
+    404: errorResponses[404],
+    409: problem('An order of this push is being created by another request: retry'),
+  },
+});
+
 const streamRoute = createRoute({
   method: 'get',
   path: '/sync/stream',
   tags,
   summary: 'Server-sent events: which collections changed',
   description:
-    'A text/event-stream that tells the device when to pull (docs/sync.md). First a `resync` event (pull every collection from its checkpoint: covers what changed while disconnected), then `change` events whose data is `{"colecao":"pedidos"|"produtos"|"clientes"}` as changes commit on any server process, and a `heartbeat` event every 25 s. A representative hears of their own orders and of tenant-wide changes only. The stream ends when the client disconnects; reconnect and expect `resync` again. 503 SYNC_STREAM_DISABLED when the server runs without the change hub: poll instead.',
+    'A text/event-stream that tells the device when to pull (docs/sync.md). First a `resync` event (pull every collection from its checkpoint: covers what changed while disconnected), then `change` events whose data is `{"colecao":"<collection>"}` as changes commit on any server process, and a `heartbeat` event every 25 s. A representative hears of their own orders and of tenant-wide changes only. The stream ends when the client disconnects; reconnect and expect `resync` again. 503 SYNC_STREAM_DISABLED when the server runs without the change hub: poll instead.',
   security: bearer,
   responses: {
     200: {
@@ -45,6 +75,9 @@ export function syncRoutes(deps: { db: Db; hub?: ChangeHub; heartbeatMs?: number
   return router()
     .openapi(pullRoute, async (c) =>
       c.json(await pull(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('query')), 200),
+    )
+    .openapi(pushRoute, async (c) =>
+      c.json(await push(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('json')), 200),
     )
     .openapi(streamRoute, (c) => streamChanges(c, deps.hub, c.get('auth'), deps.heartbeatMs ?? HEARTBEAT_MS));
 }

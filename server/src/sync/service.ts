@@ -1,5 +1,10 @@
-// The replication pull (RxDB checkpoint iteration; docs/sync.md): the documents whose
-// revision in the change log is after the device's checkpoint, in revision order.
+// The replication pull and push (RxDB protocol; docs/sync.md).
+//
+// Pull: the documents whose latest revision in the change log is after the device's
+// checkpoint. Revisions are written by concurrent transactions that commit in any order, so
+// the pull reads only those written by transactions older than every one still in progress
+// (txid_snapshot_xmin), in (xid, revisao) order: anything committed later has a greater xid,
+// and no checkpoint ever skips it.
 import {
   decodeCheckpoint,
   encodeCheckpoint,
@@ -7,19 +12,28 @@ import {
   type SyncCollection,
   type SyncPull,
   type SyncPullQuery,
+  type SyncPushResult,
+  type SyncPushRow,
   type SyncRefreshCounts,
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
-import { type DocumentRow, documentsOf, hasChangeLog, idOfKey, refreshChangeLog } from './changelog.ts';
+import { documentsOf, hasChangeLog, idOfKey, isSqlCollection } from './changelog.ts';
+import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
 import { selectChanges } from './queries.ts';
 
 export function collectionOf(name: string): SyncCollection {
   const found = SYNC_COLLECTIONS.find((c) => c === name);
   if (!found) throw problems.notFound('Coleção');
   return found;
+}
+
+function assertMayReplicate(auth: AuthContext, colecao: SyncCollection): void {
+  if (isRepresentativeOnly(colecao) && (auth.role !== 'representative' || auth.codVendedor === null)) {
+    throw problems.forbidden(`Só representantes replicam a coleção ${colecao}.`);
+  }
 }
 
 /**
@@ -30,8 +44,8 @@ function scopeKey(scope: Scope, colecao: SyncCollection): string {
   return `${scope.idEmpresa}:${colecao}:${scope.codVendedor ?? '*'}`;
 }
 
-function checkpointAfter(value: string | undefined, expectedScope: string): number {
-  if (value === undefined) return 0;
+function checkpointAfter(value: string | undefined, expectedScope: string): { xid: number; revisao: number } {
+  if (value === undefined) return { xid: 0, revisao: 0 };
   const data = decodeCheckpoint(value);
   if (!data) throw new HttpProblem(400, 'CHECKPOINT_INVALID', 'Checkpoint inválido', 'Checkpoint malformado.');
   if (data.scope !== expectedScope)
@@ -41,7 +55,7 @@ function checkpointAfter(value: string | undefined, expectedScope: string): numb
       'Checkpoint inválido',
       'O checkpoint é de outro usuário ou de outra coleção: sincronize do início.',
     );
-  return data.revisao;
+  return { xid: data.xid, revisao: data.revisao };
 }
 
 /** Tenant-wide: the documents of every portfolio are built, whoever asked. */
@@ -52,15 +66,25 @@ export function refreshCollection(db: Db, idEmpresa: number, colecao: SyncCollec
   return withScope(db, tenantScope(idEmpresa), (tx) => refreshChangeLog(tx, idEmpresa, colecao));
 }
 
-/** Refreshes every replicated collection of the tenant in one transaction. */
-export async function refreshAll(tx: Tx, idEmpresa: number): Promise<Record<SyncCollection, SyncRefreshCounts>> {
+/** Refreshes the ERP-derived catalog and portfolio in the caller's transaction (POST /catalog/sync). */
+export async function refreshCatalog(tx: Tx, idEmpresa: number) {
   return {
     produtos: await refreshChangeLog(tx, idEmpresa, 'produtos'),
     clientes: await refreshChangeLog(tx, idEmpresa, 'clientes'),
   };
 }
 
-/** A fresh install works without POST /catalog/sync: the first pull fills an empty log. */
+/**
+ * Refreshes every collection of the tenant, each in its own transaction: a long catalog
+ * refresh never holds back the writes that touch the other collections.
+ */
+export async function refreshAll(db: Db, idEmpresa: number): Promise<Record<SyncCollection, SyncRefreshCounts>> {
+  const result = {} as Record<SyncCollection, SyncRefreshCounts>;
+  for (const colecao of SYNC_COLLECTIONS) result[colecao] = await refreshCollection(db, idEmpresa, colecao);
+  return result;
+}
+
+/** A fresh install works without a refresh: the first pull fills an empty log. */
 async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollection): Promise<void> {
   const empty = await withScope(
     db,
@@ -74,12 +98,23 @@ async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollectio
   });
 }
 
+async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncCollection, chaves: string[]) {
+  if (chaves.length === 0) return new Map<string, unknown>();
+  if (isSqlCollection(colecao)) {
+    const rows = (await documentsOf(colecao, idEmpresa, chaves.map(idOfKey)).execute(tx)).rows;
+    return new Map(rows.map((d) => [d.chave, d.doc]));
+  }
+  const docs = await loaderOf(colecao)(tx, idEmpresa, chaves);
+  return new Map(docs.map((d) => [d.chave, d.doc as unknown]));
+}
+
 export async function pull(db: Db, auth: AuthContext, name: string, query: SyncPullQuery): Promise<SyncPull> {
   const colecao = collectionOf(name);
+  assertMayReplicate(auth, colecao);
   const scope = scopeOf(auth);
   const key = scopeKey(scope, colecao);
   const after = checkpointAfter(query.checkpoint, key);
-  if (after === 0) await ensureChangeLog(db, scope.idEmpresa, colecao);
+  if (after.xid === 0 && after.revisao === 0) await ensureChangeLog(db, scope.idEmpresa, colecao);
   return withScope(db, scope, async (tx) => {
     const changes = await selectChanges(tx, {
       idEmpresa: scope.idEmpresa,
@@ -88,16 +123,32 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
       after,
       limit: query.limit,
     });
-    const live = changes.filter((c) => !c.excluido).map((c) => idOfKey(c.chave));
-    const built =
-      live.length > 0 ? (await documentsOf(colecao, scope.idEmpresa, live).execute(tx)).rows : ([] as DocumentRow[]);
-    const byKey = new Map(built.map((d) => [d.chave, d.doc]));
+    const byKey = await buildDocuments(
+      tx,
+      scope.idEmpresa,
+      colecao,
+      changes.filter((c) => !c.excluido).map((c) => c.chave),
+    );
     const documents = changes.map((c) => {
-      // A key that left the ERP since the last refresh is a deletion already.
+      // A key that left its source since the last refresh is a deletion already.
       const doc = c.excluido ? undefined : byKey.get(c.chave);
-      return (doc ?? { id: idOfKey(c.chave), _deleted: true }) as SyncPull['documents'][number];
+      return (doc ?? { id: c.documento, _deleted: true }) as SyncPull['documents'][number];
     });
     const last = changes.at(-1);
-    return { documents, checkpoint: encodeCheckpoint({ revisao: last ? last.revisao : after, scope: key }) };
+    return {
+      documents,
+      checkpoint: encodeCheckpoint({
+        xid: last ? last.xid : after.xid,
+        revisao: last ? last.revisao : after.revisao,
+        scope: key,
+      }),
+    };
   });
+}
+
+export async function push(db: Db, auth: AuthContext, name: string, rows: SyncPushRow[]): Promise<SyncPushResult> {
+  const colecao = collectionOf(name);
+  if (!isWritable(colecao)) throw problems.notFound('Coleção');
+  assertMayReplicate(auth, colecao);
+  return pushTo(colecao, db, auth, rows);
 }

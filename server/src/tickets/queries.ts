@@ -42,7 +42,7 @@ export interface NewTicketRow {
   assunto: string;
 }
 
-export async function insertTicket(tx: Tx, row: NewTicketRow): Promise<number> {
+export async function insertTicket(tx: Tx, row: NewTicketRow & { chave?: string | null }): Promise<number> {
   const { id } = await tx.insertInto('app.chamados').values(row).returning('id').executeTakeFirstOrThrow();
   return id;
 }
@@ -55,6 +55,7 @@ export async function insertMessage(
     autor_tipo: 'representante' | 'empresa';
     autor_nome: string;
     texto: string;
+    chave?: string | null;
   },
 ): Promise<void> {
   await tx.insertInto('app.chamado_mensagens').values(row).execute();
@@ -137,4 +138,44 @@ export async function selectTickets(tx: Tx, f: TicketFilters) {
     .execute();
   const total = await filtered(tx, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
   return { items, total: total.n };
+}
+
+/** Tickets of the tenant with the device's key (the replication's documents), or these ids. */
+export function selectTenantTickets(tx: Tx, idEmpresa: number, ids: readonly number[] | null) {
+  let q = tx
+    .selectFrom('app.chamados')
+    .select([...ticketColumns, 'chave'])
+    .where('id_empresa', '=', idEmpresa);
+  if (ids !== null) q = q.where('id', 'in', ids.length > 0 ? [...ids] : [0]);
+  return q.orderBy('id').execute();
+}
+
+/** The messages of several tickets, oldest first, with the device's keys. */
+export function selectTenantMessages(tx: Tx, idEmpresa: number, ids: readonly number[]) {
+  return tx
+    .selectFrom('app.chamado_mensagens')
+    .select(['id', 'id_chamado', 'chave', 'autor_tipo', 'autor_nome', 'texto', 'criado_em'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_chamado', 'in', ids.length > 0 ? [...ids] : [0])
+    .orderBy('criado_em')
+    .orderBy('id')
+    .execute();
+}
+
+/** The ticket a device opened with this key, or the one of an id written as chamado-<id>. */
+export function selectTicketByKey(tx: Tx, idEmpresa: number, key: string) {
+  const numeric = /^chamado-(\d{1,15})$/.exec(key);
+  let q = tx.selectFrom('app.chamados').select(['id', 'cod_vendedor']).where('id_empresa', '=', idEmpresa);
+  q = numeric ? q.where('id', '=', Number(numeric[1])) : q.where('chave', '=', key);
+  return q.executeTakeFirst();
+}
+
+export async function messageKeyExists(tx: Tx, idEmpresa: number, key: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('app.chamado_mensagens')
+    .select('id')
+    .where('id_empresa', '=', idEmpresa)
+    .where('chave', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -22,7 +22,9 @@ import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
 import { managerLogins } from '../notifications/queries.ts';
+import { touchDocuments } from '../sync/changelog.ts';
 import * as q from './queries.ts';
+import { loadTicketDocs } from './sync.ts';
 
 type Side = 'representative' | 'company';
 
@@ -110,10 +112,27 @@ async function notifyMessage(tx: Tx, auth: AuthContext, row: q.TicketRow, from: 
   });
 }
 
-export async function createTicket(db: Db, auth: AuthContext, input: TicketCreate): Promise<Ticket> {
+/** The devices of the ticket's representative get its new state, in the same transaction. */
+async function touchTicket(tx: Tx, idEmpresa: number, id: number): Promise<void> {
+  const docs = await loadTicketDocs(tx, idEmpresa, [String(id)]);
+  await touchDocuments(tx, idEmpresa, 'chamados', docs[0]?.escopo ?? null, docs);
+}
+
+/** Keys made by a device for a ticket opened offline and its first message: a push sent twice opens one ticket. */
+export interface DeviceKeys {
+  ticket: string;
+  message: string;
+}
+
+export async function createTicket(db: Db, auth: AuthContext, input: TicketCreate, keys?: DeviceKeys): Promise<Ticket> {
   assertSide(auth, 'representative');
   const codVendedor = auth.codVendedor as number;
   return withScope(db, scopeOf(auth), async (tx) => {
+    if (keys) {
+      const existing = await q.selectTicketByKey(tx, auth.idEmpresa, keys.ticket);
+      if (existing && existing.cod_vendedor === codVendedor) return loadTicket(tx, auth, existing.id, 'representative');
+      if (existing) throw problems.forbidden('Este chamado pertence a outro representante.');
+    }
     let about: Pick<q.NewTicketRow, 'id_pedido' | 'num_ped_sar' | 'num_ped_erp' | 'id_cliente' | 'nome_cliente'>;
     if (input.idPedido !== undefined) {
       const order = await q.selectCampoOrder(tx, auth.idEmpresa, input.idPedido);
@@ -157,6 +176,7 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
       cod_vendedor: codVendedor,
       ...about,
       assunto: encodeLossless(input.assunto),
+      chave: keys?.ticket ?? null,
     });
     await q.insertMessage(tx, {
       id_chamado: id,
@@ -164,9 +184,11 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
       autor_tipo: 'representante',
       autor_nome: auth.name,
       texto: encodeLossless(input.mensagem),
+      chave: keys?.message ?? null,
     });
     const row = (await q.selectTicket(tx, auth.idEmpresa, id, codVendedor)) as q.TicketRow;
     await notifyMessage(tx, auth, row, 'representative', input.mensagem);
+    await touchTicket(tx, auth.idEmpresa, id);
     return loadTicket(tx, auth, id, 'representative');
   });
 }
@@ -208,9 +230,20 @@ export async function getTicket(db: Db, auth: AuthContext, side: Side, id: numbe
   return withScope(db, scopeOf(auth), (tx) => loadTicket(tx, auth, id, side));
 }
 
-export async function replyTicket(db: Db, auth: AuthContext, side: Side, id: number, texto: string): Promise<Ticket> {
+/** messageKey: the device's id of a reply written offline; a reply pushed twice is appended once. */
+export async function replyTicket(
+  db: Db,
+  auth: AuthContext,
+  side: Side,
+  id: number,
+  texto: string,
+  messageKey?: string,
+): Promise<Ticket> {
   assertSide(auth, side);
   return withScope(db, scopeOf(auth), async (tx) => {
+    if (messageKey !== undefined && (await q.messageKeyExists(tx, auth.idEmpresa, messageKey))) {
+      return loadTicket(tx, auth, id, side);
+    }
     const row = await move(tx, auth, id, side, side === 'representative' ? 'repReply' : 'companyReply');
     await q.insertMessage(tx, {
       id_chamado: id,
@@ -218,8 +251,10 @@ export async function replyTicket(db: Db, auth: AuthContext, side: Side, id: num
       autor_tipo: side === 'representative' ? 'representante' : 'empresa',
       autor_nome: auth.name,
       texto: encodeLossless(texto),
+      chave: messageKey ?? null,
     });
     await notifyMessage(tx, auth, row, side, texto);
+    await touchTicket(tx, auth.idEmpresa, id);
     return loadTicket(tx, auth, id, side);
   });
 }
@@ -229,6 +264,7 @@ export async function closeTicket(db: Db, auth: AuthContext, side: Side, id: num
   assertSide(auth, side);
   return withScope(db, scopeOf(auth), async (tx) => {
     await move(tx, auth, id, side, side === 'representative' ? 'cancel' : 'resolve');
+    await touchTicket(tx, auth.idEmpresa, id);
     return loadTicket(tx, auth, id, side);
   });
 }

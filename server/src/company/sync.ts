@@ -1,0 +1,27 @@
+// Collection ajustes: the company document (logo, daily target: printed orders and the
+// dashboard work offline) and each representative's ceilings (policies/sync.ts). Small and
+// rarely written, so it is refreshed whole when a manager changes either.
+import type { Tx } from '../db/scope.ts';
+import { loadCeilingDocs } from '../policies/sync.ts';
+import type { SyncDoc } from '../sync/changelog.ts';
+import { readCompany } from './service.ts';
+
+export async function loadSettingsDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
+  const docs: SyncDoc[] = [];
+  if (chaves === null || chaves.includes('empresa')) {
+    const empresa = await readCompany(tx, idEmpresa).catch(() => null);
+    if (empresa) {
+      docs.push({
+        chave: 'empresa',
+        escopo: null,
+        documento: 'empresa',
+        doc: { id: 'empresa', empresa, tetos: null, _deleted: false },
+      });
+    }
+  }
+  if (chaves === null || chaves.some((k) => k.startsWith('tetos@'))) {
+    const tetos = await loadCeilingDocs(tx, idEmpresa);
+    docs.push(...(chaves === null ? tetos : tetos.filter((d) => chaves.includes(d.chave))));
+  }
+  return docs;
+}

@@ -1,0 +1,134 @@
+// Collection pedidos: a representative's orders on their devices, and the push of the orders
+// their outbox queued (docs/sync.md). A queued order is a command: pushing it calls
+// createOrder, the very function behind POST /orders, with the document id as the
+// Idempotency-Key, so a push retried after a lost answer, or sent by a second device, finds
+// the order already created and answers it again. A refusal is never stored: it comes back as
+// the master state (status refused, a reason per line), the device shows it, and the fixed
+// order is pushed again under the same key (only a created order binds its key).
+import {
+  IDEMPOTENCY_KEY,
+  type Order,
+  type RefusalReason,
+  type SyncOrder,
+  type SyncOrderReason,
+  type SyncPushRow,
+  ZOrderCreate,
+} from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { HttpProblem } from '../http/problem.ts';
+import type { SyncDoc } from '../sync/changelog.ts';
+import { loadOrders } from './load.ts';
+import * as q from './queries.ts';
+import { createOrder } from './service.ts';
+
+/** Decided orders older than this leave the devices; pending ones stay whatever their age. */
+export const ORDER_WINDOW_DAYS = 90;
+
+export function orderSyncDoc(order: Order, key: string | null): SyncDoc {
+  const id = key ?? `pedido-${order.id}`;
+  const doc: SyncOrder = {
+    id,
+    status: order.status,
+    draft: null,
+    order,
+    reasons: [],
+    queuedAt: null,
+    // The history's last entry is the latest change (the first one is the creation).
+    updatedAt: order.historico.at(-1)?.em ?? order.criadoEm,
+    _deleted: false,
+  };
+  return { chave: String(order.id), escopo: order.codVendedor, documento: id, doc };
+}
+
+export async function loadOrderDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
+  const ids = chaves === null ? null : chaves.map(Number).filter(Number.isSafeInteger);
+  const rows = await q.selectReplicatedOrders(tx, idEmpresa, ORDER_WINDOW_DAYS, ids);
+  const keys = new Map(rows.map((r) => [r.id, r.chave]));
+  const docs: SyncDoc[] = [];
+  // Bounded batches: a refresh of a busy tenant reads its window a few thousand orders at a time.
+  const all = rows.map((r) => r.id);
+  for (let i = 0; i < all.length; i += 2000) {
+    const orders = await loadOrders(tx, idEmpresa, all.slice(i, i + 2000));
+    for (const order of orders.values()) docs.push(orderSyncDoc(order, keys.get(order.id) ?? null));
+  }
+  return docs;
+}
+
+function refusedDoc(row: SyncPushRow, reasons: SyncOrderReason[], now: Date): SyncOrder {
+  const d = row.newDocumentState as Partial<SyncOrder>;
+  return {
+    id: row.newDocumentState.id,
+    status: 'refused',
+    draft: d.draft ?? null,
+    order: null,
+    reasons,
+    queuedAt: typeof d.queuedAt === 'string' ? d.queuedAt : null,
+    updatedAt: now.toISOString(),
+    _deleted: false,
+  };
+}
+
+const reasonsOf = (problem: HttpProblem): SyncOrderReason[] => {
+  const reasons = problem.extra.reasons as RefusalReason[] | undefined;
+  if (reasons?.length) return reasons;
+  const errors = problem.extra.errors as { path: string; message: string }[] | undefined;
+  if (errors?.length) return errors.map((e) => ({ code: problem.code, message: `${e.path}: ${e.message}` }));
+  return [{ code: problem.code, message: problem.detail ?? problem.title }];
+};
+
+/** The order this user created with the key, as the device should hold it; null when none. */
+async function orderOfKey(db: Db, auth: AuthContext, key: string): Promise<SyncOrder | null> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const found = await q.selectIdempotencyKey(tx, auth.idEmpresa, auth.userId, key);
+    if (!found?.id_pedido) return null;
+    const order = (await loadOrders(tx, auth.idEmpresa, [found.id_pedido])).get(found.id_pedido);
+    return order ? (orderSyncDoc(order, key).doc as SyncOrder) : null;
+  });
+}
+
+/**
+ * One pushed order: the master state the device must adopt, or null when the device's state
+ * stands (a discarded refusal, a document unchanged since the server's answer).
+ * A key in flight on another request throws 409: the whole push is retried later.
+ */
+async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, now: Date): Promise<SyncOrder | null> {
+  const key = row.newDocumentState.id;
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    return refusedDoc(row, [{ code: 'VALIDATION', message: 'O identificador do pedido não é uma chave válida.' }], now);
+  }
+  const existing = await orderOfKey(db, auth, key);
+  if (existing) return existing;
+  const state = row.newDocumentState as Partial<SyncOrder>;
+  // Discarding a refused order, or re-sending a state the server answered: nothing to do.
+  if (row.newDocumentState._deleted === true || state.status !== 'queued') return null;
+  const draft = ZOrderCreate.safeParse(state.draft);
+  if (!draft.success) {
+    return refusedDoc(
+      row,
+      draft.error.issues.map((i) => ({
+        code: 'VALIDATION',
+        message: `${['pedido', ...i.path.map(String)].join('.')}: ${i.message}`,
+      })),
+      now,
+    );
+  }
+  try {
+    const result = await createOrder(db, auth, key, draft.data, now);
+    return orderSyncDoc(result.body, key).doc as SyncOrder;
+  } catch (err) {
+    if (!(err instanceof HttpProblem) || err.status >= 500 || err.status === 409) throw err;
+    return refusedDoc(row, reasonsOf(err), now);
+  }
+}
+
+export async function pushOrders(db: Db, auth: AuthContext, rows: SyncPushRow[], now = new Date()) {
+  const masters: SyncOrder[] = [];
+  // One by one, in the order queued: each order is its own transaction, as POST /orders.
+  for (const row of rows) {
+    const master = await pushOne(db, auth, row, now);
+    if (master) masters.push(master);
+  }
+  return masters;
+}

@@ -1,0 +1,319 @@
+// Replication of the writable collections against a real LATIN1 PostgreSQL: orders pushed from
+// an outbox (created once, refused with reasons, fixed and resent), the funnel's per-field
+// merge, tickets opened and answered offline, and the commit-order horizon of the pull.
+import { randomUUID } from 'node:crypto';
+import type { SyncOpportunity, SyncOrder, SyncPull, SyncSettings, SyncTicket } from '@campo/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../../../test/support/app.ts';
+import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { useTestDatabase } from '../../../test/support/pg.ts';
+import { apiAs, logInAs } from '../../../test/support/session.ts';
+
+const db = useTestDatabase();
+type Api = ReturnType<typeof apiAs>;
+type Doc = SyncPull['documents'][number];
+
+async function pullAll(api: Api, collection: string, checkpoint?: string) {
+  const documents: Doc[] = [];
+  let cp = checkpoint;
+  for (;;) {
+    const query = new URLSearchParams({ limit: '50', ...(cp ? { checkpoint: cp } : {}) });
+    const res = await api('GET', `/sync/${collection}/pull?${query}`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = (await res.json()) as SyncPull;
+    documents.push(...body.documents);
+    cp = body.checkpoint;
+    if (body.documents.length < 50) return { documents, checkpoint: cp as string };
+  }
+}
+
+async function push<T>(api: Api, collection: string, rows: unknown[]): Promise<T[]> {
+  const res = await api('POST', `/sync/${collection}/push`, rows);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as T[];
+}
+
+describe('replication push', () => {
+  let as: Record<'rep' | 'otherRep' | 'sup' | 'manager', Api>;
+  let s: { idEmpresa: number; codVendedor: number; idCliente: number; products: number[] };
+
+  const countOrders = async (key: string) =>
+    Number(
+      (
+        await db.pool.query(
+          'select count(*) as n from app.chaves_idempotencia k join app.pedidos p on p.id = k.id_pedido where k.chave = $1',
+          [key],
+        )
+      ).rows[0].n,
+    );
+
+  const queued = (draft: unknown, id = randomUUID()): SyncOrder => ({
+    id,
+    status: 'queued',
+    draft,
+    order: null,
+    reasons: [],
+    queuedAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+    _deleted: false,
+  });
+  const draft = (discounts: number[]) => ({
+    idCliente: s.idCliente,
+    itens: discounts.map((d, i) => ({ idProduto: s.products[i] as number, quantidade: 2, descontoPercent: d })),
+  });
+
+  beforeAll(async () => {
+    const erp: ErpPeople = await provisionedErp(db.pool);
+    const rep = erp.reps[0] as ErpPeople['reps'][number];
+    const other = erp.reps.find((r) => r.idEmpresa === rep.idEmpresa && r.codVendedor !== rep.codVendedor);
+    const client = await db.pool.query(
+      `select id_cliente, id_pauta from app.vw_clientes
+        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
+        order by id_cliente limit 1`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
+    const products = await db.pool.query(
+      `select p.id_produto as id from app.vw_produtos p
+         join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
+        where p.id_empresa = $1 and p.ativo order by p.id_produto limit 2`,
+      [rep.idEmpresa, client.rows[0].id_pauta],
+    );
+    s = {
+      idEmpresa: rep.idEmpresa,
+      codVendedor: rep.codVendedor,
+      idCliente: client.rows[0].id_cliente,
+      products: products.rows.map((r) => r.id),
+    };
+    // A known ceiling: 10% for this representative, no category ceilings, no rules.
+    await db.pool.query('delete from app.regras_desconto');
+    await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
+      s.idEmpresa,
+      s.codVendedor,
+    ]);
+    await db.pool.query(
+      `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
+       values ($1, $2, null, 10)`,
+      [s.idEmpresa, s.codVendedor],
+    );
+    const app = testApp(db.pool);
+    const login = async (
+      login: string,
+      user: Parameters<typeof logInAs>[2] extends infer U ? Omit<U & object, 'login'> : never,
+    ) => apiAs(app, await logInAs(app, db.pool, { ...user, login }));
+    as = {
+      rep: await login('rep@push.test', { role: 'representative', idEmpresa: s.idEmpresa, codVendedor: s.codVendedor }),
+      otherRep: await login('other@push.test', {
+        role: 'representative',
+        idEmpresa: s.idEmpresa,
+        codVendedor: other?.codVendedor as number,
+      }),
+      sup: await login('sup@push.test', {
+        role: 'supervisor',
+        idEmpresa: s.idEmpresa,
+        codSupervisor: rep.codSupervisor,
+      }),
+      manager: await login('ger@push.test', { role: 'manager', idEmpresa: s.idEmpresa }),
+    };
+  });
+
+  it('reference collections: rules in force, the company and only the caller’s ceilings', async () => {
+    const created = await as.manager('POST', '/politicas/regras', {
+      descricao: 'Verão',
+      percent: 12,
+      vigenciaInicio: '2020-01-01',
+      vigenciaFim: '2999-12-31',
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const rules = await pullAll(as.rep, 'regras');
+    expect(rules.documents.map((d) => (d as { descricao: string }).descricao)).toContain('Verão');
+    const settings = (await pullAll(as.rep, 'ajustes')).documents as SyncSettings[];
+    expect(settings.map((d) => d.id).sort()).toEqual(['empresa', 'tetos']);
+    expect(settings.find((d) => d.id === 'tetos')?.tetos).toMatchObject({
+      codVendedor: s.codVendedor,
+      defaultPercent: 10,
+    });
+    // The rule leaves the devices when it is deleted.
+    const id = ((await created.json()) as { items: { id: number }[] }).items[0]?.id;
+    expect((await as.manager('DELETE', `/politicas/regras/${id}`)).status).toBe(204);
+    const after = await pullAll(as.rep, 'regras', rules.checkpoint);
+    expect(after.documents).toEqual([{ id: String(id), _deleted: true }]);
+  });
+
+  it('an order pushed twice (a lost answer) is created once and pulled as pending approval', async () => {
+    const doc = queued(draft([0, 5]));
+    const [first] = await push<SyncOrder>(as.rep, 'pedidos', [{ assumedMasterState: null, newDocumentState: doc }]);
+    expect(first).toMatchObject({ id: doc.id, status: 'pending_approval', draft: null, reasons: [] });
+    expect(first?.order?.itens).toHaveLength(2);
+    const [again] = await push<SyncOrder>(as.rep, 'pedidos', [{ assumedMasterState: null, newDocumentState: doc }]);
+    expect(again?.order?.id).toBe(first?.order?.id);
+    expect(await countOrders(doc.id)).toBe(1);
+    const pulled = (await pullAll(as.rep, 'pedidos')).documents as SyncOrder[];
+    expect(pulled.filter((d) => d.id === doc.id)).toEqual([{ ...first, _deleted: false }]);
+  });
+
+  it('a refused order comes back with a reason per line, is fixed under the same id, and is created', async () => {
+    const doc = queued(draft([0, 15]));
+    const [refused] = await push<SyncOrder>(as.rep, 'pedidos', [{ assumedMasterState: null, newDocumentState: doc }]);
+    expect(refused).toMatchObject({ id: doc.id, status: 'refused', order: null, draft: doc.draft });
+    expect(refused?.reasons).toEqual([
+      expect.objectContaining({ code: 'DISCOUNT_ABOVE_CEILING', line: 2, tetoPercent: 10, descontoPercent: 15 }),
+    ]);
+    expect(await countOrders(doc.id)).toBe(0);
+    // Refusals are not stored: nothing to pull.
+    expect(((await pullAll(as.rep, 'pedidos')).documents as SyncOrder[]).some((d) => d.id === doc.id)).toBe(false);
+    const fixed = { ...doc, draft: draft([0, 10]) };
+    const [accepted] = await push<SyncOrder>(as.rep, 'pedidos', [
+      { assumedMasterState: refused, newDocumentState: fixed },
+    ]);
+    expect(accepted?.status).toBe('pending_approval');
+    expect(await countOrders(doc.id)).toBe(1);
+  });
+
+  it('a malformed draft is refused field by field; a discarded refusal is accepted', async () => {
+    const doc = queued({ idCliente: s.idCliente, itens: [] });
+    const [refused] = await push<SyncOrder>(as.rep, 'pedidos', [{ assumedMasterState: null, newDocumentState: doc }]);
+    expect(refused?.status).toBe('refused');
+    expect(refused?.reasons[0]).toMatchObject({ code: 'VALIDATION' });
+    expect(refused?.reasons[0]?.message).toContain('pedido.itens');
+    const gone = await push(as.rep, 'pedidos', [
+      { assumedMasterState: refused, newDocumentState: { ...doc, _deleted: true } },
+    ]);
+    expect(gone).toEqual([]);
+  });
+
+  it('a decision reaches the device incrementally; only representatives replicate orders', async () => {
+    const { checkpoint } = await pullAll(as.rep, 'pedidos');
+    const doc = queued(draft([1]));
+    const [created] = await push<SyncOrder>(as.rep, 'pedidos', [{ assumedMasterState: null, newDocumentState: doc }]);
+    const approve = await as.sup('POST', `/orders/${created?.order?.id}/approve`);
+    expect(approve.status, await approve.clone().text()).toBe(200);
+    const next = (await pullAll(as.rep, 'pedidos', checkpoint)).documents as SyncOrder[];
+    expect(next.map((d) => [d.id, d.status])).toEqual([[doc.id, 'approved']]);
+    expect((await as.sup('GET', '/sync/pedidos/pull')).status).toBe(403);
+    expect((await as.sup('POST', '/sync/pedidos/push', [])).status).toBe(403);
+    expect((await as.rep('POST', '/sync/produtos/push', [])).status).toBe(404);
+    expect(((await pullAll(as.otherRep, 'pedidos')).documents as SyncOrder[]).some((d) => d.id === doc.id)).toBe(false);
+  });
+
+  it('funnel: edits of different fields on two devices both survive; a deletion wins', async () => {
+    const id = randomUUID();
+    const card = {
+      id,
+      estagio: 'lead',
+      idCliente: null,
+      nomeCliente: null,
+      nomeProspect: 'Padaria 🍞',
+      empresaProspect: null,
+      idPedido: null,
+      valor: 100,
+      previsaoFechamento: null,
+      observacoes: null,
+      motivoPerda: null,
+      criadoEm: new Date().toISOString(),
+      atualizadoEm: new Date().toISOString(),
+      _deleted: false,
+    };
+    const [master] = await push<SyncOpportunity>(as.rep, 'funil', [
+      { assumedMasterState: null, newDocumentState: card },
+    ]);
+    expect(master).toMatchObject({ id, nomeProspect: 'Padaria 🍞', estagio: 'lead' });
+    // Device A moves the card; device B, from the same master, edits the value.
+    await push(as.rep, 'funil', [{ assumedMasterState: master, newDocumentState: { ...master, estagio: 'proposta' } }]);
+    const [merged] = await push<SyncOpportunity>(as.rep, 'funil', [
+      { assumedMasterState: master, newDocumentState: { ...master, valor: 250 } },
+    ]);
+    expect(merged).toMatchObject({ estagio: 'proposta', valor: 250 });
+    // The same field: the later push wins.
+    const [later] = await push<SyncOpportunity>(as.rep, 'funil', [
+      { assumedMasterState: master, newDocumentState: { ...master, estagio: 'negociacao' } },
+    ]);
+    expect(later?.estagio).toBe('negociacao');
+    // Another representative may not write it.
+    const foreign = await as.otherRep('POST', '/sync/funil/push', [
+      { assumedMasterState: null, newDocumentState: { ...master, valor: 1 } },
+    ]);
+    expect(foreign.status).toBe(403);
+    // Deleted on one device; an edit from another comes back as the tombstone.
+    expect(
+      await push(as.rep, 'funil', [{ assumedMasterState: later, newDocumentState: { ...later, _deleted: true } }]),
+    ).toEqual([]);
+    const stale = await push(as.rep, 'funil', [
+      { assumedMasterState: later, newDocumentState: { ...later, valor: 9 } },
+    ]);
+    expect(stale).toEqual([{ id, _deleted: true }]);
+    const pulled = (await pullAll(as.rep, 'funil')).documents;
+    expect(pulled.filter((d) => d.id === id)).toEqual([{ id, _deleted: true }]);
+  });
+
+  it('tickets: opened offline once, replies appended once, cancelled', async () => {
+    const created = (
+      await push<SyncOrder>(as.rep, 'pedidos', [{ assumedMasterState: null, newDocumentState: queued(draft([0])) }])
+    )[0] as SyncOrder;
+    const ticket = {
+      id: randomUUID(),
+      idChamado: null,
+      idPedido: created.order?.id ?? null,
+      numPedSar: null,
+      numPedErp: null,
+      idCliente: null,
+      nomeCliente: null,
+      assunto: 'Entrega 📦',
+      status: 'aberto',
+      mensagens: [
+        {
+          id: randomUUID(),
+          autorTipo: 'representante',
+          autorNome: 'rep',
+          texto: 'Chegou?',
+          criadoEm: new Date().toISOString(),
+        },
+      ],
+      criadoEm: new Date().toISOString(),
+      atualizadoEm: new Date().toISOString(),
+      _deleted: false,
+    };
+    const [opened] = await push<SyncTicket>(as.rep, 'chamados', [
+      { assumedMasterState: null, newDocumentState: ticket },
+    ]);
+    expect(opened).toMatchObject({ id: ticket.id, assunto: 'Entrega 📦', status: 'aberto' });
+    expect(opened?.idChamado).toEqual(expect.any(Number));
+    const [twice] = await push<SyncTicket>(as.rep, 'chamados', [
+      { assumedMasterState: null, newDocumentState: ticket },
+    ]);
+    expect(twice?.idChamado).toBe(opened?.idChamado);
+    const reply = { id: randomUUID(), autorTipo: 'representante', autorNome: 'rep', texto: 'Alô?', criadoEm: '' };
+    const withReply = { ...(opened as SyncTicket), mensagens: [...(opened as SyncTicket).mensagens, reply] };
+    await push(as.rep, 'chamados', [{ assumedMasterState: opened, newDocumentState: withReply }]);
+    const [cancelled] = await push<SyncTicket>(as.rep, 'chamados', [
+      { assumedMasterState: opened, newDocumentState: { ...withReply, status: 'cancelado' } },
+    ]);
+    expect(cancelled?.status).toBe('cancelado');
+    expect(cancelled?.mensagens.map((m) => m.texto)).toEqual(['Chegou?', 'Alô?']);
+    const n = await db.pool.query('select count(*)::int as n from app.chamados where chave = $1', [ticket.id]);
+    expect(n.rows[0].n).toBe(1);
+  });
+
+  it('a pull never passes a revision whose transaction is still open', async () => {
+    const { checkpoint } = await pullAll(as.rep, 'funil');
+    const slow = await db.pool.connect();
+    try {
+      // An earlier transaction writes a revision and stays open...
+      await slow.query('begin');
+      await slow.query(
+        `insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao)
+         values ($1, 'funil', 'lento', $2, 'lento', 'x', nextval('app.sync_revisao'))`,
+        [s.idEmpresa, s.codVendedor],
+      );
+      // ...while a later one commits a card.
+      const card = { id: randomUUID(), estagio: 'lead', nomeProspect: 'Depois', _deleted: false };
+      await push(as.rep, 'funil', [{ assumedMasterState: null, newDocumentState: card }]);
+      const during = await pullAll(as.rep, 'funil', checkpoint);
+      expect(during.documents).toEqual([]);
+      await slow.query('commit');
+      const afterCommit = await pullAll(as.rep, 'funil', during.checkpoint);
+      expect(afterCommit.documents.map((d) => d.id)).toEqual(['lento', card.id]);
+    } finally {
+      slow.release();
+    }
+  });
+});

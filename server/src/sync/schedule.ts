@@ -1,0 +1,58 @@
+// The refresh schedule. ERP-side changes (a price, a client blocked, an order invoiced, a rule
+// expiring at midnight) reach the change log only through a refresh, so every server process
+// refreshes every tenant's collections every SYNC_REFRESH_SECONDS. Processes need no
+// coordination: the refresh of one collection of a tenant holds an exclusive lock, and a
+// second process doing the same refresh right after finds nothing changed.
+import type { Db } from '../db/kysely.ts';
+import { refreshAll } from './service.ts';
+
+export interface RefreshLog {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** Every tenant (head-office company) of the ERP. */
+async function tenants(db: Db): Promise<number[]> {
+  const rows = await db
+    .selectFrom('app.vw_empresas')
+    .select('id_empresa')
+    .where('matriz', '=', true)
+    .orderBy('id_empresa')
+    .execute();
+  return rows.flatMap((r) => (r.id_empresa === null ? [] : [Number(r.id_empresa)]));
+}
+
+/** One pass over every tenant; a failing tenant is logged and the others still refresh. */
+export async function refreshEveryTenant(db: Db, log: RefreshLog): Promise<void> {
+  for (const idEmpresa of await tenants(db)) {
+    const started = Date.now();
+    try {
+      const counts = await refreshAll(db, idEmpresa);
+      const changed = Object.values(counts).reduce((n, c) => n + c.inserted + c.updated + c.deleted, 0);
+      log.info('sync refresh', { idEmpresa, changed, ms: Date.now() - started });
+    } catch (err) {
+      log.error('sync refresh failed', { idEmpresa, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}
+
+export function startSyncRefresher(opts: { db: Db; intervalSeconds: number; log: RefreshLog }) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const schedule = () => {
+    if (stopped || opts.intervalSeconds === 0) return;
+    timer = setTimeout(() => {
+      running = refreshEveryTenant(opts.db, opts.log).finally(schedule);
+    }, opts.intervalSeconds * 1000);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
