@@ -13,16 +13,30 @@ import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
  * collections per JavaScript realm, so small reference data (company settings and the
  * representative's ceilings) shares one collection, `ajustes`.
  */
-export const SYNC_COLLECTIONS = ['produtos', 'clientes', 'regras', 'ajustes', 'pedidos', 'funil', 'chamados'] as const;
+export const SYNC_COLLECTIONS = [
+  'produtos',
+  'clientes',
+  'regras',
+  'ajustes',
+  'pedidos',
+  'funil',
+  'chamados',
+  'cadastros',
+] as const;
 export const ZSyncCollection = z.enum(SYNC_COLLECTIONS).describe('Replicated collection');
 export type SyncCollection = z.infer<typeof ZSyncCollection>;
 
 /** Collections a device writes to (POST /sync/{collection}/push). */
-export const SYNC_WRITABLE = ['pedidos', 'funil', 'chamados'] as const satisfies readonly SyncCollection[];
+export const SYNC_WRITABLE = ['pedidos', 'funil', 'chamados', 'cadastros'] as const satisfies readonly SyncCollection[];
 export type SyncWritableCollection = (typeof SYNC_WRITABLE)[number];
 
 /** A representative's own work: only representatives replicate these. */
-export const SYNC_REPRESENTATIVE_ONLY = ['pedidos', 'funil', 'chamados'] as const satisfies readonly SyncCollection[];
+export const SYNC_REPRESENTATIVE_ONLY = [
+  'pedidos',
+  'funil',
+  'chamados',
+  'cadastros',
+] as const satisfies readonly SyncCollection[];
 
 export const SYNC_PUSH_MAX = 100;
 
@@ -292,6 +306,25 @@ export const ZSyncTicket = z
   );
 export type SyncTicket = z.infer<typeof ZSyncTicket>;
 
+export const ZSyncRegistration = z
+  .object({
+    id: z.string().describe('UUID made by the device: the registration’s idempotency key'),
+    status: z
+      .enum(['queued', 'created', 'refused'])
+      .describe('queued: waiting in the outbox; created: in the ERP (idCliente); refused: see reasons'),
+    dados: z.unknown().nullable().describe('The registration as the device queued it (the body of POST /clients)'),
+    idCliente: z.number().int().nullable().describe('The ERP client created; null until then'),
+    razaoSocial: z.string().nullable().describe('Legal name, as registered'),
+    documento: z.string().nullable().describe('CPF or CNPJ, without mask'),
+    reasons: z.array(ZSyncOrderReason).describe('Why it was refused (field by field); empty otherwise'),
+    criadoEm: z.string().nullable().describe('When the server registered it'),
+    _deleted: z.boolean().describe('True when the device discards a refused registration'),
+  })
+  .describe(
+    'A client registered in the field (collection cadastros). Pushing one with status queued registers it through the same service as POST /clients, idempotent by id; the master state says created (the client then arrives in clientes) or refused with reasons',
+  );
+export type SyncRegistration = z.infer<typeof ZSyncRegistration>;
+
 export const ZSyncTombstone = z
   .object({
     id: z.string().describe('Id of the document the device must delete'),
@@ -312,6 +345,7 @@ export const ZSyncPull = z
           ZSyncOrder,
           ZSyncOpportunity,
           ZSyncTicket,
+          ZSyncRegistration,
           ZSyncTombstone,
         ]),
       )
@@ -355,7 +389,9 @@ export const ZSyncPushRow = z
     assumedMasterState: z
       .looseObject({ id: z.string().max(200).describe('Document id') })
       .nullable()
-      .describe('The master state the device last saw; null for a document new to the server'),
+      .optional()
+      .transform((v) => v ?? null)
+      .describe('The master state the device last saw; null or absent for a document new to the server'),
     newDocumentState: z
       .looseObject({
         id: z.string().min(1).max(200).describe('Document id'),
@@ -372,7 +408,7 @@ export const ZSyncPushBody = z
   .describe(`The documents the device changed, at most ${SYNC_PUSH_MAX}`);
 
 export const ZSyncPushResult = z
-  .array(z.union([ZSyncOrder, ZSyncOpportunity, ZSyncTicket, ZSyncTombstone]))
+  .array(z.union([ZSyncOrder, ZSyncOpportunity, ZSyncTicket, ZSyncRegistration, ZSyncTombstone]))
   .describe(
     'The master state of every pushed document the server holds differently from newDocumentState (RxDB conflicts): the device adopts it. That includes server-computed fields (an accepted order now pending_approval, a refused one with reasons)',
   );

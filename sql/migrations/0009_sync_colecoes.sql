@@ -7,10 +7,10 @@
 -- xid: the transaction that wrote the revision (txid_current()). Revisions are taken by
 -- concurrent transactions (orders, funnel edits, refreshes), which commit in any order, so a
 -- pull that answered revision 11 could later miss a revision 10 committed after it. A pull
--- therefore reads only rows written by transactions older than every transaction still in
--- progress (txid_snapshot_xmin), in (xid, revisao) order, and its checkpoint is that pair:
--- whatever commits later has a greater xid than anything already answered. txid_current()
--- and txid_snapshot_xmin() exist on every supported PostgreSQL (12 to 18).
+-- therefore reads only rows written by transactions older than every Campo transaction still
+-- in progress (server/src/sync/queries.ts), in (xid, revisao) order, and its checkpoint is
+-- that pair: whatever commits later has a greater xid than anything already answered.
+-- txid_current() exists on every supported PostgreSQL (12 to 18).
 alter table app.sync_alteracoes add column documento text;
 alter table app.sync_alteracoes add column xid bigint;
 update app.sync_alteracoes set documento = split_part(chave, '@', 1), xid = 0;

@@ -19,13 +19,23 @@ export function scopeOf(auth: AuthContext): Scope {
   return { idEmpresa: auth.idEmpresa, codVendedor: auth.role === 'representative' ? auth.codVendedor : null };
 }
 
+/**
+ * Advisory-lock namespace (classid) under which every Campo transaction registers its backend
+ * for its whole life: the replication pull reads the transaction ids of the registered
+ * backends from pg_locks, so it waits for Campo's own writers only — never for the ERP's
+ * long transactions (server/src/sync/queries.ts).
+ */
+export const WRITER_LOCK_NS = 1128353104;
+
 export function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (tx) => {
     // The business calendar is São Paulo's: current_date in views (rules in force, today's
     // positivation) and timestamps written into the ERP follow it, whatever the server's zone.
+    // The shared lock registers the transaction before it can take an xid (see WRITER_LOCK_NS).
     await sql`select set_config('campo.id_empresa', ${String(scope.idEmpresa)}, true),
                      set_config('campo.cod_vendedor', ${scope.codVendedor === null ? '' : String(scope.codVendedor)}, true),
-                     set_config('TimeZone', 'America/Sao_Paulo', true)`.execute(tx);
+                     set_config('TimeZone', 'America/Sao_Paulo', true),
+                     pg_advisory_xact_lock_shared(${WRITER_LOCK_NS}, pg_backend_pid())`.execute(tx);
     return fn(tx);
   });
 }

@@ -152,9 +152,20 @@ export async function refreshSqlCollection(
          and not exists (select 1 from atuais t where t.chave = a.chave)
       returning 1)
     select count(*)::integer as deleted from marcadas`.execute(tx);
+  const changed = await upsertSqlDocuments(tx, idEmpresa, colecao, null);
+  const counts = { ...changed, deleted: gone.rows[0]?.deleted ?? 0 };
+  // Heard by the devices' change streams when the refresh commits.
+  if (counts.inserted + counts.updated + counts.deleted > 0) {
+    await announceChange(tx, { idEmpresa, colecao, codVendedor: null });
+  }
+  return counts;
+}
+
+/** Builds the documents (all, or those of the ids), and writes a revision for each new or changed one. */
+async function upsertSqlDocuments(tx: Tx, idEmpresa: number, colecao: SqlCollection, ids: number[] | null) {
   const changed = await sql<{ inserted: number; updated: number }>`
     with docs as materialized (
-      select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash from (${documentsOf(colecao, idEmpresa, null)}) d
+      select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash from (${documentsOf(colecao, idEmpresa, ids)}) d
     ),
     gravadas as (
       insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
@@ -171,16 +182,23 @@ export async function refreshSqlCollection(
     select (count(*) filter (where novo))::integer as inserted,
            (count(*) filter (where not novo))::integer as updated
       from gravadas`.execute(tx);
-  const counts = {
-    inserted: changed.rows[0]?.inserted ?? 0,
-    updated: changed.rows[0]?.updated ?? 0,
-    deleted: gone.rows[0]?.deleted ?? 0,
-  };
-  // Heard by the devices' change streams when the refresh commits.
-  if (counts.inserted + counts.updated + counts.deleted > 0) {
-    await announceChange(tx, { idEmpresa, colecao, codVendedor: null });
-  }
-  return counts;
+  return { inserted: changed.rows[0]?.inserted ?? 0, updated: changed.rows[0]?.updated ?? 0 };
+}
+
+/**
+ * Records, in the writing transaction, the current documents of a few ids of a SQL-built
+ * collection (a client just registered through Campo), with the same hash as a refresh.
+ */
+export async function touchSqlDocuments(
+  tx: Tx,
+  idEmpresa: number,
+  colecao: SqlCollection,
+  codVendedor: number | null,
+  ids: number[],
+): Promise<void> {
+  await lockCollection(tx, idEmpresa, colecao, 'shared');
+  const counts = await upsertSqlDocuments(tx, idEmpresa, colecao, ids);
+  if (counts.inserted + counts.updated > 0) await announceChange(tx, { idEmpresa, colecao, codVendedor });
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type SyncRefreshCounts,
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
+import { loadRegistrationDocs, pushRegistrations } from '../clients/sync.ts';
 import { loadSettingsDocs } from '../company/sync.ts';
 import type { Db } from '../db/kysely.ts';
 import type { Tx } from '../db/scope.ts';
@@ -31,6 +32,8 @@ export function loaderOf(colecao: Exclude<SyncCollection, 'produtos' | 'clientes
       return loadOpportunityDocs;
     case 'chamados':
       return loadTicketDocs;
+    case 'cadastros':
+      return loadRegistrationDocs;
   }
 }
 
@@ -61,6 +64,8 @@ export function pushTo(colecao: SyncCollection, db: Db, auth: AuthContext, rows:
       return pushOpportunities(db, auth, rows);
     case 'chamados':
       return pushTickets(db, auth, rows);
+    case 'cadastros':
+      return pushRegistrations(db, auth, rows);
     default:
       throw new Error(`not writable: ${colecao}`);
   }

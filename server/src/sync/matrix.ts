@@ -36,7 +36,7 @@ export const syncMatrixCases: MatrixCase[] = [
   },
   // A representative's own work: only representatives replicate it (another tenant's
   // representative caller would get their own; the matrix's other-tenant user is an admin).
-  ...(['pedidos', 'funil', 'chamados'] as const).map(
+  ...(['pedidos', 'funil', 'chamados', 'cadastros'] as const).map(
     (collection): MatrixCase => ({
       method: 'GET',
       route: '/sync/{collection}/pull',

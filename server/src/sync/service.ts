@@ -2,9 +2,9 @@
 //
 // Pull: the documents whose latest revision in the change log is after the device's
 // checkpoint. Revisions are written by concurrent transactions that commit in any order, so
-// the pull reads only those written by transactions older than every one still in progress
-// (txid_snapshot_xmin), in (xid, revisao) order: anything committed later has a greater xid,
-// and no checkpoint ever skips it.
+// the pull reads only those written by transactions older than every Campo transaction still
+// in progress (queries.ts), in (xid, revisao) order: anything committed later has a greater
+// xid, and no checkpoint ever skips it.
 import {
   decodeCheckpoint,
   encodeCheckpoint,
@@ -22,7 +22,10 @@ import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { documentsOf, hasChangeLog, idOfKey, isSqlCollection } from './changelog.ts';
 import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
-import { selectChanges } from './queries.ts';
+import { changesHeldBack, selectChanges } from './queries.ts';
+
+const HELD_BACK_WAIT_MS = 5000;
+const HELD_BACK_STEP_MS = 25;
 
 export function collectionOf(name: string): SyncCollection {
   const found = SYNC_COLLECTIONS.find((c) => c === name);
@@ -115,14 +118,33 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
   const key = scopeKey(scope, colecao);
   const after = checkpointAfter(query.checkpoint, key);
   if (after.xid === 0 && after.revisao === 0) await ensureChangeLog(db, scope.idEmpresa, colecao);
-  return withScope(db, scope, async (tx) => {
-    const changes = await selectChanges(tx, {
-      idEmpresa: scope.idEmpresa,
-      colecao,
-      codVendedor: scope.codVendedor,
-      after,
-      limit: query.limit,
+  const window = {
+    idEmpresa: scope.idEmpresa,
+    colecao,
+    codVendedor: scope.codVendedor,
+    // Every representative's ceilings are a document 'tetos' of their own: someone who is
+    // not a representative has none, and must not get every one under the same id.
+    tenantWideOnly: colecao === 'ajustes' && scope.codVendedor === null,
+    after,
+    limit: query.limit,
+  };
+  // A short page means "up to date" to the device: never answer one while changes it should
+  // get wait behind a transaction still in progress (a refresh of another collection, an
+  // order being written). Each try is a new snapshot; after HELD_BACK_WAIT_MS the device
+  // gets what there is and hears of the rest from the change stream.
+  for (let waited = 0; ; waited += HELD_BACK_STEP_MS) {
+    const answer = await withScope(db, scope, async (tx) => {
+      const changes = await selectChanges(tx, window);
+      if (changes.length < window.limit && waited < HELD_BACK_WAIT_MS && (await changesHeldBack(tx, window))) {
+        return null;
+      }
+      return answerOf(tx, changes);
     });
+    if (answer) return answer;
+    await new Promise((r) => setTimeout(r, HELD_BACK_STEP_MS));
+  }
+
+  async function answerOf(tx: Tx, changes: Awaited<ReturnType<typeof selectChanges>>): Promise<SyncPull> {
     const byKey = await buildDocuments(
       tx,
       scope.idEmpresa,
@@ -143,7 +165,7 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
         scope: key,
       }),
     };
-  });
+  }
 }
 
 export async function push(db: Db, auth: AuthContext, name: string, rows: SyncPushRow[]): Promise<SyncPushResult> {
