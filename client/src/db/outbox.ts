@@ -1,0 +1,309 @@
+// What the screens write offline: orders (the outbox), funnel opportunities and tickets. Every
+// change is a local write; the replication pushes it when it can, and the server's answer (the
+// master state) replaces the local document. Nothing queued is dropped: a queued order leaves
+// the device only as a server-held order, or when the representative discards it.
+import {
+  type FunnelStage,
+  type OpportunityCreate,
+  type OpportunityPatch,
+  type OrderCreate,
+  type SyncOrderReason,
+  type SyncOrderState,
+  type TicketCreate,
+  ZOpportunityCreate,
+  ZOpportunityPatch,
+  ZOrderCreate,
+  ZTicketCreate,
+  ZTicketReply,
+} from '@campo/shared';
+import { BehaviorSubject, combineLatest, map, type Observable } from 'rxjs';
+import { type CampoDatabase, collectionOf } from './database.ts';
+import type { OpportunityDoc, OrderDoc, RegistrationDoc, TicketDoc } from './schemas.ts';
+
+/** The outbox's four states (DESIGN.md "Product decisions"). */
+export type OutboxState = 'queued' | 'sent' | 'accepted' | 'refused';
+
+export interface OutboxEntry {
+  id: string;
+  state: OutboxState;
+  /** The order's own status: pending_approval, approved, invoiced, rejected once accepted. */
+  status: SyncOrderState;
+  draft: OrderCreate | null;
+  order: OrderDoc['order'];
+  reasons: SyncOrderReason[];
+  queuedAt: string;
+  updatedAt: string;
+}
+
+/**
+ * A queued order is "sent" while a push carrying it awaits the answer; once answered it is
+ * whatever the server said. Anything else the server holds counts as accepted, including a
+ * rejection by the supervisor: the order exists, it was decided.
+ */
+export function outboxStateOf(doc: Pick<OrderDoc, 'id' | 'status'>, inFlight: ReadonlySet<string>): OutboxState {
+  if (doc.status === 'queued') return inFlight.has(doc.id) ? 'sent' : 'queued';
+  if (doc.status === 'refused') return 'refused';
+  return 'accepted';
+}
+
+/**
+ * Outbox entries, newest first: every order of the representative, whether queued here or
+ * made online. The server's master state does not keep the device's queuedAt, so an order it
+ * holds is dated by its creation on the server.
+ */
+export function outboxEntries(docs: readonly OrderDoc[], inFlight: ReadonlySet<string>): OutboxEntry[] {
+  return docs
+    .map((d) => ({
+      id: d.id,
+      state: outboxStateOf(d, inFlight),
+      status: d.status,
+      draft: (d.draft as OrderCreate | null) ?? null,
+      order: d.order ?? null,
+      reasons: d.reasons ?? [],
+      queuedAt: d.queuedAt ?? d.order?.criadoEm ?? d.updatedAt,
+      updatedAt: d.updatedAt,
+    }))
+    .sort((a, b) => (a.queuedAt < b.queuedAt ? 1 : a.queuedAt > b.queuedAt ? -1 : a.id < b.id ? 1 : -1));
+}
+
+export class OutboxError extends Error {
+  override name = 'OutboxError';
+}
+
+export interface OutboxOptions {
+  /** Ids in a push awaiting the answer (CampoReplication.inFlight$); none when not replicating. */
+  inFlight$?: Observable<ReadonlySet<string>>;
+  /** The device clock, replaceable in tests. */
+  now?: () => Date;
+  randomUUID?: () => string;
+}
+
+export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
+  const pedidos = collectionOf(db, 'pedidos');
+  const funil = collectionOf(db, 'funil');
+  const chamados = collectionOf(db, 'chamados');
+  const cadastros = collectionOf(db, 'cadastros');
+  const now = () => (options.now ?? (() => new Date()))().toISOString();
+  const uuid = options.randomUUID ?? (() => crypto.randomUUID());
+  const inFlight$ = options.inFlight$ ?? new BehaviorSubject<ReadonlySet<string>>(new Set());
+  let inFlight: ReadonlySet<string> = new Set();
+  const tracking = inFlight$.subscribe((ids) => {
+    inFlight = ids;
+  });
+
+  const docs$ = pedidos.find().$.pipe(map((docs) => docs.map((d) => d.toJSON() as OrderDoc)));
+
+  const order = async (id: string) => {
+    const doc = await pedidos.findOne(id).exec();
+    if (!doc) throw new OutboxError('Pedido não encontrado neste aparelho.');
+    return doc;
+  };
+
+  const opportunity = async (id: string) => {
+    const doc = await funil.findOne(id).exec();
+    if (!doc) throw new OutboxError('Oportunidade não encontrada neste aparelho.');
+    return doc;
+  };
+
+  const ticket = async (id: string) => {
+    const doc = await chamados.findOne(id).exec();
+    if (!doc) throw new OutboxError('Chamado não encontrado neste aparelho.');
+    return doc;
+  };
+
+  return {
+    outbox$: combineLatest([docs$, inFlight$]).pipe(map(([docs, ids]) => outboxEntries(docs, ids))),
+
+    async listOutbox(): Promise<OutboxEntry[]> {
+      const docs = await pedidos.find().exec();
+      return outboxEntries(
+        docs.map((d) => d.toJSON() as OrderDoc),
+        inFlight,
+      );
+    },
+
+    /** Queues a new order; its id is the Idempotency-Key the server creates it under. */
+    async queueOrder(draft: OrderCreate): Promise<string> {
+      const body = ZOrderCreate.parse(draft);
+      const id = uuid();
+      const at = now();
+      await pedidos.insert({
+        id,
+        status: 'queued',
+        draft: body,
+        order: null,
+        reasons: [],
+        queuedAt: at,
+        updatedAt: at,
+      });
+      return id;
+    },
+
+    /** Queues a refused order again with the fixed cart, under the same id. */
+    async resend(id: string, fixedDraft: OrderCreate): Promise<void> {
+      const body = ZOrderCreate.parse(fixedDraft);
+      const doc = await order(id);
+      if (doc.status !== 'refused') throw new OutboxError('Só um pedido recusado pode ser corrigido e reenviado.');
+      await doc.incrementalPatch({ status: 'queued', draft: body, reasons: [], updatedAt: now() });
+    },
+
+    /**
+     * Drops a refused order, or a queued one that is not being sent. Should the server hold
+     * the order after all (an answer lost on the way), it sends the order back: the deletion
+     * never wins over a real order.
+     */
+    async discard(id: string): Promise<void> {
+      const doc = await order(id);
+      const state = outboxStateOf(doc, inFlight);
+      if (state !== 'refused' && state !== 'queued')
+        throw new OutboxError('Este pedido já foi recebido pelo servidor e não pode ser descartado.');
+      await doc.incrementalRemove();
+    },
+
+    async createOpportunity(input: Omit<OpportunityCreate, 'id' | 'estagio'> & { estagio?: FunnelStage }) {
+      const id = uuid();
+      const body = ZOpportunityCreate.parse({ ...input, id });
+      const at = now();
+      const doc: OpportunityDoc = {
+        id,
+        estagio: body.estagio,
+        idCliente: body.idCliente ?? null,
+        // The server fills the client's name from the ERP.
+        nomeCliente: null,
+        nomeProspect: body.nomeProspect ?? null,
+        empresaProspect: body.empresaProspect ?? null,
+        idPedido: body.idPedido ?? null,
+        valor: body.valor ?? null,
+        previsaoFechamento: body.previsaoFechamento ?? null,
+        observacoes: body.observacoes ?? null,
+        motivoPerda: body.motivoPerda ?? null,
+        criadoEm: at,
+        atualizadoEm: at,
+      };
+      await funil.insert(doc);
+      return id;
+    },
+
+    /** Changes some fields; the server merges field by field (ZSyncOpportunity). */
+    async updateOpportunity(id: string, patch: Omit<OpportunityPatch, 'baseAtualizadoEm'>): Promise<void> {
+      const fields = ZOpportunityPatch.parse(patch);
+      const doc = await opportunity(id);
+      const next = { ...doc.toJSON(), ...fields } as OpportunityDoc;
+      if (next.estagio === 'perdido' && !next.motivoPerda) throw new OutboxError('Informe o motivo da perda.');
+      const { baseAtualizadoEm: _, ...changes } = fields;
+      await doc.incrementalPatch({ ...changes, atualizadoEm: now() });
+    },
+
+    moveOpportunity(id: string, estagio: FunnelStage, motivoPerda?: string): Promise<void> {
+      return this.updateOpportunity(id, { estagio, ...(motivoPerda !== undefined ? { motivoPerda } : {}) });
+    },
+
+    async deleteOpportunity(id: string): Promise<void> {
+      await (await opportunity(id)).incrementalRemove();
+    },
+
+    async createTicket(input: TicketCreate & { autorNome: string }): Promise<string> {
+      const body = ZTicketCreate.parse({
+        assunto: input.assunto,
+        mensagem: input.mensagem,
+        ...(input.idPedido !== undefined ? { idPedido: input.idPedido } : {}),
+        ...(input.numPedErp !== undefined ? { numPedErp: input.numPedErp } : {}),
+      });
+      const id = uuid();
+      const at = now();
+      const doc: TicketDoc = {
+        id,
+        idChamado: null,
+        idPedido: body.idPedido ?? null,
+        numPedSar: null,
+        numPedErp: body.numPedErp ?? null,
+        idCliente: null,
+        nomeCliente: null,
+        assunto: body.assunto,
+        status: 'aberto',
+        mensagens: [
+          { id: uuid(), autorTipo: 'representante', autorNome: input.autorNome, texto: body.mensagem, criadoEm: at },
+        ],
+        criadoEm: at,
+        atualizadoEm: at,
+      };
+      await chamados.insert(doc);
+      return id;
+    },
+
+    async replyTicket(id: string, texto: string, autorNome: string): Promise<void> {
+      const body = ZTicketReply.parse({ texto });
+      const doc = await ticket(id);
+      if (doc.status === 'resolvido' || doc.status === 'cancelado')
+        throw new OutboxError('Este chamado está encerrado e não recebe novas mensagens.');
+      const at = now();
+      await doc.incrementalModify((t) => ({
+        ...t,
+        mensagens: [
+          ...t.mensagens,
+          { id: uuid(), autorTipo: 'representante', autorNome, texto: body.texto, criadoEm: at },
+        ],
+        atualizadoEm: at,
+      }));
+    },
+
+    async cancelTicket(id: string): Promise<void> {
+      const doc = await ticket(id);
+      if (doc.status === 'resolvido' || doc.status === 'cancelado') return;
+      await doc.incrementalPatch({ status: 'cancelado', atualizadoEm: now() });
+    },
+
+    /** Client registrations made in the field, newest first. */
+    registrations$: cadastros
+      .find()
+      .$.pipe(
+        map((docs) =>
+          docs
+            .map((d) => d.toJSON() as RegistrationDoc)
+            .sort((a, b) => ((a.criadoEm ?? '') < (b.criadoEm ?? '') ? 1 : -1)),
+        ),
+      ),
+
+    /**
+     * Queues a client registration (the body of POST /clients); its id is the idempotency key.
+     * The server validates it and answers created (the client then arrives in clientes) or
+     * refused with a reason per field.
+     */
+    async queueRegistration(dados: Record<string, unknown>): Promise<string> {
+      const id = uuid();
+      const text = (k: string) => (typeof dados[k] === 'string' ? (dados[k] as string) : null);
+      await cadastros.insert({
+        id,
+        status: 'queued',
+        dados,
+        idCliente: null,
+        razaoSocial: text('razaoSocial'),
+        documento: text('documento') ?? text('cnpjCpf'),
+        reasons: [],
+        criadoEm: null,
+      });
+      return id;
+    },
+
+    async resendRegistration(id: string, dados: Record<string, unknown>): Promise<void> {
+      const doc = await cadastros.findOne(id).exec();
+      if (!doc) throw new OutboxError('Cadastro não encontrado neste aparelho.');
+      if (doc.status !== 'refused') throw new OutboxError('Só um cadastro recusado pode ser corrigido e reenviado.');
+      await doc.incrementalPatch({ status: 'queued', dados, reasons: [] });
+    },
+
+    async discardRegistration(id: string): Promise<void> {
+      const doc = await cadastros.findOne(id).exec();
+      if (!doc) throw new OutboxError('Cadastro não encontrado neste aparelho.');
+      if (doc.status === 'created') throw new OutboxError('Este cliente já foi cadastrado no ERP.');
+      if (inFlight.has(id)) throw new OutboxError('Este cadastro está sendo enviado; tente de novo em instantes.');
+      await doc.incrementalRemove();
+    },
+
+    close(): void {
+      tracking.unsubscribe();
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;

@@ -1,0 +1,409 @@
+// Replication of the local store with the server (docs/sync.md, "Client module"): one RxDB
+// replication per collection over the pull/push endpoints, driven by the server's change
+// stream. Whatever fails (network, restart, 5xx) is retried by RxDB from the last checkpoint it
+// stored, and a push is only taken as done when the server answered it, so nothing is lost.
+import {
+  type Problem,
+  SYNC_PUSH_MAX,
+  SYNC_WRITABLE,
+  type SyncCollection,
+  type SyncPull,
+  type SyncWritableCollection,
+} from '@campo/shared';
+import type { RxReplicationPullStreamItem } from 'rxdb';
+import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
+import { BehaviorSubject, type Observable, Subject } from 'rxjs';
+import { type CampoDatabase, collectionOf } from './database.ts';
+import { type CampoDocTypes, clientSearchKey, INDEX_DEFAULTS, productSearchKey } from './schemas.ts';
+import { createSyncState, SyncHttpError, type SyncStateStore } from './sync-state.ts';
+
+export interface ReplicationOptions {
+  /** Origin of the server ('' for the page's own); the routes are under /api/v1. */
+  baseUrl: string;
+  /** The current bearer token; null when logged out (requests then fail as 401). */
+  getToken: () => string | null | Promise<string | null>;
+  /** The server refused the token (expired or revoked): the session module logs out and wipes. */
+  onUnauthorized?: () => void | Promise<void>;
+  fetch?: typeof fetch;
+  /** Only these collections (of those the user's role replicates); all by default. */
+  collections?: readonly SyncCollection[];
+  /** Page sizes of the pull, per collection (defaults: PULL_BATCH). */
+  pullBatchSize?: Partial<Record<SyncCollection, number>>;
+  /** Wait before retrying a failed pull or push. */
+  retryTimeMs?: number;
+  /** Change stream reconnection: first wait, doubled up to the maximum. */
+  streamBackoffMs?: { first: number; max: number };
+  /** Pull period when the server runs without a change stream (503 SYNC_STREAM_DISABLED). */
+  pollMs?: number;
+  /**
+   * A stream silent for this long is taken as dead and reopened: the server sends a heartbeat
+   * every 25 s, and a connection cut without a FIN (a phone changing networks) never ends.
+   */
+  streamStaleMs?: number;
+}
+
+export interface CampoReplication {
+  readonly syncState: SyncStateStore;
+  readonly states: Partial<{ [C in SyncCollection]: RxReplicationState<CampoDocTypes[C], PullCheckpoint> }>;
+  /** Ids of pedidos and cadastros documents in a push the server has not answered yet. */
+  readonly inFlight$: Observable<ReadonlySet<string>>;
+  /** Every replicated collection has reached the server's state once. */
+  awaitInitialSync(): Promise<void>;
+  /** Pull everything now and push what is pending; resolves when in sync. */
+  syncNow(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const API = '/api/v1/sync';
+
+/** Big reference collections come in large pages; the rest is small. */
+const PULL_BATCH: Record<SyncCollection, number> = {
+  produtos: 500,
+  clientes: 500,
+  regras: 200,
+  ajustes: 50,
+  pedidos: 200,
+  funil: 200,
+  chamados: 200,
+  cadastros: 200,
+};
+
+/**
+ * RxDB merges checkpoints with Object.assign, which would spread a bare string into its
+ * characters: the server's opaque string travels inside an object.
+ */
+interface PullCheckpoint {
+  checkpoint: string;
+}
+
+/** Outbox collections whose documents the screens show as "sent" while a push carries them. */
+const TRACKED = new Set<SyncCollection>(['pedidos', 'cadastros']);
+
+const RESET_CODES = new Set(['CHECKPOINT_SCOPE', 'CHECKPOINT_INVALID']);
+
+async function httpError(res: Response): Promise<SyncHttpError> {
+  const text = await res.text().catch(() => '');
+  let code: string | undefined;
+  try {
+    code = (JSON.parse(text) as Partial<Problem>).code ?? undefined;
+  } catch {
+    code = undefined;
+  }
+  return new SyncHttpError(res.status, code, text.slice(0, 300));
+}
+
+/**
+ * Fields the device adds to what it pulls: the search keys, and the indexed fields a tombstone
+ * lacks (Dexie cannot store a document without its indexed fields).
+ */
+function localFields(
+  collection: SyncCollection,
+): ((doc: Record<string, unknown>) => Record<string, unknown>) | undefined {
+  const defaults = INDEX_DEFAULTS[collection];
+  if (!defaults) return undefined;
+  const derive =
+    collection === 'produtos'
+      ? (doc: Record<string, unknown>) => {
+          const p = doc as unknown as CampoDocTypes['produtos'];
+          return { busca: productSearchKey(p), grupoCodigo: p.grupo ?? -1 };
+        }
+      : collection === 'clientes'
+        ? (doc: Record<string, unknown>) => ({ busca: clientSearchKey(doc as unknown as CampoDocTypes['clientes']) })
+        : () => ({});
+  return (doc) => (doc._deleted ? { ...defaults, ...doc } : { ...doc, ...derive(doc) });
+}
+
+export function startReplication(db: CampoDatabase, options: ReplicationOptions): CampoReplication {
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const collections = (options.collections ?? db.campo.collections).filter((c) => db.campo.collections.includes(c));
+  const syncState = createSyncState(collections);
+  const inFlight = new BehaviorSubject<ReadonlySet<string>>(new Set());
+  const resync$ = Object.fromEntries(collections.map((c) => [c, new Subject<'RESYNC'>()])) as Partial<
+    Record<SyncCollection, Subject<'RESYNC'>>
+  >;
+  const streamAbort = new AbortController();
+  let stopped = false;
+  let unauthorizedCalled = false;
+
+  const unauthorized = async (err: SyncHttpError) => {
+    if (unauthorizedCalled) return;
+    unauthorizedCalled = true;
+    // Shown whichever request heard it first; nothing after it runs to clear it.
+    syncState.stream({ live: false, error: err });
+    // Stop first: the session module wipes the store, which must not race a pull.
+    void stop();
+    await options.onUnauthorized?.();
+  };
+
+  const request = async (path: string, init: RequestInit = {}): Promise<Response> => {
+    const token = await options.getToken();
+    const headers = new Headers(init.headers);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    const res = await doFetch(`${options.baseUrl}${API}${path}`, { ...init, headers });
+    if (res.status === 401) {
+      const err = await httpError(res);
+      await unauthorized(err);
+      throw err;
+    }
+    return res;
+  };
+
+  const pullPage = async (collection: SyncCollection, checkpoint: string | undefined, limit: number) => {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (checkpoint) query.set('checkpoint', checkpoint);
+    return request(`/${collection}/pull?${query}`);
+  };
+
+  const pullHandler = (collection: SyncCollection) => async (stored: PullCheckpoint | undefined, batchSize: number) => {
+    const checkpoint = stored?.checkpoint;
+    try {
+      let res = await pullPage(collection, checkpoint, batchSize);
+      if (res.status === 400 && checkpoint) {
+        const err = await httpError(res);
+        if (!err.code || !RESET_CODES.has(err.code)) throw err;
+        // A checkpoint of another scope would skip documents: start over from the beginning.
+        res = await pullPage(collection, undefined, batchSize);
+      }
+      if (!res.ok) throw await httpError(res);
+      const body = (await res.json()) as SyncPull;
+      syncState.success(collection, { received: body.documents.length });
+      return { documents: body.documents as never[], checkpoint: { checkpoint: body.checkpoint } };
+    } catch (err) {
+      syncState.failure(collection, err);
+      throw err;
+    }
+  };
+
+  const pushHandler = (collection: SyncWritableCollection) => async (rows: unknown[]) => {
+    const ids = TRACKED.has(collection)
+      ? rows.map((r) => (r as { newDocumentState: { id: string } }).newDocumentState.id)
+      : [];
+    if (ids.length) inFlight.next(new Set([...inFlight.getValue(), ...ids]));
+    try {
+      const res = await request(`/${collection}/push`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        // RxDB leaves assumedMasterState undefined for a new document; the contract says null.
+        body: JSON.stringify(
+          rows.map((r) => {
+            const row = r as { assumedMasterState?: unknown; newDocumentState: unknown };
+            return { assumedMasterState: row.assumedMasterState ?? null, newDocumentState: row.newDocumentState };
+          }),
+        ),
+      });
+      // 409 (the same order still in flight on the server), 5xx and anything unexpected are
+      // retried as a whole: the server is idempotent by document id, so a repeat is harmless.
+      if (!res.ok) throw await httpError(res);
+      const conflicts = (await res.json()) as never[];
+      syncState.success(collection, { sent: rows.length });
+      return conflicts;
+    } catch (err) {
+      syncState.failure(collection, err);
+      throw err;
+    } finally {
+      if (ids.length) {
+        const left = new Set(inFlight.getValue());
+        for (const id of ids) left.delete(id);
+        inFlight.next(left);
+      }
+    }
+  };
+
+  const states: CampoReplication['states'] = {};
+  for (const collection of collections) {
+    const writable = (SYNC_WRITABLE as readonly SyncCollection[]).includes(collection);
+    const modifier = localFields(collection);
+    const state = replicateRxCollection<CampoDocTypes[typeof collection], PullCheckpoint>({
+      // Kept stable across server restarts and URLs so the stored checkpoint is reused.
+      replicationIdentifier: `campo-sync-${collection}`,
+      collection: collectionOf(db, collection) as never,
+      live: true,
+      retryTime: options.retryTimeMs ?? 5000,
+      waitForLeadership: true,
+      autoStart: true,
+      pull: {
+        handler: pullHandler(collection),
+        batchSize: options.pullBatchSize?.[collection] ?? PULL_BATCH[collection],
+        stream$: (resync$[collection] as Subject<'RESYNC'>).asObservable() as Observable<
+          RxReplicationPullStreamItem<CampoDocTypes[typeof collection], PullCheckpoint>
+        >,
+        ...(modifier ? { modifier: modifier as never } : {}),
+      },
+      ...(writable
+        ? {
+            push: {
+              handler: pushHandler(collection as SyncWritableCollection) as never,
+              batchSize: Math.min(50, SYNC_PUSH_MAX),
+            },
+          }
+        : {}),
+    });
+    (states as Record<string, unknown>)[collection] = state;
+    void state.awaitInitialReplication().then(
+      () => syncState.initialDone(collection),
+      () => undefined,
+    );
+  }
+
+  const resyncAll = () => {
+    for (const c of collections) resync$[c]?.next('RESYNC');
+  };
+
+  // --- change stream -------------------------------------------------------------------
+  const backoff = options.streamBackoffMs ?? { first: 250, max: 30_000 };
+  const pollMs = options.pollMs ?? 60_000;
+  let wake: (() => void) | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  const onEvent = (event: string, data: string) => {
+    if (event === 'resync') resyncAll();
+    else if (event === 'change') {
+      try {
+        const { colecao } = JSON.parse(data) as { colecao?: string };
+        const subject = colecao ? resync$[colecao as SyncCollection] : undefined;
+        subject?.next('RESYNC');
+      } catch {
+        // A malformed announcement is only a hint missed; the next resync covers it.
+      }
+    }
+  };
+
+  const staleMs = options.streamStaleMs ?? 60_000;
+  const readStream = async (): Promise<'ended' | 'disabled'> => {
+    const connection = new AbortController();
+    const abort = () => connection.abort();
+    streamAbort.signal.addEventListener('abort', abort);
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const alive = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(abort, staleMs);
+    };
+    try {
+      alive();
+      const res = await request('/stream', { headers: { accept: 'text/event-stream' }, signal: connection.signal });
+      if (res.status === 503) return 'disabled';
+      if (!res.ok || !res.body) throw await httpError(res);
+      syncState.stream({ live: true });
+      await readEvents(res.body, (event, data) => {
+        alive();
+        onEvent(event, data);
+      });
+      return 'ended';
+    } finally {
+      clearTimeout(watchdog);
+      streamAbort.signal.removeEventListener('abort', abort);
+    }
+  };
+
+  const runStream = async () => {
+    let wait = backoff.first;
+    while (!stopped) {
+      try {
+        const outcome = await readStream();
+        if (stopped) break;
+        syncState.stream({ live: false });
+        if (outcome === 'disabled') {
+          // No stream on this server: pull on a timer instead, and look for a stream again later.
+          resyncAll();
+          await sleep(pollMs);
+          continue;
+        }
+        wait = backoff.first;
+      } catch (err) {
+        if (stopped) break;
+        syncState.stream({ live: false, error: err });
+      }
+      await sleep(wait);
+      wait = Math.min(wait * 2, backoff.max);
+    }
+  };
+
+  const onOnline = () => wake?.();
+  const win = (globalThis as { window?: { addEventListener?: (t: string, f: () => void) => void } }).window;
+  win?.addEventListener?.('online', onOnline);
+  const streamDone = runStream();
+
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    streamAbort.abort();
+    wake?.();
+    (win as { removeEventListener?: (t: string, f: () => void) => void } | undefined)?.removeEventListener?.(
+      'online',
+      onOnline,
+    );
+    await Promise.all(Object.values(states).map((s) => s.cancel()));
+    await streamDone;
+  };
+
+  return {
+    syncState,
+    states,
+    inFlight$: inFlight.asObservable(),
+    async awaitInitialSync() {
+      await Promise.all(Object.values(states).map((s) => s.awaitInitialReplication()));
+    },
+    async syncNow() {
+      resyncAll();
+      await Promise.all(Object.values(states).map((s) => s.awaitInSync()));
+    },
+    stop,
+  };
+}
+
+/**
+ * Server-sent events over a fetch body (EventSource cannot send the Authorization header).
+ * Handles the parts of the format the server uses: `event:`, `data:` (several joined by
+ * newlines), comments, CRLF; resolves when the body ends.
+ */
+export async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (event: string, data: string) => void,
+): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let event = '';
+  let data: string[] = [];
+  const line = (text: string) => {
+    if (text === '') {
+      if (data.length || event) onEvent(event || 'message', data.join('\n'));
+      event = '';
+      data = [];
+      return;
+    }
+    if (text.startsWith(':')) return;
+    const colon = text.indexOf(':');
+    const field = colon < 0 ? text : text.slice(0, colon);
+    let value = colon < 0 ? '' : text.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      for (let nl = buffer.search(/\r\n|\r|\n/); nl >= 0; nl = buffer.search(/\r\n|\r|\n/)) {
+        const eol = buffer.startsWith('\r\n', nl) ? 2 : 1;
+        // A lone \r at the end may be the first half of \r\n: wait for the next chunk.
+        if (buffer[nl] === '\r' && eol === 1 && nl === buffer.length - 1) break;
+        line(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + eol);
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,92 @@
+// A second simulated device in a worker thread (run with `--import tsx`): RxDB's open-source
+// core counts open collections per JavaScript realm (13 at most), so two representative devices
+// (8 collections each) cannot be open in one realm at once. The test drives it by messages.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { parentPort } from 'node:worker_threads';
+import type { SyncCollection } from '@campo/shared';
+import {
+  type CampoDatabase,
+  type CampoReplication,
+  type CampoUser,
+  createOutbox,
+  type Outbox,
+  openCampoDb,
+  startReplication,
+} from '../../client/src/db/index.ts';
+
+if (!parentPort) throw new Error('device-worker runs in a worker thread');
+const port = parentPort;
+
+const fromClient = createRequire(new URL('../../client/package.json', import.meta.url));
+
+let db: CampoDatabase | undefined;
+let replication: CampoReplication | undefined;
+let outbox: Outbox | undefined;
+
+type Args = Record<string, unknown>;
+
+const commands: Record<string, (args: Args) => Promise<unknown>> = {
+  async open(args) {
+    const { IDBFactory, IDBKeyRange } = (await import(pathToFileURL(fromClient.resolve('fake-indexeddb')).href)) as {
+      IDBFactory: new () => unknown;
+      IDBKeyRange: unknown;
+    };
+    db = await openCampoDb({
+      user: args.user as CampoUser,
+      indexedDb: { indexedDB: new IDBFactory(), IDBKeyRange },
+      multiInstance: false,
+    });
+    const token = args.token as string;
+    replication = startReplication(db, {
+      baseUrl: args.baseUrl as string,
+      getToken: () => token,
+      retryTimeMs: 200,
+      streamBackoffMs: { first: 50, max: 500 },
+    });
+    outbox = createOutbox(db, { inFlight$: replication.inFlight$ });
+    return null;
+  },
+  async awaitInitialSync() {
+    await replication?.awaitInitialSync();
+    return null;
+  },
+  async syncNow() {
+    await replication?.syncNow();
+    return null;
+  },
+  async docs(args) {
+    const collection = db?.collections[args.collection as SyncCollection];
+    const docs = collection ? await collection.find().exec() : [];
+    return docs.map((d) => d.toJSON());
+  },
+  async queueOrder(args) {
+    return outbox?.queueOrder(args.draft as Parameters<Outbox['queueOrder']>[0]);
+  },
+  async createOpportunity(args) {
+    return outbox?.createOpportunity(args.input as Parameters<Outbox['createOpportunity']>[0]);
+  },
+  async moveOpportunity(args) {
+    await outbox?.moveOpportunity(args.id as string, args.estagio as Parameters<Outbox['moveOpportunity']>[1]);
+    return null;
+  },
+  async replyTicket(args) {
+    await outbox?.replyTicket(args.id as string, args.texto as string, args.autorNome as string);
+    return null;
+  },
+  async close() {
+    outbox?.close();
+    await replication?.stop();
+    await db?.close();
+    return null;
+  },
+};
+
+port.on('message', (message: { seq: number; cmd: string; args: Args }) => {
+  const run = commands[message.cmd];
+  const reply = run ? run(message.args) : Promise.reject(new Error(`unknown command ${message.cmd}`));
+  reply.then(
+    (result) => port.postMessage({ seq: message.seq, result }),
+    (err: unknown) => port.postMessage({ seq: message.seq, error: err instanceof Error ? err.stack : String(err) }),
+  );
+});
