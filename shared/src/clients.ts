@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidCnpj, isValidCpf, normalizeDocument } from './documents.ts';
 import { pageOf, ZPageQuery } from './pagination.ts';
 
 /** A client whose latest order is older than this many days is inactive (spec: Limits). */
@@ -166,3 +167,122 @@ export const ZCreditLimitUpdate = z
   })
   .describe('The client’s credit limit, kept by Campo');
 export type CreditLimitUpdate = z.infer<typeof ZCreditLimitUpdate>;
+
+// ---------------------------------------------------------------------------------------
+// New clients registered in the field (POST /clients, collection cadastros). The server
+// inserts into app.clientes_novos and trg_cliente_novo creates the ERP record.
+
+export const UFS = [
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
+] as const;
+
+const field = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'obrigatório')
+    .refine((s) => Array.from(s).length <= max, `no máximo ${max} caracteres`);
+const optionalField = (max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((s) => Array.from(s).length <= max, `no máximo ${max} caracteres`)
+    .transform((s) => (s === '' ? null : s))
+    .nullable()
+    .optional()
+    .transform((s) => s ?? null);
+
+export const ZNewClient = z
+  .strictObject({
+    id: z.uuid('identificador inválido').describe('UUID made by the device: registering again with it is idempotent'),
+    razaoSocial: field(100).describe('Legal name (razão social); turned into LATIN1 text for the ERP'),
+    nomeFantasia: optionalField(100).describe('Trade name; the legal name when absent'),
+    documento: z
+      .string()
+      .trim()
+      .transform(normalizeDocument)
+      .superRefine((v, ctx) => {
+        // By shape first, so a typo in a check digit says so rather than "not a document".
+        const kind = /^\d{11}$/.test(v) ? 'CPF' : /^[0-9A-Z]{12}\d{2}$/.test(v) ? 'CNPJ' : null;
+        if (kind === null) {
+          ctx.addIssue({ code: 'custom', message: 'informe um CPF (11 dígitos) ou um CNPJ (14 caracteres)' });
+        } else if (kind === 'CPF' ? !isValidCpf(v) : !isValidCnpj(v)) {
+          ctx.addIssue({ code: 'custom', message: `${kind} inválido: dígito verificador não confere` });
+        }
+      })
+      .describe('CPF or CNPJ, masked or not; check digits verified (alphanumeric CNPJ accepted)'),
+    inscricaoEstadual: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine((v) => v === 'ISENTO' || /^[0-9./-]{2,20}$/.test(v), 'informe a inscrição estadual (números) ou ISENTO')
+      .describe('State registration (digits, masked or not) or ISENTO'),
+    cep: z
+      .string()
+      .trim()
+      .transform((v) => v.replace(/[.\-\s]/g, ''))
+      .refine((v) => /^\d{8}$/.test(v), 'CEP deve ter 8 dígitos')
+      .describe('Postal code (CEP), 8 digits, masked or not'),
+    endereco: field(100).describe('Street (logradouro)'),
+    numero: optionalField(10).describe('Number; S/N when absent'),
+    complemento: optionalField(60).describe('Complement'),
+    bairro: field(60).describe('District (bairro)'),
+    cidade: field(60).describe('City'),
+    uf: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine((v): v is (typeof UFS)[number] => (UFS as readonly string[]).includes(v), 'UF desconhecida')
+      .describe('State, two letters (one of the 27 UFs)'),
+    telefone: optionalField(20)
+      .refine((v) => v === null || /^\d{10,11}$/.test(v.replace(/[()\s.-]/g, '')), 'telefone com DDD: 10 ou 11 dígitos')
+      .describe('Phone with area code'),
+    email: z
+      .email('e-mail inválido')
+      .max(100)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? null)
+      .describe('E-mail'),
+    idPauta: z.number().int().positive().describe('Suggested price list (pauta) of the tenant'),
+  })
+  .describe('A client registered by a representative in the field');
+export type NewClientInput = z.input<typeof ZNewClient>;
+export type NewClient = z.output<typeof ZNewClient>;
+
+export const ZNewClientResult = z
+  .object({
+    id: z.string().describe('The device’s id of the registration'),
+    idCliente: z.number().int().describe('The ERP client created (corrent.id_corrent)'),
+    razaoSocial: z.string().describe('Legal name as the ERP holds it'),
+    documento: z.string().describe('CPF or CNPJ, without mask'),
+    criadoEm: z.string().describe('When it was registered (ISO 8601)'),
+  })
+  .describe('A registered client, now in the ERP and in the representative’s portfolio');
+export type NewClientResult = z.infer<typeof ZNewClientResult>;

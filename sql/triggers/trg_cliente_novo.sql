@@ -60,7 +60,8 @@ begin
       using errcode = 'foreign_key_violation';
   end if;
 
-  v_doc := regexp_replace(new.cnpj_cpf, '[^0-9]', '', 'g');
+  -- Letters stay: the alphanumeric CNPJ (IN RFB 2.229/2024) holds them.
+  v_doc := upper(regexp_replace(new.cnpj_cpf, '[^0-9A-Za-z]', '', 'g'));
   v_digitos := (case new.tipo_pessoa when 'F' then 11 else 14 end);
   if length(v_doc) <> v_digitos then
     raise exception 'new client: % must have % digits, got "%"',

@@ -2,6 +2,8 @@
 // only their portfolio, so another representative's client answers them 404, as does any
 // client of this tenant to the other tenant's admin; lists answer everyone 200 with their own
 // scope (checked in clients.pg.test.ts).
+import { randomUUID } from 'node:crypto';
+import { cnpjCheckDigits } from '@campo/shared';
 import type { MatrixCase } from '../../../test/matrix/types.ts';
 import { everyone } from '../../../test/matrix/types.ts';
 
@@ -19,7 +21,32 @@ const managerOrAdmin = (status: number, otherTenant: number): MatrixCase['expect
   otherTenant,
 });
 
+let registrations = 0;
+/** A registration no fixture holds, new on every call (each caller's request is its own). */
+function newClientBody(idPauta: number) {
+  const base = `98${String(++registrations).padStart(10, '0')}`;
+  return {
+    id: randomUUID(),
+    razaoSocial: 'Mercado Matriz',
+    documento: `${base}${cnpjCheckDigits(base)}`,
+    inscricaoEstadual: 'ISENTO',
+    cep: '01001000',
+    endereco: 'Praça da Sé',
+    bairro: 'Sé',
+    cidade: 'São Paulo',
+    uf: 'SP',
+    idPauta,
+  };
+}
+
 export const clientMatrixCases: MatrixCase[] = [
+  {
+    method: 'POST',
+    route: '/clients',
+    // Only a representative registers clients, into their own tenant and portfolio.
+    request: (ctx) => ({ path: '/clients', body: newClientBody(ctx.idPauta) }),
+    expect: { ...everyone(403), representative: 201 },
+  },
   {
     method: 'GET',
     route: '/clients',

@@ -8,11 +8,14 @@ import {
   ZClientOrders,
   ZClientPage,
   ZCreditLimitUpdate,
+  ZNewClient,
+  ZNewClientResult,
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
 import { requireRole } from '../auth/middleware.ts';
 import type { Db } from '../db/kysely.ts';
-import { bearer, errorResponses, json, router } from '../http/openapi.ts';
+import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { registerClient } from './register.ts';
 import { getClient, getClientOrders, listClients, setCreditLimit } from './service.ts';
 
 const tags = ['clients'];
@@ -31,6 +34,26 @@ const listRoute = createRoute({
     200: json(ZClientPage, 'A page of clients'),
     400: errorResponses[400],
     401: errorResponses[401],
+  },
+});
+
+const registerRoute = createRoute({
+  method: 'post',
+  path: '/clients',
+  tags,
+  summary: 'Register a new client (representatives)',
+  description:
+    "A representative registers a client in the field (docs/clients.md). The row goes into app.clientes_novos and trg_cliente_novo creates the ERP record (corrent) with every mandatory field, in the same transaction: the answer carries the new ERP id, and the client is in the representative's portfolio (and its devices' clientes collection) at once. Idempotent by the body's id (a UUID made by the device): the same id again answers 200 with the same client. CPF/CNPJ check digits are verified (alphanumeric CNPJ accepted), CEP has 8 digits, UF is one of the 27; each bad field is named in errors. Text bound for the ERP is transliterated to LATIN1. A document already registered for the tenant (in the ERP or through Campo) is 409 CLIENT_DOCUMENT_EXISTS, naming the client only when it is the caller's own. Offline, the app queues the same body in the cadastros collection.",
+  security: bearer,
+  request: { body: { content: { 'application/json': { schema: ZNewClient } }, required: true } },
+  responses: {
+    201: json(ZNewClientResult, 'Registered: the new ERP client'),
+    200: json(ZNewClientResult, 'Already registered with this id: the same client'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: errorResponses[403],
+    409: problem('The document is already registered for the tenant (CLIENT_DOCUMENT_EXISTS)'),
+    422: problem('Unknown pauta (PRICE_LIST_NOT_FOUND), or the ERP refused the record (ERP_REFUSED_CLIENT)'),
   },
 });
 
@@ -91,6 +114,10 @@ const creditLimitRoute = createRoute({
 export function clientRoutes(deps: { db: Db }) {
   return router()
     .openapi(listRoute, async (c) => c.json(await listClients(deps.db, c.get('auth'), c.req.valid('query')), 200))
+    .openapi(registerRoute, async (c) => {
+      const { created, body } = await registerClient(deps.db, c.get('auth'), c.req.valid('json'));
+      return created ? c.json(body, 201) : c.json(body, 200);
+    })
     .openapi(detailRoute, async (c) => c.json(await getClient(deps.db, c.get('auth'), c.req.valid('param').id), 200))
     .openapi(ordersRoute, async (c) => {
       const items = await getClientOrders(deps.db, c.get('auth'), c.req.valid('param').id);

@@ -58,6 +58,8 @@ export interface ClientesNovosTable {
   id_corrent_erp: number | null;
   sincronizado: Generated<boolean>;
   criado_em: Generated<Timestamp>;
+  /** Migration 0010: the device's id of the registration. */
+  chave: string | null;
 }
 
 export interface ConfigEmpresaTable {

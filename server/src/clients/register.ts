@@ -1,0 +1,145 @@
+// New clients registered in the field (POST /clients and the cadastros collection). The row
+// goes into app.clientes_novos and trg_cliente_novo creates the ERP record in the same
+// statement, so the client is in the ERP — and in the representative's portfolio — when the
+// answer comes. Idempotent by the device's id: a registration sent twice (a lost answer, an
+// outbox retry) creates one client. Text bound for the ERP is made LATIN1-safe here, before it
+// reaches the database (an emoji would fail the statement); the trigger cuts it to the ERP's
+// column widths.
+import { type NewClient, type NewClientResult, toErpText } from '@campo/shared';
+import { sql } from 'kysely';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { HttpProblem, problems } from '../http/problem.ts';
+import { selectPautaExists } from '../orders/queries.ts';
+import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
+import { loadRegistrationDocs } from './sync.ts';
+
+const erp = (v: string | null, max = 100) => (v === null ? null : toErpText(v, max));
+
+function fieldProblem(status: 409 | 422, code: string, field: string, detail: string, extra = {}): HttpProblem {
+  return new HttpProblem(status, code, 'Cadastro recusado', detail, {
+    errors: [{ path: `body.${field}`, message: detail }],
+    ...extra,
+  });
+}
+
+async function existingRegistration(tx: Tx, idEmpresa: number, chave: string) {
+  return tx
+    .selectFrom('app.clientes_novos')
+    .select(['cod_vendedor', 'id_corrent_erp', 'razao_social', 'cnpj_cpf', 'criado_em'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('chave', '=', chave)
+    .executeTakeFirst();
+}
+
+/** The client of the tenant with this document, in the ERP or registered through Campo. */
+async function sameDocument(tx: Tx, idEmpresa: number, documento: string) {
+  const inErp = await tx
+    .selectFrom('app.vw_clientes')
+    .select(['id_cliente', 'razao_social', 'cod_vendedor'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('cnpj_cpf', '=', documento)
+    .executeTakeFirst();
+  if (inErp) return inErp;
+  const registered = await tx
+    .selectFrom('app.clientes_novos')
+    .select(['id_corrent_erp as id_cliente', 'razao_social', 'cod_vendedor'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('cnpj_cpf', '=', documento)
+    .executeTakeFirst();
+  return registered;
+}
+
+const result = (
+  id: string,
+  row: { id_corrent_erp: number | null; razao_social: string; cnpj_cpf: string; criado_em: Date | string },
+): NewClientResult => ({
+  id,
+  idCliente: row.id_corrent_erp as number,
+  razaoSocial: row.razao_social,
+  documento: row.cnpj_cpf,
+  criadoEm: new Date(row.criado_em).toISOString(),
+});
+
+export async function registerClient(
+  db: Db,
+  auth: AuthContext,
+  input: NewClient,
+): Promise<{ created: boolean; body: NewClientResult }> {
+  if (auth.role !== 'representative' || auth.codVendedor === null) {
+    throw problems.forbidden('Só representantes cadastram clientes.');
+  }
+  const codVendedor = auth.codVendedor;
+  return withScope(db, scopeOf(auth), async (tx) => {
+    // Registrations of one id are serialised, so two retries racing cannot both insert.
+    await sql`select pg_advisory_xact_lock(hashtext(${`campo.cadastro:${input.id}`}))`.execute(tx);
+    const previous = await existingRegistration(tx, auth.idEmpresa, input.id);
+    if (previous) {
+      if (previous.cod_vendedor !== codVendedor)
+        throw problems.forbidden('Este cadastro pertence a outro representante.');
+      return { created: false, body: result(input.id, previous) };
+    }
+    const same = await sameDocument(tx, auth.idEmpresa, input.documento);
+    if (same) {
+      // Name the existing client only to the representative whose portfolio holds it.
+      const mine = same.cod_vendedor === codVendedor;
+      throw fieldProblem(
+        409,
+        'CLIENT_DOCUMENT_EXISTS',
+        'documento',
+        mine
+          ? `Este documento já é do seu cliente ${same.razao_social ?? ''} (código ${same.id_cliente}).`
+          : 'Este documento já está cadastrado para a empresa, na carteira de outro representante.',
+        mine ? { idCliente: same.id_cliente } : {},
+      );
+    }
+    if (!(await selectPautaExists(tx, auth.idEmpresa, input.idPauta))) {
+      throw fieldProblem(422, 'PRICE_LIST_NOT_FOUND', 'idPauta', `A pauta ${input.idPauta} não existe nesta empresa.`);
+    }
+    let row: { id: number; id_corrent_erp: number | null; razao_social: string; cnpj_cpf: string; criado_em: Date };
+    try {
+      row = await tx
+        .insertInto('app.clientes_novos')
+        .values({
+          id_empresa: auth.idEmpresa,
+          cod_vendedor: codVendedor,
+          chave: input.id,
+          tipo_pessoa: input.documento.length === 11 ? 'F' : 'J',
+          razao_social: erp(input.razaoSocial) as string,
+          nome_fantasia: erp(input.nomeFantasia),
+          cnpj_cpf: input.documento,
+          inscricao_estadual: input.inscricaoEstadual,
+          cep: input.cep,
+          endereco: erp(input.endereco) as string,
+          numero: erp(input.numero, 10),
+          complemento: erp(input.complemento, 60),
+          bairro: erp(input.bairro, 60) as string,
+          cidade: erp(input.cidade, 60) as string,
+          uf: input.uf,
+          telefone: input.telefone === null ? null : input.telefone.replace(/\D/g, ''),
+          email: erp(input.email),
+          id_pauta: input.idPauta,
+        })
+        .returning(['id', 'cod_vendedor', 'id_corrent_erp', 'razao_social', 'cnpj_cpf', 'criado_em'])
+        .executeTakeFirstOrThrow();
+    } catch (err) {
+      // The trigger's own checks (the ERP's rules): refused, naming what the ERP objected to.
+      const pgCode = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+      if (['23505', '23514', '23502', '23503'].includes(pgCode)) {
+        throw new HttpProblem(422, 'ERP_REFUSED_CLIENT', 'Cadastro recusado pelo ERP', (err as Error).message);
+      }
+      throw err;
+    }
+    // The new client reaches the representative's devices (collection clientes) at once.
+    await touchSqlDocuments(tx, auth.idEmpresa, 'clientes', codVendedor, [row.id_corrent_erp as number]);
+    await touchDocuments(
+      tx,
+      auth.idEmpresa,
+      'cadastros',
+      codVendedor,
+      await loadRegistrationDocs(tx, auth.idEmpresa, [String(row.id)]),
+    );
+    return { created: true, body: result(input.id, row) };
+  });
+}

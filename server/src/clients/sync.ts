@@ -1,0 +1,93 @@
+// Collection cadastros: the clients a representative registered in the field. The form works
+// offline; the registration waits in the outbox under its own id and is pushed through
+// registerClient, the function behind POST /clients, so a retried push creates one client. A
+// refusal (a document already registered, a wrong check digit, an unknown pauta) is not
+// stored: it comes back as the master state with a reason per field, to fix and queue again
+// under the same id, or to discard. Once created, the client itself arrives in clientes.
+import { type SyncOrderReason, type SyncPushRow, type SyncRegistration, ZNewClient } from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import type { Tx } from '../db/scope.ts';
+import { HttpProblem } from '../http/problem.ts';
+import type { SyncDoc } from '../sync/changelog.ts';
+import { registerClient } from './register.ts';
+
+export async function loadRegistrationDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
+  let q = tx
+    .selectFrom('app.clientes_novos')
+    .select(['id', 'chave', 'cod_vendedor', 'id_corrent_erp', 'razao_social', 'cnpj_cpf', 'criado_em'])
+    .where('id_empresa', '=', idEmpresa);
+  if (chaves !== null)
+    q = q.where('id', 'in', chaves.length > 0 ? chaves.map(Number).filter(Number.isSafeInteger) : [0]);
+  const rows = await q.orderBy('id').execute();
+  return rows.map((r) => {
+    const doc: SyncRegistration = {
+      id: r.chave ?? `cadastro-${r.id}`,
+      status: 'created',
+      dados: null,
+      idCliente: r.id_corrent_erp,
+      razaoSocial: r.razao_social,
+      documento: r.cnpj_cpf,
+      reasons: [],
+      criadoEm: new Date(r.criado_em).toISOString(),
+      _deleted: false,
+    };
+    return { chave: String(r.id), escopo: r.cod_vendedor, documento: doc.id, doc };
+  });
+}
+
+function refused(row: SyncPushRow, reasons: SyncOrderReason[]): SyncRegistration {
+  const d = row.newDocumentState as Partial<SyncRegistration>;
+  return {
+    id: row.newDocumentState.id,
+    status: 'refused',
+    dados: d.dados ?? null,
+    idCliente: null,
+    razaoSocial: null,
+    documento: null,
+    reasons,
+    criadoEm: null,
+    _deleted: false,
+  };
+}
+
+async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncRegistration | null> {
+  const state = row.newDocumentState as Partial<SyncRegistration>;
+  if (row.newDocumentState._deleted === true || state.status !== 'queued') return null;
+  const input = ZNewClient.safeParse({ ...(state.dados as object), id: row.newDocumentState.id });
+  if (!input.success) {
+    return refused(
+      row,
+      input.error.issues.map((i) => ({
+        code: 'VALIDATION',
+        message: `${i.path.join('.') || 'cadastro'}: ${i.message}`,
+      })),
+    );
+  }
+  try {
+    const { body } = await registerClient(db, auth, input.data);
+    return {
+      id: body.id,
+      status: 'created',
+      dados: null,
+      idCliente: body.idCliente,
+      razaoSocial: body.razaoSocial,
+      documento: body.documento,
+      reasons: [],
+      criadoEm: body.criadoEm,
+      _deleted: false,
+    };
+  } catch (err) {
+    if (!(err instanceof HttpProblem) || err.status >= 500 || err.status === 403) throw err;
+    return refused(row, [{ code: err.code, message: err.detail ?? err.title }]);
+  }
+}
+
+export async function pushRegistrations(db: Db, auth: AuthContext, rows: SyncPushRow[]) {
+  const masters: SyncRegistration[] = [];
+  for (const row of rows) {
+    const master = await pushOne(db, auth, row);
+    if (master) masters.push(master);
+  }
+  return masters;
+}
