@@ -26,6 +26,7 @@ import type { ChangeHub } from './sync/stream.ts';
 import { targetRoutes } from './targets/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { SERVER_VERSION } from './version.ts';
+import { webRoutes } from './web/routes.ts';
 
 z.config(z.locales.pt());
 
@@ -45,6 +46,8 @@ export interface AppDeps {
   db?: Db;
   /** The process's LISTEN hub for GET /sync/stream; absent: the stream answers 503. */
   hub?: ChangeHub;
+  /** The built PWA (client/dist) to serve at `/`; absent: the server answers the API only. */
+  webRoot?: string;
 }
 
 export function createApp(deps: AppDeps) {
@@ -101,6 +104,7 @@ export function createApp(deps: AppDeps) {
   app.route(API_BASE, api);
   // The interactive reference loads its viewer from the Scalar CDN in the reader's browser.
   app.get('/api/docs', Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: 'Campo API' }));
+  if (deps.webRoot) app.route('/', webRoutes(deps.webRoot));
   app.notFound(notFound);
   app.onError(onError);
   return app;

@@ -37,10 +37,14 @@ const ZServerEnv = z
       .max(24 * 90)
       .default(24 * 7),
     DEV_LOGIN: z.enum(['0', '1']).default('0'),
+    /** Seconds between refreshes of the replication change log of every tenant; 0 turns it off. */
+    SYNC_REFRESH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     VAPID_PUBLIC_KEY: ZOptionalEnv,
     VAPID_PRIVATE_KEY: ZOptionalEnv,
     VAPID_SUBJECT: ZOptionalEnv,
     PUSH_ENDPOINT_HOSTS: ZOptionalEnv,
+    /** The built PWA to serve at `/`; unset: client/dist of this checkout when it was built. */
+    WEB_ROOT: ZOptionalEnv,
   })
   .refine((env) => !(env.DEV_LOGIN === '1' && env.NODE_ENV === 'production'), {
     message: 'DEV_LOGIN=1 is refused when NODE_ENV=production',

@@ -13,13 +13,14 @@ export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
 export function testApp(
   pool: pg.Pool,
   config: Partial<AppConfig> = {},
-  options: { asOwner?: boolean; hub?: ChangeHub } = {},
+  options: { asOwner?: boolean; hub?: ChangeHub; webRoot?: string } = {},
 ) {
   const url = pool.options.connectionString;
   const serverPool = !options.asOwner && url ? serverRolePool(url) : pool;
   return createApp({
     pool: serverPool,
     ...(options.hub ? { hub: options.hub } : {}),
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     config: { jwtSecret: TEST_JWT_SECRET, tokenTtlHours: 1, devLogin: false, ...config },
   });
 }

@@ -1,10 +1,13 @@
 import { serve } from '@hono/node-server';
 import { createApp } from '../app.ts';
 import { loadServerConfig, pushSettings } from '../config.ts';
+import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
 import { log } from '../log.ts';
 import { startPushWorker } from '../notifications/worker.ts';
+import { startSyncRefresher } from '../sync/schedule.ts';
 import { createChangeHub } from '../sync/stream.ts';
+import { builtWebRoot, defaultWebRoot } from '../web/routes.ts';
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
@@ -12,9 +15,16 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
   const push = pushSettings(config);
   // One LISTEN connection per process, for GET /sync/stream (opened by the first stream).
   const hub = createChangeHub({ connectionString: config.DATABASE_URL, log });
+  const webRoot = config.WEB_ROOT ? builtWebRoot(config.WEB_ROOT) : defaultWebRoot();
+  if (!webRoot) {
+    log.warn('the app is not built: serving the API only; run `pnpm -F @campo/client build` for the app at /', {
+      webRoot: config.WEB_ROOT ?? 'client/dist',
+    });
+  }
   const app = createApp({
     pool,
     hub,
+    ...(webRoot ? { webRoot } : {}),
     config: {
       jwtSecret: config.JWT_SECRET,
       tokenTtlHours: config.TOKEN_TTL_HOURS,
@@ -25,6 +35,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
   // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.
   const pushWorker = push.vapid ? startPushWorker({ pool, vapid: push.vapid, log }) : null;
   if (!pushWorker) log.warn('push notifications disabled: set VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT');
+  const refresher = startSyncRefresher({ db: createDb(pool), intervalSeconds: config.SYNC_REFRESH_SECONDS, log });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     log.info('listening', { port: info.port, url: `http://localhost:${info.port}` });
   });
@@ -39,7 +50,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       // server from closing.
       void hub.close().finally(() =>
         server.close(() => {
-          void (pushWorker?.stop() ?? Promise.resolve()).finally(() => pool.end().finally(resolve));
+          void Promise.all([pushWorker?.stop(), refresher.stop()]).finally(() => pool.end().finally(resolve));
         }),
       );
     };

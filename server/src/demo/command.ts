@@ -16,6 +16,7 @@ import { createErpFixture, type FixtureScale } from '../erp-fixture/generate.ts'
 import { generateVapidKeys } from '../notifications/vapid.ts';
 import { grantServerRole } from '../provisioning/grant.ts';
 import { provision } from '../provisioning/provision.ts';
+import { defaultWebRoot } from '../web/routes.ts';
 import { createDemoUsers, DEMO_PASSWORD, type DemoLogin } from './users.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -132,6 +133,9 @@ async function runDemo(options: DemoOptions): Promise<void> {
     serverUrl.username = SERVER_ROLE;
     serverUrl.password = password;
 
+    const webRoot = defaultWebRoot();
+    if (!webRoot)
+      say('WARNING: the app is not built (client/dist); only the API is served. `pnpm demo` builds it first.');
     const child = spawn(process.execPath, [CAMPO_BIN, 'serve'], {
       stdio: 'inherit',
       env: {
@@ -144,9 +148,12 @@ async function runDemo(options: DemoOptions): Promise<void> {
         VAPID_PRIVATE_KEY: vapid.privateKey,
         VAPID_SUBJECT: 'mailto:demo@campo.invalid',
         NODE_ENV: 'development',
+        ...(webRoot ? { WEB_ROOT: webRoot } : {}),
       },
     });
-    say(`Campo: http://localhost:${options.port}  (API: /api/v1, reference: /api/docs)`);
+    say(
+      `Campo: http://localhost:${options.port}/${webRoot ? '' : ' (app not built)'}  (API: /api/v1, reference: /api/docs)`,
+    );
     say(`DATABASE_URL=${serverUrl} (the owner, for campo commands: ${url})`);
     say(`logins (password "${DEMO_PASSWORD}"):`);
     for (const l of logins) say(`  ${l.role.padEnd(15)} ${l.login.padEnd(32)} ${l.description}`);

@@ -1,0 +1,52 @@
+import type { Role } from '@campo/shared';
+import { useSignal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso';
+import { currentUser, logout } from '../session/session.ts';
+import { navFor, routeOf } from './routes.ts';
+
+export function Layout(props: { role: Role; children: ComponentChildren }) {
+  const { path } = useLocation();
+  const leaving = useSignal(false);
+  const items = navFor(props.role);
+  const active = routeOf(path)?.path;
+
+  const onLogout = async () => {
+    leaving.value = true;
+    await logout();
+  };
+
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#conteudo">
+        Ir para o conteúdo
+      </a>
+      <header class="app-header">
+        <strong class="brand">Campo</strong>
+        <span class="who">{currentUser.value?.name}</span>
+        <button
+          type="button"
+          class="outline secondary logout"
+          onClick={onLogout}
+          aria-busy={leaving.value ? 'true' : undefined}
+        >
+          Sair
+        </button>
+      </header>
+      <main id="conteudo" class="container app-main" tabIndex={-1}>
+        {props.children}
+      </main>
+      <nav class="bottom-nav" aria-label="Navegação principal">
+        <ul>
+          {items.map((item) => (
+            <li key={item.path}>
+              <a href={item.path} aria-current={item.path === active ? 'page' : undefined}>
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+import { PlaceholderScreen } from '../placeholder/placeholder-screen.tsx';
+
+/** Pedidos: not built yet. */
+export default function Screen() {
+  return <PlaceholderScreen title="Pedidos" />;
+}

@@ -1,0 +1,49 @@
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+// The theme colour is Pico's jade 600 (the primary of the stylesheet we load), so the
+// browser chrome and the app read as one.
+const THEME_COLOR = '#00815f';
+
+export default defineConfig({
+  plugins: [
+    preact(),
+    VitePWA({
+      // Our own service worker (src/sw.ts): it will grow push and sync handling that a
+      // generated one cannot hold. Registration is done by src/pwa.ts with workbox-window,
+      // so nothing is injected into index.html (the CSP forbids inline scripts anyway).
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: {
+        name: 'Campo',
+        short_name: 'Campo',
+        description: 'Pedidos de venda em campo, com ou sem sinal.',
+        lang: 'pt-BR',
+        dir: 'ltr',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'portrait',
+        theme_color: THEME_COLOR,
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        // The whole shell, icons included, so the app opens with no network after one visit.
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+      },
+    }),
+  ],
+  build: { target: 'es2022', sourcemap: false },
+  server: {
+    // `pnpm -F @campo/client dev` next to `pnpm demo`: the API stays on the demo server.
+    proxy: { '/api': 'http://localhost:8080' },
+  },
+});

@@ -1,0 +1,145 @@
+// Browser tests: the built PWA served by the real server over HTTP on a test database, driven
+// in Debian's Chromium through playwright-core (no browser download). The network can be cut
+// for real: the server stops (its port is kept for the restart) and the page goes offline.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import type pg from 'pg';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterEach, onTestFinished } from 'vitest';
+import { testApp } from './app.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLIENT_DIST = join(REPO_ROOT, 'client', 'dist');
+const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Fails with what to do, rather than with a blank page, when the app was not built. */
+export function requireClientBuild(): string {
+  if (!existsSync(join(CLIENT_DIST, 'index.html')) || !existsSync(join(CLIENT_DIST, 'sw.js'))) {
+    throw new Error(
+      `the client is not built (${CLIENT_DIST} has no index.html or sw.js): run \`pnpm -F @campo/client build\` (\`pnpm test\` does it first)`,
+    );
+  }
+  return CLIENT_DIST;
+}
+
+export interface WebServer {
+  /** http://127.0.0.1:<port>, the same across restarts so the service worker's origin holds. */
+  readonly url: string;
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+}
+
+function listen(fetch: ReturnType<typeof testApp>['fetch'], port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname: '127.0.0.1' }) as Server;
+    server.once('listening', () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+/** The API and the built app on a real HTTP port (chosen by the OS), as `campo serve` runs them. */
+export async function startWebServer(pool: pg.Pool): Promise<WebServer> {
+  const app = testApp(pool, {}, { webRoot: requireClientBuild() });
+  let server: Server | null = await listen(app.fetch, 0);
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the test server has no port');
+  const port = address.port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      const s = server;
+      if (!s) return;
+      server = null;
+      // Kept-alive sockets would otherwise keep answering the page after "stop".
+      s.closeAllConnections();
+      await new Promise<void>((resolve, reject) => s.close((err) => (err ? reject(err) : resolve())));
+    },
+    async restart() {
+      if (!server) server = await listen(app.fetch, port);
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's Chromium with a fresh profile: no service worker, cache or storage from an earlier
+ * run, and nothing that would reach the internet on its own.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does it), or set CHROMIUM_PATH`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'campo-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    locale: 'pt-BR',
+    viewport: { width: 360, height: 740 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot of the page to test-results/screenshots/ when the test that runs it fails. */
+export function screenshotOnFailure(page: () => Page | undefined): void {
+  afterEach(async (ctx) => {
+    const p = page();
+    if (ctx.task.result?.state !== 'fail' || !p || p.isClosed()) return;
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const name = `${ctx.task.file?.name.split('/').pop() ?? 'browser'}-${ctx.task.name}`.replace(/[^\w.-]+/g, '_');
+    const file = join(SCREENSHOTS, `${name}.png`);
+    await p.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+    process.stderr.write(`screenshot of the failure: ${file}\n`);
+  });
+}
+
+/** Waits until the page is controlled by the app's service worker (it claims on first install). */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  // A function, not a string: polling a string predicate is an eval, which the app's CSP
+  // refuses. The cast stands in for the DOM types the test project does not load.
+  await page.waitForFunction(
+    () => {
+      const sw = (globalThis as { navigator?: { serviceWorker?: { controller: unknown } } }).navigator?.serviceWorker;
+      return !!sw && sw.controller !== null;
+    },
+    undefined,
+    { timeout: 20_000 },
+  );
+}
+
+/** Cuts the network for real: the server stops and the browser goes offline; undone at test end. */
+export async function goOffline(server: WebServer, context: BrowserContext): Promise<void> {
+  await server.stop();
+  await context.setOffline(true);
+  onTestFinished(async () => {
+    await context.setOffline(false);
+    await server.restart();
+  });
+}
