@@ -4,11 +4,13 @@
 import { benchDashboards } from './dashboards.ts';
 import { benchOrders } from './orders.ts';
 import { benchProvisioning } from './provisioning.ts';
+import { benchPull } from './pull.ts';
 
 const BENCHMARKS: Record<string, () => Promise<void>> = {
   dashboards: benchDashboards,
   orders: benchOrders,
   provisioning: benchProvisioning,
+  pull: benchPull,
 };
 
 const asked = process.argv.slice(2);
