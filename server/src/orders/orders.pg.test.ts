@@ -146,6 +146,26 @@ describe('orders', () => {
     expect(o.numPedSar).toBe(rows[0].n);
   });
 
+  it('answers POST /orders with exactly what GET /orders/{id} reads back (a rule-set line included)', async () => {
+    // A rule raises the second product's ceiling, so a line carries a rule in its snapshot.
+    const rule = await db.pool.query(
+      `insert into app.regras_desconto (id_empresa, descricao, percent, vigencia_inicio)
+       values ($1, 'Regra da resposta', 20, current_date - 1) returning id`,
+      [s.idEmpresa],
+    );
+    try {
+      const res = await post(app, tokens.rep as string, '/orders', order([2.5, 15]), randomUUID());
+      expect(res.status, await res.clone().text()).toBe(201);
+      const created = (await res.json()) as Order;
+      expect(created.itens[1]?.regra).toEqual({ id: rule.rows[0].id, descricao: 'Regra da resposta' });
+      const read = await get(app, tokens.rep as string, `/orders/${created.id}`);
+      expect(read.status).toBe(200);
+      expect(await read.json()).toEqual(created);
+    } finally {
+      await db.pool.query('delete from app.regras_desconto where id = $1', [rule.rows[0].id]);
+    }
+  });
+
   it('requires a well-formed Idempotency-Key', async () => {
     for (const key of [undefined, 'short', 'has spaces in it', 'x'.repeat(200)]) {
       const res = await post(app, tokens.rep as string, '/orders', order(), key);
