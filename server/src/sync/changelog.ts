@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
-import { announceChange } from './stream.ts';
+import { announceChange, SYNC_CHANNEL } from './stream.ts';
 
 export interface DocumentRow {
   chave: string;
@@ -325,11 +325,43 @@ export async function touchDocuments(
   docs: readonly SyncDoc[],
   gone: readonly string[] = [],
 ): Promise<void> {
-  await lockCollection(tx, idEmpresa, colecao, 'shared');
-  const counts = await writeRevisions(tx, idEmpresa, colecao, docs, gone);
-  if (counts.inserted + counts.updated + counts.deleted > 0) {
-    await announceChange(tx, { idEmpresa, colecao, codVendedor });
+  if (gone.length > 0) {
+    await lockCollection(tx, idEmpresa, colecao, 'shared');
+    const counts = await writeRevisions(tx, idEmpresa, colecao, docs, gone);
+    if (counts.inserted + counts.updated + counts.deleted > 0) {
+      await announceChange(tx, { idEmpresa, colecao, codVendedor });
+    }
+    return;
   }
+  if (docs.length === 0) return;
+  // The common case (an order, a card, a ticket) in one statement, on the path of every write:
+  // the shared lock, the new revisions, and the announcement when anything changed. Taking the
+  // lock inside the statement is enough here: it only has to keep a refresh from running
+  // alongside, and a refresh takes its own snapshot after the lock it waits on.
+  const payload = JSON.stringify({ idEmpresa, colecao, codVendedor });
+  await sql`
+    with trava as materialized (
+      select pg_advisory_xact_lock_shared(hashtext(${`campo.sync:${colecao}`}), ${idEmpresa}) as ok
+    ),
+    novos as (
+      select t.* from trava,
+             unnest(${docs.map((d) => d.chave)}::text[], ${docs.map((d) => d.escopo)}::integer[],
+                    ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[])
+               as t(chave, escopo, documento, hash)
+    ),
+    gravadas as (
+      insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
+      select ${idEmpresa}, ${colecao}, n.chave, n.escopo, n.documento, n.hash, nextval('app.sync_revisao'),
+             txid_current(), false
+        from novos n
+        left join app.sync_alteracoes a
+               on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = n.chave
+       where a.chave is null or a.excluido or a.hash <> n.hash or a.escopo is distinct from n.escopo
+      on conflict (id_empresa, colecao, chave) do update
+         set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
+             revisao = excluded.revisao, xid = excluded.xid, excluido = false, atualizado_em = now()
+      returning 1)
+    select case when exists (select 1 from gravadas) then pg_notify(${SYNC_CHANNEL}, ${payload}) end`.execute(tx);
 }
 
 /** Whether the tenant's change log of the collection holds anything (tenant-wide scope). */
