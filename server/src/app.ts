@@ -15,7 +15,7 @@ import { createDb, type Db } from './db/kysely.ts';
 import { funnelRoutes } from './funnel/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/env.ts';
-import { notFound, onError, requestLog } from './http/middleware.ts';
+import { limitBody, notFound, onError, requestLog } from './http/middleware.ts';
 import { router } from './http/openapi.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
@@ -36,6 +36,8 @@ export interface AppConfig {
   devLogin: boolean;
   /** Web Push; absent or vapid null: push disabled (subscribing answers 503). */
   push?: PushSettings;
+  /** Take the client address of the login rate limit from X-Forwarded-For (behind a load balancer). */
+  trustProxy?: boolean;
   /** Pause between heartbeat events of GET /sync/stream (default 25 s). */
   syncHeartbeatMs?: number;
 }
@@ -63,7 +65,10 @@ export function createApp(deps: AppDeps) {
   });
   // Public routes first: they answer before the auth middleware below is reached.
   api.route('/', healthRoutes(deps.pool));
-  api.route('/', authRoutes({ db, signer, devLoginEnabled: deps.config.devLogin }));
+  api.route(
+    '/',
+    authRoutes({ db, signer, devLoginEnabled: deps.config.devLogin, trustProxy: deps.config.trustProxy ?? false }),
+  );
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Campo API', version: SERVER_VERSION, description: 'Field-sales ordering on top of the ERP.' },
@@ -101,6 +106,7 @@ export function createApp(deps: AppDeps) {
 
   const app = new OpenAPIHono<AppEnv>();
   app.use('*', requestLog);
+  app.use(`${API_BASE}/*`, limitBody);
   app.route(API_BASE, api);
   // The interactive reference loads its viewer from the Scalar CDN in the reader's browser.
   app.get('/api/docs', Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: 'Campo API' }));

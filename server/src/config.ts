@@ -37,6 +37,8 @@ const ZServerEnv = z
       .max(24 * 90)
       .default(24 * 7),
     DEV_LOGIN: z.enum(['0', '1']).default('0'),
+    /** 1 behind a load balancer: the login rate limit reads the client from X-Forwarded-For. */
+    TRUST_PROXY: z.enum(['0', '1']).default('0'),
     /** Seconds between refreshes of the replication change log of every tenant; 0 turns it off. */
     SYNC_REFRESH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     VAPID_PUBLIC_KEY: ZOptionalEnv,

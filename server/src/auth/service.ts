@@ -4,6 +4,7 @@ import { HttpProblem } from '../http/problem.ts';
 import { selectUserById, selectUserByLogin, type UserRow } from '../users/queries.ts';
 import type { AuthContext } from './claims.ts';
 import { dummyHash, verifyPassword } from './password.ts';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './throttle.ts';
 import type { TokenSigner } from './tokens.ts';
 
 const invalidCredentials = () =>
@@ -33,11 +34,23 @@ async function issue(signer: TokenSigner, user: UserRow): Promise<Session> {
   };
 }
 
-export async function login(db: Db, signer: TokenSigner, login: string, password: string): Promise<Session> {
+/** `address`: the client's address, for the rate limit of failed attempts (throttle.ts). */
+export async function login(
+  db: Db,
+  signer: TokenSigner,
+  login: string,
+  password: string,
+  address = 'desconhecido',
+): Promise<Session> {
+  await assertLoginAllowed(db, login, address);
   const user = await selectUserByLogin(db, login);
   // Verify against a dummy hash when the login is unknown: same work, so timing reveals nothing.
   const ok = await verifyPassword(password, user?.senha_hash ?? (await dummyHash()));
-  if (!user || !ok || !user.ativo) throw invalidCredentials();
+  if (!user || !ok || !user.ativo) {
+    await recordLoginFailure(db, login, address);
+    throw invalidCredentials();
+  }
+  await clearLoginFailures(db, login, address);
   return issue(signer, user);
 }
 

@@ -467,6 +467,12 @@ export interface VwVendedoresView {
   ativo: boolean | null;
 }
 
+export interface TentativasLoginTable {
+  chave: string;
+  falhas: number;
+  janela_inicio: Timestamp;
+}
+
 export interface DB {
   'app.chamado_mensagens': ChamadoMensagensTable;
   'app.chamados': ChamadosTable;
@@ -563,4 +569,5 @@ export interface SyncAlteracoesTable {
 
 export interface DB {
   'app.sync_alteracoes': SyncAlteracoesTable;
+  'app.tentativas_login': TentativasLoginTable;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hook } from '@hono/zod-openapi';
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { log } from '../log.ts';
 import type { AppEnv } from './env.ts';
@@ -25,6 +26,39 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
     ms: Math.round((performance.now() - started) * 10) / 10,
     ...(auth ? { tenant: auth.idEmpresa, user: auth.login, role: auth.role } : {}),
   });
+};
+
+/** Largest request body: 1 MiB, enough for a logo (500 KiB) and any form; a replication push (up to 100 documents, an order up to 300 lines each) may take 8 MiB. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const SYNC_PUSH_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+const tooLarge = (max: number) =>
+  new HttpProblem(
+    413,
+    'PAYLOAD_TOO_LARGE',
+    'Corpo grande demais',
+    `O corpo da requisição passa de ${Math.round(max / 1024)} KiB.`,
+    { maxBytes: max },
+  );
+const limits = new Map(
+  [BODY_LIMIT_BYTES, SYNC_PUSH_BODY_LIMIT_BYTES].map((max) => [
+    max,
+    bodyLimit({
+      maxSize: max,
+      onError: () => {
+        throw tooLarge(max);
+      },
+    }),
+  ]),
+);
+
+/** Refuses a body over the limit (declared or streamed) with 413 before any handler reads it. */
+export const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
+  // The logo upload has its own, tighter limit (500 KiB); wrapping its stream twice would only
+  // read further ahead before refusing.
+  if (c.req.path.endsWith('/catalog/company/logo')) return next();
+  const max = /\/sync\/[^/]+\/push$/.test(c.req.path) ? SYNC_PUSH_BODY_LIMIT_BYTES : BODY_LIMIT_BYTES;
+  return (limits.get(max) as MiddlewareHandler<AppEnv>)(c, next);
 };
 
 /** Errors become problems; anything unexpected is logged with its stack and answered without it. */

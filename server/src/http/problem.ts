@@ -38,7 +38,11 @@ export function problemResponse(c: Context, problem: HttpProblem): Response {
   };
   const requestId = c.get('requestId' as never) as string | undefined;
   if (requestId) body.requestId = requestId;
-  return c.body(JSON.stringify(body), problem.status, { 'Content-Type': 'application/problem+json; charset=utf-8' });
+  const retry = problem.extra.retryAfterSeconds;
+  return c.body(JSON.stringify(body), problem.status, {
+    'Content-Type': 'application/problem+json; charset=utf-8',
+    ...(typeof retry === 'number' ? { 'Retry-After': String(retry) } : {}),
+  });
 }
 
 /** Every issue of a failed validation, each with where it is, so a form can mark every bad field. */
