@@ -30,6 +30,10 @@ export function serverRolePool(url: string): pg.Pool {
   if (!pool) {
     pool = new pg.Pool({ connectionString: asServerRole(url), max: 5 });
     pool.on('error', () => undefined);
+    // As createPool does: a connection killed while checked out must not kill the test run.
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     serverPools.set(url, pool);
   }
   return pool;

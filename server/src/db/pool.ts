@@ -5,8 +5,14 @@ import pg from 'pg';
 // safe before it is sent (see the transliteration module).
 export function createPool(connectionString: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, application_name: 'campo', client_encoding: 'UTF8' });
-  // An idle client that loses its connection emits here; without a listener the process dies.
+  // A client that loses its connection emits 'error': the pool forwards it here while the client
+  // is idle, but not while a request holds it (a connection killed mid-transaction, a failover),
+  // and an 'error' nobody listens to kills the process. The request itself fails with its own
+  // error and rolls back; the client is discarded when released.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return pool;
 }
 

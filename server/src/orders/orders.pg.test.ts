@@ -186,11 +186,11 @@ describe('orders', () => {
     expect(((await other.json()) as Problem).code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
-  it('creates exactly one order from 20 parallel requests with one key', async () => {
+  it('creates exactly one order from 50 parallel requests with one key', async () => {
     const key = randomUUID();
     const before = (await db.pool.query('select count(*)::int as n from app.pedidos')).rows[0].n;
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => post(app, tokens.rep as string, '/orders', order(), key)),
+      Array.from({ length: 50 }, () => post(app, tokens.rep as string, '/orders', order(), key)),
     );
     const statuses = answers.map((a) => a.status);
     expect(statuses.every((st) => st === 201 || st === 409)).toBe(true);

@@ -1,0 +1,211 @@
+// Idempotency under faults (docs/reliability.md): a server process killed with SIGKILL in the
+// middle of an order load, and a database connection killed in the middle of an order's
+// transaction. Whatever the client saw acknowledged exists exactly once; whatever it did not
+// see is replayed with the same Idempotency-Key and then exists exactly once; nothing is half
+// written and no key stays stuck.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TEST_JWT_SECRET, testApp } from './support/app.ts';
+import { provisionedErp } from './support/erp.ts';
+import { asServerRole, useTestDatabase } from './support/pg.ts';
+import { logInAs } from './support/session.ts';
+
+const db = useTestDatabase();
+const campo = fileURLToPath(new URL('../server/bin/campo.mjs', import.meta.url));
+
+/** `campo serve` as a real process on a free port; resolves once it listens. */
+async function serveProcess(
+  url: string,
+  port = 0,
+): Promise<{ child: ChildProcess; base: string; exited: Promise<unknown> }> {
+  const child = spawn(process.execPath, [campo, 'serve', '--port', String(port)], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: asServerRole(url),
+      JWT_SECRET: TEST_JWT_SECRET,
+      HOST: '127.0.0.1',
+      SYNC_REFRESH_SECONDS: '0',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Listened for from the start: a SIGKILL may end it before anyone awaits the exit.
+  const exited = once(child, 'exit');
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let found = false;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (found) return;
+      out += chunk.toString();
+      const listening = /"port":(\d+)/.exec(out);
+      if (listening) {
+        found = true;
+        resolve({ child, base: `http://127.0.0.1:${listening[1]}`, exited });
+      }
+    });
+    child.stderr?.resume();
+    child.once('exit', (code) => {
+      if (!found) reject(new Error(`campo serve exited (${code}) before listening: ${out}`));
+    });
+  });
+}
+
+describe('orders under faults', () => {
+  let rep: { idEmpresa: number; codVendedor: number };
+  let body: { idCliente: number; itens: { idProduto: number; quantidade: number }[] };
+  let token: string;
+
+  const countByKey = async (keys: string[]) => {
+    const { rows } = await db.pool.query<{ chave: string; n: number }>(
+      `select k.chave, count(p.id)::int as n
+         from unnest($1::text[]) as k(chave)
+         left join app.chaves_idempotencia c on c.chave = k.chave
+         left join app.pedidos p on p.id = c.id_pedido
+        group by k.chave`,
+      [keys],
+    );
+    return new Map(rows.map((r) => [r.chave, r.n]));
+  };
+
+  beforeAll(async () => {
+    const erp = await provisionedErp(db.pool);
+    const r = erp.reps[0];
+    if (!r) throw new Error('no representative');
+    rep = { idEmpresa: r.idEmpresa, codVendedor: r.codVendedor };
+    const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
+      `select c.id_cliente, p.id_produto
+         from app.vw_clientes c
+         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
+         join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
+        where c.id_empresa = $1 and c.cod_vendedor = $2
+        order by c.id_cliente, p.id_produto limit 1`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('no orderable client');
+    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [row.id_cliente]);
+    await db.pool.query(
+      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
+      [row.id_cliente],
+    );
+    body = { idCliente: row.id_cliente, itens: [{ idProduto: row.id_produto, quantidade: 1 }] };
+    token = await logInAs(testApp(db.pool), db.pool, {
+      login: 'rep@faults.test',
+      role: 'representative',
+      ...rep,
+    });
+  });
+
+  it('SIGKILL during an order load: acknowledged orders exist once, replayed ones exist once', async () => {
+    const first = await serveProcess(db.url);
+    const port = Number(new URL(first.base).port);
+    const keys = Array.from({ length: 60 }, () => randomUUID());
+    const acknowledged = new Set<string>();
+    const post = (base: string, key: string) =>
+      fetch(`${base}/api/v1/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
+    // Eight clients in flight at a time; the process is killed once a third has been answered.
+    let next = 0;
+    let killed = false;
+    const worker = async () => {
+      while (next < keys.length && !killed) {
+        const key = keys[next++] as string;
+        try {
+          const res = await post(first.base, key);
+          if (res.status === 201) acknowledged.add(key);
+          if (acknowledged.size >= 20 && !killed) {
+            killed = true;
+            first.child.kill('SIGKILL');
+          }
+        } catch {
+          // No answer: the client replays it below.
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    if (!killed) first.child.kill('SIGKILL');
+    await first.exited;
+    expect(acknowledged.size).toBeGreaterThanOrEqual(20);
+    expect(acknowledged.size).toBeLessThan(keys.length);
+
+    // The client replays everything it did not see answered, on a new process.
+    const second = await serveProcess(db.url, port);
+    try {
+      for (const key of keys.filter((k) => !acknowledged.has(k))) {
+        const res = await post(second.base, key);
+        expect([200, 201]).toContain(res.status);
+      }
+      // And, as a phone would after a flaky network, the acknowledged ones once more.
+      for (const key of [...acknowledged].slice(0, 5)) {
+        const res = await post(second.base, key);
+        expect(res.status).toBe(201);
+        expect(res.headers.get('idempotent-replayed')).toBe('true');
+      }
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+    const counts = await countByKey(keys);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    const total = await db.pool.query(
+      `select count(*)::int as n from app.pedidos p join app.chaves_idempotencia k on k.id_pedido = p.id
+        where k.chave = any($1::text[])`,
+      [keys],
+    );
+    expect(total.rows[0].n).toBe(keys.length);
+  });
+
+  it('a database connection killed mid-transaction leaves nothing half written and the key free', async () => {
+    const app = testApp(db.pool);
+    const key = randomUUID();
+    const holder = await db.pool.connect();
+    try {
+      // Hold the order's last step (the replication log of the tenant's orders) so the
+      // transaction waits there, with the order, its lines and its history already written.
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock(hashtext($1), $2)', ['campo.sync:pedidos', rep.idEmpresa]);
+      const pending = app.request('/api/v1/orders', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
+      let victim: number | undefined;
+      for (let i = 0; i < 200 && victim === undefined; i++) {
+        const { rows } = await db.pool.query<{ pid: number }>(
+          `select pid from pg_locks where locktype = 'advisory' and not granted and objid = $1`,
+          [rep.idEmpresa],
+        );
+        victim = rows[0]?.pid;
+        if (victim === undefined) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(victim).toBeDefined();
+      const written = await db.pool.query('select count(*)::int as n from app.pedidos');
+      await db.pool.query('select pg_terminate_backend($1)', [victim]);
+      const res = await pending;
+      expect(res.status).toBe(500);
+      await holder.query('commit');
+      // Nothing of it: no order, no key.
+      const after = await db.pool.query('select count(*)::int as n from app.pedidos');
+      expect(after.rows[0].n).toBe(written.rows[0].n);
+      expect((await countByKey([key])).get(key)).toBe(0);
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      holder.release();
+    }
+    // The key is not stuck: the same request now creates the order.
+    const retry = await app.request('/api/v1/orders', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(body),
+    });
+    expect(retry.status, await retry.clone().text()).toBe(201);
+    expect((await countByKey([key])).get(key)).toBe(1);
+  });
+});
