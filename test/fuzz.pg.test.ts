@@ -44,6 +44,7 @@ const wild: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant('x'.repeat(70_000)),
   fc.constant(-1),
   fc.constant(Number.MAX_SAFE_INTEGER),
+  fc.constant(2_147_483_648),
   fc.constant(''),
   fc.constant('2026-02-30'),
   fc.constant('../../etc/passwd'),

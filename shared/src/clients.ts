@@ -270,7 +270,7 @@ export const ZNewClient = z
       .optional()
       .transform((v) => v ?? null)
       .describe('E-mail'),
-    idPauta: z.number().int().positive().describe('Suggested price list (pauta) of the tenant'),
+    idPauta: z.number().int().positive().max(2_147_483_647).describe('Suggested price list (pauta) of the tenant'),
   })
   .describe('A client registered by a representative in the field');
 export type NewClientInput = z.input<typeof ZNewClient>;

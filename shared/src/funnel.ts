@@ -27,13 +27,20 @@ const fields = {
     .number()
     .int()
     .positive()
+    .max(2_147_483_647)
     .nullable()
     .describe("A client of the representative's portfolio; null for a free prospect"),
   nomeProspect: text(200)
     .nullable()
     .describe('Free prospect name (when no client); kept exactly as typed, emoji included'),
   empresaProspect: text(200).nullable().describe('Free prospect company; kept exactly as typed'),
-  idPedido: z.number().int().positive().nullable().describe("An order of the representative's own"),
+  idPedido: z
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullable()
+    .describe("An order of the representative's own"),
   valor: z.number().min(0).max(999_999_999_999).multipleOf(0.01).nullable().describe('Expected value (BRL)'),
   previsaoFechamento: ZIsoDate.nullable().describe('Expected closing day'),
   observacoes: text(4000).nullable().describe('Notes; kept exactly as typed, emoji included'),

@@ -48,7 +48,7 @@ export const IDEMPOTENCY_KEY = /^"?([A-Za-z0-9][A-Za-z0-9_.:-]{7,127})"?$/;
 
 export const ZOrderLineInput = z
   .object({
-    idProduto: z.number().int().positive().describe('Product id (vw_produtos.id_produto)'),
+    idProduto: z.number().int().positive().max(2_147_483_647).describe('Product id (vw_produtos.id_produto)'),
     quantidade: z
       .number()
       .positive()
@@ -68,11 +68,17 @@ export const ZOrderLineInput = z
 
 export const ZOrderCreate = z
   .object({
-    idCliente: z.number().int().positive().describe("Client (ERP corrent id) of the representative's portfolio"),
+    idCliente: z
+      .number()
+      .int()
+      .positive()
+      .max(2_147_483_647)
+      .describe("Client (ERP corrent id) of the representative's portfolio"),
     idPauta: z
       .number()
       .int()
       .positive()
+      .max(2_147_483_647)
       .optional()
       .describe("Price list; defaults to the client's own. Rules are matched by this pauta"),
     endEntrega: z

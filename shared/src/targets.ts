@@ -27,7 +27,7 @@ export const ZTargetsUpdate = z
       .array(
         z
           .object({
-            codVendedor: z.number().int().positive().describe('Representative (cod_vendedor)'),
+            codVendedor: z.number().int().positive().max(2_147_483_647).describe('Representative (cod_vendedor)'),
             valorMeta: z
               .number()
               .min(0)

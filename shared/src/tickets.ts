@@ -48,11 +48,18 @@ const text = (max: number) =>
 
 export const ZTicketCreate = z
   .object({
-    idPedido: z.number().int().positive().optional().describe('A Campo order of the representative'),
+    idPedido: z
+      .number()
+      .int()
+      .positive()
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .describe('A Campo order of the representative'),
     numPedErp: z
       .number()
       .int()
       .positive()
+      .max(2_147_483_647)
       .optional()
       .describe('Number (num_pedido) of a historical ERP order of the representative, as in vw_sitpedido'),
     assunto: text(TICKET_SUBJECT_MAX).describe(`Subject, up to ${TICKET_SUBJECT_MAX} characters; emoji allowed`),
@@ -126,8 +133,8 @@ export const ZTicketListQuery = z.object({
 });
 
 export const ZCompanyTicketListQuery = ZTicketListQuery.extend({
-  codVendedor: z.coerce.number().int().positive().optional().describe('Only this representative'),
-  idCliente: z.coerce.number().int().positive().optional().describe('Only this client'),
+  codVendedor: z.coerce.number().int().positive().max(2_147_483_647).optional().describe('Only this representative'),
+  idCliente: z.coerce.number().int().positive().max(2_147_483_647).optional().describe('Only this client'),
   cliente: z.string().trim().min(1).max(100).optional().describe('Client name contains this (case-insensitive)'),
   dataInicio: ZIsoDate.optional().describe('Opened on or after this day (São Paulo)'),
   dataFim: ZIsoDate.optional().describe('Opened on or before this day (São Paulo)'),

@@ -41,6 +41,7 @@ const repRoute = createRoute({
         .number()
         .int()
         .positive()
+        .max(2_147_483_647)
         .optional()
         .describe('The representative (not for representatives)'),
       mes: mesParam,
@@ -74,6 +75,7 @@ const supervisorRoute = createRoute({
         .number()
         .int()
         .positive()
+        .max(2_147_483_647)
         .optional()
         .describe('One supervisor; default: the caller’s team, or the whole tenant'),
       mes: mesParam,

@@ -48,8 +48,8 @@ const ZListQuery = z.object({
     .optional()
     .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
     .describe('Only these statuses (repeat the parameter for several)'),
-  numero: z.coerce.number().int().positive().optional().describe('Order number (num_ped_sar)'),
-  idCliente: z.coerce.number().int().positive().optional().describe('Only this client'),
+  numero: z.coerce.number().int().positive().max(2_147_483_647).optional().describe('Order number (num_ped_sar)'),
+  idCliente: z.coerce.number().int().positive().max(2_147_483_647).optional().describe('Only this client'),
   dataInicio: ZIsoDate.optional().describe('Created on or after this business day (São Paulo)'),
   dataFim: ZIsoDate.optional().describe('Created on or before this business day (São Paulo)'),
   page: z.coerce.number().int().min(1).max(100_000).default(1).describe('Page, from 1'),

@@ -25,7 +25,13 @@ const listRoute = createRoute({
   request: {
     params: ZMonthParam,
     query: z.object({
-      codSupervisor: z.coerce.number().int().positive().optional().describe('Only this supervisor’s team'),
+      codSupervisor: z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2_147_483_647)
+        .optional()
+        .describe('Only this supervisor’s team'),
     }),
   },
   responses: {
