@@ -2,7 +2,7 @@ import { LOGO_MAX_BYTES, LOGO_MAX_DIMENSION } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
 import { HttpProblem } from '../http/problem.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';
-import { gif, HTML, jpeg, png, pngClaiming, SVG, webp } from './test-images.ts';
+import { gif, HTML, jpeg, png, pngBomb, pngClaiming, SVG, webp } from './test-images.ts';
 
 async function refusal(bytes: Uint8Array): Promise<{ status: number; code: string }> {
   try {
@@ -60,6 +60,20 @@ describe('inspectLogo', () => {
       width: LOGO_MAX_DIMENSION,
       height: LOGO_MAX_DIMENSION,
     });
+  });
+
+  it('refuses a polyglot: a PNG carrying an HTML page after its end, or a JPEG with a ZIP behind it', async () => {
+    const page = Buffer.from('<html><script>alert(document.cookie)</script></html>', 'latin1');
+    expect(await refusal(Buffer.concat([png(4, 4), page]))).toEqual({ status: 422, code: 'LOGO_TRAILING_DATA' });
+    const zip = Buffer.from('PK\u0003\u0004 payload PK\u0005\u0006', 'latin1');
+    expect(await refusal(Buffer.concat([jpeg(), zip]))).toEqual({ status: 422, code: 'LOGO_TRAILING_DATA' });
+  });
+
+  it('refuses a decompression bomb by its header alone: the pixels are never decoded', async () => {
+    // 64 MB of pixels in a file of a few KB, well under the 500 KB limit.
+    const bomb = pngBomb(8000, 8000);
+    expect(bomb.length).toBeLessThan(LOGO_MAX_BYTES);
+    expect(await refusal(bomb)).toEqual({ status: 422, code: 'LOGO_DIMENSIONS_TOO_LARGE' });
   });
 
   it('makes a data URL that holds the same bytes', () => {

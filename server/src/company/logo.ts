@@ -54,6 +54,13 @@ export const logoProblems = {
       'Imagem incompleta',
       'O arquivo da imagem está incompleto (cortado no envio ou na gravação). Envie o arquivo novamente.',
     ),
+  trailingData: () =>
+    new HttpProblem(
+      422,
+      'LOGO_TRAILING_DATA',
+      'Imagem com conteúdo estranho',
+      'O arquivo tem dados depois do fim da imagem (um arquivo disfarçado de imagem). Exporte a imagem de novo e envie.',
+    ),
   dimensions: (width: number, height: number) =>
     new HttpProblem(
       422,
@@ -87,6 +94,11 @@ function isComplete(mime: LogoMime, bytes: Uint8Array): boolean {
   }
 }
 
+function hasEndMarker(mime: LogoMime, bytes: Uint8Array): boolean {
+  const marker = mime === 'image/png' ? PNG_IEND : mime === 'image/jpeg' ? Uint8Array.from([0xff, 0xd9]) : null;
+  return marker !== null && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(marker);
+}
+
 function isLogoMime(mime: string): mime is LogoMime {
   return (LOGO_MIME_TYPES as readonly string[]).includes(mime);
 }
@@ -114,7 +126,11 @@ export async function inspectLogo(bytes: Uint8Array): Promise<InspectedLogo> {
     throw logoProblems.unreadable();
   }
   if (width > LOGO_MAX_DIMENSION || height > LOGO_MAX_DIMENSION) throw logoProblems.dimensions(width, height);
-  if (!isComplete(mime, bytes)) throw logoProblems.truncated();
+  if (!isComplete(mime, bytes)) {
+    // The end marker inside but not at the end: something rides behind the image (a polyglot:
+    // an HTML page, a ZIP). Absent altogether: the transfer was cut short.
+    throw hasEndMarker(mime, bytes) ? logoProblems.trailingData() : logoProblems.truncated();
+  }
   return { mime, width, height };
 }
 

@@ -101,3 +101,16 @@ export const SVG = Buffer.from(
 );
 
 export const HTML = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
+
+/**
+ * A decompression bomb: a PNG of width × height black pixels whose IDAT compresses to a few
+ * KB (zeros deflate about 1000:1) but would take width × height bytes to decode.
+ */
+export function pngBomb(width: number, height: number): Buffer {
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    ihdr(width, height),
+    chunk('IDAT', deflateSync(Buffer.alloc((width + 1) * height, 0), { level: 9 })),
+    chunk('IEND', new Uint8Array()),
+  ]);
+}
