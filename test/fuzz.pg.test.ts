@@ -146,59 +146,71 @@ describe('fuzzing every documented request', () => {
     );
   });
 
-  it('answers every random request below 500, with a problem on 4xx, and writes nothing on a refusal', async () => {
-    expect(operations.length).toBeGreaterThan(40);
-    for (const { method, path, op } of operations) {
-      // The stream never ends by itself; it is tested in server/src/sync/stream.pg.test.ts.
-      if (path === '/sync/stream') continue;
-      const params = op.parameters ?? [];
-      const body = op.requestBody?.content?.['application/json']?.schema;
-      const request = fc.record({
-        path: fc.record(
-          Object.fromEntries(
-            params.filter((p) => p.in === 'path').map((p) => [p.name, fc.oneof(shaped(p.schema), wild)]),
+  it(
+    'answers every random request below 500, with a problem on 4xx, and writes nothing on a refusal',
+    async () => {
+      expect(operations.length).toBeGreaterThan(40);
+      let tried = 0;
+      const statuses = new Map<number, number>();
+      for (const { method, path, op } of operations) {
+        // The stream never ends by itself; it is tested in server/src/sync/stream.pg.test.ts.
+        if (path === '/sync/stream') continue;
+        const params = op.parameters ?? [];
+        const body = op.requestBody?.content?.['application/json']?.schema;
+        const request = fc.record({
+          path: fc.record(
+            Object.fromEntries(
+              params.filter((p) => p.in === 'path').map((p) => [p.name, fc.oneof(shaped(p.schema), wild)]),
+            ),
           ),
-        ),
-        query: fc.record(
-          Object.fromEntries(
-            params.filter((p) => p.in === 'query').map((p) => [p.name, fc.oneof(shaped(p.schema), wild)]),
+          query: fc.record(
+            Object.fromEntries(
+              params.filter((p) => p.in === 'query').map((p) => [p.name, fc.oneof(shaped(p.schema), wild)]),
+            ),
+            { requiredKeys: [] },
           ),
-          { requiredKeys: [] },
-        ),
-        key: fc.oneof(fc.uuid(), fc.string({ maxLength: 200 }), fc.constant('"chave com espaço"')),
-        body: body ? shaped(body) : fc.constant(undefined),
-        raw: fc.oneof(fc.constant(undefined), fc.constant('{"a":'), fc.constant('[]'), fc.constant('\u0000')),
-        who: fc.nat({ max: tokens.length - 1 }),
-      });
-      await fc.assert(
-        fc.asyncProperty(request, async (r) => {
-          const url = path.replace(/\{(\w+)\}/g, (_, name: string) =>
-            encodeURIComponent(asText(r.path[name]).slice(0, 300) || 'x'),
-          );
-          const query = new URLSearchParams(
-            Object.entries(r.query).map(([k, v]) => [k, asText(v).slice(0, 3000)]),
-          ).toString();
-          const payload = r.raw ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
-          const before = await appRows();
-          const res = await app.request(`/api/v1${url}${query ? `?${query}` : ''}`, {
-            method,
-            headers: {
-              authorization: `Bearer ${tokens[r.who]}`,
-              'idempotency-key': r.key.slice(0, 300).replace(/[^\t\x20-\x7e]/g, ''),
-              ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-            },
-            ...(payload !== undefined && method !== 'GET' ? { body: payload } : {}),
-          });
-          const text = await res.text();
-          if (res.status >= 500) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
-          if (res.status >= 400 && res.status < 500) {
-            expect(res.headers.get('content-type'), `${method} ${path}`).toContain('application/problem+json');
-            expect((JSON.parse(text) as { code?: string }).code, `${method} ${path}`).toEqual(expect.any(String));
-            expect(await appRows(), `${method} ${path} wrote on a ${res.status}`).toBe(before);
-          }
-        }),
-        { numRuns: RUNS, verbose: true },
+          key: fc.oneof(fc.uuid(), fc.string({ maxLength: 200 }), fc.constant('"chave com espaço"')),
+          body: body ? shaped(body) : fc.constant(undefined),
+          raw: fc.oneof(fc.constant(undefined), fc.constant('{"a":'), fc.constant('[]'), fc.constant('\u0000')),
+          who: fc.nat({ max: tokens.length - 1 }),
+        });
+        await fc.assert(
+          fc.asyncProperty(request, async (r) => {
+            const url = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+              encodeURIComponent(asText(r.path[name]).slice(0, 300) || 'x'),
+            );
+            const query = new URLSearchParams(
+              Object.entries(r.query).map(([k, v]) => [k, asText(v).slice(0, 3000)]),
+            ).toString();
+            const payload = r.raw ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
+            const before = await appRows();
+            const res = await app.request(`/api/v1${url}${query ? `?${query}` : ''}`, {
+              method,
+              headers: {
+                authorization: `Bearer ${tokens[r.who]}`,
+                'idempotency-key': r.key.slice(0, 300).replace(/[^\t\x20-\x7e]/g, ''),
+                ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+              },
+              ...(payload !== undefined && method !== 'GET' ? { body: payload } : {}),
+            });
+            const text = await res.text();
+            tried++;
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+            if (res.status >= 500) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
+            if (res.status >= 400 && res.status < 500) {
+              expect(res.headers.get('content-type'), `${method} ${path}`).toContain('application/problem+json');
+              expect((JSON.parse(text) as { code?: string }).code, `${method} ${path}`).toEqual(expect.any(String));
+              expect(await appRows(), `${method} ${path} wrote on a ${res.status}`).toBe(before);
+            }
+          }),
+          { numRuns: RUNS, verbose: true },
+        );
+      }
+      // The long mode's figures (docs/reliability.md).
+      console.log(
+        `fuzz: ${operations.length} operations, ${tried} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
       );
-    }
-  });
+    },
+    Math.max(60_000, RUNS * 25_000),
+  );
 });
