@@ -180,7 +180,7 @@ describe('fuzzing every documented request', () => {
               encodeURIComponent(asText(r.path[name]).slice(0, 300) || 'x'),
             );
             const query = new URLSearchParams(
-              Object.entries(r.query).map(([k, v]) => [k, asText(v).slice(0, 3000)]),
+              Object.entries(r.query).map(([k, v]): [string, string] => [k, asText(v).slice(0, 3000)]),
             ).toString();
             const payload = r.raw ?? (r.body === undefined ? undefined : JSON.stringify(r.body));
             const before = await appRows();

@@ -1,21 +1,20 @@
 // Browser tests: the built PWA served by the real server over HTTP on a test database, driven
 // in Debian's Chromium through playwright-core (no browser download). The network can be cut
 // for real: the server stops (its port is kept for the restart) and the page goes offline.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type pg from 'pg';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, onTestFinished } from 'vitest';
 import { testApp } from './app.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLIENT_DIST = join(REPO_ROOT, 'client', 'dist');
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const _CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Fails with what to do, rather than with a blank page, when the app was not built. */
 export function requireClientBuild(): string {
@@ -65,47 +64,7 @@ export async function startWebServer(pool: pg.Pool): Promise<WebServer> {
   };
 }
 
-export interface Browser {
-  context: BrowserContext;
-  page: Page;
-  close(): Promise<void>;
-}
-
-/**
- * Debian's Chromium with a fresh profile: no service worker, cache or storage from an earlier
- * run, and nothing that would reach the internet on its own.
- */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does it), or set CHROMIUM_PATH`);
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'campo-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    locale: 'pt-BR',
-    viewport: { width: 360, height: 740 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
+export { type Browser, launchBrowser } from './chromium.ts';
 
 /** Saves a screenshot of the page to test-results/screenshots/ when the test that runs it fails. */
 export function screenshotOnFailure(page: () => Page | undefined): void {

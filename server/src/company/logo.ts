@@ -96,7 +96,7 @@ function isComplete(mime: LogoMime, bytes: Uint8Array): boolean {
 
 function hasEndMarker(mime: LogoMime, bytes: Uint8Array): boolean {
   const marker = mime === 'image/png' ? PNG_IEND : mime === 'image/jpeg' ? Uint8Array.from([0xff, 0xd9]) : null;
-  return marker !== null && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(marker);
+  return marker !== null && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(Buffer.from(marker));
 }
 
 function isLogoMime(mime: string): mime is LogoMime {
