@@ -101,6 +101,16 @@ describe('route matrix: every route × every role, and another tenant', () => {
       },
       newOpportunity: async () =>
         (await postAsRep<{ id: string }>('/funil', { id: randomUUID(), nomeProspect: 'Prospect da matriz' })).id,
+      newUser: async () =>
+        (
+          await addUser(kdb, {
+            login: `${randomUUID()}@matrix.test`,
+            name: 'Usuário da matriz',
+            role: 'manager',
+            idEmpresa: t1,
+            password: PASSWORD,
+          })
+        ).id,
     };
     ctx.idProdutoPedido = await pick(
       `select p.id_produto from app.vw_produtos p

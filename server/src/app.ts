@@ -12,6 +12,7 @@ import { clientRoutes } from './clients/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { dashboardRoutes } from './dashboards/routes.ts';
 import { createDb, type Db } from './db/kysely.ts';
+import { directoryRoutes } from './directory/routes.ts';
 import { funnelRoutes } from './funnel/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/env.ts';
@@ -25,6 +26,7 @@ import { syncRoutes } from './sync/routes.ts';
 import type { ChangeHub } from './sync/stream.ts';
 import { targetRoutes } from './targets/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
+import { userRoutes } from './users/routes.ts';
 import { SERVER_VERSION } from './version.ts';
 import { webRoutes } from './web/routes.ts';
 
@@ -101,6 +103,8 @@ export function createApp(deps: AppDeps) {
   secured.route('/', ticketRoutes({ db }));
   secured.route('/', funnelRoutes({ db }));
   secured.route('/', targetRoutes({ db }));
+  secured.route('/', userRoutes({ db }));
+  secured.route('/', directoryRoutes({ db }));
   secured.route('/', syncRoutes({ db, hub: deps.hub, heartbeatMs: deps.config.syncHeartbeatMs }));
   api.route('/', secured);
 

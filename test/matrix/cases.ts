@@ -2,6 +2,7 @@ import { catalogMatrixCases } from '../../server/src/catalog/matrix.ts';
 import { clientMatrixCases } from '../../server/src/clients/matrix.ts';
 import { companyMatrixCases } from '../../server/src/company/matrix.ts';
 import { dashboardMatrixCases } from '../../server/src/dashboards/matrix.ts';
+import { directoryMatrixCases } from '../../server/src/directory/matrix.ts';
 import { funnelMatrixCases } from '../../server/src/funnel/matrix.ts';
 import { notificationMatrixCases } from '../../server/src/notifications/matrix.ts';
 import { orderMatrixCases } from '../../server/src/orders/matrix.ts';
@@ -9,6 +10,7 @@ import { policyMatrixCases } from '../../server/src/policies/matrix.ts';
 import { syncMatrixCases } from '../../server/src/sync/matrix.ts';
 import { targetMatrixCases } from '../../server/src/targets/matrix.ts';
 import { ticketMatrixCases } from '../../server/src/tickets/matrix.ts';
+import { userMatrixCases } from '../../server/src/users/matrix.ts';
 import type { MatrixCase } from './types.ts';
 import { everyone } from './types.ts';
 
@@ -49,4 +51,6 @@ export const MATRIX_CASES: MatrixCase[] = [
   ...dashboardMatrixCases,
   ...syncMatrixCases,
   ...targetMatrixCases,
+  ...userMatrixCases,
+  ...directoryMatrixCases,
 ];

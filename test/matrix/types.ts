@@ -27,6 +27,8 @@ export interface MatrixContext {
   newTicket: () => Promise<number>;
   /** Creates a funnel opportunity of the representative caller through the API; its id. */
   newOpportunity: () => Promise<string>;
+  /** Creates a manager login of the tenant (as ops would, outside the API); its id. */
+  newUser: () => Promise<number>;
 }
 
 export interface MatrixRequest {

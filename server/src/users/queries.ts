@@ -52,3 +52,62 @@ export function updateActive(db: Db, login: string, ativo: boolean): Promise<{ i
     .returning('id')
     .executeTakeFirst();
 }
+
+// The admin's user list and lookups: always inside one tenant. app.usuarios has no row-level
+// policy (a login is looked up before any tenant is known), so the tenant filter written here
+// is the only one: every statement below takes it.
+
+const listColumns = [
+  'id',
+  'login',
+  'nome',
+  'papel',
+  'cod_vendedor',
+  'cod_supervisor',
+  'ativo',
+  'criado_em',
+  'atualizado_em',
+] as const;
+
+export interface UserFilters {
+  q?: string | undefined;
+  role?: UserRow['papel'] | undefined;
+  active?: boolean | undefined;
+}
+
+function tenantUsers(db: Db, idEmpresa: number, f: UserFilters) {
+  let q = db.selectFrom('app.usuarios').where('id_empresa', '=', idEmpresa);
+  if (f.role) q = q.where('papel', '=', f.role);
+  if (f.active !== undefined) q = q.where('ativo', '=', f.active);
+  if (f.q) {
+    const like = `%${f.q.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    q = q.where((eb) => eb.or([eb('login', 'like', like), eb(eb.fn('lower', ['nome']), 'like', like)]));
+  }
+  return q;
+}
+
+export async function countTenantUsers(db: Db, idEmpresa: number, f: UserFilters): Promise<number> {
+  const row = await tenantUsers(db, idEmpresa, f)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export function selectTenantUsers(db: Db, idEmpresa: number, f: UserFilters, limit: number, offset: number) {
+  return tenantUsers(db, idEmpresa, f)
+    .select(listColumns)
+    .orderBy('nome')
+    .orderBy('login')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export function selectTenantUser(db: Db, idEmpresa: number, id: number) {
+  return db
+    .selectFrom('app.usuarios')
+    .select(listColumns)
+    .where('id_empresa', '=', idEmpresa)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

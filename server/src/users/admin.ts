@@ -1,0 +1,114 @@
+// The admin's user management over HTTP. It runs the same service functions as the `campo user`
+// CLI (service.ts), so both keep the same rules; what HTTP adds is the tenant: an admin only
+// ever sees or changes logins of their own company, and a login of another tenant is answered
+// exactly like one that does not exist (404), so ids cannot be probed across tenants.
+import type { UserCreateRequest, UserListQuery, UserPage, UserView } from '@campo/shared';
+import type { AuthContext } from '../auth/claims.ts';
+import type { Db } from '../db/kysely.ts';
+import { HttpProblem, problems } from '../http/problem.ts';
+import { countTenantUsers, selectTenantUser, selectTenantUsers } from './queries.ts';
+import { addUser, resetPassword, setUserActive, UserError } from './service.ts';
+
+type Row = NonNullable<Awaited<ReturnType<typeof selectTenantUser>>>;
+
+function view(row: Row): UserView {
+  return {
+    id: row.id,
+    login: row.login,
+    name: row.nome,
+    role: row.papel,
+    codVendedor: row.cod_vendedor,
+    codSupervisor: row.cod_supervisor,
+    active: row.ativo,
+    createdAt: row.criado_em.toISOString(),
+    updatedAt: row.atualizado_em.toISOString(),
+  };
+}
+
+/** The CLI's refusals as problems: the field a form should mark, in the admin's language. */
+function asProblem(err: unknown): unknown {
+  if (!(err instanceof UserError)) return err;
+  switch (err.code) {
+    case 'USER_EXISTS':
+      return new HttpProblem(409, 'USER_EXISTS', 'Login já existe', 'Já existe um usuário com este login.', {
+        errors: [{ path: 'body.login', message: 'este login já está em uso' }],
+      });
+    case 'ERP_RECORD_NOT_FOUND': {
+      const field = err.message.startsWith('supervisor') ? 'codSupervisor' : 'codVendedor';
+      const what = field === 'codSupervisor' ? 'supervisor' : 'vendedor';
+      return new HttpProblem(
+        400,
+        'ERP_RECORD_NOT_FOUND',
+        'Código não encontrado no ERP',
+        `Este ${what} não existe na empresa.`,
+        {
+          errors: [{ path: `body.${field}`, message: `${what} não encontrado no ERP desta empresa` }],
+        },
+      );
+    }
+    case 'USER_NOT_FOUND':
+      return problems.notFound('Usuário');
+    default:
+      return new HttpProblem(400, 'VALIDATION_FAILED', 'Dados inválidos', err.message);
+  }
+}
+
+async function tenantUser(db: Db, auth: AuthContext, id: number): Promise<Row> {
+  const row = await selectTenantUser(db, auth.idEmpresa, id);
+  if (!row) throw problems.notFound('Usuário');
+  return row;
+}
+
+export async function listUsers(db: Db, auth: AuthContext, query: UserListQuery): Promise<UserPage> {
+  const filters = {
+    q: query.q,
+    role: query.role,
+    active: query.active === undefined ? undefined : query.active === 'true',
+  };
+  const [total, rows] = await Promise.all([
+    countTenantUsers(db, auth.idEmpresa, filters),
+    selectTenantUsers(db, auth.idEmpresa, filters, query.pageSize, (query.page - 1) * query.pageSize),
+  ]);
+  return { items: rows.map(view), page: query.page, pageSize: query.pageSize, total };
+}
+
+export async function getUser(db: Db, auth: AuthContext, id: number): Promise<UserView> {
+  return view(await tenantUser(db, auth, id));
+}
+
+export async function createUser(db: Db, auth: AuthContext, body: UserCreateRequest): Promise<UserView> {
+  try {
+    const { id } = await addUser(db, { ...body, idEmpresa: auth.idEmpresa });
+    return view(await tenantUser(db, auth, id));
+  } catch (err) {
+    throw asProblem(err);
+  }
+}
+
+export async function setActive(db: Db, auth: AuthContext, id: number, active: boolean): Promise<UserView> {
+  const row = await tenantUser(db, auth, id);
+  // An admin disabling themself would lock the tenant out of user management mid-session.
+  if (!active && row.id === auth.userId) {
+    throw new HttpProblem(
+      422,
+      'CANNOT_DISABLE_SELF',
+      'Não é possível desativar a si mesmo',
+      'Peça a outro administrador para desativar o seu login.',
+    );
+  }
+  try {
+    await setUserActive(db, row.login, active);
+  } catch (err) {
+    throw asProblem(err);
+  }
+  return view(await tenantUser(db, auth, id));
+}
+
+export async function resetUserPassword(db: Db, auth: AuthContext, id: number, password: string): Promise<void> {
+  const row = await tenantUser(db, auth, id);
+  try {
+    await resetPassword(db, row.login, password);
+  } catch (err) {
+    throw asProblem(err);
+  }
+}

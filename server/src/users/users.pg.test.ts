@@ -1,0 +1,183 @@
+// The admin's user routes against a real database: the tenant wall, the CLI's rules through
+// HTTP, and that disabling or resetting really revokes the tokens already handed out.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../../../test/support/app.ts';
+import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { useTestDatabase } from '../../../test/support/pg.ts';
+import { apiAs, logInAs } from '../../../test/support/session.ts';
+
+const db = useTestDatabase();
+
+interface UserBody {
+  id: number;
+  login: string;
+  name: string;
+  role: string;
+  codVendedor: number | null;
+  codSupervisor: number | null;
+  active: boolean;
+}
+
+describe('user management over HTTP', () => {
+  let app: ReturnType<typeof testApp>;
+  let erp: ErpPeople;
+  let admin: ReturnType<typeof apiAs>;
+  let foreignAdmin: ReturnType<typeof apiAs>;
+  let manager: ReturnType<typeof apiAs>;
+  let adminId: number;
+  let t1: number;
+  let t2: number;
+
+  beforeAll(async () => {
+    erp = await provisionedErp(db.pool);
+    [t1, t2] = erp.tenants as [number, number];
+    app = testApp(db.pool);
+    admin = apiAs(app, await logInAs(app, db.pool, { login: 'adm@usuarios.test', role: 'admin', idEmpresa: t1 }));
+    foreignAdmin = apiAs(
+      app,
+      await logInAs(app, db.pool, { login: 'adm2@usuarios.test', role: 'admin', idEmpresa: t2 }),
+    );
+    manager = apiAs(app, await logInAs(app, db.pool, { login: 'ger@usuarios.test', role: 'manager', idEmpresa: t1 }));
+    const me = (await (await admin('GET', '/auth/me')).json()) as { id: number };
+    adminId = me.id;
+  });
+
+  it('creates a representative tied to an ERP code of the tenant, and lists it', async () => {
+    const rep = erp.reps.find((r) => r.idEmpresa === t1) as ErpPeople['reps'][number];
+    const res = await admin('POST', '/usuarios', {
+      login: 'Nova.Rep@Usuarios.test',
+      name: 'Joana Conceição',
+      role: 'representative',
+      codVendedor: rep.codVendedor,
+      password: 'senha-da-joana-1',
+    });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as UserBody;
+    expect(created).toMatchObject({
+      login: 'nova.rep@usuarios.test',
+      name: 'Joana Conceição',
+      role: 'representative',
+      codVendedor: rep.codVendedor,
+      codSupervisor: null,
+      active: true,
+    });
+    expect(res.headers.get('location')).toBe(`/api/v1/usuarios/${created.id}`);
+    expect(JSON.stringify(created)).not.toContain('senha');
+
+    const list = await admin('GET', '/usuarios?q=concei&pageSize=10');
+    expect(list.status).toBe(200);
+    const page = (await list.json()) as { items: UserBody[]; total: number; pageSize: number };
+    expect(page.items.map((u) => u.login)).toEqual(['nova.rep@usuarios.test']);
+    expect(page.total).toBe(1);
+    expect(page.pageSize).toBe(10);
+
+    // The new login works.
+    const login = await app.request('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'nova.rep@usuarios.test', password: 'senha-da-joana-1' }),
+    });
+    expect(login.status).toBe(200);
+  });
+
+  it('refuses bad input field by field, a taken login and an ERP code of another tenant', async () => {
+    const bad = await admin('POST', '/usuarios', { login: 'x', name: '', role: 'supervisor', password: 'curta' });
+    expect(bad.status).toBe(400);
+    const problem = (await bad.json()) as { errors: { path: string; message: string }[] };
+    const paths = problem.errors.map((e) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(['body.login', 'body.name', 'body.password', 'body.codSupervisor']));
+
+    const taken = await admin('POST', '/usuarios', {
+      login: 'ger@usuarios.test',
+      name: 'Outro',
+      role: 'manager',
+      password: 'senha-longa-1',
+    });
+    expect(taken.status).toBe(409);
+    expect(((await taken.json()) as { code: string }).code).toBe('USER_EXISTS');
+
+    // A supervisor code that only exists in the other tenant.
+    const t1Codes = new Set(erp.supervisors.filter((s) => s.idEmpresa === t1).map((s) => s.codSupervisor));
+    const foreignOnly = erp.supervisors.find((s) => s.idEmpresa === t2 && !t1Codes.has(s.codSupervisor));
+    const code = foreignOnly?.codSupervisor ?? 999_999;
+    const missing = await admin('POST', '/usuarios', {
+      login: 'sup.fantasma@usuarios.test',
+      name: 'Fantasma',
+      role: 'supervisor',
+      codSupervisor: code,
+      password: 'senha-longa-1',
+    });
+    expect(missing.status).toBe(400);
+    const p = (await missing.json()) as { code: string; errors: { path: string }[] };
+    expect(p.code).toBe('ERP_RECORD_NOT_FOUND');
+    expect(p.errors[0]?.path).toBe('body.codSupervisor');
+  });
+
+  it('keeps each admin inside their own tenant', async () => {
+    const mine = (await (await admin('GET', '/usuarios?pageSize=100')).json()) as { items: UserBody[] };
+    const theirs = (await (await foreignAdmin('GET', '/usuarios?pageSize=100')).json()) as { items: UserBody[] };
+    expect(mine.items.map((u) => u.login)).not.toContain('adm2@usuarios.test');
+    expect(theirs.items.map((u) => u.login)).toEqual(['adm2@usuarios.test']);
+    const target = mine.items.find((u) => u.login === 'ger@usuarios.test') as UserBody;
+    expect((await foreignAdmin('GET', `/usuarios/${target.id}`)).status).toBe(404);
+    expect((await foreignAdmin('PUT', `/usuarios/${target.id}/ativo`, { active: false })).status).toBe(404);
+    expect((await foreignAdmin('PUT', `/usuarios/${target.id}/senha`, { password: 'tomada-123' })).status).toBe(404);
+    expect((await manager('GET', '/usuarios')).status).toBe(403);
+  });
+
+  it('disables a login (its token stops working), enables it again, and resets a password', async () => {
+    const rep = erp.reps.filter((r) => r.idEmpresa === t1)[1] as ErpPeople['reps'][number];
+    const token = await logInAs(app, db.pool, {
+      login: 'rep.desligado@usuarios.test',
+      role: 'representative',
+      idEmpresa: t1,
+      codVendedor: rep.codVendedor,
+    });
+    const asRep = apiAs(app, token);
+    expect((await asRep('GET', '/auth/me')).status).toBe(200);
+    const list = (await (await admin('GET', '/usuarios?q=desligado')).json()) as { items: UserBody[] };
+    const id = list.items[0]?.id as number;
+
+    const off = await admin('PUT', `/usuarios/${id}/ativo`, { active: false });
+    expect(off.status).toBe(200);
+    expect(((await off.json()) as UserBody).active).toBe(false);
+    const { rows } = await db.pool.query('select ativo from app.usuarios where id = $1', [id]);
+    expect(rows[0].ativo).toBe(false);
+    // The auth middleware caches a user row for up to 2 s.
+    await expect.poll(async () => (await asRep('GET', '/auth/me')).status, { timeout: 5_000 }).toBe(401);
+    expect((await admin('GET', '/usuarios?active=false')).status).toBe(200);
+    const disabled = (await (await admin('GET', '/usuarios?active=false')).json()) as { items: UserBody[] };
+    expect(disabled.items.map((u) => u.id)).toEqual([id]);
+
+    const on = await admin('PUT', `/usuarios/${id}/ativo`, { active: true });
+    expect(((await on.json()) as UserBody).active).toBe(true);
+
+    expect((await admin('PUT', `/usuarios/${id}/senha`, { password: 'curta' })).status).toBe(400);
+    expect((await admin('PUT', `/usuarios/${id}/senha`, { password: 'senha-nova-do-rep' })).status).toBe(204);
+    const relog = await app.request('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'rep.desligado@usuarios.test', password: 'senha-nova-do-rep' }),
+    });
+    expect(relog.status).toBe(200);
+  });
+
+  it('does not let an admin disable themself', async () => {
+    const res = await admin('PUT', `/usuarios/${adminId}/ativo`, { active: false });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { code: string }).code).toBe('CANNOT_DISABLE_SELF');
+  });
+
+  it('lists the directory of the tenant for the selectors', async () => {
+    const reps = (await (await manager('GET', '/vendedores')).json()) as { items: { codVendedor: number }[] };
+    expect(reps.items.length).toBe(erp.reps.filter((r) => r.idEmpresa === t1).length);
+    const pautas = (await (await manager('GET', '/pautas')).json()) as { items: { idPauta: number }[] };
+    const { rows } = await db.pool.query(
+      'select count(distinct id_pauta)::int as n from app.vw_pautas where id_empresa = $1',
+      [t1],
+    );
+    expect(pautas.items).toHaveLength(rows[0].n);
+    const sups = (await (await admin('GET', '/supervisores')).json()) as { items: { codSupervisor: number }[] };
+    expect(sups.items.length).toBe(erp.supervisors.filter((s) => s.idEmpresa === t1).length);
+  });
+});
