@@ -83,7 +83,7 @@ describe('the app shell', () => {
     ]);
     await nav().getByRole('link', { name: 'Pedidos' }).click();
     await page.waitForURL(`${server.url}/pedidos`);
-    await page.getByText('Em construção').waitFor();
+    await page.getByRole('heading', { name: 'Pedidos' }).waitFor();
     expect(await nav().getByRole('link', { name: 'Pedidos' }).getAttribute('aria-current')).toBe('page');
   });
 

@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { startPush } from '../push/push.ts';
 import { LoginScreen } from '../screens/login/login-screen.tsx';
 import { NoAccessScreen } from '../screens/no-access/no-access-screen.tsx';
 import { NotFoundScreen } from '../screens/not-found/not-found-screen.tsx';
@@ -48,7 +49,9 @@ export function App() {
   const loggedIn = currentUser.value !== null;
   // Once per session start: the role may have changed on the server since the last visit.
   useEffect(() => {
-    if (loggedIn) void refreshUser();
+    if (!loggedIn) return;
+    void refreshUser();
+    void startPush();
   }, [loggedIn]);
   return (
     <LocationProvider>

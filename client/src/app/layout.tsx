@@ -2,8 +2,10 @@ import type { Role } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
+import { PendingBadge } from '../screens/aprovacoes/pending-badge.tsx';
 import { currentUser, logout } from '../session/session.ts';
 import { navFor, routeOf } from './routes.ts';
+import { SyncStatus } from './sync-status.tsx';
 
 export function Layout(props: { role: Role; children: ComponentChildren }) {
   const { path } = useLocation();
@@ -24,6 +26,7 @@ export function Layout(props: { role: Role; children: ComponentChildren }) {
       <header class="app-header">
         <strong class="brand">Campo</strong>
         <span class="who">{currentUser.value?.name}</span>
+        {props.role === 'supervisor' && <PendingBadge />}
         <button
           type="button"
           class="outline secondary logout"
@@ -32,6 +35,7 @@ export function Layout(props: { role: Role; children: ComponentChildren }) {
         >
           Sair
         </button>
+        <SyncStatus role={props.role} />
       </header>
       <main id="conteudo" class="container app-main" tabIndex={-1}>
         {props.children}

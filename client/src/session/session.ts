@@ -44,7 +44,25 @@ export const session = signal<StoredSession | null>(readStored());
 export const currentUser = computed<SessionUser | null>(() => session.value?.user ?? null);
 export const currentRole = computed<Role | null>(() => session.value?.user.role ?? null);
 /** Set when the server ended the session, so the login screen can say why. */
-export const endedReason = signal<string | null>(null);
+// Kept in sessionStorage: the wipe can happen in a request still in flight from a page the
+// person then reloads, and the login screen must still say why they are out.
+const ENDED_KEY = 'campo.sessao-encerrada';
+function readEnded(): string | null {
+  try {
+    return sessionStorage.getItem(ENDED_KEY);
+  } catch {
+    return null;
+  }
+}
+export const endedReason = signal<string | null>(readEnded());
+endedReason.subscribe((reason) => {
+  try {
+    if (reason) sessionStorage.setItem(ENDED_KEY, reason);
+    else sessionStorage.removeItem(ENDED_KEY);
+  } catch {
+    // Storage refused (private mode): the message lasts this page only.
+  }
+});
 
 type Wiper = () => void | Promise<void>;
 const wipers = new Set<Wiper>();

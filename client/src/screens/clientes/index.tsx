@@ -1,6 +1,26 @@
-import { PlaceholderScreen } from '../placeholder/placeholder-screen.tsx';
+// Clientes: the portfolio (/clientes), a client (/clientes/<id>) and the registration of a
+// new one (/clientes/novo, or ?cadastro=<id> to fix a refused one).
+import { useLocation } from 'preact-iso';
+import { ClientDetail } from './client-detail.tsx';
+import { ClientList } from './client-list.tsx';
+import { NewClientForm } from './new-client-form.tsx';
+import './common.css';
+import './clientes.css';
 
-/** Clientes: not built yet. */
-export default function Screen() {
-  return <PlaceholderScreen title="Clientes" />;
+export default function ClientesScreen() {
+  const { path } = useLocation();
+  const rest = path.replace(/^\/clientes\/?/, '').replace(/\/$/, '');
+  if (rest === 'novo') return <NewClientForm />;
+  if (rest !== '') return <ClientDetail id={decodeURIComponent(rest)} />;
+  return (
+    <section class="clientes">
+      <div class="screen-head">
+        <h1>Clientes</h1>
+        <a class="button-link" href="/clientes/novo">
+          Novo cliente
+        </a>
+      </div>
+      <ClientList />
+    </section>
+  );
 }

@@ -1,6 +1,8 @@
-import { PlaceholderScreen } from '../placeholder/placeholder-screen.tsx';
+// Equipe (supervisors): the dashboard of their own team.
+import '../aprovacoes/kit/kit.css';
+import './equipe.css';
+import { TeamDashboard } from './team-dashboard.tsx';
 
-/** Equipe: not built yet. */
-export default function Screen() {
-  return <PlaceholderScreen title="Equipe" />;
+export default function TeamScreen() {
+  return <TeamDashboard title="Equipe" />;
 }

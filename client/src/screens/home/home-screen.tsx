@@ -1,4 +1,10 @@
+import { lazy } from 'preact-iso';
+import { PushButton } from '../../push/push-button.tsx';
 import { currentUser } from '../../session/session.ts';
+import './home.css';
+
+// Loaded on demand: it reads the RxDB store, which must stay out of the initial JavaScript.
+const RepDashboard = lazy(() => import('./rep-dashboard.tsx').then((m) => m.RepDashboard));
 
 const ROLE_NAMES = {
   representative: 'Representante',
@@ -7,19 +13,22 @@ const ROLE_NAMES = {
   admin: 'Administrador',
 } as const;
 
-/** The dashboard's place: issue 8 fills it with the day's figures. */
+/**
+ * Início: a representative's dashboard; supervisors and managers get a welcome (their
+ * dashboards live under their own screens) and the notifications switch, since approvals
+ * reach them by push.
+ */
 export function HomeScreen() {
   const user = currentUser.value;
   if (!user) return null;
+  if (user.role === 'representative') return <RepDashboard name={user.name} />;
   return (
-    <section>
+    <section class="dashboard">
       <h1>Início</h1>
       <p>
         Olá, <strong>{user.name}</strong>. Você entrou como {ROLE_NAMES[user.role].toLowerCase()}.
       </p>
-      <article>
-        <p>O painel do dia aparecerá aqui: pedidos, metas e avisos.</p>
-      </article>
+      <PushButton />
     </section>
   );
 }

@@ -1,0 +1,93 @@
+// The sync strip under the header: when this device last reached the server, the first
+// download's progress, the orders still waiting to leave (representatives) and what is wrong,
+// in words. A representative decides from it whether the order just taken has left the phone.
+import type { Role } from '@campo/shared';
+import { useEffect } from 'preact/hooks';
+import { map } from 'rxjs';
+import { useStoreObservable } from '../data/hooks.ts';
+import { readLocal, writeLocal } from '../data/local-cache.ts';
+import { ensureStore, storeError, syncState } from '../data/store.ts';
+import './sync-status.css';
+
+const LAST_SYNC = 'ultima-sincronizacao';
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+const time = new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digit' });
+const dayMonth = new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit' });
+
+export function syncedLabel(iso: string, now = new Date()): string {
+  const at = new Date(iso);
+  if (at.toDateString() === now.toDateString()) return `Sincronizado às ${time.format(at)}`;
+  return `Sincronizado em ${dayMonth.format(at)} às ${time.format(at)}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Roles whose session opens a local store; the admin works online only. */
+export function hasStore(role: Role): boolean {
+  return role !== 'admin';
+}
+
+export function SyncStatus(props: { role: Role }) {
+  // Split so that the admin's header never opens a store (the hooks below would).
+  return hasStore(props.role) ? <SyncStrip /> : null;
+}
+
+function SyncStrip() {
+  const state = syncState.value;
+  const waiting = useStoreObservable(
+    (s) =>
+      s.outbox?.outbox$.pipe(
+        map((entries) => ({
+          pending: entries.filter((e) => e.state === 'queued' || e.state === 'sent').length,
+          refused: entries.filter((e) => e.state === 'refused').length,
+        })),
+      ) ?? null,
+    { pending: 0, refused: 0 },
+  );
+
+  useEffect(() => {
+    void ensureStore();
+  }, []);
+
+  // The replication's own clock starts empty on every load; the stored time lets a reload
+  // with no signal still say when the device last had fresh data.
+  const live = state?.lastSuccessAt ?? null;
+  useEffect(() => {
+    if (live) writeLocal(LAST_SYNC, live);
+  }, [live]);
+
+  const last = live ?? readLocal(LAST_SYNC, isString);
+  const initial = state?.initial;
+  const downloading = !last && initial && initial.total > 0 && initial.done < initial.total;
+  const error = storeError.value ?? state?.error?.message ?? null;
+
+  return (
+    <div class="sync-status" role="status" aria-live="polite" aria-label="Sincronização">
+      {downloading ? (
+        <span class="sync-progress">
+          <label for="sync-progress">
+            Baixando dados do aparelho: {initial.done} de {initial.total} ({initial.received.toLocaleString('pt-BR')}{' '}
+            registros)
+          </label>
+          <progress id="sync-progress" value={initial.done} max={initial.total} />
+        </span>
+      ) : (
+        <span class="sync-when">{last ? syncedLabel(last) : 'Ainda não sincronizado'}</span>
+      )}
+      {waiting.pending > 0 && (
+        <span class="sync-outbox">
+          {plural(waiting.pending, 'pedido aguardando envio', 'pedidos aguardando envio')}
+        </span>
+      )}
+      {waiting.refused > 0 && (
+        <a class="sync-refused" href="/pedidos">
+          {plural(waiting.refused, 'pedido recusado', 'pedidos recusados')}
+        </a>
+      )}
+      {error && <span class="sync-error">{error}</span>}
+    </div>
+  );
+}

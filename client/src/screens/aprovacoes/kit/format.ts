@@ -1,0 +1,39 @@
+// Brazilian number and date formats for the management screens.
+const brlFmt = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+const numFmt = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
+const dateFmt = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo' });
+const dateTimeFmt = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  dateStyle: 'short',
+  timeStyle: 'short',
+});
+
+export const brl = (n: number | null | undefined) => (n === null || n === undefined ? '—' : brlFmt.format(n));
+export const num = (n: number) => numFmt.format(n);
+export const pct = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${numFmt.format(n)}%`);
+export const dateTime = (iso: string) => dateTimeFmt.format(new Date(iso));
+/** A YYYY-MM-DD business day as dd/mm/aaaa, without a time-zone shift. */
+export function day(iso: string | null): string {
+  if (!iso) return 'sem fim';
+  const [y, m, d] = iso.slice(0, 10).split('-');
+  return `${d}/${m}/${y}`;
+}
+export const date = (iso: string) => dateFmt.format(new Date(iso));
+
+export const ORDER_STATUS_LABEL = {
+  pending_approval: 'Aguardando aprovação',
+  approved: 'Aprovado',
+  invoiced: 'Faturado',
+  rejected: 'Rejeitado',
+} as const;
+
+export const FINANCIAL_LABEL = {
+  ok: 'Em dia',
+  overdue: 'Com títulos vencidos',
+  blocked: 'Bloqueado',
+} as const;
+
+/** Today in São Paulo, YYYY-MM-DD: the business calendar the server decides with. */
+export function today(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+}

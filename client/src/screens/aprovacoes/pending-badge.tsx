@@ -1,0 +1,40 @@
+// The supervisor's pending-approval badge in the header: polled every 30 s (the API's
+// documented rhythm), refreshed at once after a decision, and paused while the tab is hidden.
+import { signal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { api } from '../../api.ts';
+import './pending-badge.css';
+
+const POLL_MS = 30_000;
+const count = signal<number | null>(null);
+
+export async function refreshPendingCount(): Promise<void> {
+  try {
+    count.value = (await api<{ count: number }>('/notifications/pending-count')).count;
+  } catch {
+    // Offline or refused: keep the last count rather than blink a wrong zero.
+  }
+}
+
+export function PendingBadge() {
+  useEffect(() => {
+    void refreshPendingCount();
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void refreshPendingCount();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, []);
+  const n = count.value;
+  if (n === null) return null;
+  const label = n === 1 ? '1 pedido aguardando aprovação' : `${n} pedidos aguardando aprovação`;
+  return (
+    <a
+      href="/aprovacoes"
+      class={n > 0 ? 'pending-badge has-pending' : 'pending-badge'}
+      aria-label={label}
+      title={label}
+    >
+      {n}
+    </a>
+  );
+}

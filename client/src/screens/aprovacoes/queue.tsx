@@ -1,0 +1,66 @@
+import type { OrderSummary } from '@campo/shared';
+import { useState } from 'preact/hooks';
+import { brl, dateTime } from './kit/format.ts';
+import { Pager } from './kit/pager.tsx';
+import { useApi } from './kit/use-api.ts';
+
+interface OrderPage {
+  items: OrderSummary[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+const PAGE_SIZE = 20;
+
+export function ApprovalQueue() {
+  const [page, setPage] = useState(1);
+  const { data, error, loading, reload } = useApi<OrderPage>(
+    `/orders?status=pending_approval&page=${page}&pageSize=${PAGE_SIZE}`,
+  );
+
+  return (
+    <section aria-labelledby="aprovacoes-titulo">
+      <h1 id="aprovacoes-titulo">Aprovações</h1>
+      {error && (
+        <p role="alert" class="error">
+          {error}{' '}
+          <button type="button" class="secondary outline inline-btn" onClick={reload}>
+            Tentar de novo
+          </button>
+        </p>
+      )}
+      {loading && !data && <p aria-busy="true">Carregando pedidos…</p>}
+      {data && (
+        <>
+          <p class="mg-muted" role="status">
+            {data.total === 0
+              ? 'Nenhum pedido aguardando aprovação.'
+              : data.total === 1
+                ? '1 pedido aguardando aprovação.'
+                : `${data.total} pedidos aguardando aprovação.`}
+          </p>
+          <ul class="mg-list" aria-label="Pedidos aguardando aprovação">
+            {data.items.map((o) => (
+              <li key={o.id}>
+                <a class="mg-card" href={`/aprovacoes/${o.id}`}>
+                  <span class="mg-row">
+                    <strong>Pedido nº {o.numPedSar}</strong>
+                    <strong>{brl(o.valorTotal)}</strong>
+                  </span>
+                  <span class="mg-row">
+                    <span>{o.nomeCliente}</span>
+                    <span class="mg-muted">
+                      Vendedor {o.codVendedor} · {dateTime(o.criadoEm)}
+                    </span>
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+          <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+        </>
+      )}
+    </section>
+  );
+}

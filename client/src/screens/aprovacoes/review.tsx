@@ -1,0 +1,252 @@
+import type { ClientDetail, Order } from '@campo/shared';
+import { useSignal } from '@preact/signals';
+import { api, errorMessage } from '../../api.ts';
+import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from './kit/format.ts';
+import { useApi } from './kit/use-api.ts';
+import { refreshPendingCount } from './pending-badge.tsx';
+
+const CHIP = { ok: 'ok', overdue: 'warn', blocked: 'bad' } as const;
+
+function ClientPanel(props: { idCliente: number; total: number }) {
+  const { data: c, error } = useApi<ClientDetail>(`/clients/${props.idCliente}`);
+  if (error) return <p class="error">Situação do cliente indisponível: {error}</p>;
+  if (!c) return <p aria-busy="true">Carregando o cliente…</p>;
+  const available = c.creditLimit === null ? null : c.creditLimit - c.openAmount;
+  return (
+    <article aria-labelledby="cliente-titulo">
+      <h2 id="cliente-titulo">{c.name}</h2>
+      <p>
+        Situação financeira:{' '}
+        <span class={`mg-chip ${CHIP[c.financialStatus]}`}>{FINANCIAL_LABEL[c.financialStatus]}</span>
+      </p>
+      <dl class="mg-facts">
+        <dt>Limite de crédito</dt>
+        <dd>{c.creditLimit === null ? 'Não definido' : brl(c.creditLimit)}</dd>
+        <dt>Em aberto</dt>
+        <dd>{brl(c.openAmount)}</dd>
+        <dt>Vencido</dt>
+        <dd>
+          {brl(c.overdueAmount)}
+          {c.maxDaysOverdue > 0 && ` (há ${c.maxDaysOverdue} dias)`}
+        </dd>
+        {available !== null && (
+          <>
+            <dt>Crédito disponível</dt>
+            <dd class={available < props.total ? 'error' : undefined}>
+              {brl(available)}
+              {available < props.total && ' — menor que o valor deste pedido'}
+            </dd>
+          </>
+        )}
+      </dl>
+    </article>
+  );
+}
+
+function Lines(props: { order: Order }) {
+  return (
+    <div class="mg-scroll">
+      <table>
+        <caption class="mg-muted">Itens, descontos e o teto de cada linha</caption>
+        <thead>
+          <tr>
+            <th scope="col">Produto</th>
+            <th scope="col" class="mg-num">
+              Qtd.
+            </th>
+            <th scope="col" class="mg-num">
+              Preço tabela
+            </th>
+            <th scope="col" class="mg-num">
+              Desconto
+            </th>
+            <th scope="col" class="mg-num">
+              Teto
+            </th>
+            <th scope="col">Permitido por</th>
+            <th scope="col" class="mg-num">
+              Total
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.order.itens.map((l) => {
+            const above = l.tetoPercent !== null && l.descontoPercent > l.tetoPercent;
+            return (
+              <tr key={l.seq}>
+                <td>
+                  {l.descricao}
+                  <br />
+                  <small class="mg-muted">{l.codProduto}</small>
+                </td>
+                <td class="mg-num">{num(l.quantidade)}</td>
+                <td class="mg-num">{brl(l.precoTabela)}</td>
+                <td class={above ? 'mg-num error' : 'mg-num'}>{pct(l.descontoPercent)}</td>
+                <td class="mg-num">{pct(l.tetoPercent)}</td>
+                <td>
+                  {l.descontoPercent === 0
+                    ? 'Sem desconto'
+                    : l.regra
+                      ? `Regra: ${l.regra.descricao}`
+                      : 'Alçada do representante'}
+                </td>
+                <td class="mg-num">{brl(l.valorTotal)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function OrderReview(props: { id: number }) {
+  const { data: fetched, error } = useApi<Order>(`/orders/${props.id}`);
+  const decided = useSignal<Order | null>(null);
+  const busy = useSignal<'approve' | 'reject' | null>(null);
+  const rejecting = useSignal(false);
+  const motivo = useSignal('');
+  const actionError = useSignal<string | null>(null);
+  const order = decided.value ?? fetched;
+
+  const decide = async (kind: 'approve' | 'reject') => {
+    if (kind === 'reject' && motivo.value.trim().length < 3) {
+      actionError.value = 'Escreva o motivo da rejeição (pelo menos 3 caracteres).';
+      return;
+    }
+    busy.value = kind;
+    actionError.value = null;
+    try {
+      decided.value = await api<Order>(`/orders/${props.id}/${kind}`, {
+        method: 'POST',
+        ...(kind === 'reject' ? { body: { motivo: motivo.value.trim() } } : {}),
+      });
+      rejecting.value = false;
+      void refreshPendingCount();
+    } catch (err) {
+      // The reason typed stays in the field: nothing is lost on an error.
+      actionError.value = errorMessage(err);
+    } finally {
+      busy.value = null;
+    }
+  };
+
+  return (
+    <section aria-labelledby="pedido-titulo">
+      <p>
+        <a href="/aprovacoes">← Voltar à fila</a>
+      </p>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {!order && !error && <p aria-busy="true">Carregando o pedido…</p>}
+      {order && (
+        <>
+          <h1 id="pedido-titulo">Pedido nº {order.numPedSar}</h1>
+          <p>
+            <span class="mg-chip" data-status={order.status}>
+              {ORDER_STATUS_LABEL[order.status]}
+            </span>{' '}
+            <span class="mg-muted">
+              Vendedor {order.codVendedor} · enviado em {dateTime(order.criadoEm)}
+            </span>
+          </p>
+          <ClientPanel idCliente={order.idCliente} total={order.valorTotal} />
+          <Lines order={order} />
+          <dl class="mg-facts">
+            <dt>Valor bruto</dt>
+            <dd>{brl(order.valorBruto)}</dd>
+            <dt>Descontos</dt>
+            <dd>{brl(order.valorDesconto)}</dd>
+            <dt>Total do pedido</dt>
+            <dd>
+              <strong>{brl(order.valorTotal)}</strong>
+            </dd>
+            {order.endEntrega && (
+              <>
+                <dt>Entrega</dt>
+                <dd>{order.endEntrega}</dd>
+              </>
+            )}
+            {order.observacao && (
+              <>
+                <dt>Observação</dt>
+                <dd>{order.observacao}</dd>
+              </>
+            )}
+          </dl>
+
+          {order.status === 'pending_approval' ? (
+            <div>
+              {actionError.value && (
+                <p role="alert" class="error">
+                  {actionError.value}
+                </p>
+              )}
+              {rejecting.value ? (
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void decide('reject');
+                  }}
+                >
+                  <label>
+                    Motivo da rejeição
+                    <textarea
+                      name="motivo"
+                      rows={3}
+                      maxLength={500}
+                      required
+                      value={motivo.value}
+                      onInput={(e) => {
+                        motivo.value = e.currentTarget.value;
+                      }}
+                    />
+                    <small>O representante verá este motivo.</small>
+                  </label>
+                  <div class="mg-actions">
+                    <button type="submit" class="contrast" aria-busy={busy.value === 'reject' ? 'true' : undefined}>
+                      Confirmar rejeição
+                    </button>
+                    <button type="button" class="secondary outline" onClick={() => (rejecting.value = false)}>
+                      Cancelar
+                    </button>
+                  </div>
+                </form>
+              ) : (
+                <div class="mg-actions">
+                  <button
+                    type="button"
+                    onClick={() => void decide('approve')}
+                    disabled={busy.value !== null}
+                    aria-busy={busy.value === 'approve' ? 'true' : undefined}
+                  >
+                    Aprovar
+                  </button>
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={busy.value !== null}
+                    onClick={() => (rejecting.value = true)}
+                  >
+                    Rejeitar
+                  </button>
+                </div>
+              )}
+            </div>
+          ) : (
+            <p role="status" class={order.status === 'rejected' ? 'error' : 'mg-success'}>
+              {order.status === 'rejected' ? 'Pedido rejeitado' : 'Pedido aprovado'}
+              {order.decididoPor && ` por ${order.decididoPor}`}
+              {order.decididoEm && ` em ${dateTime(order.decididoEm)}`}.
+              {order.motivoRejeicao && ` Motivo: ${order.motivoRejeicao}`}
+              {order.erpIdPedido !== null && ` Pedido no ERP: ${order.erpIdPedido}.`}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

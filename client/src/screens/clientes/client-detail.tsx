@@ -1,0 +1,245 @@
+// One client of the portfolio: what the device holds (works offline) and, with signal, the
+// server's latest orders (Campo and ERP alike) and its financial position, which say more
+// than the device's copy about why a client is blocked.
+import { type ClientDetail as ApiClientDetail, activityStatusOf, type ClientOrders } from '@campo/shared/clients';
+import { useEffect, useState } from 'preact/hooks';
+import { map } from 'rxjs';
+import { ApiError, api, errorMessage } from '../../api.ts';
+import { useStoreObservable } from '../../data/hooks.ts';
+import { type ClientDoc, collectionOf, type OutboxEntry } from '../../db/index.ts';
+import { formatDate, formatDocument, formatMoney } from './format.ts';
+import { StoreGate } from './store-gate.tsx';
+
+const ORDER_LIMIT = 10;
+
+const STATUS_LABEL: Record<string, string> = {
+  pending_approval: 'Aguardando aprovação',
+  approved: 'Aprovado',
+  invoiced: 'Faturado',
+  rejected: 'Rejeitado',
+  cancelled: 'Cancelado',
+  queued: 'Na fila deste aparelho',
+  sent: 'Enviando',
+  refused: 'Recusado pelo servidor',
+};
+
+const FINANCIAL_LABEL = { ok: 'Em dia', overdue: 'Em atraso', blocked: 'Bloqueado' } as const;
+
+interface OrderRow {
+  key: string;
+  number: string;
+  date: string;
+  status: string;
+  total: number | null;
+  source: string;
+}
+
+type Remote =
+  | { kind: 'loading' }
+  | { kind: 'offline' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ok'; detail: ApiClientDetail | null; orders: ClientOrders['items'] };
+
+export function ClientDetail(props: { id: string }) {
+  return <StoreGate>{() => <ClientDetailBody id={props.id} />}</StoreGate>;
+}
+
+function useRemote(id: string): Remote {
+  const [remote, setRemote] = useState<Remote>({ kind: 'loading' });
+  useEffect(() => {
+    const abort = new AbortController();
+    setRemote({ kind: 'loading' });
+    const path = `/clients/${encodeURIComponent(id)}`;
+    Promise.all([
+      api<ClientOrders>(`${path}/orders`, { signal: abort.signal }),
+      // The financial detail is a bonus: without it the device's copy still says "blocked".
+      api<ApiClientDetail>(path, { signal: abort.signal }).catch(() => null),
+    ])
+      .then(([orders, detail]) => setRemote({ kind: 'ok', detail, orders: orders.items }))
+      .catch((err: unknown) => {
+        if (abort.signal.aborted) return;
+        if (err instanceof ApiError && err.status === 0) setRemote({ kind: 'offline' });
+        else setRemote({ kind: 'error', message: errorMessage(err) });
+      });
+    return () => abort.abort();
+  }, [id]);
+  return remote;
+}
+
+/** Orders the server does not hold yet (queued or refused here) come first: they need attention. */
+function orderRows(local: OutboxEntry[], remote: Remote): OrderRow[] {
+  const notOnServer = local
+    .filter((e) => e.state !== 'accepted')
+    .map((e) => ({
+      key: e.id,
+      number: 'Sem número',
+      date: e.queuedAt,
+      status: STATUS_LABEL[e.state] ?? e.state,
+      total: null,
+      source: 'Este aparelho',
+    }));
+  const held: OrderRow[] =
+    remote.kind === 'ok'
+      ? remote.orders.map((o) => ({
+          key: `${o.source}-${o.id ?? o.erpId}`,
+          number: o.number !== null ? String(o.number) : '—',
+          date: o.date,
+          status: STATUS_LABEL[o.status] ?? o.status,
+          total: o.total,
+          source: o.source === 'erp' ? 'ERP' : 'Campo',
+        }))
+      : local
+          .filter((e) => e.state === 'accepted' && e.order)
+          .map((e) => ({
+            key: e.id,
+            number: String(e.order?.numPedSar ?? '—'),
+            date: e.order?.criadoEm ?? e.queuedAt,
+            status: STATUS_LABEL[e.order?.status ?? e.status] ?? e.status,
+            total: e.order?.valorTotal ?? null,
+            source: 'Campo',
+          }));
+  held.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  return [...notOnServer, ...held].slice(0, ORDER_LIMIT);
+}
+
+export function blockedReason(detail: ApiClientDetail | null): string {
+  if (detail && detail.maxDaysOverdue > 30) {
+    return `Cliente bloqueado: título vencido há ${detail.maxDaysOverdue} dias (${formatMoney(detail.overdueAmount)} em atraso). Fale com o financeiro.`;
+  }
+  if (detail) return 'Cliente bloqueado: bloqueio de crédito feito pelo financeiro no ERP.';
+  return 'Cliente bloqueado: bloqueio de crédito no ERP (manual ou por título vencido há mais de 30 dias).';
+}
+
+function ClientDetailBody(props: { id: string }) {
+  const client = useStoreObservable<ClientDoc | null | undefined>(
+    (s) =>
+      collectionOf(s.db, 'clientes')
+        .findOne(props.id)
+        .$.pipe(map((d) => (d ? (d.toJSON() as ClientDoc) : null))),
+    undefined,
+    [props.id],
+  );
+  const idNumber = Number(props.id);
+  const local = useStoreObservable<OutboxEntry[]>(
+    (s) =>
+      s.outbox?.outbox$.pipe(
+        map((entries) => entries.filter((e) => (e.order?.idCliente ?? e.draft?.idCliente) === idNumber)),
+      ) ?? null,
+    [],
+    [idNumber],
+  );
+  const remote = useRemote(props.id);
+
+  if (client === undefined) return <p aria-busy="true">Carregando cliente…</p>;
+  if (client === null) {
+    return (
+      <>
+        <a href="/clientes">← Clientes</a>
+        <h1>Cliente não encontrado</h1>
+        <p>Este cliente não está na sua carteira neste aparelho.</p>
+      </>
+    );
+  }
+
+  const detail = remote.kind === 'ok' ? remote.detail : null;
+  const status = detail?.financialStatus ?? client.financialStatus;
+  const blocked = status === 'blocked';
+  const activity = activityStatusOf(client.lastOrderAt ? new Date(client.lastOrderAt) : null, new Date());
+  const rows = orderRows(local, remote);
+  const address = [
+    [client.street, client.number].filter(Boolean).join(', '),
+    client.complement,
+    client.district,
+    [client.city, client.uf].filter(Boolean).join('/'),
+    client.zip ? `CEP ${client.zip.replace(/^(\d{5})(\d{3})$/, '$1-$2')}` : null,
+  ].filter(Boolean);
+
+  return (
+    <article class="client-detail">
+      <a href="/clientes">← Clientes</a>
+      <h1>{client.tradeName || client.name}</h1>
+      {client.tradeName && client.name !== client.tradeName && <p class="muted">{client.name}</p>}
+
+      <div class="new-order">
+        {blocked ? (
+          <>
+            <button type="button" disabled aria-describedby="motivo-bloqueio">
+              Novo pedido
+            </button>
+            <p id="motivo-bloqueio" class="error">
+              {blockedReason(detail)}
+            </p>
+          </>
+        ) : (
+          <a class="button-link" href={`/pedidos/novo?cliente=${encodeURIComponent(client.id)}`}>
+            Novo pedido
+          </a>
+        )}
+        <a href={`/catalogo?cliente=${encodeURIComponent(client.id)}`}>Ver catálogo com os preços deste cliente</a>
+      </div>
+
+      <dl class="facts">
+        <dt>Situação financeira</dt>
+        <dd>
+          <span class={`badge ${status === 'blocked' ? 'badge-danger' : status === 'overdue' ? 'badge-warning' : ''}`}>
+            {FINANCIAL_LABEL[status]}
+          </span>
+          {detail && detail.overdueAmount > 0 && ` ${formatMoney(detail.overdueAmount)} vencidos`}
+        </dd>
+        <dt>Limite de crédito</dt>
+        <dd>{client.creditLimit === null ? 'Não definido' : formatMoney(client.creditLimit)}</dd>
+        {detail && (
+          <>
+            <dt>Em aberto</dt>
+            <dd>{formatMoney(detail.openAmount)}</dd>
+          </>
+        )}
+        <dt>Atividade</dt>
+        <dd>
+          {activity === 'active' ? 'Ativo' : 'Inativo'} · último pedido {formatDate(client.lastOrderAt)}
+        </dd>
+        <dt>{client.documentType}</dt>
+        <dd>{formatDocument(client.document)}</dd>
+        <dt>Pauta</dt>
+        <dd>{client.idPauta ?? '—'}</dd>
+        <dt>Endereço</dt>
+        <dd>{address.length ? address.join(' · ') : '—'}</dd>
+        <dt>Telefone</dt>
+        <dd>{client.phone ? <a href={`tel:${client.phone.replace(/[^\d+]/g, '')}`}>{client.phone}</a> : '—'}</dd>
+        <dt>E-mail</dt>
+        <dd>{client.email ? <a href={`mailto:${client.email}`}>{client.email}</a> : '—'}</dd>
+      </dl>
+
+      <section aria-labelledby="pedidos-titulo">
+        <h2 id="pedidos-titulo">Últimos pedidos</h2>
+        {remote.kind === 'loading' && <p aria-busy="true">Buscando pedidos no servidor…</p>}
+        {remote.kind === 'offline' && (
+          <p class="notice">
+            Sem conexão: mostrando só os pedidos deste aparelho. Pedidos feitos no ERP aparecem com internet.
+          </p>
+        )}
+        {remote.kind === 'error' && (
+          <p class="notice">
+            Não foi possível buscar os pedidos no servidor ({remote.message}). Mostrando os deste aparelho.
+          </p>
+        )}
+        {rows.length === 0 ? (
+          remote.kind !== 'loading' && <p>Nenhum pedido deste cliente.</p>
+        ) : (
+          <ul class="order-list">
+            {rows.map((o) => (
+              <li key={o.key}>
+                <span>
+                  <strong>Pedido {o.number}</strong> <span class="muted">{o.source}</span>
+                </span>
+                <span>{formatDate(o.date)}</span>
+                <span>{o.status}</span>
+                <span>{o.total === null ? '' : formatMoney(o.total)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,33 @@
+// The portfolio and the catalog read the device's store, which opens after login (and is
+// downloaded on first use): until then the screen says what it is waiting for.
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { ensureStore, type Store, store, storeError, syncState } from '../../data/store.ts';
+
+export function StoreGate(props: { children: (s: Store) => ComponentChildren }) {
+  const s = store.value;
+  useEffect(() => {
+    if (!s) void ensureStore();
+  }, [s]);
+  if (storeError.value) {
+    return (
+      <p role="alert" class="error">
+        {storeError.value}
+      </p>
+    );
+  }
+  if (!s) return <p aria-busy="true">Abrindo os dados deste aparelho…</p>;
+  return <>{props.children(s)}</>;
+}
+
+/** "Baixando…" while the first download of a collection is still on its way. */
+export function InitialSyncNote(props: { collection: 'clientes' | 'produtos'; what: string }) {
+  const c = syncState.value?.collections[props.collection];
+  if (!c || c.initialDone) return null;
+  return (
+    <p class="notice" aria-live="polite">
+      Baixando {props.what} para usar sem internet…{c.received > 0 ? ` ${c.received} recebidos.` : ''}
+      {c.error ? ` ${c.error.message}` : ''}
+    </p>
+  );
+}

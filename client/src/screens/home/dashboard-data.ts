@@ -1,0 +1,26 @@
+// The representative's dashboard as the server last answered it (GET /dashboard/rep), kept on
+// the device so the last figures show offline with their date.
+import type { RepDashboard } from '@campo/shared';
+import { readLocal, writeLocal } from '../../data/local-cache.ts';
+
+export interface CachedDashboard {
+  /** When the server answered (device clock, ISO 8601). */
+  at: string;
+  data: RepDashboard;
+}
+
+const KEY = 'painel-representante';
+
+function isCached(v: unknown): v is CachedDashboard {
+  if (!v || typeof v !== 'object') return false;
+  const c = v as Partial<CachedDashboard>;
+  return typeof c.at === 'string' && !!c.data && typeof c.data === 'object' && typeof c.data.meta === 'object';
+}
+
+export function readCachedDashboard(): CachedDashboard | null {
+  return readLocal(KEY, isCached);
+}
+
+export function writeCachedDashboard(c: CachedDashboard): void {
+  writeLocal(KEY, c);
+}

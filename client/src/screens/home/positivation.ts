@@ -1,0 +1,28 @@
+// Today's positivation counted from the orders on the device: orders taken offline are not on
+// the server yet, so the dashboard cannot wait for the server's figure.
+import type { OrderCreate } from '@campo/shared';
+import type { OrderDoc } from '../../db/schemas.ts';
+
+const spDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' });
+
+/** The São Paulo calendar day of an instant, YYYY-MM-DD (the server's days are São Paulo's). */
+export function saoPauloDay(at: Date | string): string {
+  return spDay.format(typeof at === 'string' ? new Date(at) : at);
+}
+
+/**
+ * Distinct clients with an order today on this device (queued, sent or accepted; not rejected
+ * by the supervisor nor refused by the server), as the positivation definition counts them.
+ */
+export function localPositivation(orders: readonly OrderDoc[], now = new Date()): number {
+  const today = saoPauloDay(now);
+  const clients = new Set<number>();
+  for (const o of orders) {
+    if (o.status === 'rejected' || o.status === 'refused') continue;
+    const at = o.order?.criadoEm ?? o.queuedAt;
+    if (!at || saoPauloDay(at) !== today) continue;
+    const client = o.order?.idCliente ?? (o.draft as OrderCreate | null)?.idCliente;
+    if (typeof client === 'number') clients.add(client);
+  }
+  return clients.size;
+}

@@ -1,0 +1,137 @@
+// /pedidos: every order of the representative, newest first, with the outbox's state and age
+// (DESIGN.md: nothing queued is silently dropped, and the rep always sees where each order is).
+import { useMemo, useState } from 'preact/hooks';
+import type { OutboxEntry } from '../../db/outbox.ts';
+import { useClients } from './data.ts';
+import { formatAge, formatMoney, labelOf } from './format.ts';
+import { ReasonList } from './reasons.tsx';
+import { OutboxActions } from './refused-actions.tsx';
+
+type Filter = 'all' | 'queued' | 'sent' | 'pending_approval' | 'approved' | 'invoiced' | 'rejected' | 'refused';
+
+const FILTERS: { value: Filter; label: string }[] = [
+  { value: 'all', label: 'Todos' },
+  { value: 'queued', label: 'Na fila' },
+  { value: 'sent', label: 'Enviando' },
+  { value: 'refused', label: 'Recusados' },
+  { value: 'pending_approval', label: 'Aguardando aprovação' },
+  { value: 'approved', label: 'Aprovados' },
+  { value: 'invoiced', label: 'Faturados' },
+  { value: 'rejected', label: 'Rejeitados' },
+];
+
+function filterOf(e: OutboxEntry): Filter {
+  if (e.state === 'sent') return 'sent';
+  return e.status;
+}
+
+export function orderTitle(e: OutboxEntry): string {
+  return e.order ? `Pedido nº ${e.order.numPedSar}` : 'Pedido ainda sem número';
+}
+
+function OutboxSummary(props: { entries: readonly OutboxEntry[] }) {
+  const count = (s: OutboxEntry['state']) => props.entries.filter((e) => e.state === s).length;
+  const queued = count('queued');
+  const sent = count('sent');
+  const refused = count('refused');
+  const parts = [
+    queued ? `${queued} na fila` : null,
+    sent ? `${sent} enviando` : null,
+    refused ? `${refused} recusado${refused > 1 ? 's' : ''}` : null,
+  ].filter(Boolean);
+  return (
+    <p role="status" class="outbox-summary">
+      {parts.length
+        ? `Fila de envio: ${parts.join(', ')}.`
+        : 'Fila de envio vazia: o servidor tem todos os seus pedidos.'}
+    </p>
+  );
+}
+
+export function OrdersList(props: { entries: OutboxEntry[] | null }) {
+  const [filter, setFilter] = useState<Filter>('all');
+  const entries = props.entries;
+  const clientIds = useMemo(
+    () => [...new Set((entries ?? []).flatMap((e) => (e.order ? [] : e.draft ? [String(e.draft.idCliente)] : [])))],
+    [entries],
+  );
+  const clients = useClients(clientIds);
+  const now = new Date();
+
+  const shown = (entries ?? []).filter((e) => filter === 'all' || filterOf(e) === filter);
+  const counts = new Map<Filter, number>();
+  for (const e of entries ?? []) counts.set(filterOf(e), (counts.get(filterOf(e)) ?? 0) + 1);
+
+  return (
+    <section class="orders">
+      <div class="orders-head">
+        <h1>Pedidos</h1>
+        <a class="button-link" href="/pedidos/novo">
+          Novo pedido
+        </a>
+      </div>
+      {entries === null ? (
+        <p aria-busy="true">Abrindo os pedidos deste aparelho…</p>
+      ) : (
+        <>
+          <OutboxSummary entries={entries} />
+          <fieldset class="filters" aria-label="Filtrar por situação">
+            {FILTERS.map((f) => {
+              const n = f.value === 'all' ? entries.length : (counts.get(f.value) ?? 0);
+              return (
+                <button
+                  key={f.value}
+                  type="button"
+                  class={filter === f.value ? undefined : 'outline'}
+                  aria-pressed={filter === f.value ? 'true' : 'false'}
+                  onClick={() => setFilter(f.value)}
+                >
+                  {f.label} ({n})
+                </button>
+              );
+            })}
+          </fieldset>
+          {shown.length === 0 ? <p>Nenhum pedido nesta situação.</p> : null}
+          <ul class="order-list">
+            {shown.map((e) => {
+              const client = e.draft ? clients.get(String(e.draft.idCliente)) : undefined;
+              const clientName =
+                e.order?.nomeCliente ?? client?.tradeName ?? client?.name ?? `Cliente ${e.draft?.idCliente ?? ''}`;
+              const items = e.order?.itens.length ?? e.draft?.itens.length ?? 0;
+              const label = labelOf(e);
+              return (
+                <li key={e.id}>
+                  <article aria-labelledby={`pedido-${e.id}`} class={`order-card state-${e.state}`}>
+                    <header>
+                      <h2 id={`pedido-${e.id}`}>
+                        <a href={`/pedidos/${encodeURIComponent(e.id)}`}>{orderTitle(e)}</a>
+                      </h2>
+                      <span class={`badge status-${e.state === 'sent' ? 'sent' : e.status}`}>{label}</span>
+                    </header>
+                    <p>{clientName}</p>
+                    <p class="order-meta">
+                      <span>
+                        {items} {items === 1 ? 'item' : 'itens'}
+                      </span>
+                      {e.order ? <span>{formatMoney(e.order.valorTotal)}</span> : null}
+                      <span>
+                        {e.state === 'queued' || e.state === 'sent' ? 'Na fila ' : ''}
+                        {formatAge(e.queuedAt, now)}
+                      </span>
+                    </p>
+                    {e.state === 'refused' ? (
+                      <>
+                        <ReasonList reasons={e.reasons} />
+                        <OutboxActions entry={e} />
+                      </>
+                    ) : null}
+                  </article>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+// One ticket: the thread, a reply (its draft kept per ticket while typing) and the cancel.
+import type { TicketStatus } from '@campo/shared';
+import { useSignal } from '@preact/signals';
+import { store } from '../../data/store.ts';
+import type { TicketDoc } from '../../db/schemas.ts';
+import { currentUser } from '../../session/session.ts';
+import { formatWhen, isClosed, readReplyDraft, STATUS_HINTS, STATUS_LABELS, writeReplyDraft } from './data.ts';
+
+export function Thread(props: { ticket: TicketDoc }) {
+  const t = props.ticket;
+  const reply = useSignal(readReplyDraft(t.id));
+  const error = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const confirmCancel = useSignal(false);
+  const status = t.status as TicketStatus;
+  const closed = isClosed(status);
+
+  const outbox = () => {
+    const o = store.peek()?.outbox;
+    if (!o) throw new Error('Os dados deste aparelho ainda estão abrindo. Tente de novo em instantes.');
+    return o;
+  };
+
+  const send = async (e: Event) => {
+    e.preventDefault();
+    if (reply.value.trim() === '') {
+      error.value = 'Escreva a mensagem antes de enviar.';
+      return;
+    }
+    busy.value = true;
+    error.value = null;
+    try {
+      await outbox().replyTicket(t.id, reply.value, currentUser.peek()?.name ?? 'Representante');
+      reply.value = '';
+      writeReplyDraft(t.id, '');
+    } catch (err) {
+      error.value = err instanceof Error ? err.message : 'Não foi possível enviar a mensagem.';
+    } finally {
+      busy.value = false;
+    }
+  };
+
+  const cancel = async () => {
+    busy.value = true;
+    try {
+      await outbox().cancelTicket(t.id);
+      confirmCancel.value = false;
+    } catch (err) {
+      error.value = err instanceof Error ? err.message : 'Não foi possível cancelar o chamado.';
+    } finally {
+      busy.value = false;
+    }
+  };
+
+  return (
+    <section class="thread">
+      <p>
+        <a href="/sac">← Chamados</a>
+      </p>
+      <h1>{t.assunto}</h1>
+      <p class="thread-about">
+        {t.idChamado !== null ? `Chamado ${t.idChamado}` : 'Chamado aguardando envio'}
+        {t.numPedSar !== null && ` · Pedido ${t.numPedSar}`}
+        {t.numPedErp !== null && ` · Pedido ERP ${t.numPedErp}`}
+        {t.nomeCliente && ` · ${t.nomeCliente}`}
+      </p>
+      <p>
+        Situação:{' '}
+        <strong class={`ticket-status status-${status}`}>
+          {STATUS_LABELS[status] ?? t.status} ({STATUS_HINTS[status]})
+        </strong>
+      </p>
+      <ol class="messages" aria-label="Mensagens">
+        {t.mensagens.map((m) => (
+          <li key={m.id} class={m.autorTipo === 'empresa' ? 'from-company' : 'from-rep'}>
+            <p class="message-author">
+              <strong>{m.autorTipo === 'empresa' ? `${m.autorNome} (empresa)` : m.autorNome}</strong>{' '}
+              <time dateTime={m.criadoEm}>{formatWhen(m.criadoEm)}</time>
+            </p>
+            <p class="message-text">{m.texto}</p>
+          </li>
+        ))}
+      </ol>
+      {closed ? (
+        <p>Este chamado está encerrado e não recebe novas mensagens.</p>
+      ) : (
+        <>
+          <form onSubmit={send} noValidate>
+            <label>
+              Sua resposta
+              <textarea
+                name="resposta"
+                rows={4}
+                maxLength={4000}
+                value={reply.value}
+                onInput={(e) => {
+                  reply.value = e.currentTarget.value;
+                  writeReplyDraft(t.id, reply.value);
+                }}
+                aria-invalid={error.value ? 'true' : undefined}
+                aria-describedby={error.value ? 'resposta-erro' : undefined}
+              />
+            </label>
+            {error.value && (
+              <p id="resposta-erro" class="field-error" role="alert">
+                {error.value}
+              </p>
+            )}
+            <div class="form-actions">
+              <button type="submit" disabled={busy.value} aria-busy={busy.value ? 'true' : undefined}>
+                Enviar resposta
+              </button>
+            </div>
+          </form>
+          <div class="danger-zone">
+            {confirmCancel.value ? (
+              <>
+                <p>Cancelar este chamado? A empresa deixa de tratá-lo.</p>
+                <div class="form-actions">
+                  <button type="button" class="secondary" onClick={() => (confirmCancel.value = false)}>
+                    Manter aberto
+                  </button>
+                  <button type="button" class="danger" disabled={busy.value} onClick={() => void cancel()}>
+                    Sim, cancelar
+                  </button>
+                </div>
+              </>
+            ) : (
+              <button type="button" class="outline danger" onClick={() => (confirmCancel.value = true)}>
+                Cancelar chamado
+              </button>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+// Approval end to end in real Chromium: a representative's order (created through the
+// representative's API with an Idempotency-Key, as a queued order is pushed), approved by the
+// supervisor in another browser with its own profile; the ERP tables hold it (the approval
+// trigger writes pedidos_venda), and the representative's app shows it approved.
+import { randomUUID } from 'node:crypto';
+import type { Session } from '@campo/shared';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../server/src/db/kysely.ts';
+import { addUser } from '../../server/src/users/service.ts';
+import {
+  type Browser,
+  launchBrowser,
+  requireClientBuild,
+  screenshotOnFailure,
+  startWebServer,
+  type WebServer,
+} from '../support/browser.ts';
+import { provisionedErp } from '../support/erp.ts';
+import { useTestDatabase } from '../support/pg.ts';
+
+const db = useTestDatabase();
+const REP = 'rep.aprovacao@campo.test';
+const SUP = 'sup.aprovacao@campo.test';
+const PASSWORD = 'senha-da-aprovacao-1';
+const WAIT = { timeout: 30_000 };
+
+let server: WebServer;
+let repBrowser: Browser | undefined;
+let supBrowser: Browser | undefined;
+let current: Page | undefined;
+let order: { id: number; numPedSar: number; valorTotal: number };
+
+async function logIn(page: Page, login: string) {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Login').fill(login);
+  await page.getByLabel('Senha').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+beforeAll(async () => {
+  requireClientBuild();
+  const erp = await provisionedErp(db.pool);
+  const rep = erp.reps[0];
+  if (!rep) throw new Error('the fixture has no representative');
+  const kdb = createDb(db.pool);
+  await addUser(kdb, {
+    login: REP,
+    name: 'Rita Aprovação',
+    role: 'representative',
+    idEmpresa: rep.idEmpresa,
+    codVendedor: rep.codVendedor,
+    codSupervisor: null,
+    password: PASSWORD,
+  });
+  await addUser(kdb, {
+    login: SUP,
+    name: 'Sérgio Supervisor',
+    role: 'supervisor',
+    idEmpresa: rep.idEmpresa,
+    codVendedor: null,
+    codSupervisor: rep.codSupervisor,
+    password: PASSWORD,
+  });
+  // A client of the rep that can receive orders, and a product with a price on its pauta.
+  const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
+    `select c.id_cliente, p.id_produto
+       from app.vw_clientes c
+       join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
+       join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
+      where c.id_empresa = $1 and c.cod_vendedor = $2
+      order by c.id_cliente, p.id_produto limit 1`,
+    [rep.idEmpresa, rep.codVendedor],
+  );
+  const pick = rows[0];
+  if (!pick) throw new Error('no orderable client and product in the fixture');
+  await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [pick.id_cliente]);
+  await db.pool.query(
+    'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
+    [pick.id_cliente],
+  );
+
+  server = await startWebServer(db.pool);
+  const login = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: REP, password: PASSWORD }),
+  });
+  const { token } = (await login.json()) as Session;
+  const created = await fetch(`${server.url}/api/v1/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({
+      idCliente: pick.id_cliente,
+      itens: [{ idProduto: pick.id_produto, quantidade: 3, descontoPercent: 0 }],
+    }),
+  });
+  if (created.status !== 201) throw new Error(`order: ${created.status} ${await created.text()}`);
+  order = (await created.json()) as typeof order;
+
+  repBrowser = await launchBrowser();
+  supBrowser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await repBrowser?.close();
+  await supBrowser?.close();
+  await server?.stop();
+});
+
+screenshotOnFailure(() => current);
+
+describe('order approval across two browsers', () => {
+  it('shows the representative the order as awaiting approval', async () => {
+    const page = (repBrowser as Browser).page;
+    current = page;
+    await logIn(page, REP);
+    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    await page.goto(`${server.url}/pedidos`);
+    await page.getByText(`Pedido nº ${order.numPedSar}`).first().waitFor(WAIT);
+  });
+
+  it('lets the supervisor find it in the queue, with the badge, and approve it', async () => {
+    const page = (supBrowser as Browser).page;
+    current = page;
+    await logIn(page, SUP);
+    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    // The header's badge counts the pending order and leads to the queue.
+    const badge = page.getByRole('link', { name: '1 pedido aguardando aprovação' });
+    await badge.waitFor(WAIT);
+    await badge.click();
+    await page.getByRole('heading', { name: 'Aprovações' }).waitFor(WAIT);
+    const queue = page.getByRole('list', { name: 'Pedidos aguardando aprovação' });
+    await queue.getByRole('link', { name: new RegExp(`Pedido nº ${order.numPedSar}\\b`) }).click();
+    await page.getByRole('heading', { name: `Pedido nº ${order.numPedSar}` }).waitFor(WAIT);
+    // The review shows the lines against their ceilings and the client's financial position.
+    await page.getByRole('columnheader', { name: 'Teto' }).waitFor(WAIT);
+    await page.getByText('Situação financeira').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Aprovar' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Pedido aprovado' }).count(), WAIT).toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: '0 pedidos aguardando aprovação' }).count(), WAIT).toBe(1);
+  });
+
+  it('wrote the approved order into the ERP tables', async () => {
+    const { rows } = await db.pool.query<{ situa: number; erp: number; num_ped_sar: number; itens: number }>(
+      `select p.situa, p.erp_id_pedido as erp, pv.num_ped_sar,
+              (select count(*)::int from pedidos_venda_itens i where i.id_pedido = pv.id_pedido) as itens
+         from app.pedidos p join pedidos_venda pv on pv.id_pedido = p.erp_id_pedido
+        where p.id = $1`,
+      [order.id],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.situa).toBe(2);
+    expect(rows[0]?.num_ped_sar).toBe(order.numPedSar);
+    expect(rows[0]?.itens).toBe(1);
+  });
+
+  it('shows the representative the order approved', async () => {
+    const page = (repBrowser as Browser).page;
+    current = page;
+    // A fresh start pulls at once (the test server runs without the change stream).
+    await page.reload();
+    const card = page.getByRole('listitem').filter({ hasText: `Pedido nº ${order.numPedSar}` });
+    await expect.poll(() => card.filter({ hasText: 'Aprovado' }).count(), WAIT).toBeGreaterThan(0);
+  });
+});
