@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -41,6 +42,14 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: {
+    alias: Object.fromEntries(
+      ['html2canvas', 'dompurify', 'canvg'].map((name) => [
+        name,
+        fileURLToPath(new URL('./src/pdf/unused-optional.ts', import.meta.url)),
+      ]),
+    ),
+  },
   build: { target: 'es2022', sourcemap: false },
   server: {
     // `pnpm -F @campo/client dev` next to `pnpm demo`: the API stays on the demo server.
