@@ -52,16 +52,20 @@ function SyncStrip() {
     void ensureStore();
   }, []);
 
+  // One collection answering is not "synced": the time counts only once every collection has
+  // reached the server's state in this session (the first download included).
+  const initial = state?.initial;
+  const initialComplete = !initial || initial.total === 0 || initial.done >= initial.total;
+  const live = initialComplete ? (state?.lastSuccessAt ?? null) : null;
   // The replication's own clock starts empty on every load; the stored time lets a reload
   // with no signal still say when the device last had fresh data.
-  const live = state?.lastSuccessAt ?? null;
   useEffect(() => {
     if (live) writeLocal(LAST_SYNC, live);
   }, [live]);
-
-  const last = live ?? readLocal(LAST_SYNC, isString);
-  const initial = state?.initial;
-  const downloading = !last && initial && initial.total > 0 && initial.done < initial.total;
+  const stored = readLocal(LAST_SYNC, isString);
+  const last = live ?? stored;
+  // The first download on this device shows its progress until every collection has arrived.
+  const downloading = !initialComplete && stored === null && !!initial;
   const error = storeError.value ?? state?.error?.message ?? null;
 
   return (
