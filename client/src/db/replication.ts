@@ -47,6 +47,11 @@ export interface CampoReplication {
   readonly states: Partial<{ [C in SyncCollection]: RxReplicationState<CampoDocTypes[C], PullCheckpoint> }>;
   /** Ids of pedidos and cadastros documents in a push the server has not answered yet. */
   readonly inFlight$: Observable<ReadonlySet<string>>;
+  /**
+   * What the change stream announces: a collection's name, or 'resync'. Screens that read the
+   * server directly (a supervisor's pending count) refresh on it rather than only on a timer.
+   */
+  readonly changes$: Observable<string>;
   /** Every replicated collection has reached the server's state once. */
   awaitInitialSync(): Promise<void>;
   /** Pull everything now and push what is pending; resolves when in sync. */
@@ -118,6 +123,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   const collections = (options.collections ?? db.campo.collections).filter((c) => db.campo.collections.includes(c));
   const syncState = createSyncState(collections);
   const inFlight = new BehaviorSubject<ReadonlySet<string>>(new Set());
+  const changes = new Subject<string>();
   const resync$ = Object.fromEntries(collections.map((c) => [c, new Subject<'RESYNC'>()])) as Partial<
     Record<SyncCollection, Subject<'RESYNC'>>
   >;
@@ -266,10 +272,13 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     });
 
   const onEvent = (event: string, data: string) => {
-    if (event === 'resync') resyncAll();
-    else if (event === 'change') {
+    if (event === 'resync') {
+      resyncAll();
+      changes.next('resync');
+    } else if (event === 'change') {
       try {
         const { colecao } = JSON.parse(data) as { colecao?: string };
+        if (colecao) changes.next(colecao);
         const subject = colecao ? resync$[colecao as SyncCollection] : undefined;
         subject?.next('RESYNC');
       } catch {
@@ -350,6 +359,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     syncState,
     states,
     inFlight$: inFlight.asObservable(),
+    changes$: changes.asObservable(),
     async awaitInitialSync() {
       await Promise.all(Object.values(states).map((s) => s.awaitInitialReplication()));
     },

@@ -1,8 +1,10 @@
 // The supervisor's pending-approval badge in the header: polled every 30 s (the API's
-// documented rhythm), refreshed at once after a decision, and paused while the tab is hidden.
+// documented rhythm), refreshed at once after a decision and whenever the change stream
+// announces orders, and paused while the tab is hidden.
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../../api.ts';
+import { ensureStore, store } from '../../data/store.ts';
 import './pending-badge.css';
 
 const POLL_MS = 30_000;
@@ -24,6 +26,18 @@ export function PendingBadge() {
     }, POLL_MS);
     return () => clearInterval(timer);
   }, []);
+  // Live: an order created or decided anywhere in the tenant is announced on the stream.
+  const s = store.value;
+  useEffect(() => {
+    if (!s) {
+      void ensureStore();
+      return;
+    }
+    const sub = s.replication.changes$.subscribe((c) => {
+      if (c === 'pedidos' || c === 'resync') void refreshPendingCount();
+    });
+    return () => sub.unsubscribe();
+  }, [s]);
   const n = count.value;
   if (n === null) return null;
   const label = n === 1 ? '1 pedido aguardando aprovação' : `${n} pedidos aguardando aprovação`;
