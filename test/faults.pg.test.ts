@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_JWT_SECRET, testApp } from './support/app.ts';
-import { provisionedErp } from './support/erp.ts';
+import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
 import { logInAs } from './support/session.ts';
 
@@ -76,23 +76,8 @@ describe('orders under faults', () => {
     const r = erp.reps[0];
     if (!r) throw new Error('no representative');
     rep = { idEmpresa: r.idEmpresa, codVendedor: r.codVendedor };
-    const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
-      `select c.id_cliente, p.id_produto
-         from app.vw_clientes c
-         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
-         join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
-        where c.id_empresa = $1 and c.cod_vendedor = $2
-        order by c.id_cliente, p.id_produto limit 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    const row = rows[0];
-    if (!row) throw new Error('no orderable client');
-    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [row.id_cliente]);
-    await db.pool.query(
-      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-      [row.id_cliente],
-    );
-    body = { idCliente: row.id_cliente, itens: [{ idProduto: row.id_produto, quantidade: 1 }] };
+    const orderable = await orderableClient(db.pool, rep);
+    body = { idCliente: orderable.idCliente, itens: [{ idProduto: orderable.idProduto, quantidade: 1 }] };
     token = await logInAs(testApp(db.pool), db.pool, {
       login: 'rep@faults.test',
       role: 'representative',

@@ -10,7 +10,7 @@ import { generateVapidKeys } from '../server/src/notifications/vapid.ts';
 import { createPushDrainer } from '../server/src/notifications/worker.ts';
 import { type ChangeHub, createChangeHub } from '../server/src/sync/stream.ts';
 import { TEST_JWT_SECRET } from './support/app.ts';
-import { provisionedErp } from './support/erp.ts';
+import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
 import { type LocalPushService, startLocalPushService } from './support/push-service.ts';
 import { apiAs, logInAs } from './support/session.ts';
@@ -71,23 +71,7 @@ describe('two server processes on one database', () => {
       idEmpresa: rep.idEmpresa,
       codSupervisor: rep.codSupervisor,
     });
-    const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
-      `select c.id_cliente, p.id_produto
-         from app.vw_clientes c
-         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
-         join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
-        where c.id_empresa = $1 and c.cod_vendedor = $2
-        order by c.id_cliente, p.id_produto limit 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    const row = rows[0];
-    if (!row) throw new Error('no orderable client');
-    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [row.id_cliente]);
-    await db.pool.query(
-      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-      [row.id_cliente],
-    );
-    order = { idCliente: row.id_cliente, idProduto: row.id_produto };
+    order = await orderableClient(db.pool, rep);
   });
 
   afterAll(async () => {

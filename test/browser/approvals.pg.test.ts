@@ -16,7 +16,7 @@ import {
   startWebServer,
   type WebServer,
 } from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
+import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 
 const db = useTestDatabase();
@@ -63,22 +63,8 @@ beforeAll(async () => {
     password: PASSWORD,
   });
   // A client of the rep that can receive orders, and a product with a price on its pauta.
-  const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
-    `select c.id_cliente, p.id_produto
-       from app.vw_clientes c
-       join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
-       join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
-      where c.id_empresa = $1 and c.cod_vendedor = $2
-      order by c.id_cliente, p.id_produto limit 1`,
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  const pick = rows[0];
-  if (!pick) throw new Error('no orderable client and product in the fixture');
-  await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [pick.id_cliente]);
-  await db.pool.query(
-    'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-    [pick.id_cliente],
-  );
+  const orderable = await orderableClient(db.pool, rep);
+  const pick = { id_cliente: orderable.idCliente, id_produto: orderable.idProduto };
 
   server = await startWebServer(db.pool);
   const login = await fetch(`${server.url}/api/v1/auth/login`, {

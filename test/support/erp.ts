@@ -30,3 +30,30 @@ export async function provisionedErp(pool: pg.Pool): Promise<ErpPeople> {
     tenants: [...new Set(reps.rows.map((r) => r.idEmpresa))],
   };
 }
+
+/**
+ * A client of the representative that can receive orders (not blocked, nothing overdue: its
+ * receivables are marked paid) and a product priced on its pauta — what an order test needs.
+ */
+export async function orderableClient(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+): Promise<{ idCliente: number; idProduto: number }> {
+  const { rows } = await pool.query<{ id_cliente: number; id_produto: number }>(
+    `select c.id_cliente, p.id_produto
+       from app.vw_clientes c
+       join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
+       join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
+      where c.id_empresa = $1 and c.cod_vendedor = $2
+      order by c.id_cliente, p.id_produto limit 1`,
+    [rep.idEmpresa, rep.codVendedor],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no orderable client for representative ${rep.codVendedor}`);
+  await pool.query("update corrent set situacao = 'N' where id_corrent = $1", [row.id_cliente]);
+  await pool.query(
+    'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
+    [row.id_cliente],
+  );
+  return { idCliente: row.id_cliente, idProduto: row.id_produto };
+}

@@ -161,24 +161,33 @@ export async function refreshSqlCollection(
   return counts;
 }
 
+/**
+ * The statement every writer of the change log shares: a new revision (with its writing
+ * transaction) for each row of `source` (chave, escopo, documento, hash) whose key is new, was
+ * deleted, or whose hash or scope changed; returns `novo` (inserted rather than updated).
+ */
+function upsertRevisions(idEmpresa: number, colecao: SyncCollection, source: RawBuilder<unknown>) {
+  return sql`
+    insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
+    select ${idEmpresa}, ${colecao}, d.chave, d.escopo, d.documento, d.hash, nextval('app.sync_revisao'),
+           txid_current(), false
+      from ${source} d
+      left join app.sync_alteracoes a
+             on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = d.chave
+     where a.chave is null or a.excluido or a.hash <> d.hash or a.escopo is distinct from d.escopo
+    on conflict (id_empresa, colecao, chave) do update
+       set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
+           revisao = excluded.revisao, xid = excluded.xid, excluido = false, atualizado_em = now()
+    returning (xmax = 0) as novo`;
+}
+
 /** Builds the documents (all, or those of the ids), and writes a revision for each new or changed one. */
 async function upsertSqlDocuments(tx: Tx, idEmpresa: number, colecao: SqlCollection, ids: number[] | null) {
   const changed = await sql<{ inserted: number; updated: number }>`
     with docs as materialized (
       select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash from (${documentsOf(colecao, idEmpresa, ids)}) d
     ),
-    gravadas as (
-      insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
-      select ${idEmpresa}, ${colecao}, d.chave, d.escopo, d.documento, d.hash, nextval('app.sync_revisao'),
-             txid_current(), false
-        from docs d
-        left join app.sync_alteracoes a
-               on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = d.chave
-       where a.chave is null or a.excluido or a.hash <> d.hash or a.escopo is distinct from d.escopo
-      on conflict (id_empresa, colecao, chave) do update
-         set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
-             revisao = excluded.revisao, xid = excluded.xid, excluido = false, atualizado_em = now()
-      returning (xmax = 0) as novo)
+    gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('docs'))})
     select (count(*) filter (where novo))::integer as inserted,
            (count(*) filter (where not novo))::integer as updated
       from gravadas`.execute(tx);
@@ -262,18 +271,7 @@ async function writeRevisions(
                              ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[])
                as t(chave, escopo, documento, hash)
       ),
-      gravadas as (
-        insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
-        select ${idEmpresa}, ${colecao}, n.chave, n.escopo, n.documento, n.hash, nextval('app.sync_revisao'),
-               txid_current(), false
-          from novos n
-          left join app.sync_alteracoes a
-                 on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = n.chave
-         where a.chave is null or a.excluido or a.hash <> n.hash or a.escopo is distinct from n.escopo
-        on conflict (id_empresa, colecao, chave) do update
-           set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
-               revisao = excluded.revisao, xid = excluded.xid, excluido = false, atualizado_em = now()
-        returning (xmax = 0) as novo)
+      gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('novos'))})
       select (count(*) filter (where novo))::integer as inserted,
              (count(*) filter (where not novo))::integer as updated
         from gravadas`.execute(tx);
@@ -349,18 +347,7 @@ export async function touchDocuments(
                     ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[])
                as t(chave, escopo, documento, hash)
     ),
-    gravadas as (
-      insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
-      select ${idEmpresa}, ${colecao}, n.chave, n.escopo, n.documento, n.hash, nextval('app.sync_revisao'),
-             txid_current(), false
-        from novos n
-        left join app.sync_alteracoes a
-               on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = n.chave
-       where a.chave is null or a.excluido or a.hash <> n.hash or a.escopo is distinct from n.escopo
-      on conflict (id_empresa, colecao, chave) do update
-         set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
-             revisao = excluded.revisao, xid = excluded.xid, excluido = false, atualizado_em = now()
-      returning 1)
+    gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('novos'))})
     select case when exists (select 1 from gravadas) then pg_notify(${SYNC_CHANNEL}, ${payload}) end`.execute(tx);
 }
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { provisionedErp } from '../../../test/support/erp.ts';
+import { orderableClient, provisionedErp } from '../../../test/support/erp.ts';
 import { asServerRole, useTestDatabase } from '../../../test/support/pg.ts';
 import { logInAs } from '../../../test/support/session.ts';
 import { type SseEvent, sse } from '../../../test/support/sse.ts';
@@ -81,25 +81,9 @@ describe('sync change stream', () => {
     }
     produto = {};
     for (const who of ['rep', 'rep2'] as const) {
-      const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
-        `select c.id_cliente, p.id_produto
-           from app.vw_clientes c
-           join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
-           join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
-          where c.id_empresa = $1 and c.cod_vendedor = $2
-          order by c.id_cliente, p.id_produto limit 1`,
-        [t1, users[who].codVendedor],
-      );
-      const row = rows[0];
-      if (!row) throw new Error(`no orderable client for ${who}`);
-      clientOf[who] = row.id_cliente;
-      produto[who] = row.id_produto;
-      // The client must be able to receive orders.
-      await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [row.id_cliente]);
-      await db.pool.query(
-        'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-        [row.id_cliente],
-      );
+      const orderable = await orderableClient(db.pool, { idEmpresa: t1, codVendedor: users[who].codVendedor });
+      clientOf[who] = orderable.idCliente;
+      produto[who] = orderable.idProduto;
     }
   });
 
