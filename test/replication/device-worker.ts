@@ -1,6 +1,8 @@
 // A second simulated device in a worker thread (run with `--import tsx`): RxDB's open-source
 // core counts open collections per JavaScript realm (13 at most), so two representative devices
 // (8 collections each) cannot be open in one realm at once. The test drives it by messages.
+// With `faults: true` the device's fetch can be made to fail (test/convergence/faulty-fetch.ts):
+// the convergence simulation takes it offline, loses push answers and repeats pushes.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';
@@ -14,6 +16,7 @@ import {
   openCampoDb,
   startReplication,
 } from '../../client/src/db/index.ts';
+import { type FaultControl, faultyFetch } from '../convergence/faulty-fetch.ts';
 
 if (!parentPort) throw new Error('device-worker runs in a worker thread');
 const port = parentPort;
@@ -23,6 +26,7 @@ const fromClient = createRequire(new URL('../../client/package.json', import.met
 let db: CampoDatabase | undefined;
 let replication: CampoReplication | undefined;
 let outbox: Outbox | undefined;
+let faults: FaultControl | undefined;
 
 type Args = Record<string, unknown>;
 
@@ -38,7 +42,9 @@ const commands: Record<string, (args: Args) => Promise<unknown>> = {
       multiInstance: false,
     });
     const token = args.token as string;
+    faults = args.faults === true ? faultyFetch() : undefined;
     replication = startReplication(db, {
+      ...(faults ? { fetch: faults.fetch } : {}),
       baseUrl: args.baseUrl as string,
       getToken: () => token,
       retryTimeMs: 200,
@@ -73,6 +79,52 @@ const commands: Record<string, (args: Args) => Promise<unknown>> = {
   async replyTicket(args) {
     await outbox?.replyTicket(args.id as string, args.texto as string, args.autorNome as string);
     return null;
+  },
+  async createTicket(args) {
+    return outbox?.createTicket(args.input as Parameters<Outbox['createTicket']>[0]);
+  },
+  async cancelTicket(args) {
+    await outbox?.cancelTicket(args.id as string);
+    return null;
+  },
+  async updateOpportunity(args) {
+    await outbox?.updateOpportunity(args.id as string, args.patch as Parameters<Outbox['updateOpportunity']>[1]);
+    return null;
+  },
+  async deleteOpportunity(args) {
+    await outbox?.deleteOpportunity(args.id as string);
+    return null;
+  },
+  async resend(args) {
+    await outbox?.resend(args.id as string, args.draft as Parameters<Outbox['resend']>[1]);
+    return null;
+  },
+  async discard(args) {
+    await outbox?.discard(args.id as string);
+    return null;
+  },
+  async listOutbox() {
+    return (await outbox?.listOutbox()) ?? [];
+  },
+  /** What the sync banner would show, per collection: the last error included. */
+  async syncState() {
+    return replication?.syncState.get() ?? null;
+  },
+  // Faults (only on a device opened with `faults: true`).
+  async setOffline(args) {
+    faults?.setOffline(args.offline === true);
+    return null;
+  },
+  async loseNextPushes(args) {
+    faults?.loseNextPushes(Number(args.count ?? 1), args.thenOffline === true);
+    return null;
+  },
+  async duplicateNextPush(args) {
+    faults?.duplicateNextPush(args.concurrent === true);
+    return null;
+  },
+  async faultCounts() {
+    return faults?.counts() ?? null;
   },
   async close() {
     outbox?.close();

@@ -192,6 +192,8 @@ export async function openWorkerDevice(options: {
   user: CampoUser;
   baseUrl: string;
   token: string;
+  /** Fetch through test/convergence/faulty-fetch.ts, so the test can inject network faults. */
+  faults?: boolean;
 }): Promise<WorkerDevice> {
   // A worker is plain Node: tsx's loader (a root devDependency, resolved from the working
   // directory, the repository root) is registered first, then the TypeScript device.

@@ -54,6 +54,22 @@ export function selectOwner(tx: Tx, idEmpresa: number, id: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Whether the change log holds a tombstone for this card: it existed and was deleted. A card
+ * id is a UUID made by the device, so a later push under it is the same card, never a new one.
+ */
+export async function wasDeleted(tx: Tx, idEmpresa: number, id: string): Promise<boolean> {
+  const row = await tx
+    .selectFrom('app.sync_alteracoes')
+    .select('excluido')
+    .where('id_empresa', '=', idEmpresa)
+    .where('colecao', '=', 'funil')
+    .where('chave', '=', id)
+    .where('excluido', '=', true)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function selectPortfolioClient(tx: Tx, idEmpresa: number, codVendedor: number, idCliente: number) {
   return tx
     .selectFrom('app.vw_clientes')

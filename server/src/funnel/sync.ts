@@ -72,6 +72,10 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
   if (!server) {
     // Deleted on the server after this device last saw it: the deletion wins.
     if (row.assumedMasterState !== null) return tombstone(id);
+    // A creation retried after its answer was lost (the device still thinks the card is new)
+    // while another device deleted it meanwhile: the deletion wins here too, or the retry
+    // would bring the deleted card back. The change log keeps the card's tombstone.
+    if (await withScope(db, scopeOf(auth), (tx) => q.wasDeleted(tx, auth.idEmpresa, id))) return tombstone(id);
     const input = ZOpportunityCreate.safeParse(Object.fromEntries(['id', ...FIELDS].map((f) => [f, next[f]])));
     if (!input.success) throw validationProblem(fieldErrors(input.error, `body.${id}`));
     try {

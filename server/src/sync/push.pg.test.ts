@@ -244,6 +244,12 @@ describe('replication push', () => {
     expect(stale).toEqual([{ id, _deleted: true }]);
     const pulled = (await pullAll(as.rep, 'funil')).documents;
     expect(pulled.filter((d) => d.id === id)).toEqual([{ id, _deleted: true }]);
+    // The creation retried after its answer was lost, once another device deleted the card:
+    // the deletion still wins, the card is not created again.
+    const retried = await push(as.rep, 'funil', [{ assumedMasterState: null, newDocumentState: card }]);
+    expect(retried).toEqual([{ id, _deleted: true }]);
+    const held = await db.pool.query('select 1 from app.oportunidades where id = $1', [id]);
+    expect(held.rows).toHaveLength(0);
   });
 
   it('tickets: opened offline once, replies appended once, cancelled', async () => {
@@ -292,6 +298,56 @@ describe('replication push', () => {
     expect(cancelled?.mensagens.map((m) => m.texto)).toEqual(['Chegou?', 'Alô?']);
     const n = await db.pool.query('select count(*)::int as n from app.chamados where chave = $1', [ticket.id]);
     expect(n.rows[0].n).toBe(1);
+  });
+
+  it('tickets: the same push sent twice at once opens one ticket and appends a reply once', async () => {
+    // A flaky network or proxy repeating a request: both copies pass the "is this key known?"
+    // read before either inserts, so the loser must take the winner's row, not answer 500.
+    const created = (
+      await push<SyncOrder>(as.rep, 'pedidos', [{ assumedMasterState: null, newDocumentState: queued(draft([0])) }])
+    )[0] as SyncOrder;
+    const message = (texto: string) => ({
+      id: randomUUID(),
+      autorTipo: 'representante',
+      autorNome: 'rep',
+      texto,
+      criadoEm: new Date().toISOString(),
+    });
+    for (let i = 0; i < 4; i += 1) {
+      const ticket = {
+        id: randomUUID(),
+        idChamado: null,
+        idPedido: created.order?.id ?? null,
+        numPedSar: null,
+        numPedErp: null,
+        idCliente: null,
+        nomeCliente: null,
+        assunto: `Duas vezes ${i}`,
+        status: 'aberto',
+        mensagens: [message('Primeira')],
+        criadoEm: new Date().toISOString(),
+        atualizadoEm: new Date().toISOString(),
+        _deleted: false,
+      };
+      const row = { assumedMasterState: null, newDocumentState: ticket };
+      const [a, b] = await Promise.all([
+        push<SyncTicket>(as.rep, 'chamados', [row]),
+        push<SyncTicket>(as.rep, 'chamados', [row]),
+      ]);
+      expect(a[0]?.idChamado).toEqual(expect.any(Number));
+      expect(b[0]?.idChamado).toBe(a[0]?.idChamado);
+      const opened = a[0] as SyncTicket;
+      const withReply = { ...opened, mensagens: [...opened.mensagens, message('Segunda')] };
+      const replyRow = { assumedMasterState: opened, newDocumentState: withReply };
+      const [c, d] = await Promise.all([
+        push<SyncTicket>(as.rep, 'chamados', [replyRow]),
+        push<SyncTicket>(as.rep, 'chamados', [replyRow]),
+      ]);
+      expect(c[0]?.mensagens.map((m) => m.texto)).toEqual(['Primeira', 'Segunda']);
+      expect(d[0]?.mensagens.map((m) => m.texto)).toEqual(['Primeira', 'Segunda']);
+      const n = await db.pool.query('select count(*)::int as n from app.chamados where chave = $1', [ticket.id]);
+      expect(n.rows[0].n).toBe(1);
+    }
   });
 
   it('a pull waits for a transaction still open rather than pass its revision', async () => {

@@ -110,6 +110,17 @@ async function unlessClosed(action: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
+/**
+ * A unique violation on a device key (chamados_chave_key, chamado_mensagens_chave_key): the
+ * same push sent twice at once (a proxy or a flaky network repeating the request), whose other
+ * copy wrote the ticket or message between our "is this key known?" read and our insert. The
+ * device asked for exactly what is now stored, so it is taken as done rather than a 500.
+ */
+function isSameKeyRace(err: unknown, constraint: string): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  return typeof e === 'object' && e !== null && e.code === '23505' && e.constraint === constraint;
+}
+
 async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncTicket> {
   const next = row.newDocumentState as Record<string, unknown>;
   const key = row.newDocumentState.id;
@@ -126,13 +137,26 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     if (!input.success || !first) {
       throw validationProblem(input.success ? [] : fieldErrors(input.error, `body.${key}`));
     }
-    id = (await createTicket(db, auth, input.data, { ticket: key, message: first.id })).id;
+    try {
+      id = (await createTicket(db, auth, input.data, { ticket: key, message: first.id })).id;
+    } catch (err) {
+      if (!isSameKeyRace(err, 'chamados_chave_key')) throw err;
+      id = await ticketOfKey(db, auth, key);
+      if (id === null) throw err;
+    }
   }
   const ticketId = id;
   const held = new Set((await master(db, auth, ticketId)).mensagens.map((m) => m.id));
   for (const m of pushed) {
     if (held.has(m.id)) continue;
-    if (!(await unlessClosed(() => replyTicket(db, auth, 'representative', ticketId, m.texto, m.id)))) break;
+    const reply = async () => {
+      try {
+        await replyTicket(db, auth, 'representative', ticketId, m.texto, m.id);
+      } catch (err) {
+        if (!isSameKeyRace(err, 'chamado_mensagens_chave_key')) throw err;
+      }
+    };
+    if (!(await unlessClosed(reply))) break;
   }
   if (next.status === 'cancelado') {
     await unlessClosed(() => closeTicket(db, auth, 'representative', ticketId));
