@@ -1,7 +1,9 @@
 // The manager's screens in real Chromium: a discount rule for one pauta created through the
-// rule editor (and found in the database as the API stored it), a logo uploaded through
-// /empresa (a GIF refused with the API's explanation first, then a PNG shown from what the
-// server saved), and a representative typing /regras turned away.
+// rule editor (and found in the database as the API stored it), which a representative's cart
+// then applies in advance after a sync; a logo uploaded through /empresa (a GIF refused with
+// the API's explanation first, then a PNG shown from what the server saved); and a
+// representative typing /regras turned away.
+import { businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gif, png } from '../../server/src/company/test-images.ts';
@@ -15,7 +17,7 @@ import {
   startWebServer,
   type WebServer,
 } from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
+import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 
 const db = useTestDatabase();
@@ -29,6 +31,9 @@ let browser: Browser | undefined;
 let page: Page;
 let idEmpresa: number;
 let pauta: { id_pauta: number; descricao: string };
+let sale: { idCliente: number; code: string; description: string };
+const today = businessDate(new Date());
+const inAMonth = businessDate(new Date(Date.now() + 30 * 86_400_000));
 
 async function logIn(login: string) {
   await page.goto(`${server.url}/login`);
@@ -63,12 +68,36 @@ beforeAll(async () => {
     codSupervisor: null,
     password: PASSWORD,
   });
+  // The rule goes to the pauta of a client of the representative, so their cart can show it.
+  const orderable = await orderableClient(db.pool, rep);
   const { rows } = await db.pool.query<{ id_pauta: number; descricao: string }>(
-    'select id_pauta, descricao from app.vw_pautas where id_empresa = $1 order by id_pauta limit 1',
-    [idEmpresa],
+    `select pa.id_pauta, pa.descricao from app.vw_pautas pa
+       join app.vw_clientes c on c.id_pauta = pa.id_pauta and c.id_empresa = pa.id_empresa
+      where c.id_cliente = $1 limit 1`,
+    [orderable.idCliente],
   );
-  if (!rows[0]) throw new Error('the fixture has no pauta');
+  if (!rows[0]) throw new Error('the client has no pauta');
   pauta = rows[0];
+  const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
+    'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
+    [orderable.idProduto, idEmpresa],
+  );
+  sale = {
+    idCliente: orderable.idCliente,
+    code: product.rows[0]?.cod_produto ?? '',
+    description: product.rows[0]?.descricao ?? '',
+  };
+  // A known base ceiling (5%) below the rule, so the rule is what sets the line.
+  await db.pool.query('delete from app.regras_desconto where id_empresa = $1', [idEmpresa]);
+  await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
+    idEmpresa,
+    rep.codVendedor,
+  ]);
+  await db.pool.query(
+    `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
+     values ($1, $2, null, 5)`,
+    [idEmpresa, rep.codVendedor],
+  );
   server = await startWebServer(db.pool);
   browser = await launchBrowser();
   page = browser.page;
@@ -98,8 +127,8 @@ describe('the manager screens', () => {
 
     await page.getByLabel('Percentual de desconto').fill('7,5');
     await page.getByLabel(`${pauta.descricao} (${pauta.id_pauta})`).check(WAIT);
-    await page.getByLabel('Início da vigência').fill('2030-01-01');
-    await page.getByLabel('Fim da vigência').fill('2030-01-31');
+    await page.getByLabel('Início da vigência').fill(today);
+    await page.getByLabel('Fim da vigência').fill(inAMonth);
     await page.getByRole('button', { name: 'Criar regra' }).click();
     await page.getByRole('heading', { name: 'Regra criada' }).waitFor(WAIT);
 
@@ -114,14 +143,14 @@ describe('the manager screens', () => {
         descricao: 'Campanha de verão - pauta única',
         percent: 7.5,
         id_pauta: pauta.id_pauta,
-        ini: '2030-01-01',
-        fim: '2030-01-31',
+        ini: today,
+        fim: inAMonth,
       },
     ]);
 
-    // The future rule is listed under Futuras.
+    // The rule in force is listed under Em vigor.
     await page.getByRole('link', { name: 'Ver regras' }).click();
-    await page.getByRole('link', { name: 'Futuras' }).click();
+    await page.getByRole('link', { name: 'Em vigor' }).click();
     await page
       .getByRole('list', { name: 'Regras' })
       .getByText('Campanha de verão - pauta única', { exact: true })
@@ -154,10 +183,22 @@ describe('the manager screens', () => {
       .toBe(32);
   });
 
-  it('turns a representative typing /regras away', async () => {
+  it("applies the manager's rule in advance in a representative's cart after a sync", async () => {
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.waitForURL(`${server.url}/login`, WAIT);
     await logIn(REP);
+    await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
+    await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
+    await expect.poll(() => page.getByText('ainda não chegaram').count(), WAIT).toBe(0);
+    await page.getByLabel('Buscar produto').fill(sale.code);
+    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
+    const line = page.getByRole('article', { name: sale.description, exact: true });
+    await line.waitFor(WAIT);
+    await expect.poll(() => line.getByLabel('Desconto (%)').inputValue(), WAIT).toBe('7,5');
+    expect(await line.textContent()).toContain('regra "Campanha de verão - pauta única"');
+  });
+
+  it('turns a representative typing /regras away', async () => {
     await page.goto(`${server.url}/regras`);
     await page.getByRole('heading', { name: 'Sem acesso' }).waitFor(WAIT);
   });
