@@ -23,6 +23,7 @@ import { useTestDatabase } from '../support/pg.ts';
 const db = useTestDatabase();
 const MANAGER = 'gerente.navegador@campo.test';
 const REP = 'rep.semacesso@campo.test';
+const SUPERVISOR = 'supervisor.navegador@campo.test';
 const PASSWORD = 'senha-do-gerente-1';
 const WAIT = { timeout: 30_000 };
 
@@ -66,6 +67,15 @@ beforeAll(async () => {
     idEmpresa,
     codVendedor: rep.codVendedor,
     codSupervisor: null,
+    password: PASSWORD,
+  });
+  await addUser(kdb, {
+    login: SUPERVISOR,
+    name: 'Sérgio Supervisor',
+    role: 'supervisor',
+    idEmpresa,
+    codVendedor: null,
+    codSupervisor: rep.codSupervisor,
     password: PASSWORD,
   });
   // The rule goes to the pauta of a client of the representative, so their cart can show it.
@@ -196,6 +206,38 @@ describe('the manager screens', () => {
     await line.waitFor(WAIT);
     await expect.poll(() => line.getByLabel('Desconto (%)').inputValue(), WAIT).toBe('7,5');
     expect(await line.textContent()).toContain('regra "Campanha de verão - pauta única"');
+  });
+
+  it("prints the representative's approved order with the logo the manager uploaded", async () => {
+    await page.getByRole('button', { name: 'Enviar pedido' }).click();
+    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
+    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
+    // The supervisor approves through the API (the approval screen has its own test).
+    const login = await fetch(`${server.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: SUPERVISOR, password: PASSWORD }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const { rows } = await db.pool.query<{ id: number }>(
+      'select id_pedido as id from app.chaves_idempotencia where chave = $1',
+      [docId],
+    );
+    const approved = await fetch(`${server.url}/api/v1/orders/${rows[0]?.id}/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(approved.status).toBe(200);
+    await page.goto(`${server.url}/pedidos/${docId}`);
+    await page.getByText('Aprovado', { exact: true }).first().waitFor(WAIT);
+    await page.getByRole('link', { name: 'Imprimir' }).click();
+    await page.waitForURL(`${server.url}/pedidos/${docId}/imprimir`, WAIT);
+    // The 32 × 16 PNG uploaded through /empresa, decoded on the printed order.
+    const logo = page.locator('.letterhead img');
+    await expect
+      .poll(() => logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), WAIT)
+      .toBe(32);
   });
 
   it('turns a representative typing /regras away', async () => {
