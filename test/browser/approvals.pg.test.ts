@@ -1,9 +1,3 @@
-// Approval end to end in real Chromium: a representative's order (created through the
-// representative's API with an Idempotency-Key, as a queued order is pushed), approved by the
-// supervisor in another browser with its own profile; the ERP tables hold it (the approval
-// trigger writes pedidos_venda), and the representative's app shows it approved.
-import { randomUUID } from 'node:crypto';
-import type { Session } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
@@ -29,7 +23,8 @@ let server: WebServer;
 let repBrowser: Browser | undefined;
 let supBrowser: Browser | undefined;
 let current: Page | undefined;
-let order: { id: number; numPedSar: number; valorTotal: number };
+let order: { id: number; numPedSar: number };
+let sale: { idCliente: number; code: string; description: string };
 
 async function logIn(page: Page, login: string) {
   await page.goto(`${server.url}/login`);
@@ -64,25 +59,16 @@ beforeAll(async () => {
   });
   // A client of the rep that can receive orders, and a product with a price on its pauta.
   const orderable = await orderableClient(db.pool, rep);
-  const pick = { id_cliente: orderable.idCliente, id_produto: orderable.idProduto };
-
+  const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
+    'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
+    [orderable.idProduto, rep.idEmpresa],
+  );
+  sale = {
+    idCliente: orderable.idCliente,
+    code: product.rows[0]?.cod_produto ?? '',
+    description: product.rows[0]?.descricao ?? '',
+  };
   server = await startWebServer(db.pool);
-  const login = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: REP, password: PASSWORD }),
-  });
-  const { token } = (await login.json()) as Session;
-  const created = await fetch(`${server.url}/api/v1/orders`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({
-      idCliente: pick.id_cliente,
-      itens: [{ idProduto: pick.id_produto, quantidade: 3, descontoPercent: 0 }],
-    }),
-  });
-  if (created.status !== 201) throw new Error(`order: ${created.status} ${await created.text()}`);
-  order = (await created.json()) as typeof order;
 
   repBrowser = await launchBrowser();
   supBrowser = await launchBrowser();
@@ -97,11 +83,31 @@ afterAll(async () => {
 screenshotOnFailure(() => current);
 
 describe('order approval across two browsers', () => {
-  it('shows the representative the order as awaiting approval', async () => {
+  it('takes the order in the representative’s cart and shows it awaiting approval', async () => {
     const page = (repBrowser as Browser).page;
     current = page;
     await logIn(page, REP);
     await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
+    await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
+    await expect.poll(() => page.getByText('ainda não chegaram').count(), WAIT).toBe(0);
+    await page.getByLabel('Buscar produto').fill(sale.code);
+    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
+    const line = page.getByRole('article', { name: sale.description, exact: true });
+    await line.waitFor(WAIT);
+    await line.getByLabel('Quantidade').fill('3');
+    await line.getByLabel('Desconto (%)').fill('0');
+    await page.getByRole('button', { name: 'Enviar pedido' }).click();
+    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
+    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
+    const { rows } = await db.pool.query<{ id: number; num_ped_sar: number }>(
+      `select p.id, p.num_ped_sar from app.pedidos p join app.chaves_idempotencia k on k.id_pedido = p.id
+        where k.chave = $1`,
+      [docId],
+    );
+    expect(rows).toHaveLength(1);
+    order = { id: rows[0]?.id as number, numPedSar: rows[0]?.num_ped_sar as number };
     await page.goto(`${server.url}/pedidos`);
     await page.getByText(`Pedido nº ${order.numPedSar}`).first().waitFor(WAIT);
   });
