@@ -5,23 +5,29 @@ import { sql } from 'kysely';
 import { type Tx, WRITER_LOCK_NS } from '../db/scope.ts';
 
 /**
- * The oldest transaction id still in progress among Campo's transactions (registered under
- * WRITER_LOCK_NS by withScope; a transaction that holds an xid holds a lock on it, which
- * pg_locks shows to every role), extended to 64 bits like txid_current(); null when none.
- * Rows written by that transaction or later ones are not answered yet: the transaction may
- * still commit revisions below those already visible.
+ * Below which transaction id the pull may answer, read in its own statement *before* the one
+ * that reads the change log (so before that statement's snapshot): the oldest transaction id
+ * still in progress among Campo's transactions (registered under WRITER_LOCK_NS by withScope;
+ * a transaction that holds an xid holds a lock on it, which pg_locks shows to every role),
+ * and at most the next id to be assigned. Every transaction below it had finished when it was
+ * read, so the later snapshot sees all it committed; a transaction that takes an id afterwards
+ * is at or above it and waits for the next pull. Extended to 64 bits like txid_current().
  */
-const HORIZON = sql<number | null>`(
-  with s as (select txid_snapshot_xmax(txid_current_snapshot()) as xmax),
-  w as (
-    select t.transactionid::text::bigint as x32
-      from pg_locks r
-      join pg_locks t on t.pid = r.pid and t.locktype = 'transactionid' and t.granted
-     where r.locktype = 'advisory' and r.objsubid = 2 and r.classid = ${WRITER_LOCK_NS}::oid
-       and r.database = (select oid from pg_database where datname = current_database()))
-  select min(case when w.x32 <= (s.xmax & 4294967295) then ((s.xmax >> 32) << 32) | w.x32
-                  else (((s.xmax >> 32) - 1) << 32) | w.x32 end)
-    from w, s)`;
+export async function selectHorizon(tx: Tx): Promise<number> {
+  const { rows } = await sql<{ horizon: string }>`
+    with s as (select txid_snapshot_xmax(txid_current_snapshot()) as xmax),
+    w as (
+      select t.transactionid::text::bigint as x32
+        from pg_locks r
+        join pg_locks t on t.pid = r.pid and t.locktype = 'transactionid' and t.granted
+       where r.locktype = 'advisory' and r.objsubid = 2 and r.classid = ${WRITER_LOCK_NS}::oid
+         and r.database = (select oid from pg_database where datname = current_database()))
+    select least(s.xmax, min(case when w.x32 <= (s.xmax & 4294967295) then ((s.xmax >> 32) << 32) | w.x32
+                                  else (((s.xmax >> 32) - 1) << 32) | w.x32 end))::text as horizon
+      from s left join w on true
+     group by s.xmax`.execute(tx);
+  return Number(rows[0]?.horizon);
+}
 
 export interface ChangeWindow {
   idEmpresa: number;
@@ -32,6 +38,8 @@ export interface ChangeWindow {
   tenantWideOnly?: boolean;
   after: { xid: number; revisao: number };
   limit: number;
+  /** From selectHorizon, read before. */
+  horizon: number;
 }
 
 /**
@@ -45,7 +53,7 @@ export function selectChanges(tx: Tx, w: ChangeWindow) {
     .where('id_empresa', '=', w.idEmpresa)
     .where('colecao', '=', w.colecao)
     .where(sql<boolean>`(xid, revisao) > (${w.after.xid}::bigint, ${w.after.revisao}::bigint)`)
-    .where(sql<boolean>`xid < coalesce(${HORIZON}, 9223372036854775807)`);
+    .where('xid', '<', w.horizon);
   const codVendedor = w.codVendedor;
   if (w.tenantWideOnly) query = query.where('escopo', 'is', null);
   else if (codVendedor !== null)
@@ -65,7 +73,7 @@ export async function changesHeldBack(tx: Tx, w: ChangeWindow): Promise<boolean>
     .where('id_empresa', '=', w.idEmpresa)
     .where('colecao', '=', w.colecao)
     .where(sql<boolean>`(xid, revisao) > (${w.after.xid}::bigint, ${w.after.revisao}::bigint)`)
-    .where(sql<boolean>`xid >= coalesce(${HORIZON}, 9223372036854775807)`);
+    .where('xid', '>=', w.horizon);
   if (w.tenantWideOnly) query = query.where('escopo', 'is', null);
   else if (w.codVendedor !== null) {
     const cod = w.codVendedor;

@@ -22,7 +22,7 @@ import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { documentsOf, hasChangeLog, idOfKey, isSqlCollection } from './changelog.ts';
 import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
-import { changesHeldBack, selectChanges } from './queries.ts';
+import { changesHeldBack, selectChanges, selectHorizon } from './queries.ts';
 
 const HELD_BACK_WAIT_MS = 5000;
 const HELD_BACK_STEP_MS = 25;
@@ -134,8 +134,9 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
   // gets what there is and hears of the rest from the change stream.
   for (let waited = 0; ; waited += HELD_BACK_STEP_MS) {
     const answer = await withScope(db, scope, async (tx) => {
-      const changes = await selectChanges(tx, window);
-      if (changes.length < window.limit && waited < HELD_BACK_WAIT_MS && (await changesHeldBack(tx, window))) {
+      const bounded = { ...window, horizon: await selectHorizon(tx) };
+      const changes = await selectChanges(tx, bounded);
+      if (changes.length < window.limit && waited < HELD_BACK_WAIT_MS && (await changesHeldBack(tx, bounded))) {
         return null;
       }
       return answerOf(tx, changes);
