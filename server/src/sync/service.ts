@@ -69,14 +69,6 @@ export function refreshCollection(db: Db, idEmpresa: number, colecao: SyncCollec
   return withScope(db, tenantScope(idEmpresa), (tx) => refreshChangeLog(tx, idEmpresa, colecao));
 }
 
-/** Refreshes the ERP-derived catalog and portfolio in the caller's transaction (POST /catalog/sync). */
-export async function refreshCatalog(tx: Tx, idEmpresa: number) {
-  return {
-    produtos: await refreshChangeLog(tx, idEmpresa, 'produtos'),
-    clientes: await refreshChangeLog(tx, idEmpresa, 'clientes'),
-  };
-}
-
 /**
  * Refreshes every collection of the tenant, each in its own transaction: a long catalog
  * refresh never holds back the writes that touch the other collections.
