@@ -40,6 +40,42 @@ export const SYNC_REPRESENTATIVE_ONLY = [
 
 export const SYNC_PUSH_MAX = 100;
 
+/**
+ * The replication protocol and document shapes a device speaks (docs/sync.md, "Versions").
+ * Every pull, push and stream request names it in the header SYNC_VERSION_HEADER; a request
+ * without it speaks version 1 (the apps released before the header existed). A server serves
+ * SYNC_PROTOCOL_MIN_VERSION up to SYNC_PROTOCOL_VERSION; an older device gets 426 with the
+ * minimum in the problem body, updates the app and resumes with its outbox intact.
+ *
+ * 1: the first release (tombstones `{ id, _deleted }`, every pushed document answered).
+ * 2: tombstones carry the last known document, the push answers only what the device cannot
+ *    know, business refusals come back per document (`recusa` on cards and ticket messages).
+ */
+export const SYNC_PROTOCOL_VERSION = 2;
+export const SYNC_PROTOCOL_MIN_VERSION = 1;
+export const SYNC_VERSION_HEADER = 'Campo-Sync-Version';
+
+/** The version a request speaks: its header, or 1 when absent; null when malformed. */
+export function syncVersionOf(header: string | null | undefined): number | null {
+  if (header === null || header === undefined || header === '') return 1;
+  return /^[1-9][0-9]{0,3}$/.test(header.trim()) ? Number(header.trim()) : null;
+}
+
+export const ZSyncRefusal = z
+  .object({
+    code: z
+      .string()
+      .max(60)
+      .describe('Stable code: VALIDATION, CLIENT_NOT_IN_PORTFOLIO, TICKET_CLOSED, ORDER_NOT_FOUND, ...'),
+    message: z.string().max(1000).describe('Why, in plain pt-BR, as the representative sees it'),
+    campos: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The values the device sent that were not taken (an edit refused over the server state)'),
+  })
+  .describe('Why the server did not take what the device pushed; the device shows it and offers fix or discard');
+export type SyncRefusal = z.infer<typeof ZSyncRefusal>;
+
 export const SYNC_LIMIT_DEFAULT = 200;
 export const SYNC_LIMIT_MAX = 1000;
 
@@ -142,7 +178,7 @@ export const ZSyncProduct = z
     image: z.string().nullable().describe('Image reference from the ERP'),
     active: z.boolean().describe('Active in the ERP; inactive products stay so open orders can show them'),
     prices: z.array(ZSyncPrice).describe('Price on each pauta of the tenant, by pauta id'),
-    _deleted: z.literal(false).describe('Always false for a live document'),
+    _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe('A product document (collection produtos)');
 export type SyncProduct = z.infer<typeof ZSyncProduct>;
@@ -170,7 +206,7 @@ export const ZSyncClient = z
     creditLimit: z.number().nullable().describe('Credit limit kept by Campo; null when none was set'),
     lastOrderAt: z.string().nullable().describe('Latest order (ISO 8601, UTC); activity is derived from it'),
     active: z.boolean().describe('The ERP registration flag'),
-    _deleted: z.literal(false).describe('Always false for a live document'),
+    _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe('A client document (collection clientes)');
 export type SyncClient = z.infer<typeof ZSyncClient>;
@@ -187,7 +223,7 @@ export const ZSyncRule = z
     vigenciaInicio: z.string().describe('First day in force (YYYY-MM-DD)'),
     vigenciaFim: z.string().describe('Last day in force (YYYY-MM-DD); 9999-12-31 when open-ended'),
     promocao: z.boolean().describe("'Promoção' badge when true, 'Cond. especial' when false"),
-    _deleted: z.literal(false).describe('Always false for a live document'),
+    _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe(
     'A discount rule in force today or later that reaches the caller (collection regras); expired rules leave as tombstones',
@@ -210,7 +246,7 @@ export const ZSyncSettings = z
       })
       .nullable()
       .describe("The representative's discount ceilings (document 'tetos', representatives only)"),
-    _deleted: z.literal(false).describe('Always false for a live document'),
+    _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe('Small reference data (collection ajustes): the company settings and the ceilings');
 export type SyncSettings = z.infer<typeof ZSyncSettings>;
@@ -269,6 +305,11 @@ export const ZSyncOrder = z
 export type SyncOrder = z.infer<typeof ZSyncOrder>;
 
 export const ZSyncOpportunity = ZOpportunity.extend({
+  recusa: ZSyncRefusal.nullable()
+    .optional()
+    .describe(
+      'Set only in a push answer: the card (a creation) or the edit (campos) was not taken, and why; the device shows it with fix or discard. Absent on pulled cards',
+    ),
   _deleted: z.boolean().describe('True when deleted'),
 }).describe(
   'An opportunity of the funnel (collection funil). Conflict rule: the fields a push changed (new state against the assumed master) are applied over the server’s current version, field by field, in the order pushes reach the server; fields it did not change keep the server’s value; a deletion wins over edits',
@@ -282,6 +323,11 @@ export const ZSyncTicketMessage = z
     autorNome: z.string().describe('Who wrote it'),
     texto: z.string().describe('The text exactly as typed'),
     criadoEm: z.string().describe('When (ISO 8601; the server’s time once it holds the message)'),
+    recusa: ZSyncRefusal.nullable()
+      .optional()
+      .describe(
+        'Set only in a push answer, on a reply the server did not take (the ticket was closed meanwhile): the text stays on the device, with the reason',
+      ),
   })
   .describe('A message of a ticket thread');
 
@@ -297,6 +343,9 @@ export const ZSyncTicket = z
     assunto: z.string().describe('Subject, exactly as typed'),
     status: ZTicketStatus,
     mensagens: z.array(ZSyncTicketMessage).describe('The thread, oldest first'),
+    recusa: ZSyncRefusal.nullable()
+      .optional()
+      .describe('Set only in a push answer, when the ticket could not be opened (idChamado null), and why'),
     criadoEm: z.string().describe('Opened at'),
     atualizadoEm: z.string().describe('Last message or state change'),
     _deleted: z.boolean().describe('Always false: tickets are never deleted'),
@@ -325,13 +374,128 @@ export const ZSyncRegistration = z
   );
 export type SyncRegistration = z.infer<typeof ZSyncRegistration>;
 
-export const ZSyncTombstone = z
-  .object({
-    id: z.string().describe('Id of the document the device must delete'),
-    _deleted: z.literal(true).describe('Always true: the document left the ERP or the caller’s scope'),
-  })
-  .describe('A deletion');
-export type SyncTombstone = z.infer<typeof ZSyncTombstone>;
+/** Any replicated document (a deletion is one with `_deleted: true`). */
+export type SyncDocument =
+  | SyncProduct
+  | SyncClient
+  | SyncRule
+  | SyncSettings
+  | SyncOrder
+  | SyncOpportunity
+  | SyncTicket
+  | SyncRegistration;
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/**
+ * A deletion of a document whose last state the server no longer has (a change-log row
+ * written before protocol 2 stored documents): the collection's document with neutral values,
+ * so that it still validates against the collection's schema. Every other deletion carries
+ * the last known document.
+ */
+export function blankDocument(colecao: SyncCollection, id: string): SyncDocument {
+  const deleted = { id, _deleted: true } as const;
+  switch (colecao) {
+    case 'produtos':
+      return {
+        ...deleted,
+        code: null,
+        description: null,
+        unit: null,
+        category: null,
+        grupo: null,
+        grupoName: null,
+        subgrupo: null,
+        subgrupoName: null,
+        image: null,
+        active: false,
+        prices: [],
+      };
+    case 'clientes':
+      return {
+        ...deleted,
+        codVendedor: null,
+        name: null,
+        tradeName: null,
+        document: null,
+        documentType: 'CNPJ',
+        street: null,
+        number: null,
+        complement: null,
+        district: null,
+        zip: null,
+        deliveryAddress: null,
+        city: null,
+        uf: null,
+        phone: null,
+        email: null,
+        idPauta: null,
+        financialStatus: 'ok',
+        creditLimit: null,
+        lastOrderAt: null,
+        active: false,
+      };
+    case 'regras':
+      return {
+        ...deleted,
+        descricao: '',
+        grupo: null,
+        subgrupo: null,
+        representante: null,
+        idPauta: null,
+        percent: 0,
+        vigenciaInicio: '1970-01-01',
+        vigenciaFim: '1970-01-01',
+        promocao: false,
+      };
+    case 'ajustes':
+      return { ...deleted, id: id === 'tetos' ? 'tetos' : 'empresa', empresa: null, tetos: null };
+    case 'pedidos':
+      return { ...deleted, status: 'refused', draft: null, order: null, reasons: [], queuedAt: null, updatedAt: EPOCH };
+    case 'funil':
+      return {
+        ...deleted,
+        estagio: 'lead',
+        idCliente: null,
+        nomeCliente: null,
+        nomeProspect: null,
+        empresaProspect: null,
+        idPedido: null,
+        valor: null,
+        previsaoFechamento: null,
+        observacoes: null,
+        motivoPerda: null,
+        criadoEm: EPOCH,
+        atualizadoEm: EPOCH,
+      };
+    case 'chamados':
+      return {
+        ...deleted,
+        idChamado: null,
+        idPedido: null,
+        numPedSar: null,
+        numPedErp: null,
+        idCliente: null,
+        nomeCliente: null,
+        assunto: '',
+        status: 'cancelado',
+        mensagens: [],
+        criadoEm: EPOCH,
+        atualizadoEm: EPOCH,
+      };
+    case 'cadastros':
+      return {
+        ...deleted,
+        status: 'refused',
+        dados: null,
+        idCliente: null,
+        razaoSocial: null,
+        documento: null,
+        reasons: [],
+        criadoEm: null,
+      };
+  }
+}
 
 export const ZSyncPull = z
   .object({
@@ -346,10 +510,11 @@ export const ZSyncPull = z
           ZSyncOpportunity,
           ZSyncTicket,
           ZSyncRegistration,
-          ZSyncTombstone,
         ]),
       )
-      .describe('Documents changed after the checkpoint, in revision order, at most `limit`'),
+      .describe(
+        "Documents changed after the checkpoint, in commit order, at most `limit`. A deletion is the collection's document with `_deleted: true`, carrying its last known state",
+      ),
     checkpoint: z
       .string()
       .describe(
@@ -408,9 +573,9 @@ export const ZSyncPushBody = z
   .describe(`The documents the device changed, at most ${SYNC_PUSH_MAX}`);
 
 export const ZSyncPushResult = z
-  .array(z.union([ZSyncOrder, ZSyncOpportunity, ZSyncTicket, ZSyncRegistration, ZSyncTombstone]))
+  .array(z.union([ZSyncOrder, ZSyncOpportunity, ZSyncTicket, ZSyncRegistration]))
   .describe(
-    'The master state of every pushed document the server holds differently from newDocumentState (RxDB conflicts): the device adopts it. That includes server-computed fields (an accepted order now pending_approval, a refused one with reasons)',
+    'RxDB conflicts: the master state of each pushed document whose server state differs from what the device sent in a way the device cannot know by itself (a refusal with its reason, a merge with another device, numbers and names the server assigned, a deletion that won). A write taken as sent is not answered: it comes back by pull like every change. docs/sync.md lists, per collection, what the push answers',
   );
 export type SyncPushResult = z.infer<typeof ZSyncPushResult>;
 

@@ -8,11 +8,11 @@
 // pushed for a card deleted meanwhile gets the tombstone back. Every pushed card gets its
 // master state back, with the server's atualizadoEm and client name.
 import {
+  blankDocument,
   type Opportunity,
   type OpportunityPatch,
   type SyncOpportunity,
   type SyncPushRow,
-  type SyncTombstone,
   ZOpportunityCreate,
   ZOpportunityPatch,
 } from '@campo/shared';
@@ -46,7 +46,7 @@ export async function loadOpportunityDocs(tx: Tx, idEmpresa: number, chaves: str
   return rows.map((r) => opportunitySyncDoc(toApi(r), r.cod_vendedor));
 }
 
-const tombstone = (id: string): SyncTombstone => ({ id, _deleted: true });
+const tombstone = (id: string): SyncOpportunity => ({ ...(blankDocument('funil', id) as SyncOpportunity) });
 
 async function current(db: Db, auth: AuthContext, id: string) {
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -61,7 +61,7 @@ async function current(db: Db, auth: AuthContext, id: string) {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncOpportunity | SyncTombstone | null> {
+async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncOpportunity | null> {
   const next = row.newDocumentState as Record<string, unknown>;
   const id = row.newDocumentState.id;
   const server = await current(db, auth, id);
@@ -106,7 +106,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
 }
 
 export async function pushOpportunities(db: Db, auth: AuthContext, rows: SyncPushRow[]) {
-  const masters: (SyncOpportunity | SyncTombstone)[] = [];
+  const masters: SyncOpportunity[] = [];
   for (const row of rows) {
     const master = await pushOne(db, auth, row);
     if (master) masters.push(master);

@@ -6,6 +6,7 @@
 // in progress (queries.ts), in (xid, revisao) order: anything committed later has a greater
 // xid, and no checkpoint ever skips it.
 import {
+  blankDocument,
   decodeCheckpoint,
   encodeCheckpoint,
   SYNC_COLLECTIONS,
@@ -147,7 +148,7 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
     const documents = changes.map((c) => {
       // A key that left its source since the last refresh is a deletion already.
       const doc = c.excluido ? undefined : byKey.get(c.chave);
-      return (doc ?? { id: c.documento, _deleted: true }) as SyncPull['documents'][number];
+      return (doc ?? blankDocument(colecao, c.documento)) as SyncPull['documents'][number];
     });
     const last = changes.at(-1);
     return {
