@@ -52,6 +52,8 @@ export interface AppDeps {
   hub?: ChangeHub;
   /** The built PWA (client/dist) to serve at `/`; absent: the server answers the API only. */
   webRoot?: string;
+  /** Oldest replication protocol served (default SYNC_PROTOCOL_MIN_VERSION); tests raise it. */
+  syncMinVersion?: number;
 }
 
 export function createApp(deps: AppDeps) {
@@ -105,7 +107,10 @@ export function createApp(deps: AppDeps) {
   secured.route('/', targetRoutes({ db }));
   secured.route('/', userRoutes({ db }));
   secured.route('/', directoryRoutes({ db }));
-  secured.route('/', syncRoutes({ db, hub: deps.hub, heartbeatMs: deps.config.syncHeartbeatMs }));
+  secured.route(
+    '/',
+    syncRoutes({ db, hub: deps.hub, heartbeatMs: deps.config.syncHeartbeatMs, minVersion: deps.syncMinVersion }),
+  );
   api.route('/', secured);
 
   const app = new OpenAPIHono<AppEnv>();

@@ -13,7 +13,7 @@ export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
 export function testApp(
   pool: pg.Pool,
   config: Partial<AppConfig> = {},
-  options: { asOwner?: boolean; hub?: ChangeHub; webRoot?: string } = {},
+  options: { asOwner?: boolean; hub?: ChangeHub; webRoot?: string; syncMinVersion?: number } = {},
 ) {
   const url = pool.options.connectionString;
   const serverPool = !options.asOwner && url ? serverRolePool(url) : pool;
@@ -21,6 +21,7 @@ export function testApp(
     pool: serverPool,
     ...(options.hub ? { hub: options.hub } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
+    ...(options.syncMinVersion ? { syncMinVersion: options.syncMinVersion } : {}),
     config: { jwtSecret: TEST_JWT_SECRET, tokenTtlHours: 1, devLogin: false, ...config },
   });
 }

@@ -10,6 +10,7 @@ import type { Db } from '../db/kysely.ts';
 import type { Tx } from '../db/scope.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { SyncDoc } from '../sync/changelog.ts';
+import { answerOf } from '../sync/push-answer.ts';
 import { registerClient } from './register.ts';
 
 export async function loadRegistrationDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
@@ -83,11 +84,11 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
   }
 }
 
+/** The server's clock: it reaches the device by pull, never as a conflict (sync/push-answer.ts). */
+const STAMPS = ['criadoEm'] as const;
+
 export async function pushRegistrations(db: Db, auth: AuthContext, rows: SyncPushRow[]) {
-  const masters: SyncRegistration[] = [];
-  for (const row of rows) {
-    const master = await pushOne(db, auth, row);
-    if (master) masters.push(master);
-  }
-  return masters;
+  const masters: (SyncRegistration | null)[] = [];
+  for (const row of rows) masters.push(await pushOne(db, auth, row));
+  return answerOf(rows, masters, STAMPS);
 }

@@ -565,6 +565,8 @@ export interface SyncAlteracoesTable {
   xid: Generated<number>;
   excluido: Generated<boolean>;
   atualizado_em: Generated<Timestamp>;
+  /** Migration 0012: the document's JSON text (ASCII-escaped); null on rows older than it. */
+  dados: string | null;
 }
 
 export interface DB {

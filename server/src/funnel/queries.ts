@@ -2,6 +2,7 @@
 // set, row-level security in force). nome_prospect, empresa_prospect, observacoes and
 // motivo_perda hold escaped text (shared/src/text.ts). atualizado_em is written at
 // millisecond precision, so the value a client echoes back as baseAtualizadoEm compares equal.
+import { blankDocument } from '@campo/shared';
 import { sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
 import type { OportunidadesTable } from '../db/types.ts';
@@ -55,19 +56,20 @@ export function selectOwner(tx: Tx, idEmpresa: number, id: string) {
 }
 
 /**
- * Whether the change log holds a tombstone for this card: it existed and was deleted. A card
+ * The card's last state when the change log holds its tombstone (it existed and was deleted), else null. A card
  * id is a UUID made by the device, so a later push under it is the same card, never a new one.
  */
-export async function wasDeleted(tx: Tx, idEmpresa: number, id: string): Promise<boolean> {
+export async function deletedCard(tx: Tx, idEmpresa: number, id: string): Promise<Record<string, unknown> | null> {
   const row = await tx
     .selectFrom('app.sync_alteracoes')
-    .select('excluido')
+    .select('dados')
     .where('id_empresa', '=', idEmpresa)
     .where('colecao', '=', 'funil')
     .where('chave', '=', id)
     .where('excluido', '=', true)
     .executeTakeFirst();
-  return row !== undefined;
+  if (!row) return null;
+  return row.dados === null ? { ...blankDocument('funil', id) } : (JSON.parse(row.dados) as Record<string, unknown>);
 }
 
 export function selectPortfolioClient(tx: Tx, idEmpresa: number, codVendedor: number, idCliente: number) {

@@ -13,14 +13,16 @@ import {
   type OpportunityPatch,
   type SyncOpportunity,
   type SyncPushRow,
+  type SyncRefusal,
   ZOpportunityCreate,
   ZOpportunityPatch,
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { fieldErrors, HttpProblem, problems, validationProblem } from '../http/problem.ts';
+import { HttpProblem, problems } from '../http/problem.ts';
 import type { SyncDoc } from '../sync/changelog.ts';
+import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import * as q from './queries.ts';
 import { createOpportunity, deleteOpportunity, toApi, updateOpportunity } from './service.ts';
 
@@ -46,7 +48,8 @@ export async function loadOpportunityDocs(tx: Tx, idEmpresa: number, chaves: str
   return rows.map((r) => opportunitySyncDoc(toApi(r), r.cod_vendedor));
 }
 
-const tombstone = (id: string): SyncOpportunity => ({ ...(blankDocument('funil', id) as SyncOpportunity) });
+/** Server clocks: they reach the device by pull, never as a conflict (sync/push-answer.ts). */
+const STAMPS = ['criadoEm', 'atualizadoEm'] as const;
 
 async function current(db: Db, auth: AuthContext, id: string) {
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -61,6 +64,25 @@ async function current(db: Db, auth: AuthContext, id: string) {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** A business refusal (a client gone from the portfolio, an order not found, a rule of the card). */
+const isRefusal = (err: unknown): err is HttpProblem =>
+  err instanceof HttpProblem && (err.status === 400 || err.status === 422 || err.code === 'NOT_FOUND');
+
+const refusalOf = (err: HttpProblem, campos?: Record<string, unknown>): SyncRefusal => ({
+  code: err.code,
+  message: err.detail ?? err.title,
+  ...(campos ? { campos } : {}),
+});
+
+/** The card as the device pushed it, limited to the contract's fields, with the refusal. */
+function refusedCreation(next: Record<string, unknown>, recusa: SyncRefusal): SyncOpportunity {
+  const blank = blankDocument('funil', String(next.id)) as SyncOpportunity;
+  const pushed = Object.fromEntries(
+    Object.keys(blank).map((k) => [k, next[k] ?? (blank as Record<string, unknown>)[k]]),
+  );
+  return { ...(pushed as SyncOpportunity), recusa, _deleted: false };
+}
+
 async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncOpportunity | null> {
   const next = row.newDocumentState as Record<string, unknown>;
   const id = row.newDocumentState.id;
@@ -70,14 +92,14 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     return null;
   }
   if (!server) {
-    // Deleted on the server after this device last saw it: the deletion wins.
-    if (row.assumedMasterState !== null) return tombstone(id);
-    // A creation retried after its answer was lost (the device still thinks the card is new)
-    // while another device deleted it meanwhile: the deletion wins here too, or the retry
-    // would bring the deleted card back. The change log keeps the card's tombstone.
-    if (await withScope(db, scopeOf(auth), (tx) => q.wasDeleted(tx, auth.idEmpresa, id))) return tombstone(id);
+    // Deleted on the server after this device last saw it, or a creation retried after its
+    // answer was lost while another device deleted the card: the deletion wins, or the retry
+    // would bring the deleted card back. The change log keeps the card's last state.
+    const deleted = await withScope(db, scopeOf(auth), (tx) => q.deletedCard(tx, auth.idEmpresa, id));
+    if (deleted) return { ...(deleted as SyncOpportunity), _deleted: true };
+    // New to the server, or a refused creation the representative fixed: create it.
     const input = ZOpportunityCreate.safeParse(Object.fromEntries(['id', ...FIELDS].map((f) => [f, next[f]])));
-    if (!input.success) throw validationProblem(fieldErrors(input.error, `body.${id}`));
+    if (!input.success) return refusedCreation(next, validationRefusal(input.error));
     try {
       const { body } = await createOpportunity(db, auth, input.data);
       return { ...body, _deleted: false };
@@ -86,30 +108,32 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
       if (err instanceof HttpProblem && err.code === 'OPPORTUNITY_ID_TAKEN') {
         throw problems.forbidden('Este documento pertence a outro representante.');
       }
+      if (isRefusal(err)) return refusedCreation(next, refusalOf(err));
       throw err;
     }
   }
   const assumed = row.assumedMasterState as Record<string, unknown> | null;
   const changed = FIELDS.filter((f) => !same(next[f], assumed ? assumed[f] : server[f]));
-  if (changed.length > 0) {
-    const patch = ZOpportunityPatch.safeParse(Object.fromEntries(changed.map((f) => [f, next[f] ?? null])));
-    if (!patch.success) throw validationProblem(fieldErrors(patch.error, `body.${id}`));
-    try {
-      return { ...(await updateOpportunity(db, auth, id, patch.data as OpportunityPatch)), _deleted: false };
-    } catch (err) {
-      // The merge breaks a rule (lost without a reason, no client nor prospect, a client that
-      // left the portfolio): the device gets the server's version back, unchanged.
-      if (!(err instanceof HttpProblem) || err.status !== 422) throw err;
-    }
+  if (changed.length === 0) return { ...server, _deleted: false };
+  const campos = Object.fromEntries(changed.map((f) => [f, next[f] ?? null]));
+  const patch = ZOpportunityPatch.safeParse(campos);
+  // The edit is not taken: the device gets the server's card back with the reason and the
+  // values it had sent, so the representative sees what was refused and can fix or discard it.
+  if (!patch.success) return { ...server, recusa: validationRefusal(patch.error, campos), _deleted: false };
+  try {
+    return { ...(await updateOpportunity(db, auth, id, patch.data as OpportunityPatch)), _deleted: false };
+  } catch (err) {
+    if (isRefusal(err)) return { ...server, recusa: refusalOf(err, campos), _deleted: false };
+    throw err;
   }
-  return { ...server, _deleted: false };
 }
 
+/**
+ * Each card on its own: a refused one comes back with its reason and the rest of the batch is
+ * applied. Only a card of another representative refuses the whole push (403: scope).
+ */
 export async function pushOpportunities(db: Db, auth: AuthContext, rows: SyncPushRow[]) {
-  const masters: SyncOpportunity[] = [];
-  for (const row of rows) {
-    const master = await pushOne(db, auth, row);
-    if (master) masters.push(master);
-  }
-  return masters;
+  const masters: (SyncOpportunity | null)[] = [];
+  for (const row of rows) masters.push(await pushOne(db, auth, row));
+  return answerOf(rows, masters, STAMPS);
 }

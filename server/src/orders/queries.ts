@@ -245,9 +245,9 @@ export async function updateDecision(
 
 /**
  * Approved orders whose ERP copy is invoiced become invoiced, with a history line: the ERP is
- * the source of that fact (vw_sitpedido). Returns how many moved.
+ * the source of that fact (vw_sitpedido). Returns the ids that moved.
  */
-export async function reconcileInvoiced(tx: Tx, idEmpresa: number): Promise<number> {
+export async function reconcileInvoiced(tx: Tx, idEmpresa: number): Promise<number[]> {
   const moved = await sql<{ id: number }>`
     with faturados as (
       update app.pedidos p
@@ -263,7 +263,7 @@ export async function reconcileInvoiced(tx: Tx, idEmpresa: number): Promise<numb
     insert into app.pedido_status_historico (id_pedido, id_empresa, situa_de, situa_para, usuario, motivo)
     select id, id_empresa, 2, 3, 'erp', 'faturado no ERP' from faturados
     returning id_pedido as id`.execute(tx);
-  return moved.rows.length;
+  return moved.rows.map((r) => r.id);
 }
 
 export interface OrderFilters {

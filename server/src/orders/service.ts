@@ -25,10 +25,10 @@ import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
 import { loadCeilingInputs } from '../policies/service.ts';
-import { touchDocuments } from '../sync/changelog.ts';
+import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
-import { orderSyncDoc } from './sync.ts';
+import { loadOrderDocs, orderSyncDoc } from './sync.ts';
 
 export interface OrderResult {
   status: number;
@@ -301,6 +301,9 @@ export async function createOrder(
     await notifyOrderPendingApproval(tx, { ...body, idEmpresa: auth.idEmpresa });
     // The device's copy (collection pedidos), built from the answer in hand: no extra read.
     await touchDocuments(tx, auth.idEmpresa, 'pedidos', auth.codVendedor, [orderSyncDoc(body, key)]);
+    // The client's last order date changed: its portfolio document goes out with the order,
+    // not at the next scheduled refresh.
+    await touchSqlDocuments(tx, auth.idEmpresa, 'clientes', auth.codVendedor, [body.idCliente]);
     await q.insertIdempotencyKey(tx, {
       id_empresa: auth.idEmpresa,
       id_usuario: auth.userId,
@@ -337,6 +340,17 @@ async function visibleReps(tx: Tx, auth: AuthContext): Promise<number[] | null> 
   }
 }
 
+/**
+ * Orders the ERP has invoiced since the last look become invoiced here too, and their
+ * devices' copies go out in the same transaction (the scheduled refresh does the same for the
+ * orders nobody reads).
+ */
+async function reconcileErpOrders(tx: Tx, idEmpresa: number): Promise<void> {
+  const moved = await q.reconcileInvoiced(tx, idEmpresa);
+  if (moved.length === 0) return;
+  await touchDocuments(tx, idEmpresa, 'pedidos', null, await loadOrderDocs(tx, idEmpresa, moved.map(String)));
+}
+
 async function orderInScope(tx: Tx, auth: AuthContext, id: number, forUpdate = false) {
   const row = await q.selectOrder(tx, auth.idEmpresa, id, forUpdate);
   const reps = await visibleReps(tx, auth);
@@ -347,7 +361,7 @@ async function orderInScope(tx: Tx, auth: AuthContext, id: number, forUpdate = f
 
 export async function getOrder(db: Db, auth: AuthContext, id: number): Promise<Order> {
   return withScope(db, scopeOf(auth), async (tx) => {
-    await q.reconcileInvoiced(tx, auth.idEmpresa);
+    await reconcileErpOrders(tx, auth.idEmpresa);
     await orderInScope(tx, auth, id);
     return loadOrder(tx, auth.idEmpresa, id);
   });
@@ -365,7 +379,7 @@ export interface ListOrdersQuery {
 
 export async function listOrders(db: Db, auth: AuthContext, query: ListOrdersQuery) {
   return withScope(db, scopeOf(auth), async (tx) => {
-    await q.reconcileInvoiced(tx, auth.idEmpresa);
+    await reconcileErpOrders(tx, auth.idEmpresa);
     const { items, total } = await q.selectOrders(tx, {
       idEmpresa: auth.idEmpresa,
       codVendedores: await visibleReps(tx, auth),
@@ -443,6 +457,9 @@ export async function decideOrder(
       const order = await loadOrder(tx, auth.idEmpresa, id);
       const key = await q.selectKeyOfOrder(tx, auth.idEmpresa, id);
       await touchDocuments(tx, auth.idEmpresa, 'pedidos', row.cod_vendedor, [orderSyncDoc(order, key)]);
+      // A rejected order no longer counts as the client's last order.
+      if (!decision.approve)
+        await touchSqlDocuments(tx, auth.idEmpresa, 'clientes', row.cod_vendedor, [order.idCliente]);
       await notifyOrderDecided(
         tx,
         { ...order, idEmpresa: auth.idEmpresa },

@@ -19,6 +19,7 @@ import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { SyncDoc } from '../sync/changelog.ts';
+import { answerOf } from '../sync/push-answer.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
 import { createOrder } from './service.ts';
@@ -54,6 +55,14 @@ export async function loadOrderDocs(tx: Tx, idEmpresa: number, chaves: string[] 
     for (const order of orders.values()) docs.push(orderSyncDoc(order, keys.get(order.id) ?? null));
   }
   return docs;
+}
+
+/**
+ * Before a refresh of pedidos: what the ERP did to approved orders (invoiced them) becomes
+ * their status, so the refresh that follows records the new documents and devices pull them.
+ */
+export async function reconcileBeforeRefresh(tx: Tx, idEmpresa: number): Promise<void> {
+  await q.reconcileInvoiced(tx, idEmpresa);
 }
 
 function refusedDoc(row: SyncPushRow, reasons: SyncOrderReason[], now: Date): SyncOrder {
@@ -123,12 +132,12 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, now: Date): 
   }
 }
 
+/** The server's clock: it reaches the device by pull, never as a conflict (sync/push-answer.ts). */
+const STAMPS = ['updatedAt'] as const;
+
 export async function pushOrders(db: Db, auth: AuthContext, rows: SyncPushRow[], now = new Date()) {
-  const masters: SyncOrder[] = [];
+  const masters: (SyncOrder | null)[] = [];
   // One by one, in the order queued: each order is its own transaction, as POST /orders.
-  for (const row of rows) {
-    const master = await pushOne(db, auth, row, now);
-    if (master) masters.push(master);
-  }
-  return masters;
+  for (const row of rows) masters.push(await pushOne(db, auth, row, now));
+  return answerOf(rows, masters, STAMPS);
 }

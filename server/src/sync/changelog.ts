@@ -163,21 +163,24 @@ export async function refreshSqlCollection(
 
 /**
  * The statement every writer of the change log shares: a new revision (with its writing
- * transaction) for each row of `source` (chave, escopo, documento, hash) whose key is new, was
- * deleted, or whose hash or scope changed; returns `novo` (inserted rather than updated).
+ * transaction) for each row of `source` (chave, escopo, documento, hash, dados) whose key is
+ * new, was deleted, or whose hash or scope changed; returns `novo` (inserted rather than
+ * updated). A row written before the log kept documents (dados null) is rewritten once.
  */
 function upsertRevisions(idEmpresa: number, colecao: SyncCollection, source: RawBuilder<unknown>) {
   return sql`
-    insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, revisao, xid, excluido)
-    select ${idEmpresa}, ${colecao}, d.chave, d.escopo, d.documento, d.hash, nextval('app.sync_revisao'),
+    insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, dados, revisao, xid, excluido)
+    select ${idEmpresa}, ${colecao}, d.chave, d.escopo, d.documento, d.hash, d.dados, nextval('app.sync_revisao'),
            txid_current(), false
       from ${source} d
       left join app.sync_alteracoes a
              on a.id_empresa = ${idEmpresa} and a.colecao = ${colecao} and a.chave = d.chave
      where a.chave is null or a.excluido or a.hash <> d.hash or a.escopo is distinct from d.escopo
+           or a.dados is null
     on conflict (id_empresa, colecao, chave) do update
        set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
-           revisao = excluded.revisao, xid = excluded.xid, excluido = false, atualizado_em = now()
+           dados = excluded.dados, revisao = excluded.revisao, xid = excluded.xid, excluido = false,
+           atualizado_em = now()
     returning (xmax = 0) as novo`;
 }
 
@@ -185,7 +188,8 @@ function upsertRevisions(idEmpresa: number, colecao: SyncCollection, source: Raw
 async function upsertSqlDocuments(tx: Tx, idEmpresa: number, colecao: SqlCollection, ids: number[] | null) {
   const changed = await sql<{ inserted: number; updated: number }>`
     with docs as materialized (
-      select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash from (${documentsOf(colecao, idEmpresa, ids)}) d
+      select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash, d.doc::text as dados
+        from (${documentsOf(colecao, idEmpresa, ids)}) d
     ),
     gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('docs'))})
     select (count(*) filter (where novo))::integer as inserted,
@@ -240,6 +244,13 @@ export interface SyncDoc {
 const hashOf = (doc: unknown) => createHash('md5').update(JSON.stringify(doc)).digest('hex');
 
 /**
+ * The document's JSON with every non-ASCII character escaped (\uXXXX): what a representative
+ * typed (emoji included) fits a LATIN1 database as it is, and JSON.parse gives it back.
+ */
+export const storedJson = (doc: unknown): string =>
+  JSON.stringify(doc).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
  * Writes new revisions for the documents whose hash changed, and tombstones for the keys
  * given as gone. Returns how many keys were new and changed. Set-based: one statement each.
  */
@@ -268,8 +279,9 @@ async function writeRevisions(
     const r = await sql<{ inserted: number; updated: number }>`
       with novos as (
         select * from unnest(${docs.map((d) => d.chave)}::text[], ${docs.map((d) => d.escopo)}::integer[],
-                             ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[])
-               as t(chave, escopo, documento, hash)
+                             ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[],
+                             ${docs.map((d) => storedJson(d.doc))}::text[])
+               as t(chave, escopo, documento, hash, dados)
       ),
       gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('novos'))})
       select (count(*) filter (where novo))::integer as inserted,
@@ -344,8 +356,9 @@ export async function touchDocuments(
     novos as (
       select t.* from trava,
              unnest(${docs.map((d) => d.chave)}::text[], ${docs.map((d) => d.escopo)}::integer[],
-                    ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[])
-               as t(chave, escopo, documento, hash)
+                    ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[],
+                    ${docs.map((d) => storedJson(d.doc))}::text[])
+               as t(chave, escopo, documento, hash, dados)
     ),
     gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('novos'))})
     select case when exists (select 1 from gravadas) then pg_notify(${SYNC_CHANNEL}, ${payload}) end`.execute(tx);

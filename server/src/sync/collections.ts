@@ -13,7 +13,7 @@ import { loadSettingsDocs } from '../company/sync.ts';
 import type { Db } from '../db/kysely.ts';
 import type { Tx } from '../db/scope.ts';
 import { loadOpportunityDocs, pushOpportunities } from '../funnel/sync.ts';
-import { loadOrderDocs, pushOrders } from '../orders/sync.ts';
+import { loadOrderDocs, pushOrders, reconcileBeforeRefresh } from '../orders/sync.ts';
 import { loadRuleDocs } from '../policies/sync.ts';
 import { loadTicketDocs, pushTickets } from '../tickets/sync.ts';
 import { isSqlCollection, refreshLoadedCollection, refreshSqlCollection, type SyncDoc } from './changelog.ts';
@@ -41,7 +41,8 @@ export const isWritable = (c: SyncCollection) => (SYNC_WRITABLE as readonly stri
 export const isRepresentativeOnly = (c: SyncCollection) => (SYNC_REPRESENTATIVE_ONLY as readonly string[]).includes(c);
 
 /** Brings one collection's change log of the tenant up to date with its source. */
-export function refreshChangeLog(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> {
+export async function refreshChangeLog(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> {
+  if (colecao === 'pedidos') await reconcileBeforeRefresh(tx, idEmpresa);
   return isSqlCollection(colecao)
     ? refreshSqlCollection(tx, idEmpresa, colecao)
     : refreshLoadedCollection(tx, idEmpresa, colecao, loaderOf(colecao));

@@ -2,7 +2,16 @@
 // an outbox (created once, refused with reasons, fixed and resent), the funnel's per-field
 // merge, tickets opened and answered offline, and the commit-order horizon of the pull.
 import { randomUUID } from 'node:crypto';
-import type { SyncOpportunity, SyncOrder, SyncPull, SyncSettings, SyncTicket } from '@campo/shared';
+import {
+  blankDocument,
+  SYNC_PROTOCOL_VERSION,
+  SYNC_VERSION_HEADER,
+  type SyncOpportunity,
+  type SyncOrder,
+  type SyncPull,
+  type SyncSettings,
+  type SyncTicket,
+} from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
@@ -137,7 +146,8 @@ describe('replication push', () => {
     const id = ((await created.json()) as { items: { id: number }[] }).items[0]?.id;
     expect((await as.manager('DELETE', `/politicas/regras/${id}`)).status).toBe(204);
     const after = await pullAll(as.rep, 'regras', rules.checkpoint);
-    expect(after.documents).toEqual([{ id: String(id), _deleted: true }]);
+    // The deletion carries the rule's last state, so it validates against the collection's schema.
+    expect(after.documents).toEqual([{ ...rules.documents.find((d) => d.id === String(id)), _deleted: true }]);
   });
 
   it('an order pushed twice (a lost answer) is created once and pulled as pending approval', async () => {
@@ -214,40 +224,46 @@ describe('replication push', () => {
       atualizadoEm: new Date().toISOString(),
       _deleted: false,
     };
-    const [master] = await push<SyncOpportunity>(as.rep, 'funil', [
-      { assumedMasterState: null, newDocumentState: card },
-    ]);
-    expect(master).toMatchObject({ id, nomeProspect: 'Padaria 🍞', estagio: 'lead' });
-    // Device A moves the card; device B, from the same master, edits the value.
-    await push(as.rep, 'funil', [{ assumedMasterState: master, newDocumentState: { ...master, estagio: 'proposta' } }]);
+    // Taken as sent: nothing to answer (a stock RxDB client would take any answer as a
+    // conflict); the server's copy, with its clocks, comes by pull.
+    expect(await push(as.rep, 'funil', [{ assumedMasterState: null, newDocumentState: card }])).toEqual([]);
+    const master = (await pullAll(as.rep, 'funil')).documents.find((d) => d.id === id) as SyncOpportunity;
+    expect(master).toMatchObject({ id, nomeProspect: 'Padaria 🍞', estagio: 'lead', _deleted: false });
+    // Device A moves the card; device B, from the same master, edits the value: B is told of
+    // the merge, since its own state lacks A's move.
+    expect(
+      await push(as.rep, 'funil', [
+        { assumedMasterState: master, newDocumentState: { ...master, estagio: 'proposta' } },
+      ]),
+    ).toEqual([]);
     const [merged] = await push<SyncOpportunity>(as.rep, 'funil', [
       { assumedMasterState: master, newDocumentState: { ...master, valor: 250 } },
     ]);
     expect(merged).toMatchObject({ estagio: 'proposta', valor: 250 });
-    // The same field: the later push wins.
+    // The same field: the later push wins, and is taken as sent (only the value merged).
     const [later] = await push<SyncOpportunity>(as.rep, 'funil', [
       { assumedMasterState: master, newDocumentState: { ...master, estagio: 'negociacao' } },
     ]);
-    expect(later?.estagio).toBe('negociacao');
+    expect(later).toMatchObject({ estagio: 'negociacao', valor: 250 });
     // Another representative may not write it.
     const foreign = await as.otherRep('POST', '/sync/funil/push', [
       { assumedMasterState: null, newDocumentState: { ...master, valor: 1 } },
     ]);
     expect(foreign.status).toBe(403);
-    // Deleted on one device; an edit from another comes back as the tombstone.
+    // Deleted on one device; an edit from another comes back as the deletion, which carries
+    // the card's last state.
+    const last = later as SyncOpportunity;
     expect(
-      await push(as.rep, 'funil', [{ assumedMasterState: later, newDocumentState: { ...later, _deleted: true } }]),
+      await push(as.rep, 'funil', [{ assumedMasterState: last, newDocumentState: { ...last, _deleted: true } }]),
     ).toEqual([]);
-    const stale = await push(as.rep, 'funil', [
-      { assumedMasterState: later, newDocumentState: { ...later, valor: 9 } },
-    ]);
-    expect(stale).toEqual([{ id, _deleted: true }]);
+    const stale = await push(as.rep, 'funil', [{ assumedMasterState: last, newDocumentState: { ...last, valor: 9 } }]);
+    expect(stale).toEqual([expect.objectContaining({ id, estagio: 'negociacao', valor: 250, _deleted: true })]);
     const pulled = (await pullAll(as.rep, 'funil')).documents;
-    expect(pulled.filter((d) => d.id === id)).toEqual([{ id, _deleted: true }]);
+    expect(pulled.filter((d) => d.id === id)).toEqual(stale);
     // The creation retried after its answer was lost, once another device deleted the card:
     // the deletion still wins, the card is not created again.
     const retried = await push(as.rep, 'funil', [{ assumedMasterState: null, newDocumentState: card }]);
-    expect(retried).toEqual([{ id, _deleted: true }]);
+    expect(retried).toEqual(stale);
     const held = await db.pool.query('select 1 from app.oportunidades where id = $1', [id]);
     expect(held.rows).toHaveLength(0);
   });
@@ -378,5 +394,184 @@ describe('replication push', () => {
     } finally {
       slow.release();
     }
+  });
+
+  it('an order the ERP invoices reaches the device: by the refresh, and at once when anyone reads it', async () => {
+    const placed = async () => {
+      const [m] = await push<SyncOrder>(as.rep, 'pedidos', [
+        { assumedMasterState: null, newDocumentState: queued(draft([0])) },
+      ]);
+      const id = m?.order?.id as number;
+      expect((await as.sup('POST', `/orders/${id}/approve`)).status).toBe(200);
+      const erp = await db.pool.query('select erp_id_pedido from app.pedidos where id = $1', [id]);
+      return { id, key: m?.id as string, erpId: erp.rows[0].erp_id_pedido as number };
+    };
+    const invoice = (erpId: number) =>
+      db.pool.query(`update pedidos_venda set situacao = 'F' where id_pedido = $1`, [erpId]);
+    const status = async (id: number) =>
+      (await db.pool.query('select situa from app.pedidos where id = $1', [id])).rows[0].situa as number;
+
+    const first = await placed();
+    const { checkpoint } = await pullAll(as.rep, 'pedidos');
+    await invoice(first.erpId);
+    // Nobody reads it through REST: the scheduled refresh (the same as POST /catalog/sync) does it.
+    expect((await as.manager('POST', '/catalog/sync')).status).toBe(200);
+    const refreshed = await pullAll(as.rep, 'pedidos', checkpoint);
+    expect(refreshed.documents).toEqual([expect.objectContaining({ id: first.key, status: 'invoiced' })]);
+    expect(await status(first.id)).toBe(3);
+
+    const second = await placed();
+    const before = await pullAll(as.rep, 'pedidos', refreshed.checkpoint);
+    await invoice(second.erpId);
+    // A REST read reconciles it and the device's copy goes out in the same transaction.
+    expect((await as.sup('GET', `/orders/${second.id}`)).status).toBe(200);
+    const read = await pullAll(as.rep, 'pedidos', before.checkpoint);
+    expect(read.documents).toEqual([expect.objectContaining({ id: second.key, status: 'invoiced' })]);
+  });
+
+  it("a client's last order date reaches the device with the order, not at the next refresh", async () => {
+    const { checkpoint } = await pullAll(as.rep, 'clientes');
+    const before = Date.now();
+    await push(as.rep, 'pedidos', [{ assumedMasterState: null, newDocumentState: queued(draft([0])) }]);
+    const { documents } = await pullAll(as.rep, 'clientes', checkpoint);
+    const client = documents.find((d) => d.id === String(s.idCliente)) as { lastOrderAt: string | null };
+    expect(new Date(client.lastOrderAt ?? 0).getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('a refused card comes back with its reason and the rest of the batch is applied', async () => {
+    const foreignClient = await db.pool.query(
+      'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor <> $2 limit 1',
+      [s.idEmpresa, s.codVendedor],
+    );
+    const card = (over: Record<string, unknown>) => ({
+      id: randomUUID(),
+      estagio: 'lead',
+      idCliente: null,
+      nomeCliente: null,
+      nomeProspect: null,
+      empresaProspect: null,
+      idPedido: null,
+      valor: null,
+      previsaoFechamento: null,
+      observacoes: null,
+      motivoPerda: null,
+      criadoEm: new Date().toISOString(),
+      atualizadoEm: new Date().toISOString(),
+      _deleted: false,
+      ...over,
+    });
+    const gone = card({ idCliente: foreignClient.rows[0].id_cliente });
+    const invalid = card({ nomeProspect: 'Sem motivo', estagio: 'perdido' });
+    const fine = card({ nomeProspect: 'Mercearia São João' });
+    const answer = await push<SyncOpportunity>(as.rep, 'funil', [
+      { assumedMasterState: null, newDocumentState: gone },
+      { assumedMasterState: null, newDocumentState: fine },
+      { assumedMasterState: null, newDocumentState: invalid },
+    ]);
+    // Only the refusals answer; the good card is taken and comes by pull.
+    expect(answer).toEqual([
+      expect.objectContaining({ id: gone.id, recusa: expect.objectContaining({ code: 'CLIENT_NOT_IN_PORTFOLIO' }) }),
+      expect.objectContaining({ id: invalid.id, recusa: expect.objectContaining({ code: 'VALIDATION' }) }),
+    ]);
+    expect(answer[1]?.recusa?.message).toContain('motivo');
+    const pulled = (await pullAll(as.rep, 'funil')).documents;
+    expect(pulled.map((d) => d.id)).toContain(fine.id);
+    expect(pulled.map((d) => d.id)).not.toContain(gone.id);
+    // Fixed on the device (a prospect instead), pushed again from the refused state: created.
+    const refused = answer[0] as SyncOpportunity;
+    const fixed = { ...refused, idCliente: null, nomeProspect: 'Cliente novo', recusa: null };
+    expect(await push(as.rep, 'funil', [{ assumedMasterState: refused, newDocumentState: fixed }])).toEqual([]);
+    expect((await pullAll(as.rep, 'funil')).documents.map((d) => d.id)).toContain(gone.id);
+    // An edit the server cannot take: the server's card comes back, with the values refused.
+    const master = pulled.find((d) => d.id === fine.id) as SyncOpportunity;
+    const [edit] = await push<SyncOpportunity>(as.rep, 'funil', [
+      { assumedMasterState: master, newDocumentState: { ...master, estagio: 'perdido', valor: 5 } },
+    ]);
+    expect(edit).toMatchObject({ id: fine.id, estagio: 'lead', valor: null });
+    expect(edit?.recusa).toMatchObject({ code: 'LOSS_REASON_REQUIRED', campos: { estagio: 'perdido', valor: 5 } });
+  });
+
+  it('a reply written offline to a ticket resolved meanwhile comes back with its reason, text kept', async () => {
+    const [order] = await push<SyncOrder>(as.rep, 'pedidos', [
+      { assumedMasterState: null, newDocumentState: queued(draft([0])) },
+    ]);
+    const message = (texto: string) => ({
+      id: randomUUID(),
+      autorTipo: 'representante',
+      autorNome: 'rep',
+      texto,
+      criadoEm: new Date().toISOString(),
+    });
+    const ticket = {
+      ...blankDocument('chamados', randomUUID()),
+      idPedido: order?.order?.id ?? null,
+      assunto: 'Troca',
+      status: 'aberto',
+      mensagens: [message('Veio quebrado')],
+      _deleted: false,
+    } as SyncTicket;
+    const [opened] = await push<SyncTicket>(as.rep, 'chamados', [
+      { assumedMasterState: null, newDocumentState: ticket },
+    ]);
+    const idChamado = opened?.idChamado as number;
+    expect((await as.manager('POST', `/ger/chamados/${idChamado}/resolver`)).status).toBe(200);
+    const late = message('Também faltou uma caixa — €12 😕');
+    const [answer] = await push<SyncTicket>(as.rep, 'chamados', [
+      {
+        assumedMasterState: opened,
+        newDocumentState: { ...(opened as SyncTicket), mensagens: [...(opened as SyncTicket).mensagens, late] },
+      },
+    ]);
+    expect(answer?.status).toBe('resolvido');
+    expect(answer?.mensagens.at(-1)).toMatchObject({
+      id: late.id,
+      texto: late.texto,
+      recusa: { code: 'TICKET_CLOSED' },
+    });
+    // A ticket that cannot be opened (an order that is not there) comes back with its reason.
+    const [bad] = await push<SyncTicket>(as.rep, 'chamados', [
+      { assumedMasterState: null, newDocumentState: { ...ticket, id: randomUUID(), idPedido: 2_000_000_000 } },
+    ]);
+    expect(bad).toMatchObject({ idChamado: null, recusa: { code: expect.any(String) } });
+  });
+
+  it('every request names its protocol version: 426 below the minimum, 400 above the current', async () => {
+    const raised = testApp(db.pool, {}, { syncMinVersion: SYNC_PROTOCOL_VERSION + 1 });
+    const today = testApp(db.pool);
+    const bearer = await logInAs(today, db.pool, {
+      login: 'rep-versao@push.test',
+      role: 'representative',
+      idEmpresa: s.idEmpresa,
+      codVendedor: s.codVendedor,
+    });
+    const call = (app: typeof today, path: string, version?: string, init: RequestInit = {}) =>
+      app.request(`/api/v1${path}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          'content-type': 'application/json',
+          ...(version ? { [SYNC_VERSION_HEADER]: version } : {}),
+        },
+      });
+    for (const [path, init] of [
+      ['/sync/funil/pull', {}],
+      ['/sync/funil/push', { method: 'POST', body: '[]' }],
+      ['/sync/stream', {}],
+    ] as const) {
+      const old = await call(raised, path, String(SYNC_PROTOCOL_VERSION), init);
+      expect(old.status, path).toBe(426);
+      expect(await old.json()).toMatchObject({
+        status: 426,
+        code: 'SYNC_VERSION_UNSUPPORTED',
+        minVersion: SYNC_PROTOCOL_VERSION + 1,
+      });
+      // No header: the first release, older still.
+      expect((await call(raised, path, undefined, init)).status, path).toBe(426);
+    }
+    // Today's server serves the current version and the first release (no header); not a newer one.
+    expect((await call(today, '/sync/funil/pull', String(SYNC_PROTOCOL_VERSION))).status).toBe(200);
+    expect((await call(today, '/sync/funil/pull')).status).toBe(200);
+    const ahead = await call(today, '/sync/funil/pull', String(SYNC_PROTOCOL_VERSION + 1));
+    expect(ahead.status).toBe(400);
   });
 });

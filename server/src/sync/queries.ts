@@ -49,7 +49,7 @@ export interface ChangeWindow {
 export function selectChanges(tx: Tx, w: ChangeWindow) {
   let query = tx
     .selectFrom('app.sync_alteracoes')
-    .select(['chave', 'documento', 'xid', 'revisao', 'excluido'])
+    .select(['chave', 'documento', 'xid', 'revisao', 'excluido', 'dados'])
     .where('id_empresa', '=', w.idEmpresa)
     .where('colecao', '=', w.colecao)
     .where(sql<boolean>`(xid, revisao) > (${w.after.xid}::bigint, ${w.after.revisao}::bigint)`)

@@ -1,6 +1,10 @@
 import {
   SYNC_LIMIT_MAX,
+  SYNC_PROTOCOL_MIN_VERSION,
+  SYNC_PROTOCOL_VERSION,
   SYNC_PUSH_MAX,
+  SYNC_VERSION_HEADER,
+  syncVersionOf,
   ZSyncPull,
   ZSyncPullParams,
   ZSyncPullQuery,
@@ -11,24 +15,70 @@ import {
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { HttpProblem } from '../http/problem.ts';
 import { pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
 const tags = ['sync'];
+
+const ZVersionHeaders = z.object({
+  [SYNC_VERSION_HEADER.toLowerCase()]: z
+    .string()
+    .max(8)
+    .optional()
+    .describe(
+      `The replication protocol version the device speaks (this server: ${SYNC_PROTOCOL_MIN_VERSION} to ${SYNC_PROTOCOL_VERSION}); absent means 1. Below the minimum: 426 with minVersion, update the app`,
+    ),
+});
+
+const versionProblems = {
+  426: problem(
+    'The device speaks a replication version this server no longer serves: update the app (minVersion in the body)',
+  ),
+};
+
+/**
+ * 426 for a device older than the server serves (it must update the app and then resumes with
+ * its outbox), 400 for a malformed version or one newer than this server (a rolling deploy
+ * that has not reached this process yet: retry).
+ */
+export function assertSyncVersion(header: string | undefined, minVersion: number): void {
+  const version = syncVersionOf(header);
+  const extra = { minVersion, currentVersion: SYNC_PROTOCOL_VERSION };
+  if (version !== null && version < minVersion) {
+    throw new HttpProblem(
+      426,
+      'SYNC_VERSION_UNSUPPORTED',
+      'Atualize o app',
+      `Esta versão do app (sincronização v${version}) não é mais atendida pelo servidor; a mínima é v${minVersion}. Atualize o app para continuar sincronizando: nada do que está no aparelho se perde.`,
+      extra,
+    );
+  }
+  if (version === null || version > SYNC_PROTOCOL_VERSION) {
+    throw new HttpProblem(
+      400,
+      'SYNC_VERSION_UNSUPPORTED',
+      'Versão de sincronização desconhecida',
+      `O servidor atende as versões ${minVersion} a ${SYNC_PROTOCOL_VERSION} da sincronização; tente de novo em instantes.`,
+      extra,
+    );
+  }
+}
 
 const pullRoute = createRoute({
   method: 'get',
   path: '/sync/{collection}/pull',
   tags,
   summary: 'Replication pull of a collection',
-  description: `RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to ${SYNC_LIMIT_MAX}); deletions come as { id, _deleted: true }. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first.`,
+  description: `RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to ${SYNC_LIMIT_MAX}); a deletion is the collection's document with _deleted true, carrying its last known state. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first.`,
   security: bearer,
-  request: { params: ZSyncPullParams, query: ZSyncPullQuery },
+  request: { params: ZSyncPullParams, query: ZSyncPullQuery, headers: ZVersionHeaders },
   responses: {
     200: json(ZSyncPull, 'A batch of changed documents and the next checkpoint'),
     400: errorResponses[400],
     401: errorResponses[401],
     404: errorResponses[404],
+    ...versionProblems,
   },
 });
 
@@ -41,6 +91,7 @@ const pushRoute = createRoute({
   security: bearer,
   request: {
     params: ZSyncPushParams,
+    headers: ZVersionHeaders,
     body: { content: { 'application/json': { schema: ZSyncPushBody } }, required: true },
   },
   responses: {
@@ -50,6 +101,7 @@ const pushRoute = createRoute({
     403: errorResponses[403],
     404: errorResponses[404],
     409: problem('An order of this push is being created by another request: retry'),
+    ...versionProblems,
   },
 });
 
@@ -61,6 +113,7 @@ const streamRoute = createRoute({
   description:
     'A text/event-stream that tells the device when to pull (docs/sync.md). First a `resync` event (pull every collection from its checkpoint: covers what changed while disconnected), then `change` events whose data is `{"colecao":"<collection>"}` as changes commit on any server process, and a `heartbeat` event every 25 s. A representative hears of their own orders and of tenant-wide changes only. The stream ends when the client disconnects; reconnect and expect `resync` again. 503 SYNC_STREAM_DISABLED when the server runs without the change hub: poll instead.',
   security: bearer,
+  request: { headers: ZVersionHeaders },
   responses: {
     200: {
       description: 'An endless event stream: events `resync`, `change` (data `{ colecao }`) and `heartbeat`',
@@ -68,16 +121,23 @@ const streamRoute = createRoute({
     },
     401: errorResponses[401],
     503: problem('The server sends no change announcements (no change hub)'),
+    ...versionProblems,
   },
 });
 
-export function syncRoutes(deps: { db: Db; hub?: ChangeHub; heartbeatMs?: number }) {
+export function syncRoutes(deps: { db: Db; hub?: ChangeHub; heartbeatMs?: number; minVersion?: number }) {
+  const minVersion = deps.minVersion ?? SYNC_PROTOCOL_MIN_VERSION;
   return router()
-    .openapi(pullRoute, async (c) =>
-      c.json(await pull(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('query')), 200),
-    )
-    .openapi(pushRoute, async (c) =>
-      c.json(await push(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('json')), 200),
-    )
-    .openapi(streamRoute, (c) => streamChanges(c, deps.hub, c.get('auth'), deps.heartbeatMs ?? HEARTBEAT_MS));
+    .openapi(pullRoute, async (c) => {
+      assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
+      return c.json(await pull(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('query')), 200);
+    })
+    .openapi(pushRoute, async (c) => {
+      assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
+      return c.json(await push(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('json')), 200);
+    })
+    .openapi(streamRoute, (c) => {
+      assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
+      return streamChanges(c, deps.hub, c.get('auth'), deps.heartbeatMs ?? HEARTBEAT_MS);
+    });
 }

@@ -11,6 +11,7 @@ import {
   encodeCheckpoint,
   SYNC_COLLECTIONS,
   type SyncCollection,
+  type SyncDocument,
   type SyncPull,
   type SyncPullQuery,
   type SyncPushResult,
@@ -139,16 +140,24 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
   }
 
   async function answerOf(tx: Tx, changes: Awaited<ReturnType<typeof selectChanges>>): Promise<SyncPull> {
-    const byKey = await buildDocuments(
+    // Documents are answered as the change log stored them; only rows written before it kept
+    // documents (migration 0012, until the next refresh rewrites them) are built here.
+    const legacy = await buildDocuments(
       tx,
       scope.idEmpresa,
       colecao,
-      changes.filter((c) => !c.excluido).map((c) => c.chave),
+      changes.filter((c) => c.dados === null && !c.excluido).map((c) => c.chave),
     );
     const documents = changes.map((c) => {
-      // A key that left its source since the last refresh is a deletion already.
-      const doc = c.excluido ? undefined : byKey.get(c.chave);
-      return (doc ?? blankDocument(colecao, c.documento)) as SyncPull['documents'][number];
+      const stored = c.dados === null ? legacy.get(c.chave) : (JSON.parse(c.dados) as Record<string, unknown>);
+      // A deletion carries the last known document, so it validates against the collection's
+      // schema; a key that left its source before the log kept documents gets a blank one.
+      if (c.excluido || stored === undefined) {
+        return stored === undefined
+          ? blankDocument(colecao, c.documento)
+          : ({ ...(stored as object), _deleted: true } as SyncDocument);
+      }
+      return stored as SyncDocument;
     });
     const last = changes.at(-1);
     return {

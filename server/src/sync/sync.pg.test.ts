@@ -179,7 +179,8 @@ describe('replication pull', () => {
     expect(changeLog.clientes).toEqual({ inserted: 1, updated: 0, deleted: 1 });
 
     const repNow = await pullAll(as.rep, 'clientes', fromRep.checkpoint);
-    expect(repNow.documents).toEqual([{ id: String(moved), _deleted: true }]);
+    // The deletion carries the client's last known state (it validates against the schema).
+    expect(repNow.documents).toEqual([{ ...apply(fromRep.documents).get(moved), _deleted: true }]);
     const otherNow = await pullAll(as.otherRep, 'clientes', fromOther.checkpoint);
     expect(otherNow.documents.map((d) => [d.id, d._deleted])).toEqual([[String(moved), false]]);
     // Tenant-wide, the deletion comes before the new document: the client stays on the device.

@@ -5,8 +5,10 @@
 // a cancel that reaches a closed ticket is not taken: the device gets the master state back,
 // where the reply is absent (docs/sync.md).
 import {
+  blankDocument,
   decodeLossless,
   type SyncPushRow,
+  type SyncRefusal,
   type SyncTicket,
   TICKET_MESSAGE_MAX,
   type TicketStatus,
@@ -15,8 +17,9 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { fieldErrors, HttpProblem, problems, validationProblem } from '../http/problem.ts';
+import { HttpProblem, problems } from '../http/problem.ts';
 import type { SyncDoc } from '../sync/changelog.ts';
+import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import * as q from './queries.ts';
 import { closeTicket, createTicket, replyTicket } from './service.ts';
 
@@ -83,23 +86,37 @@ async function master(db: Db, auth: AuthContext, id: number): Promise<SyncTicket
 interface PushedMessage {
   id: string;
   autorTipo: string;
+  autorNome: string;
   texto: string;
+  criadoEm: string;
 }
 
-function messagesOf(doc: Record<string, unknown>, ticketKey: string): PushedMessage[] {
+/** The device's messages, or the first reason one of them cannot be taken. */
+function messagesOf(doc: Record<string, unknown>): PushedMessage[] | SyncRefusal {
   const list = Array.isArray(doc.mensagens) ? (doc.mensagens as unknown[]) : [];
-  return list.map((m, i) => {
+  const messages: PushedMessage[] = [];
+  for (const [i, m] of list.entries()) {
     const msg = (m ?? {}) as Record<string, unknown>;
     const id = typeof msg.id === 'string' ? msg.id : '';
     const texto = typeof msg.texto === 'string' ? msg.texto.trim() : '';
     if (id.length < 8 || id.length > 200 || texto.length === 0 || Array.from(texto).length > TICKET_MESSAGE_MAX) {
-      throw validationProblem([{ path: `body.${ticketKey}.mensagens.${i}`, message: 'mensagem inválida' }]);
+      return {
+        code: 'VALIDATION',
+        message: `A mensagem ${i + 1} é inválida: precisa de texto (até ${TICKET_MESSAGE_MAX} caracteres) e de um identificador.`,
+      };
     }
-    return { id, autorTipo: String(msg.autorTipo ?? 'representante'), texto };
-  });
+    messages.push({
+      id,
+      autorTipo: String(msg.autorTipo ?? 'representante'),
+      autorNome: typeof msg.autorNome === 'string' ? msg.autorNome : '',
+      texto,
+      criadoEm: typeof msg.criadoEm === 'string' ? msg.criadoEm : new Date().toISOString(),
+    });
+  }
+  return messages;
 }
 
-/** Runs an action that a closed ticket refuses; the refusal leaves the master state as it is. */
+/** Runs an action that a closed ticket refuses; false when it was refused. */
 async function unlessClosed(action: () => Promise<unknown>): Promise<boolean> {
   try {
     await action();
@@ -108,6 +125,24 @@ async function unlessClosed(action: () => Promise<unknown>): Promise<boolean> {
     if (err instanceof HttpProblem && err.code === 'TICKET_CLOSED') return false;
     throw err;
   }
+}
+
+const CLOSED_REPLY: SyncRefusal = {
+  code: 'TICKET_CLOSED',
+  message:
+    'O chamado foi encerrado antes de esta resposta chegar ao servidor, e ela não foi enviada. Abra um novo chamado com este texto se ainda precisar.',
+};
+
+/** Server clocks: they reach the device by pull, never as a conflict (sync/push-answer.ts). */
+const STAMPS = ['criadoEm', 'atualizadoEm'] as const;
+
+/** The ticket as the device pushed it, limited to the contract's fields, with the refusal. */
+function refusedTicket(next: Record<string, unknown>, recusa: SyncRefusal): SyncTicket {
+  const blank = blankDocument('chamados', String(next.id)) as SyncTicket;
+  const pushed = Object.fromEntries(
+    Object.keys(blank).map((k) => [k, next[k] ?? (blank as Record<string, unknown>)[k]]),
+  );
+  return { ...(pushed as SyncTicket), idChamado: null, recusa, _deleted: false };
 }
 
 /**
@@ -124,8 +159,11 @@ function isSameKeyRace(err: unknown, constraint: string): boolean {
 async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncTicket> {
   const next = row.newDocumentState as Record<string, unknown>;
   const key = row.newDocumentState.id;
-  const pushed = messagesOf(next, key).filter((m) => m.autorTipo === 'representante');
   let id = await ticketOfKey(db, auth, key);
+  const all = messagesOf(next);
+  if (!Array.isArray(all))
+    return id === null ? refusedTicket(next, all) : { ...(await master(db, auth, id)), recusa: all };
+  const pushed = all.filter((m) => m.autorTipo === 'representante');
   if (id === null) {
     const first = pushed.shift();
     const input = ZTicketCreate.safeParse({
@@ -135,11 +173,20 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
       mensagem: first?.texto,
     });
     if (!input.success || !first) {
-      throw validationProblem(input.success ? [] : fieldErrors(input.error, `body.${key}`));
+      return refusedTicket(
+        next,
+        input.success
+          ? { code: 'VALIDATION', message: 'Escreva a primeira mensagem do chamado.' }
+          : validationRefusal(input.error),
+      );
     }
     try {
       id = (await createTicket(db, auth, input.data, { ticket: key, message: first.id })).id;
     } catch (err) {
+      // An order that is not the representative's, or gone: the ticket cannot be opened.
+      if (err instanceof HttpProblem && (err.status === 400 || err.status === 422 || err.code === 'NOT_FOUND')) {
+        return refusedTicket(next, { code: err.code, message: err.detail ?? err.title });
+      }
       if (!isSameKeyRace(err, 'chamados_chave_key')) throw err;
       id = await ticketOfKey(db, auth, key);
       if (id === null) throw err;
@@ -147,8 +194,13 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
   }
   const ticketId = id;
   const held = new Set((await master(db, auth, ticketId)).mensagens.map((m) => m.id));
+  const notTaken: PushedMessage[] = [];
   for (const m of pushed) {
     if (held.has(m.id)) continue;
+    if (notTaken.length > 0) {
+      notTaken.push(m);
+      continue;
+    }
     const reply = async () => {
       try {
         await replyTicket(db, auth, 'representative', ticketId, m.texto, m.id);
@@ -156,16 +208,33 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
         if (!isSameKeyRace(err, 'chamado_mensagens_chave_key')) throw err;
       }
     };
-    if (!(await unlessClosed(reply))) break;
+    if (!(await unlessClosed(reply))) notTaken.push(m);
   }
   if (next.status === 'cancelado') {
     await unlessClosed(() => closeTicket(db, auth, 'representative', ticketId));
   }
-  return master(db, auth, ticketId);
+  const state = await master(db, auth, ticketId);
+  // A reply that reached a ticket closed meanwhile stays on the device with the reason, never
+  // silently dropped: the representative can open a new ticket with its text.
+  if (notTaken.length === 0) return state;
+  const refused = notTaken.map((m) => ({
+    id: m.id,
+    autorTipo: 'representante' as const,
+    autorNome: m.autorNome,
+    texto: m.texto,
+    criadoEm: m.criadoEm,
+    recusa: CLOSED_REPLY,
+  }));
+  return { ...state, mensagens: [...state.mensagens, ...refused] };
 }
 
+/**
+ * Each ticket on its own: one that cannot be opened, or a reply that cannot be taken, comes
+ * back with its reason and the rest of the batch is applied. Only a ticket of another
+ * representative refuses the whole push (403: scope).
+ */
 export async function pushTickets(db: Db, auth: AuthContext, rows: SyncPushRow[]) {
   const masters: SyncTicket[] = [];
   for (const row of rows) masters.push(await pushOne(db, auth, row));
-  return masters;
+  return answerOf(rows, masters, STAMPS);
 }
