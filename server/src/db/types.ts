@@ -473,6 +473,19 @@ export interface TentativasLoginTable {
   janela_inicio: Timestamp;
 }
 
+/** Migration 0012: what a device pushed and the server could not take, until fixed or discarded. */
+export interface SyncRecusasTable {
+  id_empresa: number;
+  colecao: string;
+  chave: string;
+  /** The part refused (a message id), '' for the whole document. */
+  item: Generated<string>;
+  cod_vendedor: number;
+  /** JSON (ASCII-escaped): the refused content with its reason. */
+  dados: string;
+  criado_em: Generated<Timestamp>;
+}
+
 export interface DB {
   'app.chamado_mensagens': ChamadoMensagensTable;
   'app.chamados': ChamadosTable;
@@ -522,6 +535,19 @@ export interface ChavesIdempotenciaTable {
   criado_em: Generated<Timestamp>;
 }
 
+/** Migration 0012: what a device pushed and the server could not take, until fixed or discarded. */
+export interface SyncRecusasTable {
+  id_empresa: number;
+  colecao: string;
+  chave: string;
+  /** The part refused (a message id), '' for the whole document. */
+  item: Generated<string>;
+  cod_vendedor: number;
+  /** JSON (ASCII-escaped): the refused content with its reason. */
+  dados: string;
+  criado_em: Generated<Timestamp>;
+}
+
 export interface DB {
   'app.chaves_idempotencia': ChavesIdempotenciaTable;
 }
@@ -544,6 +570,19 @@ export interface PushOutboxTable {
   criado_em: Generated<Timestamp>;
   enviado_em: Timestamp | null;
   falhou_em: Timestamp | null;
+}
+
+/** Migration 0012: what a device pushed and the server could not take, until fixed or discarded. */
+export interface SyncRecusasTable {
+  id_empresa: number;
+  colecao: string;
+  chave: string;
+  /** The part refused (a message id), '' for the whole document. */
+  item: Generated<string>;
+  cod_vendedor: number;
+  /** JSON (ASCII-escaped): the refused content with its reason. */
+  dados: string;
+  criado_em: Generated<Timestamp>;
 }
 
 export interface DB {
@@ -569,7 +608,21 @@ export interface SyncAlteracoesTable {
   dados: string | null;
 }
 
+/** Migration 0012: what a device pushed and the server could not take, until fixed or discarded. */
+export interface SyncRecusasTable {
+  id_empresa: number;
+  colecao: string;
+  chave: string;
+  /** The part refused (a message id), '' for the whole document. */
+  item: Generated<string>;
+  cod_vendedor: number;
+  /** JSON (ASCII-escaped): the refused content with its reason. */
+  dados: string;
+  criado_em: Generated<Timestamp>;
+}
+
 export interface DB {
   'app.sync_alteracoes': SyncAlteracoesTable;
+  'app.sync_recusas': SyncRecusasTable;
   'app.tentativas_login': TentativasLoginTable;
 }

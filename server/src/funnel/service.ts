@@ -18,7 +18,7 @@ import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import * as q from './queries.ts';
-import { opportunitySyncDoc } from './sync.ts';
+import { loadOpportunityDocs, opportunitySyncDoc } from './sync.ts';
 
 const lossless = (v: string | null | undefined) =>
   v === undefined ? undefined : v === null ? null : encodeLossless(v);
@@ -203,7 +203,8 @@ export async function updateOpportunity(
       ...(patch.motivoPerda !== undefined ? { motivo_perda: lossless(patch.motivoPerda) } : {}),
     });
     const body = await load(tx, auth, cod, id);
-    await touchDocuments(tx, auth.idEmpresa, 'funil', cod, [opportunitySyncDoc(body, cod)]);
+    // Through the loader: a refused edit still waiting on the card stays in its document.
+    await touchDocuments(tx, auth.idEmpresa, 'funil', cod, await loadOpportunityDocs(tx, auth.idEmpresa, [id]));
     return body;
   });
 }

@@ -21,8 +21,9 @@ import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
+import { type SyncDoc, touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
+import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
 import * as q from './queries.ts';
 import { createOpportunity, deleteOpportunity, toApi, updateOpportunity } from './service.ts';
 
@@ -45,7 +46,32 @@ export function opportunitySyncDoc(o: Opportunity, codVendedor: number): SyncDoc
 
 export async function loadOpportunityDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
   const rows = await q.selectTenantOpportunities(tx, idEmpresa, chaves);
-  return rows.map((r) => opportunitySyncDoc(toApi(r), r.cod_vendedor));
+  // An edit the server could not take stays on the card, with its reason (sync/refusals.ts).
+  const refused = await refusalsOf(tx, idEmpresa, 'funil', chaves);
+  return rows.map((r) => {
+    const recusa = refused.get(r.id)?.[0]?.dados as SyncRefusal | undefined;
+    return opportunitySyncDoc({ ...toApi(r), ...(recusa ? { recusa } : {}) }, r.cod_vendedor);
+  });
+}
+
+/** Keeps (or, with null, drops) the refusal of an edit of the card, and records the card for the devices. */
+async function setRefusal(db: Db, auth: AuthContext, id: string, recusa: SyncRefusal | null) {
+  await withScope(db, scopeOf(auth), async (tx) => {
+    if (recusa) {
+      await keepRefusal(tx, auth.idEmpresa, 'funil', auth.codVendedor as number, {
+        chave: id,
+        item: '',
+        dados: recusa,
+      });
+    } else if ((await dropRefusals(tx, auth.idEmpresa, 'funil', id, [''])) === 0) return;
+    await touchDocuments(
+      tx,
+      auth.idEmpresa,
+      'funil',
+      auth.codVendedor,
+      await loadOpportunityDocs(tx, auth.idEmpresa, [id]),
+    );
+  });
 }
 
 /** Server clocks: they reach the device by pull, never as a conflict (sync/push-answer.ts). */
@@ -58,7 +84,9 @@ async function current(db: Db, auth: AuthContext, id: string) {
       throw problems.forbidden('Este documento pertence a outro representante.');
     }
     const row = owner ? await q.selectOpportunity(tx, auth.idEmpresa, auth.codVendedor as number, id) : undefined;
-    return row ? toApi(row) : null;
+    if (!row) return null;
+    const recusa = (await refusalsOf(tx, auth.idEmpresa, 'funil', [id])).get(id)?.[0]?.dados as SyncRefusal | undefined;
+    return { ...toApi(row), ...(recusa ? { recusa } : {}) } as SyncOpportunity;
   });
 }
 
@@ -113,17 +141,27 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     }
   }
   const assumed = row.assumedMasterState as Record<string, unknown> | null;
+  // The representative fixed or discarded a refused edit: this device saw the refusal (its
+  // assumed master has it) and no longer holds it. Another device's edit leaves it alone.
+  if (assumed?.recusa && !next.recusa && server.recusa) {
+    await setRefusal(db, auth, id, null);
+    delete server.recusa;
+  }
   const changed = FIELDS.filter((f) => !same(next[f], assumed ? assumed[f] : server[f]));
   if (changed.length === 0) return { ...server, _deleted: false };
   const campos = Object.fromEntries(changed.map((f) => [f, next[f] ?? null]));
   const patch = ZOpportunityPatch.safeParse(campos);
   // The edit is not taken: the device gets the server's card back with the reason and the
-  // values it had sent, so the representative sees what was refused and can fix or discard it.
-  if (!patch.success) return { ...server, recusa: validationRefusal(patch.error, campos), _deleted: false };
+  // values it had sent, kept on the card until the representative fixes or discards it.
+  const refuse = async (recusa: SyncRefusal): Promise<SyncOpportunity> => {
+    await setRefusal(db, auth, id, recusa);
+    return { ...server, recusa, _deleted: false };
+  };
+  if (!patch.success) return refuse(validationRefusal(patch.error, campos));
   try {
     return { ...(await updateOpportunity(db, auth, id, patch.data as OpportunityPatch)), _deleted: false };
   } catch (err) {
-    if (isRefusal(err)) return { ...server, recusa: refusalOf(err, campos), _deleted: false };
+    if (isRefusal(err)) return refuse(refusalOf(err, campos));
     throw err;
   }
 }

@@ -489,6 +489,16 @@ describe('replication push', () => {
     ]);
     expect(edit).toMatchObject({ id: fine.id, estagio: 'lead', valor: null });
     expect(edit?.recusa).toMatchObject({ code: 'LOSS_REASON_REQUIRED', campos: { estagio: 'perdido', valor: 5 } });
+    // Another device changes the card meanwhile: the refusal is still on it when pulled.
+    await push(as.rep, 'funil', [
+      { assumedMasterState: master, newDocumentState: { ...master, observacoes: 'ligar' } },
+    ]);
+    const card2 = (await pullAll(as.rep, 'funil')).documents.find((d) => d.id === fine.id) as SyncOpportunity;
+    expect(card2).toMatchObject({ observacoes: 'ligar', recusa: { code: 'LOSS_REASON_REQUIRED' } });
+    // Discarded on the device (recusa cleared): gone from the card on every device.
+    await push(as.rep, 'funil', [{ assumedMasterState: card2, newDocumentState: { ...card2, recusa: null } }]);
+    const card3 = (await pullAll(as.rep, 'funil')).documents.find((d) => d.id === fine.id) as SyncOpportunity;
+    expect(card3.recusa).toBeUndefined();
   });
 
   it('a reply written offline to a ticket resolved meanwhile comes back with its reason, text kept', async () => {
@@ -528,6 +538,16 @@ describe('replication push', () => {
       texto: late.texto,
       recusa: { code: 'TICKET_CLOSED' },
     });
+    // Kept on the server too: every later pull of the ticket (another device, a reinstall)
+    // shows the reply and its reason, until the representative discards it.
+    const pulledTicket = async () =>
+      (await pullAll(as.rep, 'chamados')).documents.find((d) => d.id === ticket.id) as SyncTicket;
+    expect((await pulledTicket()).mensagens.at(-1)).toMatchObject({ id: late.id, recusa: { code: 'TICKET_CLOSED' } });
+    const kept = answer as SyncTicket;
+    await push(as.rep, 'chamados', [
+      { assumedMasterState: kept, newDocumentState: { ...kept, mensagens: kept.mensagens.slice(0, -1) } },
+    ]);
+    expect((await pulledTicket()).mensagens.map((m) => m.id)).not.toContain(late.id);
     // A ticket that cannot be opened (an order that is not there) comes back with its reason.
     const [bad] = await push<SyncTicket>(as.rep, 'chamados', [
       { assumedMasterState: null, newDocumentState: { ...ticket, id: randomUUID(), idPedido: 2_000_000_000 } },

@@ -5,12 +5,20 @@ import {
   SYNC_PUSH_MAX,
   SYNC_VERSION_HEADER,
   syncVersionOf,
+  ZSyncClient,
+  ZSyncOpportunity,
+  ZSyncOrder,
+  ZSyncProduct,
   ZSyncPull,
   ZSyncPullParams,
   ZSyncPullQuery,
   ZSyncPushBody,
   ZSyncPushParams,
   ZSyncPushResult,
+  ZSyncRegistration,
+  ZSyncRule,
+  ZSyncSettings,
+  ZSyncTicket,
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
@@ -125,9 +133,30 @@ const streamRoute = createRoute({
   },
 });
 
+/**
+ * Each collection's document is a named schema of the OpenAPI document (components/schemas,
+ * named in docs/sync.md), so a device generated from it knows the shape of every collection,
+ * deletions included.
+ */
+const DOCUMENT_SCHEMAS = {
+  SyncProduct: ZSyncProduct,
+  SyncClient: ZSyncClient,
+  SyncRule: ZSyncRule,
+  SyncSettings: ZSyncSettings,
+  SyncOrder: ZSyncOrder,
+  SyncOpportunity: ZSyncOpportunity,
+  SyncTicket: ZSyncTicket,
+  SyncRegistration: ZSyncRegistration,
+} as const;
+
 export function syncRoutes(deps: { db: Db; hub?: ChangeHub; heartbeatMs?: number; minVersion?: number }) {
   const minVersion = deps.minVersion ?? SYNC_PROTOCOL_MIN_VERSION;
-  return router()
+  const app = router();
+  for (const [name, schema] of Object.entries(DOCUMENT_SCHEMAS)) {
+    const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'output' });
+    app.openAPIRegistry.registerComponent('schemas', name, json as Record<string, unknown>);
+  }
+  return app
     .openapi(pullRoute, async (c) => {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
       return c.json(await pull(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('query')), 200);

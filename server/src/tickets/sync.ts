@@ -18,8 +18,9 @@ import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
+import { type SyncDoc, touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
+import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
 import * as q from './queries.ts';
 import { closeTicket, createTicket, replyTicket } from './service.ts';
 
@@ -44,6 +45,18 @@ export async function loadTicketDocs(tx: Tx, idEmpresa: number, chaves: string[]
       criadoEm: iso(m.criado_em),
     });
     byTicket.set(m.id_chamado, list);
+  }
+  // Replies the server could not take stay in the thread, with their reason (sync/refusals.ts).
+  const refused = await refusalsOf(
+    tx,
+    idEmpresa,
+    'chamados',
+    tickets.map((t) => String(t.id)),
+  );
+  for (const [chave, list] of refused) {
+    const thread = byTicket.get(Number(chave)) ?? [];
+    thread.push(...list.map((r) => r.dados as SyncTicket['mensagens'][number]));
+    byTicket.set(Number(chave), thread);
   }
   return tickets.map((t) => {
     const doc: SyncTicket = {
@@ -193,7 +206,8 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     }
   }
   const ticketId = id;
-  const held = new Set((await master(db, auth, ticketId)).mensagens.map((m) => m.id));
+  const before = await master(db, auth, ticketId);
+  const held = new Set(before.mensagens.map((m) => m.id));
   const notTaken: PushedMessage[] = [];
   for (const m of pushed) {
     if (held.has(m.id)) continue;
@@ -213,19 +227,27 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
   if (next.status === 'cancelado') {
     await unlessClosed(() => closeTicket(db, auth, 'representative', ticketId));
   }
-  const state = await master(db, auth, ticketId);
-  // A reply that reached a ticket closed meanwhile stays on the device with the reason, never
-  // silently dropped: the representative can open a new ticket with its text.
-  if (notTaken.length === 0) return state;
-  const refused = notTaken.map((m) => ({
-    id: m.id,
-    autorTipo: 'representante' as const,
-    autorNome: m.autorNome,
-    texto: m.texto,
-    criadoEm: m.criadoEm,
-    recusa: CLOSED_REPLY,
-  }));
-  return { ...state, mensagens: [...state.mensagens, ...refused] };
+  // A refused reply the device no longer holds was discarded by the representative.
+  const pushedIds = new Set(all.map((m) => m.id));
+  const discarded = before.mensagens.filter((m) => m.recusa && !pushedIds.has(m.id)).map((m) => m.id);
+  if (notTaken.length > 0 || discarded.length > 0) {
+    await withScope(db, scopeOf(auth), async (tx) => {
+      // A reply that reached a ticket closed meanwhile is kept with the reason, in the thread
+      // every pull answers, until the representative discards it: never silently dropped.
+      for (const m of notTaken) {
+        const dados = { ...m, autorTipo: 'representante', recusa: CLOSED_REPLY };
+        await keepRefusal(tx, auth.idEmpresa, 'chamados', auth.codVendedor as number, {
+          chave: String(ticketId),
+          item: m.id,
+          dados,
+        });
+      }
+      await dropRefusals(tx, auth.idEmpresa, 'chamados', String(ticketId), discarded);
+      const docs = await loadTicketDocs(tx, auth.idEmpresa, [String(ticketId)]);
+      await touchDocuments(tx, auth.idEmpresa, 'chamados', auth.codVendedor, docs);
+    });
+  }
+  return master(db, auth, ticketId);
 }
 
 /**

@@ -1,0 +1,350 @@
+// A device written only from the served OpenAPI document and docs/sync.md, with none of
+// client/src/db: stock RxDB 17 (memory storage, every write validated by ajv against the
+// collection's schema as the server publishes it in components/schemas) and
+// replicateRxCollection with RxDB's default conflict handler, over real HTTP against a real
+// server on a real LATIN1 PostgreSQL. Each case is one a field rep would act on if the phone
+// showed it wrong: an invoiced order, a refused card or reply, a deletion, a stale client.
+import { randomUUID } from 'node:crypto';
+import { SYNC_COLLECTIONS, SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER, type SyncCollection } from '@campo/shared';
+import { createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
+import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { provisionedErp } from '../support/erp.ts';
+import { useTestDatabase } from '../support/pg.ts';
+import { servedApp } from '../support/replication.ts';
+import { logInAs } from '../support/session.ts';
+
+const db = useTestDatabase();
+
+/** docs/sync.md: the component that describes each collection's documents. */
+const COMPONENT: Record<SyncCollection, string> = {
+  produtos: 'SyncProduct',
+  clientes: 'SyncClient',
+  regras: 'SyncRule',
+  ajustes: 'SyncSettings',
+  pedidos: 'SyncOrder',
+  funil: 'SyncOpportunity',
+  chamados: 'SyncTicket',
+  cadastros: 'SyncRegistration',
+};
+
+type Doc = Record<string, unknown> & { id: string };
+type JsonSchema = { properties: Record<string, Record<string, unknown>>; required?: string[] };
+
+/** The served component as an RxDB schema: RxDB keeps `_deleted` itself, and wants a bounded key. */
+function rxSchemaOf(component: JsonSchema): RxJsonSchema<Doc> {
+  const { _deleted, ...properties } = component.properties;
+  return {
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: { ...properties, id: { ...properties.id, maxLength: 200 } },
+    required: (component.required ?? []).filter((r) => r !== '_deleted'),
+  } as RxJsonSchema<Doc>;
+}
+
+describe('a stock RxDB client generated from the OpenAPI document', () => {
+  let served: Awaited<ReturnType<typeof servedApp>>;
+  let rxdb: RxDatabase;
+  let token: string;
+  let manager: string;
+  let supervisor: string;
+  let t1: number;
+  let rep: number;
+  let idCliente: number;
+  let idProduto: number;
+  const replications = new Map<SyncCollection, RxReplicationState<Doc, { checkpoint: string }>>();
+  const conflicts: { collection: SyncCollection; id: string }[] = [];
+
+  const api = async (bearer: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${served.server.url}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(res.status, `${method} ${path}: ${await res.clone().text()}`).toBeLessThan(300);
+    return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
+  };
+  const headers = () => ({
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION),
+  });
+  const collection = (c: SyncCollection) => rxdb.collections[c] as RxCollection<Doc>;
+  /** Pulls and pushes everything of the collection, and waits until both sides agree. */
+  const sync = async (c: SyncCollection) => {
+    const state = replications.get(c) as RxReplicationState<Doc, { checkpoint: string }>;
+    state.reSync();
+    await state.awaitInSync();
+  };
+  const local = async (c: SyncCollection, id: string): Promise<unknown> =>
+    (await collection(c).findOne(id).exec())?.toJSON(true);
+
+  beforeAll(async () => {
+    const erp = await provisionedErp(db.pool);
+    [t1] = erp.tenants as [number];
+    const first = erp.reps.find((r) => r.idEmpresa === t1);
+    if (!first) throw new Error('no representative in the fixture');
+    rep = first.codVendedor;
+    const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
+      `select c.id_cliente, p.id_produto
+         from app.vw_clientes c
+         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
+         join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
+        where c.id_empresa = $1 and c.cod_vendedor = $2
+        order by c.id_cliente, p.id_produto limit 1`,
+      [t1, rep],
+    );
+    idCliente = rows[0]?.id_cliente as number;
+    idProduto = rows[0]?.id_produto as number;
+    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [idCliente]);
+    await db.pool.query(
+      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
+      [idCliente],
+    );
+    served = await servedApp(db);
+    token = await logInAs(served.app, db.pool, {
+      login: 'rep@stock.test',
+      role: 'representative',
+      idEmpresa: t1,
+      codVendedor: rep,
+    });
+    manager = await logInAs(served.app, db.pool, { login: 'ger@stock.test', role: 'manager', idEmpresa: t1 });
+    supervisor = await logInAs(served.app, db.pool, {
+      login: 'sup@stock.test',
+      role: 'supervisor',
+      idEmpresa: t1,
+      codSupervisor: first.codSupervisor,
+    });
+
+    const openapi = (await (await fetch(`${served.server.url}/api/v1/openapi.json`)).json()) as {
+      components: { schemas: Record<string, JsonSchema> };
+    };
+    rxdb = await createRxDatabase({
+      name: `stock${Date.now()}`,
+      storage: wrappedValidateAjvStorage({ storage: getRxStorageMemory() }),
+      multiInstance: false,
+    });
+    await rxdb.addCollections(
+      Object.fromEntries(
+        SYNC_COLLECTIONS.map((c) => [
+          c,
+          { schema: rxSchemaOf(openapi.components.schemas[COMPONENT[c]] as JsonSchema) },
+        ]),
+      ),
+    );
+    for (const c of SYNC_COLLECTIONS) {
+      const state = replicateRxCollection<Doc, { checkpoint: string }>({
+        collection: collection(c),
+        replicationIdentifier: `stock-${c}`,
+        live: true,
+        retryTime: 200,
+        pull: {
+          batchSize: 200,
+          async handler(checkpoint, batchSize) {
+            const query = new URLSearchParams({ limit: String(batchSize) });
+            if (checkpoint) query.set('checkpoint', checkpoint.checkpoint);
+            const res = await fetch(`${served.server.url}/api/v1/sync/${c}/pull?${query}`, { headers: headers() });
+            if (!res.ok) throw new Error(`pull ${c}: ${res.status} ${await res.text()}`);
+            const body = (await res.json()) as { documents: Doc[]; checkpoint: string };
+            return { documents: body.documents as never, checkpoint: { checkpoint: body.checkpoint } };
+          },
+        },
+        ...(['pedidos', 'funil', 'chamados', 'cadastros'].includes(c)
+          ? {
+              push: {
+                batchSize: 50,
+                async handler(docs) {
+                  const res = await fetch(`${served.server.url}/api/v1/sync/${c}/push`, {
+                    method: 'POST',
+                    headers: headers(),
+                    body: JSON.stringify(docs),
+                  });
+                  if (!res.ok) throw new Error(`push ${c}: ${res.status} ${await res.text()}`);
+                  return (await res.json()) as never;
+                },
+              },
+            }
+          : {}),
+      });
+      state.error$.subscribe((err) => {
+        throw err;
+      });
+      state.conflict$.subscribe((conflict) => {
+        conflicts.push({ collection: c, id: String((conflict.input.realMasterState as Doc).id) });
+      });
+      replications.set(c, state);
+    }
+    for (const state of replications.values()) await state.awaitInitialReplication();
+  });
+
+  afterAll(async () => {
+    for (const state of replications.values()) await state.cancel();
+    await rxdb?.close();
+    await served?.close();
+  });
+
+  it('every collection arrives, each document valid against its served schema', async () => {
+    expect(await collection('produtos').count().exec()).toBeGreaterThan(0);
+    expect(await collection('clientes').count().exec()).toBeGreaterThan(0);
+    expect(await local('ajustes', 'empresa')).toMatchObject({ id: 'empresa' });
+  });
+
+  it('a deletion validates against the schema and removes the document', async () => {
+    const created = (await api(manager, 'POST', '/politicas/regras', {
+      descricao: 'Semana do cliente',
+      percent: 7,
+      vigenciaInicio: '2020-01-01',
+      vigenciaFim: '2999-12-31',
+    })) as { items: { id: number }[] };
+    const id = String(created.items[0]?.id);
+    await sync('regras');
+    expect(await local('regras', id)).toMatchObject({ descricao: 'Semana do cliente' });
+    await api(manager, 'DELETE', `/politicas/regras/${id}`);
+    await sync('regras');
+    expect(await local('regras', id)).toBeUndefined();
+    // A client moved to another portfolio leaves this phone the same way.
+    const other = (
+      await db.pool.query('select cod_vendedor from vendedores where id_empresa = $1 and cod_vendedor <> $2 limit 1', [
+        t1,
+        rep,
+      ])
+    ).rows[0].cod_vendedor;
+    const moved = (
+      await db.pool.query(
+        'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 and id_cliente <> $3 limit 1',
+        [t1, rep, idCliente],
+      )
+    ).rows[0].id_cliente;
+    expect(await local('clientes', String(moved))).toBeDefined();
+    await db.pool.query('update corrent set cod_vendedor = $1 where id_corrent = $2', [other, moved]);
+    await api(manager, 'POST', '/catalog/sync');
+    await sync('clientes');
+    expect(await local('clientes', String(moved))).toBeUndefined();
+  });
+
+  it('an order: accepted with its number, its client’s last order date, then invoiced by the ERP', async () => {
+    const before = conflicts.length;
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    await collection('pedidos').insert({
+      id,
+      status: 'queued',
+      draft: { idCliente, itens: [{ idProduto, quantidade: 1, descontoPercent: 0 }] },
+      order: null,
+      reasons: [],
+      queuedAt: now,
+      updatedAt: now,
+    });
+    await sync('pedidos');
+    // The number the server assigned is something the device cannot know: answered.
+    const accepted = (await local('pedidos', id)) as { status: string; order: { id: number; numPedSar: number } };
+    expect(accepted.status).toBe('pending_approval');
+    expect(accepted.order.numPedSar).toEqual(expect.any(Number));
+    expect(conflicts.slice(before)).toEqual([{ collection: 'pedidos', id }]);
+    // The client's last order date reaches the phone with the order.
+    await sync('clientes');
+    const client = (await local('clientes', String(idCliente))) as { lastOrderAt: string };
+    expect(Date.now() - new Date(client.lastOrderAt).getTime()).toBeLessThan(60_000);
+
+    await api(supervisor, 'POST', `/orders/${accepted.order.id}/approve`);
+    await sync('pedidos');
+    expect(await local('pedidos', id)).toMatchObject({ status: 'approved' });
+    await db.pool.query(
+      `update pedidos_venda set situacao = 'F' where id_pedido = (select erp_id_pedido from app.pedidos where id = $1)`,
+      [accepted.order.id],
+    );
+    await api(manager, 'POST', '/catalog/sync');
+    await sync('pedidos');
+    expect(await local('pedidos', id)).toMatchObject({ status: 'invoiced' });
+  });
+
+  it('a refused card keeps its place on the phone with the reason; the rest of the batch is applied', async () => {
+    const foreign = (
+      await db.pool.query(
+        'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor <> $2 limit 1',
+        [t1, rep],
+      )
+    ).rows[0].id_cliente;
+    const card = (over: Record<string, unknown>) => ({
+      id: randomUUID(),
+      estagio: 'lead',
+      idCliente: null,
+      nomeCliente: null,
+      nomeProspect: null,
+      empresaProspect: null,
+      idPedido: null,
+      valor: null,
+      previsaoFechamento: null,
+      observacoes: null,
+      motivoPerda: null,
+      criadoEm: new Date().toISOString(),
+      atualizadoEm: new Date().toISOString(),
+      ...over,
+    });
+    const before = conflicts.length;
+    const good = card({ nomeProspect: 'Empório Três Irmãos' });
+    const refused = card({ idCliente: foreign });
+    await collection('funil').bulkInsert([good, refused]);
+    await sync('funil');
+    // An accepted write is not a conflict; the refusal is, and the card stays with its reason.
+    expect(conflicts.slice(before)).toEqual([{ collection: 'funil', id: refused.id }]);
+    expect((await db.pool.query('select 1 from app.oportunidades where id = $1', [good.id])).rowCount).toBe(1);
+    expect(await local('funil', refused.id)).toMatchObject({ recusa: { code: 'CLIENT_NOT_IN_PORTFOLIO' } });
+    // The rep fixes it: a prospect instead of the client. It is created.
+    const doc = await collection('funil').findOne(refused.id).exec();
+    await doc?.incrementalPatch({ idCliente: null, nomeProspect: 'Cliente que saiu da carteira', recusa: null });
+    await sync('funil');
+    expect((await db.pool.query('select 1 from app.oportunidades where id = $1', [refused.id])).rowCount).toBe(1);
+    // Moving the good card offline is taken as sent, and its server clock comes by pull.
+    const moved = conflicts.length;
+    await (await collection('funil').findOne(good.id).exec())?.incrementalPatch({ estagio: 'proposta' });
+    await sync('funil');
+    expect(conflicts.length).toBe(moved);
+    expect(await local('funil', good.id)).toMatchObject({ estagio: 'proposta' });
+  });
+
+  it('a reply written offline to a ticket resolved meanwhile stays on the phone with the reason', async () => {
+    const id = randomUUID();
+    const erpOrder = await db.pool.query(
+      `select num_pedido from pedidos_venda where id_empresa in (select id_filial from app.vw_empresas where id_empresa = $1)
+          and cod_vendedor = $2 order by id_pedido limit 1`,
+      [t1, rep],
+    );
+    const message = (texto: string) => ({
+      id: randomUUID(),
+      autorTipo: 'representante',
+      autorNome: 'rep@stock.test',
+      texto,
+      criadoEm: new Date().toISOString(),
+    });
+    await collection('chamados').insert({
+      id,
+      idChamado: null,
+      idPedido: null,
+      numPedSar: null,
+      numPedErp: erpOrder.rows[0].num_pedido,
+      idCliente: null,
+      nomeCliente: null,
+      assunto: 'Boleto',
+      status: 'aberto',
+      mensagens: [message('Preciso da segunda via')],
+      criadoEm: new Date().toISOString(),
+      atualizadoEm: new Date().toISOString(),
+    });
+    await sync('chamados');
+    const opened = (await local('chamados', id)) as { idChamado: number; mensagens: unknown[] };
+    expect(opened.idChamado).toEqual(expect.any(Number));
+    await api(manager, 'POST', `/ger/chamados/${opened.idChamado}/resolver`);
+    const late = message('Ainda não chegou 😟');
+    await (await collection('chamados').findOne(id).exec())?.incrementalPatch({
+      mensagens: [...opened.mensagens, late],
+    });
+    await sync('chamados');
+    const after = (await local('chamados', id)) as { status: string; mensagens: Record<string, unknown>[] };
+    expect(after.status).toBe('resolvido');
+    expect(after.mensagens.at(-1)).toMatchObject({ id: late.id, texto: late.texto, recusa: { code: 'TICKET_CLOSED' } });
+  });
+});
