@@ -13,6 +13,8 @@ import type { SyncOpportunity, SyncOrder, SyncTicket } from '@campo/shared';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampoUser, OutboxEntry } from '../client/src/db/index.ts';
+import { createDb } from '../server/src/db/kysely.ts';
+import { refreshAll } from '../server/src/sync/service.ts';
 import type { FaultCounts } from './convergence/faulty-fetch.ts';
 import {
   comparable,
@@ -82,6 +84,8 @@ describe(`offline convergence ${tag}`, () => {
   let served: Awaited<ReturnType<typeof servedApp>>;
   const reps: Rep[] = [];
   const phones: Phone[] = [];
+  /** A manager of each tenant: approves orders, as the ERP side of the simulation. */
+  const managers = new Map<number, string>();
 
   /** Representatives with enough portfolio to order: clients unblocked, products priced on their pauta. */
   async function orderableClients(pool: pg.Pool, idEmpresa: number, codVendedor: number): Promise<OrderableClient[]> {
@@ -142,6 +146,12 @@ describe(`offline convergence ${tag}`, () => {
       if (r.home) home += 1;
       else away += 1;
     }
+    for (const t of [t1, t2]) {
+      managers.set(
+        t,
+        await logInAs(served.app, db.pool, { login: `ger${t}@convergence.test`, role: 'manager', idEmpresa: t }),
+      );
+    }
     if (home < REPS || away < 1)
       throw new Error(`${tag} the fixture has ${home} orderable representatives of tenant ${t1} and ${away} of ${t2}`);
     // Two phones per representative, all opened at once (worker start-up dominates).
@@ -190,6 +200,13 @@ describe(`offline convergence ${tag}`, () => {
        * both must survive (per-field merge), unless the card is touched again or deleted.
        */
       const mergeExpectations = new Map<string, Record<string, unknown>>();
+      /** Orders the ERP invoiced (by Campo order id): every phone must show them invoiced. */
+      const erpInvoiced = new Set<number>();
+      /** Cards refused at creation (a client of another representative), by the phone that holds them. */
+      const refusedCards = new Map<string, Phone>();
+      /** The ERP's own changes reach the change log by the refresh that every server runs on a schedule. */
+      const refresh = (idEmpresa: number) => refreshAll(createDb(db.pool), idEmpresa);
+      const colleagues = (rep: Rep) => reps.filter((r) => r !== rep && r.idEmpresa === rep.idEmpresa);
 
       const call = <T>(phone: Phone, cmd: string, args: Record<string, unknown> = {}) =>
         phone.worker.call<T>(cmd, args);
@@ -278,7 +295,62 @@ describe(`offline convergence ${tag}`, () => {
           if (await tolerant('delete', () => call(phone, 'deleteOpportunity', { id: card.id }))) {
             const known = cards.get(card.id);
             if (known) known.deleted = true;
+            refusedCards.delete(card.id);
           }
+        },
+        /** A card for a client of another representative: refused, kept on its phone with the reason. */
+        async refusedCard(phone: Phone) {
+          const others = colleagues(phone.rep).filter((r) => r.clients.length > 0);
+          if (!others.length) return operations.createCard(phone);
+          const idCliente = rnd.pick(rnd.pick(others).clients).idCliente;
+          const id = await call<string>(phone, 'createOpportunity', { input: { idCliente, valor: 10 } });
+          refusedCards.set(id, phone);
+        },
+        /** The ERP side: an order is approved, or, once approved, invoiced by the ERP. */
+        async erpInvoice(phone: Phone) {
+          const { rep } = phone;
+          const { rows } = await db.pool.query<{ id: number; situa: number; erp_id_pedido: number | null }>(
+            `select id, situa, erp_id_pedido from app.pedidos
+              where id_empresa = $1 and cod_vendedor = $2 and observacao like $3 and situa in (1, 2) order by id`,
+            [rep.idEmpresa, rep.codVendedor, `sim ${SEED} #%`],
+          );
+          if (!rows.length) return operations.queueOrder(phone);
+          const o = rnd.pick(rows);
+          if (o.situa === 1) {
+            const res = await served.app.request(`/api/v1/orders/${o.id}/approve`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${managers.get(rep.idEmpresa)}` },
+            });
+            if (res.status !== 200) throw new Error(`${tag} approve ${o.id}: ${res.status} ${await res.text()}`);
+          } else {
+            await db.pool.query(`update pedidos_venda set situacao = 'F' where id_pedido = $1`, [o.erp_id_pedido]);
+            erpInvoiced.add(o.id);
+          }
+          if (rnd.chance(0.5)) await refresh(rep.idEmpresa);
+        },
+        /** The ERP moves a client to a colleague's portfolio: orders queued for it are refused. */
+        async erpMoveClient(phone: Phone) {
+          const { rep } = phone;
+          const to = colleagues(rep);
+          if (!to.length || rep.clients.length < 2) return operations.queueOrder(phone);
+          const target = rnd.pick(to);
+          const client = rnd.pick(rep.clients);
+          await db.pool.query('update corrent set cod_vendedor = $1 where id_corrent = $2', [
+            target.codVendedor,
+            client.idCliente,
+          ]);
+          rep.clients = rep.clients.filter((c) => c !== client);
+          target.clients.push(client);
+          await refresh(rep.idEmpresa);
+        },
+        /** The ERP deactivates a product: orders queued with it are refused. */
+        async erpDeactivateProduct(phone: Phone) {
+          const client = rnd.pick(phone.rep.clients);
+          if (client.products.length < 2) return operations.queueOrder(phone);
+          const idProduto = rnd.pick(client.products);
+          await db.pool.query(`update produtos set ativo = 'N' where id_produto = $1`, [idProduto]);
+          for (const r of reps) for (const c of r.clients) c.products = c.products.filter((p) => p !== idProduto);
+          await refresh(phone.rep.idEmpresa);
         },
         /** Both phones of the representative edit one card at once, before either syncs. */
         async concurrentEdit(phone: Phone) {
@@ -472,6 +544,10 @@ describe(`offline convergence ${tag}`, () => {
         openTicket: 6,
         replyTicket: 8,
         cancelTicket: 1,
+        refusedCard: 2,
+        erpInvoice: 6,
+        erpMoveClient: 1,
+        erpDeactivateProduct: 1,
         fault: 12,
       };
       const faultWeights: Record<Fault, number> = { offline: 4, lostAnswer: 3, duplicatePush: 3, serverRestart: 1 };
@@ -502,6 +578,9 @@ describe(`offline convergence ${tag}`, () => {
           await call(p, 'setOffline', { offline: false });
         }
 
+        // The scheduled refresh runs once more: whatever the ERP did last reaches the change log.
+        for (const t of managers.keys()) await refresh(t);
+
         let lastProblems: string[] = [];
         await eventually(
           'every phone to converge to the server',
@@ -522,6 +601,7 @@ describe(`offline convergence ${tag}`, () => {
 
         const tally = await checkOrders();
         await checkFunnelAndTickets();
+        await checkErpChanges();
         await checkScopes();
 
         const happened = await Promise.all(phones.map((p) => call<FaultCounts>(p, 'faultCounts')));
@@ -552,8 +632,10 @@ describe(`offline convergence ${tag}`, () => {
               const local = new Map<string, Doc>();
               for (const d of await docsOf<Record<string, unknown>>(phone, collection)) {
                 const doc = comparable(d);
-                // Refusals are not stored on the server: a refused order lives on its phone only.
+                // Refusals are not stored on the server: a refused order, or a card refused at
+                // creation, lives on its phone only.
                 if (collection === 'pedidos' && doc.status === 'refused') continue;
+                if (collection === 'funil' && doc.recusa && !reference.has(doc.id)) continue;
                 local.set(doc.id, doc);
               }
               perPhone.push(local);
@@ -650,6 +732,26 @@ describe(`offline convergence ${tag}`, () => {
         noProblems('funnel and tickets', problems);
       }
 
+      /** What the ERP did reached the phones; refused cards stayed visible where they were made. */
+      async function checkErpChanges() {
+        const problems: string[] = [];
+        for (const phone of phones) {
+          const docs = await docsOf<SyncOrder>(phone, 'pedidos');
+          for (const d of docs) {
+            if (d.order && erpInvoiced.has(d.order.id) && d.status !== 'invoiced')
+              problems.push(`${phone.name}: order ${d.order.id} invoiced in the ERP shows ${d.status}`);
+          }
+        }
+        for (const [id, phone] of refusedCards) {
+          const held = (await docsOf<SyncOpportunity>(phone, 'funil')).find((d) => d.id === id);
+          if (!held?.recusa) problems.push(`${phone.name}: refused card ${id} is not shown with its reason`);
+          const onServer = await db.pool.query('select 1 from app.oportunidades where id::text = $1', [id]);
+          if (onServer.rows.length) problems.push(`refused card ${id} (another portfolio's client) is on the server`);
+        }
+        console.log(`${tag} erp: invoiced=${erpInvoiced.size} refusedCards=${refusedCards.size}`);
+        noProblems('ERP changes and refusals', problems);
+      }
+
       /** Nothing of another representative or tenant on any phone, checked against the owners in the DB. */
       async function checkScopes() {
         const problems: string[] = [];
@@ -699,7 +801,8 @@ describe(`offline convergence ${tag}`, () => {
             'select id::text as id from app.oportunidades where id_empresa = $1 and cod_vendedor = $2 and id::text = any($3)',
             funil,
           );
-          for (const id of funil) if (!ownCards.has(id)) problems.push(`${phone.name} holds card ${id}`);
+          for (const id of funil)
+            if (!ownCards.has(id) && refusedCards.get(id) !== phone) problems.push(`${phone.name} holds card ${id}`);
 
           const chamados = ids(await docsOf<{ id: string }>(phone, 'chamados'));
           const ownTickets = await owned(
