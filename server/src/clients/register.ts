@@ -13,7 +13,7 @@ import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { selectPautaExists } from '../orders/queries.ts';
 import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
-import { loadRegistrationDocs } from './sync.ts';
+import { loadRegistrationDocs } from './documents.ts';
 
 const erp = (v: string | null, max = 100) => (v === null ? null : toErpText(v, max));
 

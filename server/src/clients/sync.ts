@@ -7,35 +7,9 @@
 import { type SyncOrderReason, type SyncPushRow, type SyncRegistration, ZNewClient } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import type { Tx } from '../db/scope.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
 import { answerOf } from '../sync/push-answer.ts';
 import { registerClient } from './register.ts';
-
-export async function loadRegistrationDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
-  let q = tx
-    .selectFrom('app.clientes_novos')
-    .select(['id', 'chave', 'cod_vendedor', 'id_corrent_erp', 'razao_social', 'cnpj_cpf', 'criado_em'])
-    .where('id_empresa', '=', idEmpresa);
-  if (chaves !== null)
-    q = q.where('id', 'in', chaves.length > 0 ? chaves.map(Number).filter(Number.isSafeInteger) : [0]);
-  const rows = await q.orderBy('id').execute();
-  return rows.map((r) => {
-    const doc: SyncRegistration = {
-      id: r.chave ?? `cadastro-${r.id}`,
-      status: 'created',
-      dados: null,
-      idCliente: r.id_corrent_erp,
-      razaoSocial: r.razao_social,
-      documento: r.cnpj_cpf,
-      reasons: [],
-      criadoEm: new Date(r.criado_em).toISOString(),
-      _deleted: false,
-    };
-    return { chave: String(r.id), escopo: r.cod_vendedor, documento: doc.id, doc };
-  });
-}
 
 function refused(row: SyncPushRow, reasons: SyncOrderReason[]): SyncRegistration {
   const d = row.newDocumentState as Partial<SyncRegistration>;

@@ -4,28 +4,14 @@
 import type { Company } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { problems } from '../http/problem.ts';
-import { refreshReference } from '../sync/collections.ts';
+import { scopeOf, withScope } from '../db/scope.ts';
+import { refreshLoadedCollection } from '../sync/changelog.ts';
+import { loadSettingsDocs } from './documents.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';
-import { clearLogo, selectCompany, upsertLogo, upsertMetaPositivacaoDia } from './queries.ts';
+import { clearLogo, upsertLogo, upsertMetaPositivacaoDia } from './queries.ts';
+import { readCompany } from './read.ts';
 
-export async function readCompany(tx: Tx, idEmpresa: number): Promise<Company> {
-  const row = await selectCompany(tx, idEmpresa);
-  // A token names a tenant the ERP no longer has: nothing to show.
-  if (!row) throw problems.notFound('Empresa');
-  return {
-    idEmpresa: Number(row.id_empresa),
-    name: row.razao_social,
-    tradeName: row.nome_fantasia,
-    cnpj: row.cnpj,
-    stateRegistration: row.inscricao_estadual,
-    address: { street: row.endereco, city: row.cidade, uf: row.uf, cep: row.cep },
-    phone: row.telefone,
-    logoBase64: row.logo,
-    metaPositivacaoDia: row.meta_positivacao_dia,
-  };
-}
+export { readCompany };
 
 export function getCompany(db: Db, auth: AuthContext): Promise<Company> {
   return withScope(db, scopeOf(auth), (tx) => readCompany(tx, auth.idEmpresa));
@@ -37,7 +23,7 @@ export async function setLogo(db: Db, auth: AuthContext, bytes: Uint8Array): Pro
   const dataUrl = toDataUrl(logo.mime, bytes);
   return withScope(db, scopeOf(auth), async (tx) => {
     await upsertLogo(tx, auth.idEmpresa, dataUrl);
-    await refreshReference(tx, auth.idEmpresa, 'ajustes');
+    await refreshLoadedCollection(tx, auth.idEmpresa, 'ajustes', loadSettingsDocs);
     return readCompany(tx, auth.idEmpresa);
   });
 }
@@ -46,14 +32,14 @@ export async function setLogo(db: Db, auth: AuthContext, bytes: Uint8Array): Pro
 export function removeLogo(db: Db, auth: AuthContext): Promise<void> {
   return withScope(db, scopeOf(auth), async (tx) => {
     await clearLogo(tx, auth.idEmpresa);
-    await refreshReference(tx, auth.idEmpresa, 'ajustes');
+    await refreshLoadedCollection(tx, auth.idEmpresa, 'ajustes', loadSettingsDocs);
   });
 }
 
 export function setMetaPositivacaoDia(db: Db, auth: AuthContext, meta: number): Promise<number | null> {
   return withScope(db, scopeOf(auth), async (tx) => {
     const saved = await upsertMetaPositivacaoDia(tx, auth.idEmpresa, meta);
-    await refreshReference(tx, auth.idEmpresa, 'ajustes');
+    await refreshLoadedCollection(tx, auth.idEmpresa, 'ajustes', loadSettingsDocs);
     return saved;
   });
 }

@@ -5,7 +5,6 @@
 // fields sent; with baseAtualizadoEm it is refused (409 OPPORTUNITY_CONFLICT, with the
 // current card) when the card changed since that version — see shared/src/funnel.ts.
 import {
-  decodeLossless,
   encodeLossless,
   type FunnelStage,
   type Opportunity,
@@ -17,36 +16,19 @@ import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { touchDocuments } from '../sync/changelog.ts';
+import { loadOpportunityDocs, opportunitySyncDoc, toApi } from './documents.ts';
 import * as q from './queries.ts';
-import { loadOpportunityDocs, opportunitySyncDoc } from './sync.ts';
+
+export { toApi };
 
 const lossless = (v: string | null | undefined) =>
   v === undefined ? undefined : v === null ? null : encodeLossless(v);
-const plain = (v: string | null) => (v === null ? null : decodeLossless(v));
 
 function rep(auth: AuthContext): number {
   if (auth.role !== 'representative' || auth.codVendedor === null) {
     throw problems.forbidden('Só representantes têm funil de vendas.');
   }
   return auth.codVendedor;
-}
-
-export function toApi(row: q.OpportunityRow): Opportunity {
-  return {
-    id: row.id,
-    estagio: row.estagio as FunnelStage,
-    idCliente: row.id_cliente,
-    nomeCliente: row.nome_cliente ?? null,
-    nomeProspect: plain(row.nome_prospect),
-    empresaProspect: plain(row.empresa_prospect),
-    idPedido: row.id_pedido,
-    valor: row.valor === null ? null : Number(row.valor),
-    previsaoFechamento: row.previsao_fechamento,
-    observacoes: plain(row.observacoes),
-    motivoPerda: plain(row.motivo_perda),
-    criadoEm: new Date(row.criado_em).toISOString(),
-    atualizadoEm: new Date(row.atualizado_em).toISOString(),
-  };
 }
 
 const invalid = (code: string, detail: string, field: string) =>

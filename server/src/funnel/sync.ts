@@ -9,7 +9,6 @@
 // master state back, with the server's atualizadoEm and client name.
 import {
   blankDocument,
-  type Opportunity,
   type OpportunityPatch,
   type SyncOpportunity,
   type SyncPushRow,
@@ -19,13 +18,14 @@ import {
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { scopeOf, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
-import { type SyncDoc, touchDocuments } from '../sync/changelog.ts';
+import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
+import { loadOpportunityDocs, toApi } from './documents.ts';
 import * as q from './queries.ts';
-import { createOpportunity, deleteOpportunity, toApi, updateOpportunity } from './service.ts';
+import { createOpportunity, deleteOpportunity, updateOpportunity } from './service.ts';
 
 const FIELDS = [
   'estagio',
@@ -38,21 +38,6 @@ const FIELDS = [
   'observacoes',
   'motivoPerda',
 ] as const;
-
-export function opportunitySyncDoc(o: Opportunity, codVendedor: number): SyncDoc {
-  const doc: SyncOpportunity = { ...o, _deleted: false };
-  return { chave: o.id, escopo: codVendedor, documento: o.id, doc };
-}
-
-export async function loadOpportunityDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
-  const rows = await q.selectTenantOpportunities(tx, idEmpresa, chaves);
-  // An edit the server could not take stays on the card, with its reason (sync/refusals.ts).
-  const refused = await refusalsOf(tx, idEmpresa, 'funil', chaves);
-  return rows.map((r) => {
-    const recusa = refused.get(r.id)?.[0]?.dados as SyncRefusal | undefined;
-    return opportunitySyncDoc({ ...toApi(r), ...(recusa ? { recusa } : {}) }, r.cod_vendedor);
-  });
-}
 
 /** Keeps (or, with null, drops) the refusal of an edit of the card, and records the card for the devices. */
 async function setRefusal(db: Db, auth: AuthContext, id: string, recusa: SyncRefusal | null) {

@@ -26,9 +26,9 @@ import { HttpProblem, problems } from '../http/problem.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
 import { loadCeilingInputs } from '../policies/service.ts';
 import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
+import { loadOrderDocs, orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
-import { loadOrderDocs, orderSyncDoc } from './sync.ts';
 
 export interface OrderResult {
   status: number;

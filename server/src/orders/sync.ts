@@ -7,7 +7,6 @@
 // order is pushed again under the same key (only a created order binds its key).
 import {
   IDEMPOTENCY_KEY,
-  type Order,
   type RefusalReason,
   type SyncOrder,
   type SyncOrderReason,
@@ -16,54 +15,13 @@ import {
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { scopeOf, withScope } from '../db/scope.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
 import { answerOf } from '../sync/push-answer.ts';
+import { orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
 import { createOrder } from './service.ts';
-
-/** Decided orders older than this leave the devices; pending ones stay whatever their age. */
-export const ORDER_WINDOW_DAYS = 90;
-
-export function orderSyncDoc(order: Order, key: string | null): SyncDoc {
-  const id = key ?? `pedido-${order.id}`;
-  const doc: SyncOrder = {
-    id,
-    status: order.status,
-    draft: null,
-    order,
-    reasons: [],
-    queuedAt: null,
-    // The history's last entry is the latest change (the first one is the creation).
-    updatedAt: order.historico.at(-1)?.em ?? order.criadoEm,
-    _deleted: false,
-  };
-  return { chave: String(order.id), escopo: order.codVendedor, documento: id, doc };
-}
-
-export async function loadOrderDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
-  const ids = chaves === null ? null : chaves.map(Number).filter(Number.isSafeInteger);
-  const rows = await q.selectReplicatedOrders(tx, idEmpresa, ORDER_WINDOW_DAYS, ids);
-  const keys = new Map(rows.map((r) => [r.id, r.chave]));
-  const docs: SyncDoc[] = [];
-  // Bounded batches: a refresh of a busy tenant reads its window a few thousand orders at a time.
-  const all = rows.map((r) => r.id);
-  for (let i = 0; i < all.length; i += 2000) {
-    const orders = await loadOrders(tx, idEmpresa, all.slice(i, i + 2000));
-    for (const order of orders.values()) docs.push(orderSyncDoc(order, keys.get(order.id) ?? null));
-  }
-  return docs;
-}
-
-/**
- * Before a refresh of pedidos: what the ERP did to approved orders (invoiced them) becomes
- * their status, so the refresh that follows records the new documents and devices pull them.
- */
-export async function reconcileBeforeRefresh(tx: Tx, idEmpresa: number): Promise<void> {
-  await q.reconcileInvoiced(tx, idEmpresa);
-}
 
 function refusedDoc(row: SyncPushRow, reasons: SyncOrderReason[], now: Date): SyncOrder {
   const d = row.newDocumentState as Partial<SyncOrder>;

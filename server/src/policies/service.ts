@@ -24,7 +24,8 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
 import { HttpProblem, problems, validationProblem } from '../http/problem.ts';
-import { refreshReference } from '../sync/collections.ts';
+import { refreshLoadedCollection } from '../sync/changelog.ts';
+import { loadRuleDocs } from './documents.ts';
 import {
   countRules,
   deleteRule as deleteRuleRow,
@@ -241,7 +242,7 @@ export async function createRules(
       overlaps.push({ ruleId: rule.id, overlapping: overlapping.map((r) => toPolicyRule(r, today)) });
     }
   }
-  await refreshReference(tx, auth.idEmpresa, 'regras');
+  await refreshRules(tx, auth.idEmpresa);
   return { items: created.map((r) => toPolicyRule(r, today)), overlaps };
 }
 
@@ -265,15 +266,21 @@ export async function updateRule(
   const row = await updateRuleRow(tx, auth.idEmpresa, id, ruleValues(input, descricao, input.idPauta));
   if (!row) throw ruleNotFound();
   const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, row, [row.id]);
-  await refreshReference(tx, auth.idEmpresa, 'regras');
+  await refreshRules(tx, auth.idEmpresa);
   return { item: toPolicyRule(row, today), overlaps: overlapping.map((r) => toPolicyRule(r, today)) };
 }
 
 // Orders keep a snapshot of the rule they were placed under (pedido_itens.id_regra, the
 // percent and the ceiling), so deleting a rule changes no order already placed.
+/**
+ * After a change of rules: the collection is small, so it is rebuilt whole in the writing
+ * transaction (a rule moved to another representative leaves the first one's devices).
+ */
+const refreshRules = (tx: Tx, idEmpresa: number) => refreshLoadedCollection(tx, idEmpresa, 'regras', loadRuleDocs);
+
 export async function deleteRule(tx: Tx, auth: AuthContext, id: number): Promise<void> {
   if (!(await deleteRuleRow(tx, auth.idEmpresa, id))) throw ruleNotFound();
-  await refreshReference(tx, auth.idEmpresa, 'regras');
+  await refreshRules(tx, auth.idEmpresa);
 }
 
 /** Rules in force today; a representative gets only those for every representative or for them. */

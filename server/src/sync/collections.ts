@@ -8,14 +8,18 @@ import {
   type SyncRefreshCounts,
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
-import { loadRegistrationDocs, pushRegistrations } from '../clients/sync.ts';
-import { loadSettingsDocs } from '../company/sync.ts';
+import { loadRegistrationDocs } from '../clients/documents.ts';
+import { pushRegistrations } from '../clients/sync.ts';
+import { loadSettingsDocs } from '../company/documents.ts';
 import type { Db } from '../db/kysely.ts';
 import type { Tx } from '../db/scope.ts';
-import { loadOpportunityDocs, pushOpportunities } from '../funnel/sync.ts';
-import { loadOrderDocs, pushOrders, reconcileBeforeRefresh } from '../orders/sync.ts';
-import { loadRuleDocs } from '../policies/sync.ts';
-import { loadTicketDocs, pushTickets } from '../tickets/sync.ts';
+import { loadOpportunityDocs } from '../funnel/documents.ts';
+import { pushOpportunities } from '../funnel/sync.ts';
+import { loadOrderDocs, reconcileBeforeRefresh } from '../orders/documents.ts';
+import { pushOrders } from '../orders/sync.ts';
+import { loadRuleDocs } from '../policies/documents.ts';
+import { loadTicketDocs } from '../tickets/documents.ts';
+import { pushTickets } from '../tickets/sync.ts';
 import { isSqlCollection, refreshLoadedCollection, refreshSqlCollection, type SyncDoc } from './changelog.ts';
 
 type Loader = (tx: Tx, idEmpresa: number, chaves: string[] | null) => Promise<SyncDoc[]>;

@@ -23,8 +23,8 @@ import { HttpProblem, problems } from '../http/problem.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
 import { managerLogins } from '../notifications/queries.ts';
 import { touchDocuments } from '../sync/changelog.ts';
+import { loadTicketDocs } from './documents.ts';
 import * as q from './queries.ts';
-import { loadTicketDocs } from './sync.ts';
 
 type Side = 'representative' | 'company';
 

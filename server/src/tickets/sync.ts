@@ -6,77 +6,22 @@
 // where the reply is absent (docs/sync.md).
 import {
   blankDocument,
-  decodeLossless,
   type SyncPushRow,
   type SyncRefusal,
   type SyncTicket,
   TICKET_MESSAGE_MAX,
-  type TicketStatus,
   ZTicketCreate,
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { scopeOf, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
-import { type SyncDoc, touchDocuments } from '../sync/changelog.ts';
+import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
-import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
+import { dropRefusals, keepRefusal } from '../sync/refusals.ts';
+import { loadTicketDocs } from './documents.ts';
 import * as q from './queries.ts';
 import { closeTicket, createTicket, replyTicket } from './service.ts';
-
-const iso = (d: Date | string) => new Date(d).toISOString();
-
-export async function loadTicketDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
-  const ids = chaves === null ? null : chaves.map(Number).filter(Number.isSafeInteger);
-  const tickets = await q.selectTenantTickets(tx, idEmpresa, ids);
-  const messages = await q.selectTenantMessages(
-    tx,
-    idEmpresa,
-    tickets.map((t) => t.id),
-  );
-  const byTicket = new Map<number, SyncTicket['mensagens']>();
-  for (const m of messages) {
-    const list = byTicket.get(m.id_chamado) ?? [];
-    list.push({
-      id: m.chave ?? `msg-${m.id}`,
-      autorTipo: m.autor_tipo as 'representante' | 'empresa',
-      autorNome: m.autor_nome,
-      texto: decodeLossless(m.texto),
-      criadoEm: iso(m.criado_em),
-    });
-    byTicket.set(m.id_chamado, list);
-  }
-  // Replies the server could not take stay in the thread, with their reason (sync/refusals.ts).
-  const refused = await refusalsOf(
-    tx,
-    idEmpresa,
-    'chamados',
-    tickets.map((t) => String(t.id)),
-  );
-  for (const [chave, list] of refused) {
-    const thread = byTicket.get(Number(chave)) ?? [];
-    thread.push(...list.map((r) => r.dados as SyncTicket['mensagens'][number]));
-    byTicket.set(Number(chave), thread);
-  }
-  return tickets.map((t) => {
-    const doc: SyncTicket = {
-      id: t.chave ?? `chamado-${t.id}`,
-      idChamado: t.id,
-      idPedido: t.id_pedido,
-      numPedSar: t.num_ped_sar,
-      numPedErp: t.num_ped_erp,
-      idCliente: t.id_cliente,
-      nomeCliente: t.nome_cliente,
-      assunto: decodeLossless(t.assunto),
-      status: t.status as TicketStatus,
-      mensagens: byTicket.get(t.id) ?? [],
-      criadoEm: iso(t.criado_em),
-      atualizadoEm: iso(t.atualizado_em),
-      _deleted: false,
-    };
-    return { chave: String(t.id), escopo: t.cod_vendedor, documento: doc.id, doc };
-  });
-}
 
 async function ticketOfKey(db: Db, auth: AuthContext, key: string): Promise<number | null> {
   return withScope(db, scopeOf(auth), async (tx) => {

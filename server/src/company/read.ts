@@ -1,0 +1,22 @@
+// The company as the API shows it, read by the service and by the ajustes documents alike.
+import type { Company } from '@campo/shared';
+import type { Tx } from '../db/scope.ts';
+import { problems } from '../http/problem.ts';
+import { selectCompany } from './queries.ts';
+
+export async function readCompany(tx: Tx, idEmpresa: number): Promise<Company> {
+  const row = await selectCompany(tx, idEmpresa);
+  // A token names a tenant the ERP no longer has: nothing to show.
+  if (!row) throw problems.notFound('Empresa');
+  return {
+    idEmpresa: Number(row.id_empresa),
+    name: row.razao_social,
+    tradeName: row.nome_fantasia,
+    cnpj: row.cnpj,
+    stateRegistration: row.inscricao_estadual,
+    address: { street: row.endereco, city: row.cidade, uf: row.uf, cep: row.cep },
+    phone: row.telefone,
+    logoBase64: row.logo,
+    metaPositivacaoDia: row.meta_positivacao_dia,
+  };
+}
