@@ -553,6 +553,11 @@ describe('replication push', () => {
       { assumedMasterState: null, newDocumentState: { ...ticket, id: randomUUID(), idPedido: 2_000_000_000 } },
     ]);
     expect(bad).toMatchObject({ idChamado: null, recusa: { code: expect.any(String) } });
+    // Discarded on the device: the deletion of a ticket the server never opened is taken.
+    const discarded = { ...(bad as SyncTicket), _deleted: true };
+    expect(await push(as.rep, 'chamados', [{ assumedMasterState: bad, newDocumentState: discarded }])).toEqual([]);
+    const held = await db.pool.query('select 1 from app.chamados where chave = $1', [discarded.id]);
+    expect(held.rows).toHaveLength(0);
   });
 
   it('every request names its protocol version: 426 below the minimum, 400 above the current', async () => {

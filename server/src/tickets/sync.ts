@@ -114,10 +114,13 @@ function isSameKeyRace(err: unknown, constraint: string): boolean {
   return typeof e === 'object' && e !== null && e.code === '23505' && e.constraint === constraint;
 }
 
-async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncTicket> {
+async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncTicket | null> {
   const next = row.newDocumentState as Record<string, unknown>;
   const key = row.newDocumentState.id;
   let id = await ticketOfKey(db, auth, key);
+  // The representative discarded a ticket the server never opened (refused): nothing to do.
+  // Tickets the server holds are never deleted: the device gets it back.
+  if (next._deleted === true) return id === null ? null : master(db, auth, id);
   const all = messagesOf(next);
   if (!Array.isArray(all))
     return id === null ? refusedTicket(next, all) : { ...(await master(db, auth, id)), recusa: all };
@@ -201,7 +204,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
  * representative refuses the whole push (403: scope).
  */
 export async function pushTickets(db: Db, auth: AuthContext, rows: SyncPushRow[]) {
-  const masters: SyncTicket[] = [];
+  const masters: (SyncTicket | null)[] = [];
   for (const row of rows) masters.push(await pushOne(db, auth, row));
   return answerOf(rows, masters, STAMPS);
 }
