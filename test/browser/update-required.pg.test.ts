@@ -1,10 +1,11 @@
 // An app too old for the server, in a real browser at 360 px: a representative moves a funnel
 // card offline; meanwhile the server starts requiring a newer sync protocol. Back online the
 // app hears 426, stops syncing, says "Atualize o app" and keeps the move on the phone (the
-// server still has the old stage). Once a version the server accepts is loaded (here the
-// server accepts this one again; "Atualizar agora" reloads through the service worker) the
-// move reaches the server. The 426 comes from test/support/version-gate.ts in front of the
-// app, the server's check as docs/sync.md specifies it.
+// server still has the old stage). Then a new build is deployed (here: the same app with a
+// service worker that differs by one line, `newBuild` below) and the server accepts the app
+// again; "Atualizar agora" installs the new worker, activates it, reloads, and the move reaches
+// the server. The 426 comes from test/support/version-gate.ts in front of the app, the
+// server's check as docs/sync.md specifies it.
 import { SYNC_PROTOCOL_VERSION } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,28 @@ const PASSWORD = 'senha-da-versao-1';
 const PROSPECT = 'Armazém Boa Vista';
 const WAIT = { timeout: 30_000 };
 const gate = versionGate(1);
+/** Set to serve a new build's service worker: /sw.js with one more line, so it is a new version. */
+let deployed = false;
+
+/**
+ * The new build's /sw.js. The request goes without its validators and encodings so the body
+ * can be read and changed, and the answer without its ETag, so no 304 hides the change.
+ */
+function newBuild(fetchApp: (req: Request) => Response | Promise<Response>) {
+  return async (req: Request): Promise<Response> => {
+    if (!deployed || new URL(req.url).pathname !== '/sw.js') return fetchApp(req);
+    const headers = new Headers(req.headers);
+    headers.delete('if-none-match');
+    headers.delete('if-modified-since');
+    headers.delete('accept-encoding');
+    const res = await fetchApp(new Request(req.url, { method: req.method, headers }));
+    const out = new Headers(res.headers);
+    for (const h of ['etag', 'content-length', 'content-encoding', 'last-modified']) out.delete(h);
+    // The new worker says which build it is when the page asks (the test's only addition).
+    const body = `${await res.text()}\nself.addEventListener('message', (e) => { if (e.data === 'campo-build?') e.ports[0]?.postMessage('N+1'); });\n`;
+    return new Response(body, { status: res.status, headers: out });
+  };
+}
 let server: WebServer;
 let browser: Browser | undefined;
 let page: Page;
@@ -48,7 +71,7 @@ beforeAll(async () => {
     codSupervisor: null,
     password: PASSWORD,
   });
-  server = await startWebServer(db.pool, { wrap: gate.wrap });
+  server = await startWebServer(db.pool, { wrap: (app) => newBuild(gate.wrap(app)) });
   browser = await launchBrowser();
   page = browser.page;
 }, 120_000);
@@ -117,9 +140,33 @@ describe('an app older than the server accepts', () => {
     await page.locator('section[data-stage="proposta"]').getByRole('article', { name: PROSPECT }).waitFor(WAIT);
   });
 
-  it('resumes syncing after "Atualizar agora" once the server accepts the app, and pushes the move', async () => {
+  it('"Atualizar agora" installs the new build\'s worker, reloads, resumes syncing and pushes the move', async () => {
+    // The new build is deployed, and the server serves the app's protocol again.
+    deployed = true;
     gate.minVersion = 1;
     await Promise.all([page.waitForEvent('load', WAIT), page.getByRole('button', { name: 'Atualizar agora' }).click()]);
+    // The page is controlled by the new build's worker: asked, it answers, where the old
+    // build's worker never would.
+    const controller = () =>
+      page.evaluate(
+        () =>
+          new Promise<string | null>((resolve) => {
+            const g = globalThis as unknown as {
+              navigator: { serviceWorker: { controller: { postMessage(m: unknown, t: unknown[]): void } | null } };
+              MessageChannel: new () => {
+                port1: { onmessage: ((e: { data: string }) => void) | null };
+                port2: unknown;
+              };
+            };
+            const sw = g.navigator.serviceWorker.controller;
+            if (!sw) return resolve(null);
+            const channel = new g.MessageChannel();
+            channel.port1.onmessage = (e) => resolve(e.data);
+            sw.postMessage('campo-build?', [channel.port2]);
+            setTimeout(() => resolve('old build'), 1000);
+          }),
+      );
+    await expect.poll(controller, WAIT).toBe('N+1');
     await expect.poll(() => stageOnServer(opportunityId), WAIT).toBe('proposta');
     await expect.poll(() => syncStatus().textContent(), WAIT).toMatch(/Sincronizado às \d\d:\d\d/);
     expect(await page.getByText('Atualize o app').count()).toBe(0);
