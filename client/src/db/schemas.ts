@@ -14,7 +14,7 @@
 //      device may still have to push (a queued order, an unpushed card, edit or reply, a
 //      queued registration) and never returning null for such a document;
 //   3. freeze the previous schemas as test/fixtures/schemas-v<N>.ts and extend
-//      test/replication/upgrade.pg.test.ts to open a store with them, queue work offline,
+//      test/replication/versions.pg.test.ts to open a store with them, queue work offline,
 //      reopen with the current schemas and check the server receives that work exactly once.
 // Opening a store runs the strategies before any collection is used (RxDB's migration-schema
 // plugin, database.ts); the replication meta data (checkpoints, assumed master states) is
