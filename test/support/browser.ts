@@ -33,7 +33,9 @@ export interface WebServer {
   restart(): Promise<void>;
 }
 
-function listen(fetch: ReturnType<typeof testApp>['fetch'], port: number): Promise<Server> {
+type FetchApp = (req: Request) => Response | Promise<Response>;
+
+function listen(fetch: FetchApp, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname: '127.0.0.1' }) as Server;
     server.once('listening', () => resolve(server));
@@ -41,10 +43,17 @@ function listen(fetch: ReturnType<typeof testApp>['fetch'], port: number): Promi
   });
 }
 
-/** The API and the built app on a real HTTP port (chosen by the OS), as `campo serve` runs them. */
-export async function startWebServer(pool: pg.Pool): Promise<WebServer> {
+/**
+ * The API and the built app on a real HTTP port (chosen by the OS), as `campo serve` runs them;
+ * `wrap` puts something in front of the app (test/support/version-gate.ts).
+ */
+export async function startWebServer(
+  pool: pg.Pool,
+  options: { wrap?: (fetchApp: FetchApp) => FetchApp } = {},
+): Promise<WebServer> {
   const app = testApp(pool, {}, { webRoot: requireClientBuild() });
-  let server: Server | null = await listen(app.fetch, 0);
+  const fetchApp: FetchApp = options.wrap ? options.wrap((req) => app.fetch(req)) : (req) => app.fetch(req);
+  let server: Server | null = await listen(fetchApp, 0);
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('the test server has no port');
   const port = address.port;
@@ -59,7 +68,7 @@ export async function startWebServer(pool: pg.Pool): Promise<WebServer> {
       await new Promise<void>((resolve, reject) => s.close((err) => (err ? reject(err) : resolve())));
     },
     async restart() {
-      if (!server) server = await listen(app.fetch, port);
+      if (!server) server = await listen(fetchApp, port);
     },
   };
 }

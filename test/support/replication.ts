@@ -19,6 +19,7 @@ import {
   type CampoUser,
   createOutbox,
   type IndexedDbApi,
+  type OpenCampoDbOptions,
   type Outbox,
   openCampoDb,
   type ReplicationOptions,
@@ -93,11 +94,17 @@ export async function startHttpServer(fetchApp: (req: Request) => Response | Pro
 
 const quiet = { info: () => undefined, warn: () => undefined };
 
-/** The API with its change hub, served over HTTP. */
-export async function servedApp(db: { pool: pg.Pool; url: string }) {
+/** The API with its change hub, served over HTTP; `wrap` puts something in front (a version gate). */
+export async function servedApp(
+  db: { pool: pg.Pool; url: string },
+  options: {
+    wrap?: (fetchApp: (req: Request) => Response | Promise<Response>) => (req: Request) => Promise<Response>;
+  } = {},
+) {
   const hub: ChangeHub = createChangeHub({ connectionString: asServerRole(db.url), log: quiet, retryBaseMs: 50 });
   const app = testApp(db.pool, {}, { hub });
-  const server = await startHttpServer((req) => app.fetch(req));
+  const fetchApp = (req: Request) => app.fetch(req);
+  const server = await startHttpServer(options.wrap ? options.wrap(fetchApp) : fetchApp);
   return {
     app,
     hub,
@@ -123,13 +130,20 @@ export interface DeviceOptions extends Partial<Omit<ReplicationOptions, 'getToke
   token: string;
   /** Reopen a previous device's store (same phone, app restarted). */
   indexedDb?: IndexedDbApi;
+  /** Open the store with an older release's schemas (test/fixtures/schemas-v0.ts). */
+  schemas?: OpenCampoDbOptions['schemas'];
 }
 
 /** A device replicating with short retries, so tests of failures take seconds. */
 export async function openDevice(options: DeviceOptions): Promise<Device & { indexedDb: IndexedDbApi }> {
   const indexedDb = options.indexedDb ?? (await deviceIndexedDb());
-  const db = await openCampoDb({ user: options.user, indexedDb, multiInstance: false });
-  const { user: _u, token, indexedDb: _i, ...rest } = options;
+  const db = await openCampoDb({
+    user: options.user,
+    indexedDb,
+    multiInstance: false,
+    ...(options.schemas ? { schemas: options.schemas } : {}),
+  });
+  const { user: _u, token, indexedDb: _i, schemas: _s, ...rest } = options;
   const replication = startReplication(db, {
     retryTimeMs: 200,
     streamBackoffMs: { first: 50, max: 500 },

@@ -3,7 +3,7 @@
 // in words. A representative decides from it whether the order just taken has left the phone.
 import type { Role } from '@campo/shared';
 import { useEffect } from 'preact/hooks';
-import { map } from 'rxjs';
+import { combineLatest, map } from 'rxjs';
 import { useStoreObservable } from '../data/hooks.ts';
 import { readLocal, writeLocal } from '../data/local-cache.ts';
 import { ensureStore, storeError, syncState } from '../data/store.ts';
@@ -37,15 +37,21 @@ export function SyncStatus(props: { role: Role }) {
 
 function SyncStrip() {
   const state = syncState.value;
+  // Refused cards and tickets need the representative as much as refused orders do: the
+  // server did not take them, and only a fix or a discard settles them.
   const waiting = useStoreObservable(
     (s) =>
-      s.outbox?.outbox$.pipe(
-        map((entries) => ({
-          pending: entries.filter((e) => e.state === 'queued' || e.state === 'sent').length,
-          refused: entries.filter((e) => e.state === 'refused').length,
-        })),
-      ) ?? null,
-    { pending: 0, refused: 0 },
+      s.outbox
+        ? combineLatest([s.outbox.outbox$, s.outbox.attention$]).pipe(
+            map(([entries, attention]) => ({
+              pending: entries.filter((e) => e.state === 'queued' || e.state === 'sent').length,
+              refused: entries.filter((e) => e.state === 'refused').length,
+              funil: attention.funil,
+              chamados: attention.chamados,
+            })),
+          )
+        : null,
+    { pending: 0, refused: 0, funil: 0, chamados: 0 },
   );
 
   useEffect(() => {
@@ -89,6 +95,16 @@ function SyncStrip() {
       {waiting.refused > 0 && (
         <a class="sync-refused" href="/pedidos">
           {plural(waiting.refused, 'pedido recusado', 'pedidos recusados')}
+        </a>
+      )}
+      {waiting.funil > 0 && (
+        <a class="sync-refused" href="/funil">
+          {plural(waiting.funil, 'oportunidade recusada', 'oportunidades recusadas')}
+        </a>
+      )}
+      {waiting.chamados > 0 && (
+        <a class="sync-refused" href="/sac">
+          {plural(waiting.chamados, 'chamado precisa de atenção', 'chamados precisam de atenção')}
         </a>
       )}
       {error && <span class="sync-error">{error}</span>}

@@ -4,10 +4,13 @@
 import { type Role, SYNC_COLLECTIONS, SYNC_REPRESENTATIVE_ONLY, type SyncCollection } from '@campo/shared';
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase, removeRxDatabase } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { type CampoDocTypes, SCHEMAS } from './schemas.ts';
+import { type CampoDocTypes, MIGRATIONS, SCHEMAS } from './schemas.ts';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
+// A store written by an older release is migrated when it opens (schemas.ts, "Versions").
+addRxPlugin(RxDBMigrationSchemaPlugin);
 
 export type CampoCollections = { [C in SyncCollection]: RxCollection<CampoDocTypes[C]> };
 
@@ -34,6 +37,11 @@ export interface OpenCampoDbOptions {
   indexedDb?: IndexedDbApi;
   /** Several tabs share one store; false in Node tests, where there is one instance. */
   multiInstance?: boolean;
+  /**
+   * The schemas to open with; the current ones (SCHEMAS, MIGRATIONS) by default. Upgrade tests
+   * open a store with a frozen older release's schemas first (test/fixtures/schemas-v0.ts).
+   */
+  schemas?: Partial<Record<SyncCollection, { schema: unknown; migrationStrategies?: unknown }>>;
 }
 
 /** RxDB names allow [a-z0-9_$-]; the ids are integers. */
@@ -66,7 +74,16 @@ export async function openCampoDb(options: OpenCampoDbOptions): Promise<CampoDat
     closeDuplicates: true,
   });
   try {
-    await db.addCollections(Object.fromEntries(collections.map((c) => [c, { schema: SCHEMAS[c] }])));
+    // addCollections runs the migration strategies of a store written by an older release
+    // before it resolves, so no screen or replication ever reads a document of the old shape.
+    await db.addCollections(
+      Object.fromEntries(
+        collections.map((c) => [
+          c,
+          (options.schemas?.[c] as never) ?? { schema: SCHEMAS[c], migrationStrategies: MIGRATIONS[c] },
+        ]),
+      ),
+    );
   } catch (err) {
     await db.close();
     throw err;

@@ -4,7 +4,15 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { filter, firstValueFrom, Subject } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CampoDatabase, openCampoDb, wipe } from './database.ts';
-import { createOutbox, type Outbox, OutboxError, outboxEntries, outboxStateOf } from './outbox.ts';
+import {
+  createOutbox,
+  type Outbox,
+  OutboxError,
+  opportunityRefusal,
+  outboxEntries,
+  outboxStateOf,
+  ticketNeedsAttention,
+} from './outbox.ts';
 import type { OrderDoc } from './schemas.ts';
 
 const order = (id: string, status: OrderDoc['status'], queuedAt: string | null = '2026-01-01T10:00:00.000Z') =>
@@ -125,6 +133,100 @@ describe('outbox on a local store', () => {
       ['representante', 'Faltou uma caixa'],
     ]);
     await expect(outbox.replyTicket(ticket, 'mais uma', 'Ana')).rejects.toBeInstanceOf(OutboxError);
+  });
+
+  it('a refused card counts as needing attention; any local edit clears its refusal', async () => {
+    const funil = db.collections.funil;
+    const attention = () => firstValueFrom(outbox.attention$);
+    const id = await outbox.createOpportunity({ nomeProspect: 'Bar do Tião', valor: 300 });
+    const before = (await attention()).funil;
+    // A refused edit: the server's card, with the values the device had sent.
+    await (await funil?.findOne(id).exec())?.incrementalPatch({
+      recusa: { code: 'VALIDATION', message: 'Informe o motivo da perda.', campos: { estagio: 'perdido' } },
+    });
+    const doc = (await funil?.findOne(id).exec())?.toJSON();
+    expect(opportunityRefusal(doc as never)).toBe('edit');
+    expect((await attention()).funil).toBe(before + 1);
+    await outbox.moveOpportunity(id, 'proposta');
+    expect((await funil?.findOne(id).exec())?.toJSON()).toMatchObject({ estagio: 'proposta', recusa: null });
+    expect((await attention()).funil).toBe(before);
+    // "Corrigir" saved with nothing changed still clears it.
+    await (await funil?.findOne(id).exec())?.incrementalPatch({ recusa: { code: 'X', message: 'não', campos: {} } });
+    await outbox.updateOpportunity(id, {});
+    expect((await funil?.findOne(id).exec())?.recusa).toBeNull();
+  });
+
+  it('discarding a refused edit keeps the server card; discarding a refused creation deletes it', async () => {
+    const funil = db.collections.funil;
+    const edited = await outbox.createOpportunity({ nomeProspect: 'Quitanda Sol', valor: 100 });
+    await (await funil?.findOne(edited).exec())?.incrementalPatch({
+      recusa: { code: 'VALIDATION', message: 'Valor inválido.', campos: { valor: -5 } },
+    });
+    await outbox.discardOpportunityRefusal(edited);
+    expect((await funil?.findOne(edited).exec())?.toJSON()).toMatchObject({ valor: 100, recusa: null });
+
+    const created = await outbox.createOpportunity({ idCliente: 99 });
+    await (await funil?.findOne(created).exec())?.incrementalPatch({
+      recusa: { code: 'CLIENT_NOT_IN_PORTFOLIO', message: 'O cliente saiu da sua carteira.' },
+    });
+    expect(opportunityRefusal((await funil?.findOne(created).exec())?.toJSON() as never)).toBe('creation');
+    await outbox.discardOpportunityRefusal(created);
+    expect(await funil?.findOne(created).exec()).toBeNull();
+    // Kept as a deletion for the replication to push.
+    const [tombstone] = (await funil?.storageInstance.findDocumentsById([created], true)) ?? [];
+    expect(tombstone?._deleted).toBe(true);
+  });
+
+  it('a refused reply is discarded alone; a ticket that could not be opened is fixed under its id or discarded', async () => {
+    const chamados = db.collections.chamados;
+    const attention = async () => (await firstValueFrom(outbox.attention$)).chamados;
+    const before = await attention();
+    const ticket = await outbox.createTicket({
+      idPedido: 3,
+      assunto: 'Troca',
+      mensagem: 'Veio errado',
+      autorNome: 'Ana',
+    });
+    await outbox.replyTicket(ticket, 'Mais um detalhe', 'Ana');
+    const doc = await chamados?.findOne(ticket).exec();
+    const reply = doc?.mensagens[1]?.id as string;
+    await doc?.incrementalModify((t) => ({
+      ...t,
+      idChamado: 40,
+      status: 'resolvido',
+      mensagens: t.mensagens.map((m) =>
+        m.id === reply ? { ...m, recusa: { code: 'TICKET_CLOSED', message: 'O chamado foi encerrado.' } } : m,
+      ),
+    }));
+    expect(ticketNeedsAttention((await chamados?.findOne(ticket).exec())?.toJSON() as never)).toBe(true);
+    expect(await attention()).toBe(before + 1);
+    const first = (await chamados?.findOne(ticket).exec())?.mensagens[0]?.id as string;
+    await expect(outbox.discardTicketMessage(ticket, first)).rejects.toBeInstanceOf(OutboxError);
+    await outbox.discardTicketMessage(ticket, reply);
+    expect((await chamados?.findOne(ticket).exec())?.mensagens.map((m) => m.texto)).toEqual(['Veio errado']);
+    expect(await attention()).toBe(before);
+    await expect(outbox.discardTicket(ticket)).rejects.toBeInstanceOf(OutboxError);
+
+    const refused = await outbox.createTicket({
+      numPedErp: 777,
+      assunto: 'Boleto',
+      mensagem: 'Segunda via',
+      autorNome: 'Ana',
+    });
+    await (await chamados?.findOne(refused).exec())?.incrementalPatch({
+      recusa: { code: 'ORDER_NOT_FOUND', message: 'Pedido 777 não encontrado no ERP.' },
+    });
+    expect(await attention()).toBe(before + 1);
+    await outbox.fixTicket(refused, { numPedErp: 778, assunto: 'Boleto', mensagem: 'Segunda via, por favor' });
+    const fixed = (await chamados?.findOne(refused).exec())?.toJSON();
+    expect(fixed).toMatchObject({ id: refused, numPedErp: 778, idChamado: null, recusa: null });
+    expect(fixed?.mensagens.map((m) => m.texto)).toEqual(['Segunda via, por favor']);
+    expect(await attention()).toBe(before);
+    await expect(outbox.fixTicket(refused, { numPedErp: 1, assunto: 'a', mensagem: 'b' })).rejects.toBeInstanceOf(
+      OutboxError,
+    );
+    await outbox.discardTicket(refused);
+    expect(await chamados?.findOne(refused).exec()).toBeNull();
   });
 
   it('wipe removes the local store of the user', async () => {

@@ -9,6 +9,7 @@ import {
   type OrderCreate,
   type SyncOrderReason,
   type SyncOrderState,
+  type SyncRefusal,
   type TicketCreate,
   ZOpportunityCreate,
   ZOpportunityPatch,
@@ -64,6 +65,28 @@ export function outboxEntries(docs: readonly OrderDoc[], inFlight: ReadonlySet<s
       updatedAt: d.updatedAt,
     }))
     .sort((a, b) => (a.queuedAt < b.queuedAt ? 1 : a.queuedAt > b.queuedAt ? -1 : a.id < b.id ? 1 : -1));
+}
+
+/**
+ * What a refused card asks of the representative: a creation the server did not take (the
+ * card is the one pushed) or an edit it did not take (the card is the server's; the values the
+ * device sent are in `recusa.campos`). Null when the card is not refused.
+ */
+export function opportunityRefusal(doc: Pick<OpportunityDoc, 'recusa'>): 'creation' | 'edit' | null {
+  const recusa = doc.recusa as SyncRefusal | null | undefined;
+  if (!recusa) return null;
+  return recusa.campos ? 'edit' : 'creation';
+}
+
+/** A ticket that needs the representative: not opened (refused), or with a refused reply. */
+export function ticketNeedsAttention(doc: Pick<TicketDoc, 'recusa' | 'mensagens'>): boolean {
+  return !!doc.recusa || doc.mensagens.some((m) => !!m.recusa);
+}
+
+/** Documents whose push the server refused, waiting for the representative to fix or discard. */
+export interface Attention {
+  funil: number;
+  chamados: number;
 }
 
 export class OutboxError extends Error {
@@ -184,14 +207,31 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       return id;
     },
 
-    /** Changes some fields; the server merges field by field (ZSyncOpportunity). */
+    /**
+     * Changes some fields; the server merges field by field (ZSyncOpportunity). Any local edit
+     * clears the card's refusal: the representative has acted on it, and the server takes the
+     * card again (a refused creation is retried, a refused edit is applied). An empty patch
+     * only clears it ("Corrigir" saved with nothing changed).
+     */
     async updateOpportunity(id: string, patch: Omit<OpportunityPatch, 'baseAtualizadoEm'>): Promise<void> {
       const fields = ZOpportunityPatch.parse(patch);
       const doc = await opportunity(id);
       const next = { ...doc.toJSON(), ...fields } as OpportunityDoc;
       if (next.estagio === 'perdido' && !next.motivoPerda) throw new OutboxError('Informe o motivo da perda.');
       const { baseAtualizadoEm: _, ...changes } = fields;
-      await doc.incrementalPatch({ ...changes, atualizadoEm: now() });
+      await doc.incrementalPatch({ ...changes, recusa: null, atualizadoEm: now() });
+    },
+
+    /**
+     * "Descartar" on a refused card. A refused creation is deleted here, and the deletion is
+     * pushed (the server never held the card). A refused edit drops the representative's
+     * values: the card is already the server's, only the refusal goes.
+     */
+    async discardOpportunityRefusal(id: string): Promise<void> {
+      const doc = await opportunity(id);
+      const kind = opportunityRefusal(doc);
+      if (kind === 'creation') await doc.incrementalRemove();
+      else if (kind === 'edit') await doc.incrementalPatch({ recusa: null });
     },
 
     moveOpportunity(id: string, estagio: FunnelStage, motivoPerda?: string): Promise<void> {
@@ -246,6 +286,56 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
         atualizadoEm: at,
       }));
     },
+
+    /**
+     * "Corrigir" on a ticket the server could not open: the same ticket (same id, so a retry
+     * never opens two) with the fixed subject, order and first message, pushed again.
+     */
+    async fixTicket(id: string, input: TicketCreate): Promise<void> {
+      const body = ZTicketCreate.parse(input);
+      const doc = await ticket(id);
+      if (doc.idChamado !== null || !doc.recusa)
+        throw new OutboxError('Só um chamado que não pôde ser aberto pode ser corrigido.');
+      await doc.incrementalModify((t) => {
+        const [first, ...rest] = t.mensagens;
+        return {
+          ...t,
+          assunto: body.assunto,
+          idPedido: body.idPedido ?? null,
+          numPedErp: body.numPedErp ?? null,
+          mensagens: first ? [{ ...first, texto: body.mensagem, recusa: null }, ...rest] : t.mensagens,
+          recusa: null,
+          atualizadoEm: now(),
+        };
+      });
+    },
+
+    /**
+     * "Descartar" on a ticket the server could not open: deleted here, and the deletion is
+     * pushed. A ticket the server holds is never deleted (cancel it instead).
+     */
+    async discardTicket(id: string): Promise<void> {
+      const doc = await ticket(id);
+      if (doc.idChamado !== null) throw new OutboxError('Este chamado já foi aberto; cancele-o em vez de descartar.');
+      await doc.incrementalRemove();
+    },
+
+    /**
+     * "Descartar" on a reply the server did not take (the ticket was closed meanwhile): the
+     * message leaves the thread on this device. Only a refused message can be discarded.
+     */
+    async discardTicketMessage(id: string, messageId: string): Promise<void> {
+      const doc = await ticket(id);
+      const message = doc.mensagens.find((m) => m.id === messageId);
+      if (!message?.recusa) throw new OutboxError('Só uma mensagem recusada pode ser descartada.');
+      await doc.incrementalModify((t) => ({ ...t, mensagens: t.mensagens.filter((m) => m.id !== messageId) }));
+    },
+
+    /** Refused cards and tickets, for the sync strip. */
+    attention$: combineLatest([
+      funil.find().$.pipe(map((docs) => docs.filter((d) => opportunityRefusal(d) !== null).length)),
+      chamados.find().$.pipe(map((docs) => docs.filter((d) => ticketNeedsAttention(d)).length)),
+    ]).pipe(map(([f, c]): Attention => ({ funil: f, chamados: c }))),
 
     async cancelTicket(id: string): Promise<void> {
       const doc = await ticket(id);

@@ -4,7 +4,9 @@
 // stored, and a push is only taken as done when the server answered it, so nothing is lost.
 import {
   type Problem,
+  SYNC_PROTOCOL_VERSION,
   SYNC_PUSH_MAX,
+  SYNC_VERSION_HEADER,
   SYNC_WRITABLE,
   type SyncCollection,
   type SyncPull,
@@ -24,6 +26,11 @@ export interface ReplicationOptions {
   getToken: () => string | null | Promise<string | null>;
   /** The server refused the token (expired or revoked): the session module logs out and wipes. */
   onUnauthorized?: () => void | Promise<void>;
+  /**
+   * The server no longer serves this app's protocol (426 SYNC_VERSION_UNSUPPORTED): the
+   * replication has stopped, the store and its outbox are kept, and the app must update.
+   */
+  onUpdateRequired?: () => void | Promise<void>;
   fetch?: typeof fetch;
   /** Only these collections (of those the user's role replicates); all by default. */
   collections?: readonly SyncCollection[];
@@ -88,13 +95,14 @@ const RESET_CODES = new Set(['CHECKPOINT_SCOPE', 'CHECKPOINT_INVALID']);
 
 async function httpError(res: Response): Promise<SyncHttpError> {
   const text = await res.text().catch(() => '');
-  let code: string | undefined;
+  let problem: Partial<Problem> & { minVersion?: unknown } = {};
   try {
-    code = (JSON.parse(text) as Partial<Problem>).code ?? undefined;
+    problem = (JSON.parse(text) as typeof problem) ?? {};
   } catch {
-    code = undefined;
+    problem = {};
   }
-  return new SyncHttpError(res.status, code, text.slice(0, 300));
+  const minVersion = typeof problem.minVersion === 'number' ? problem.minVersion : undefined;
+  return new SyncHttpError(res.status, problem.code ?? undefined, text.slice(0, 300), minVersion);
 }
 
 /**
@@ -130,6 +138,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   const streamAbort = new AbortController();
   let stopped = false;
   let unauthorizedCalled = false;
+  let updateRequiredCalled = false;
 
   const unauthorized = async (err: SyncHttpError) => {
     if (unauthorizedCalled) return;
@@ -141,14 +150,32 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     await options.onUnauthorized?.();
   };
 
+  // This app is older than the server accepts. Stop, do not wipe: the outbox (queued orders,
+  // unpushed cards, replies, registrations) stays in the store, and the updated app pushes it
+  // from the same checkpoints once it speaks a version the server serves (schemas.ts, "Versions").
+  const updateRequired = async (err: SyncHttpError) => {
+    if (updateRequiredCalled) return;
+    updateRequiredCalled = true;
+    syncState.updateRequired(err);
+    void stop();
+    await options.onUpdateRequired?.();
+  };
+
   const request = async (path: string, init: RequestInit = {}): Promise<Response> => {
     const token = await options.getToken();
     const headers = new Headers(init.headers);
     if (token) headers.set('authorization', `Bearer ${token}`);
+    // Every request names the protocol it speaks, so the server can refuse one too old (426).
+    headers.set(SYNC_VERSION_HEADER, String(SYNC_PROTOCOL_VERSION));
     const res = await doFetch(`${options.baseUrl}${API}${path}`, { ...init, headers });
     if (res.status === 401) {
       const err = await httpError(res);
       await unauthorized(err);
+      throw err;
+    }
+    if (res.status === 426) {
+      const err = await httpError(res);
+      await updateRequired(err);
       throw err;
     }
     return res;

@@ -1,8 +1,24 @@
-// Local schemas of the replicated collections (contracts in shared/src/sync.ts). A deletion
-// arrives as `{ id, _deleted: true }`, so apart from `id` only the indexed fields are required:
-// Dexie cannot index a field that may be missing (RxDB error DXE1), and the pull fills them in
-// on tombstones with INDEX_DEFAULTS. Indexed fields are never nullable either, so the screens'
-// search keys are derived on pull (`busca`, `grupoCodigo`) rather than indexing ERP columns.
+// Local schemas of the replicated collections (contracts in shared/src/sync.ts). Apart from
+// `id` only the indexed fields are required: Dexie cannot index a field that may be missing
+// (RxDB error DXE1). Since protocol 2 a deletion carries the whole last known document; a
+// protocol-1 server's bare `{ id, _deleted: true }` is still filled in with INDEX_DEFAULTS.
+// Indexed fields are never nullable either, so the screens' search keys are derived on pull
+// (`busca`, `grupoCodigo`) rather than indexing ERP columns.
+//
+// Versions (docs/sync.md, "Versions"). Every collection carries the same `version`, the
+// store's version, and every released version stays migratable: a phone may skip releases.
+// The rule for a change of any schema here (a field added, removed, renamed, an index):
+//   1. bump STORE_VERSION by one (every collection, so one number names the store's shape);
+//   2. add a strategy for the new number to every collection in MIGRATIONS, never edit an old
+//      one: it carries a document of the previous version over, keeping every field the
+//      device may still have to push (a queued order, an unpushed card, edit or reply, a
+//      queued registration) and never returning null for such a document;
+//   3. freeze the previous schemas as test/fixtures/schemas-v<N>.ts and extend
+//      test/replication/versions.pg.test.ts to open a store with them, queue work offline,
+//      reopen with the current schemas and check the server receives that work exactly once.
+// Opening a store runs the strategies before any collection is used (RxDB's migration-schema
+// plugin, database.ts); the replication meta data (checkpoints, assumed master states) is
+// migrated with the same strategies, so the outbox is pushed afterwards as if nothing happened.
 import {
   foldSearchText,
   type SyncClient,
@@ -47,6 +63,9 @@ export interface CampoDocTypes {
   cadastros: RegistrationDoc;
 }
 
+/** The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals). */
+export const STORE_VERSION = 1;
+
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
 
@@ -58,7 +77,7 @@ const obj = { type: ['object', 'null'] } as const;
 const isoTime = { type: 'string', maxLength: 40 } as const;
 
 const produtos: RxJsonSchema<ProductDoc> = {
-  version: 0,
+  version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -88,7 +107,7 @@ const produtos: RxJsonSchema<ProductDoc> = {
 };
 
 const clientes: RxJsonSchema<ClientDoc> = {
-  version: 0,
+  version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -120,7 +139,7 @@ const clientes: RxJsonSchema<ClientDoc> = {
 };
 
 const regras: RxJsonSchema<RuleDoc> = {
-  version: 0,
+  version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -139,7 +158,7 @@ const regras: RxJsonSchema<RuleDoc> = {
 };
 
 const ajustes: RxJsonSchema<SettingsDoc> = {
-  version: 0,
+  version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
   properties: { id: { type: 'string', maxLength: 20 }, empresa: obj, tetos: obj },
@@ -147,7 +166,7 @@ const ajustes: RxJsonSchema<SettingsDoc> = {
 };
 
 const pedidos: RxJsonSchema<OrderDoc> = {
-  version: 0,
+  version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -165,7 +184,7 @@ const pedidos: RxJsonSchema<OrderDoc> = {
 };
 
 const funil: RxJsonSchema<OpportunityDoc> = {
-  version: 0,
+  version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -190,7 +209,7 @@ const funil: RxJsonSchema<OpportunityDoc> = {
 };
 
 const chamados: RxJsonSchema<TicketDoc> = {
-  version: 0,
+  version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -236,7 +255,7 @@ export const INDEX_DEFAULTS: { [C in SyncCollection]?: Record<string, string | n
 
 // A representative registers a few clients a week: listed without an index.
 const cadastros: RxJsonSchema<RegistrationDoc> = {
-  version: 0,
+  version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -261,6 +280,30 @@ export const SCHEMAS: { [C in SyncCollection]: RxJsonSchema<CampoDocTypes[C]> } 
   funil,
   chamados,
   cadastros,
+};
+
+/** A document as a migration strategy gets it (without _meta and _deleted, kept by RxDB). */
+type OldDoc = Record<string, unknown>;
+
+/** Carries a document over unchanged: the new version changed nothing in this collection. */
+const same = (doc: OldDoc): OldDoc => doc;
+
+/**
+ * Migration strategies per collection, by the version they migrate to. A strategy receives a
+ * document of the previous version, including queued and unpushed local work, and must
+ * return it in the new shape; never null for something the device still has to push.
+ */
+export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) => OldDoc> } = {
+  // 1 (protocol 2): funnel cards and tickets gained `recusa` (the server's refusal of what
+  // the device pushed). Nothing else changed; every other collection is carried over as is.
+  produtos: { 1: same },
+  clientes: { 1: same },
+  regras: { 1: same },
+  ajustes: { 1: same },
+  pedidos: { 1: same },
+  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }) },
+  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }) },
+  cadastros: { 1: same },
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */

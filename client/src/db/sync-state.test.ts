@@ -16,6 +16,15 @@ describe('sync errors in plain words', () => {
     });
     expect(describeSyncError(new SyncHttpError(503, undefined, '')).kind).toBe('server');
     expect(describeSyncError(new SyncHttpError(409, 'IDEMPOTENCY_IN_FLIGHT', '')).kind).toBe('busy');
+    expect(describeSyncError(new SyncHttpError(426, 'SYNC_VERSION_UNSUPPORTED', '', 3))).toMatchObject({
+      kind: 'update',
+      message: 'Atualize o app para continuar sincronizando.',
+    });
+    // Newer than the server: a rolling deploy; retried, not an update.
+    expect(describeSyncError(new SyncHttpError(400, 'SYNC_VERSION_UNSUPPORTED', ''))).toMatchObject({
+      kind: 'server',
+      message: 'O servidor está sendo atualizado; tentaremos de novo em instantes.',
+    });
   });
 });
 
@@ -40,6 +49,19 @@ describe('sync state', () => {
     s = store.get();
     expect(s).toMatchObject({ online: true, live: true, error: null, initial: { done: 2, total: 2, received: 540 } });
     expect(s.lastSuccessAt).toBe('2026-01-01T10:00:05.000Z');
+    expect(s.updateRequired).toBeNull();
+  });
+
+  it('says the app must be updated once the server refuses its version, above any other error', () => {
+    const store = createSyncState(['produtos']);
+    store.failure('produtos', new TypeError('fetch failed'));
+    store.updateRequired(new SyncHttpError(426, 'SYNC_VERSION_UNSUPPORTED', '', 3));
+    expect(store.get()).toMatchObject({
+      online: true,
+      live: false,
+      updateRequired: { minVersion: 3 },
+      error: { kind: 'update', message: 'Atualize o app para continuar sincronizando.' },
+    });
   });
 });
 

@@ -4,7 +4,10 @@
 import type { SyncCollection } from '@campo/shared';
 import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
 
-export type SyncErrorKind = 'offline' | 'unauthorized' | 'server' | 'busy' | 'refused' | 'unknown';
+export type SyncErrorKind = 'offline' | 'unauthorized' | 'update' | 'server' | 'busy' | 'refused' | 'unknown';
+
+/** What the app shows when the server no longer serves this app's protocol (426). */
+export const UPDATE_REQUIRED_MESSAGE = 'Atualize o app para continuar sincronizando.';
 
 export interface SyncError {
   kind: SyncErrorKind;
@@ -38,6 +41,11 @@ export interface SyncState {
   lastSuccessAt: string | null;
   /** The most important current error: an expired session before a lost connection. */
   error: SyncError | null;
+  /**
+   * The server refused this app's protocol version (426): replication has stopped, the store
+   * and its outbox are kept, and syncing resumes once the app is updated.
+   */
+  updateRequired: { minVersion: number | null } | null;
 }
 
 /** A failed request, with what the server said. */
@@ -46,6 +54,8 @@ export class SyncHttpError extends Error {
     readonly status: number,
     readonly code: string | undefined,
     detail: string,
+    /** The oldest protocol the server serves, from a 426 problem. */
+    readonly minVersion?: number,
   ) {
     super(`HTTP ${status}${code ? ` ${code}` : ''}: ${detail}`);
     this.name = 'SyncHttpError';
@@ -56,6 +66,10 @@ export function describeSyncError(err: unknown): SyncError {
   if (err instanceof SyncHttpError) {
     const base = { status: err.status, ...(err.code ? { code: err.code } : {}) };
     if (err.status === 401) return { kind: 'unauthorized', message: 'Sessão expirada. Entre novamente.', ...base };
+    if (err.status === 426) return { kind: 'update', message: UPDATE_REQUIRED_MESSAGE, ...base };
+    // A version newer than the server's: a rolling deploy has not reached this server yet.
+    if (err.code === 'SYNC_VERSION_UNSUPPORTED')
+      return { kind: 'server', message: 'O servidor está sendo atualizado; tentaremos de novo em instantes.', ...base };
     if (err.status === 403) return { kind: 'unauthorized', message: 'Sem permissão para sincronizar.', ...base };
     if (err.status === 409)
       return { kind: 'busy', message: 'O servidor ainda está processando um envio; tentaremos de novo.', ...base };
@@ -71,7 +85,8 @@ export function describeSyncError(err: unknown): SyncError {
 }
 
 const SEVERITY: Record<SyncErrorKind, number> = {
-  unauthorized: 5,
+  unauthorized: 6,
+  update: 5,
   offline: 4,
   server: 3,
   refused: 2,
@@ -88,6 +103,7 @@ function summarize(
   online: boolean,
   live: boolean,
   streamError: SyncError | null,
+  updateRequired: SyncState['updateRequired'],
 ): SyncState {
   const list = Object.values(collections);
   let lastSuccessAt: string | null = null;
@@ -107,6 +123,7 @@ function summarize(
     },
     lastSuccessAt,
     error,
+    updateRequired,
   };
 }
 
@@ -119,6 +136,8 @@ export interface SyncStateStore {
   failure(name: SyncCollection, err: unknown): void;
   initialDone(name: SyncCollection): void;
   stream(status: { live: boolean; error?: unknown }): void;
+  /** The server answered 426: the app must update; replication has stopped. */
+  updateRequired(err: unknown): void;
 }
 
 export function createSyncState(collections: readonly SyncCollection[], now = () => new Date()): SyncStateStore {
@@ -128,8 +147,9 @@ export function createSyncState(collections: readonly SyncCollection[], now = ()
   let online = false;
   let live = false;
   let streamError: SyncError | null = null;
-  const subject = new BehaviorSubject<SyncState>(summarize(perCollection, online, live, streamError));
-  const emit = () => subject.next(summarize(perCollection, online, live, streamError));
+  let update: SyncState['updateRequired'] = null;
+  const subject = new BehaviorSubject<SyncState>(summarize(perCollection, online, live, streamError, update));
+  const emit = () => subject.next(summarize(perCollection, online, live, streamError, update));
   const patch = (name: SyncCollection, change: (c: CollectionSyncState) => CollectionSyncState) => {
     perCollection = { ...perCollection, [name]: change(perCollection[name] ?? emptyCollection()) };
   };
@@ -173,6 +193,14 @@ export function createSyncState(collections: readonly SyncCollection[], now = ()
         streamError = describeSyncError(status.error);
         if (streamError.kind === 'offline') online = false;
       }
+      emit();
+    },
+    updateRequired(err) {
+      // The server answered, so the device is online; nothing syncs until the app updates.
+      online = true;
+      live = false;
+      streamError = describeSyncError(err);
+      update = { minVersion: err instanceof SyncHttpError ? (err.minVersion ?? null) : null };
       emit();
     },
   };

@@ -6,6 +6,7 @@ import { FUNNEL_STAGES, type FunnelStage } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import type { OpportunityDoc } from '../../db/schemas.ts';
 import { formatDay, formatMoney, STAGE_LABELS } from './format.ts';
+import { RefusalNotice } from './refusal.tsx';
 
 export function opportunityName(o: Pick<OpportunityDoc, 'nomeProspect' | 'nomeCliente'>): string {
   return o.nomeProspect ?? o.nomeCliente ?? 'Oportunidade sem nome';
@@ -122,7 +123,7 @@ function Card(props: {
 
   return (
     <article
-      class="opp-card"
+      class={o.recusa ? 'opp-card refused' : 'opp-card'}
       aria-labelledby={titleId}
       draggable
       onDragStart={(e) => {
@@ -144,6 +145,7 @@ function Card(props: {
         {o.previsaoFechamento && <span>Previsão: {formatDay(o.previsaoFechamento)}</span>}
       </p>
       {o.estagio === 'perdido' && o.motivoPerda && <p class="opp-reason">Motivo: {o.motivoPerda}</p>}
+      <RefusalNotice item={o} />
       <label class="opp-move">
         Mover para
         <select

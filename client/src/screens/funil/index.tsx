@@ -108,14 +108,18 @@ async function create(values: OpportunityValues): Promise<void> {
   });
 }
 
-/** Sends only what changed, so the server's per-field merge keeps another device's edits. */
+/**
+ * Sends only what changed, so the server's per-field merge keeps another device's edits. A
+ * refused card is saved even unchanged: saving is how the representative says "send it again"
+ * (the outbox clears the refusal on every edit).
+ */
 async function update(item: OpportunityDoc, values: OpportunityValues): Promise<void> {
   const patch: Partial<OpportunityValues> = {};
   for (const key of Object.keys(values) as (keyof OpportunityValues)[]) {
     if (key === 'nomeProspect' && item.idCliente !== null) continue;
     if (values[key] !== item[key]) Object.assign(patch, { [key]: values[key] });
   }
-  if (Object.keys(patch).length === 0) return;
+  if (Object.keys(patch).length === 0 && !item.recusa) return;
   await outbox().updateOpportunity(item.id, patch);
 }
 

@@ -1,10 +1,11 @@
 // Create or edit an opportunity. Everything is a local write through the outbox, so it works
 // with no signal; what was typed stays on screen when something is refused.
-import { FUNNEL_STAGES, type FunnelStage, ZOpportunityCreate } from '@campo/shared';
+import { FUNNEL_STAGES, type FunnelStage, type SyncRefusal, ZOpportunityCreate } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso';
 import type { OpportunityDoc } from '../../db/schemas.ts';
 import { moneyInput, parseMoney, STAGE_LABELS } from './format.ts';
+import { RefusalNotice } from './refusal.tsx';
 
 interface Fields {
   nomeProspect: string;
@@ -29,7 +30,14 @@ const LABELS: Record<FieldName, string> = {
   motivoPerda: 'Motivo da perda',
 };
 
-function fieldsOf(o: OpportunityDoc | null): Fields {
+/**
+ * The form's starting values: the card, or, for an edit the server refused, the values the
+ * representative had sent (recusa.campos) over the server's card, so "Corrigir" starts from
+ * what they typed.
+ */
+function fieldsOf(card: OpportunityDoc | null): Fields {
+  const sent = (card?.recusa as SyncRefusal | null | undefined)?.campos;
+  const o = card && sent ? ({ ...card, ...sent } as OpportunityDoc) : card;
   return {
     nomeProspect: o?.nomeProspect ?? '',
     empresaProspect: o?.empresaProspect ?? '',
@@ -158,6 +166,7 @@ export function OpportunityForm(props: {
 
   return (
     <form class="opp-form" onSubmit={submit} noValidate>
+      {props.item && <RefusalNotice item={props.item} showFix={false} />}
       {isClient ? (
         <p>
           Cliente: <strong>{props.item?.nomeCliente ?? `#${props.item?.idCliente}`}</strong>

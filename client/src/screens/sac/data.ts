@@ -90,6 +90,17 @@ function isTicketDraft(v: unknown): v is NewTicketDraft {
   );
 }
 
+/** A ticket's subject, order and first message as the new-ticket form holds them. */
+export function draftOf(t: TicketDoc, mensagem: string): NewTicketDraft {
+  return {
+    kind: t.idPedido === null && t.numPedErp !== null ? 'erp' : 'campo',
+    idPedido: t.idPedido === null ? '' : String(t.idPedido),
+    numPedErp: t.numPedErp === null ? '' : String(t.numPedErp),
+    assunto: t.assunto,
+    mensagem,
+  };
+}
+
 export function readTicketDraft(): NewTicketDraft {
   return readLocal('sac.novo', isTicketDraft) ?? EMPTY_TICKET;
 }

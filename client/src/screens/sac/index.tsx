@@ -36,6 +36,10 @@ function RepresentativeSac() {
         </section>
       );
     }
+    // A ticket the server could not open is corrected in the new-ticket form.
+    if (path.split('/')[3] === 'corrigir' && ticket.idChamado === null && ticket.recusa) {
+      return <NewTicket key={`fix-${ticket.id}`} fixing={ticket} />;
+    }
     return <Thread key={ticket.id} ticket={ticket} />;
   }
   return <TicketList tickets={tickets} />;

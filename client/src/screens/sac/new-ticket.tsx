@@ -1,11 +1,14 @@
 // A new ticket about one order: one of the representative's Campo orders on this device, or an
 // older ERP order by its number. Written offline; the draft is kept while typing.
+
+import type { SyncRefusal } from '@campo/shared';
 import { TICKET_MESSAGE_MAX, TICKET_SUBJECT_MAX, type TicketCreate, ZTicketCreate } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso';
 import { store } from '../../data/store.ts';
+import type { TicketDoc } from '../../db/schemas.ts';
 import { currentUser } from '../../session/session.ts';
-import { type NewTicketDraft, readTicketDraft, usePlacedOrders, writeTicketDraft } from './data.ts';
+import { draftOf, type NewTicketDraft, readTicketDraft, usePlacedOrders, writeTicketDraft } from './data.ts';
 
 type Errors = Partial<Record<'pedido' | 'assunto' | 'mensagem' | 'form', string>>;
 
@@ -34,17 +37,25 @@ function validate(d: NewTicketDraft): { body: TicketCreate } | { errors: Errors 
   return { body: parsed.data };
 }
 
-export function NewTicket() {
+/**
+ * A new ticket, or (`fixing`) a ticket the server could not open, corrected and sent again
+ * under its own id so a retry never opens two.
+ */
+export function NewTicket(props: { fixing?: TicketDoc }) {
   const { route } = useLocation();
   const orders = usePlacedOrders();
-  const draft = useSignal<NewTicketDraft>(readTicketDraft());
+  const fixing = props.fixing;
+  const draft = useSignal<NewTicketDraft>(
+    fixing ? draftOf(fixing, fixing.mensagens[0]?.texto ?? '') : readTicketDraft(),
+  );
   const errors = useSignal<Errors>({});
   const busy = useSignal(false);
 
   const set = (field: keyof NewTicketDraft) => (e: Event) => {
     const value = (e.currentTarget as HTMLInputElement).value;
     draft.value = { ...draft.value, [field]: value };
-    writeTicketDraft(draft.value);
+    // The new-ticket draft survives a reload; a correction starts from the ticket itself.
+    if (!fixing) writeTicketDraft(draft.value);
   };
 
   const submit = async (e: Event) => {
@@ -61,6 +72,11 @@ export function NewTicket() {
     }
     busy.value = true;
     try {
+      if (fixing) {
+        await outbox.fixTicket(fixing.id, result.body);
+        route(`/sac/${encodeURIComponent(fixing.id)}`);
+        return;
+      }
       const id = await outbox.createTicket({ ...result.body, autorNome: currentUser.peek()?.name ?? 'Representante' });
       writeTicketDraft(null);
       route(`/sac/${encodeURIComponent(id)}`);
@@ -74,7 +90,12 @@ export function NewTicket() {
   const err = errors.value;
   return (
     <section>
-      <h1>Novo chamado</h1>
+      <h1>{fixing ? 'Corrigir chamado' : 'Novo chamado'}</h1>
+      {fixing?.recusa && (
+        <p class="ticket-refusal" role="note">
+          <strong>Não foi aberto:</strong> {(fixing.recusa as SyncRefusal).message}
+        </p>
+      )}
       <form class="ticket-form" onSubmit={submit} noValidate>
         <fieldset>
           <legend>Sobre qual pedido?</legend>
@@ -173,11 +194,11 @@ export function NewTicket() {
           </p>
         )}
         <div class="form-actions">
-          <a href="/sac" class="link-button secondary">
+          <a href={fixing ? `/sac/${encodeURIComponent(fixing.id)}` : '/sac'} class="link-button secondary">
             Voltar
           </a>
           <button type="submit" disabled={busy.value} aria-busy={busy.value ? 'true' : undefined}>
-            Abrir chamado
+            {fixing ? 'Enviar de novo' : 'Abrir chamado'}
           </button>
         </div>
       </form>

@@ -1,13 +1,27 @@
 // One ticket: the thread, a reply (its draft kept per ticket while typing) and the cancel.
-import type { TicketStatus } from '@campo/shared';
+import type { SyncRefusal, TicketStatus } from '@campo/shared';
 import { useSignal } from '@preact/signals';
+import { useLocation } from 'preact-iso';
 import { store } from '../../data/store.ts';
 import type { TicketDoc } from '../../db/schemas.ts';
 import { currentUser } from '../../session/session.ts';
-import { formatWhen, isClosed, readReplyDraft, STATUS_HINTS, STATUS_LABELS, writeReplyDraft } from './data.ts';
+import {
+  draftOf,
+  formatWhen,
+  isClosed,
+  readReplyDraft,
+  STATUS_HINTS,
+  STATUS_LABELS,
+  writeReplyDraft,
+  writeTicketDraft,
+} from './data.ts';
+
+const refusalOf = (r: unknown) => (r ?? null) as SyncRefusal | null;
 
 export function Thread(props: { ticket: TicketDoc }) {
+  const { route } = useLocation();
   const t = props.ticket;
+  const refused = refusalOf(t.recusa);
   const reply = useSignal(readReplyDraft(t.id));
   const error = useSignal<string | null>(null);
   const busy = useSignal(false);
@@ -52,6 +66,31 @@ export function Thread(props: { ticket: TicketDoc }) {
     }
   };
 
+  // What the server did not take stays on the device until the representative decides.
+  const act = async (action: () => Promise<void>, failure: string) => {
+    busy.value = true;
+    error.value = null;
+    try {
+      await action();
+    } catch (err) {
+      error.value = err instanceof Error ? err.message : failure;
+    } finally {
+      busy.value = false;
+    }
+  };
+  const discardTicket = () =>
+    act(async () => {
+      await outbox().discardTicket(t.id);
+      route('/sac');
+    }, 'Não foi possível descartar o chamado.');
+  const discardMessage = (messageId: string) =>
+    act(() => outbox().discardTicketMessage(t.id, messageId), 'Não foi possível descartar a mensagem.');
+  // The refused text, the subject and the order go to the new-ticket form.
+  const reopenWith = (texto: string) => {
+    writeTicketDraft(draftOf(t, texto));
+    route('/sac/novo');
+  };
+
   return (
     <section class="thread">
       <p>
@@ -64,6 +103,22 @@ export function Thread(props: { ticket: TicketDoc }) {
         {t.numPedErp !== null && ` · Pedido ERP ${t.numPedErp}`}
         {t.nomeCliente && ` · ${t.nomeCliente}`}
       </p>
+      {refused && t.idChamado === null && (
+        <div class="ticket-refusal">
+          <p>
+            <strong>Chamado não aberto:</strong> {refused.message}
+          </p>
+          <p class="ticket-refusal-hint">Corrija e envie de novo, ou descarte-o deste aparelho.</p>
+          <div class="ticket-refusal-actions">
+            <a class="link-button" href={`/sac/${encodeURIComponent(t.id)}/corrigir`}>
+              Corrigir
+            </a>
+            <button type="button" class="outline secondary" disabled={busy.value} onClick={() => void discardTicket()}>
+              Descartar
+            </button>
+          </div>
+        </div>
+      )}
       <p>
         Situação:{' '}
         <strong class={`ticket-status status-${status}`}>
@@ -71,15 +126,39 @@ export function Thread(props: { ticket: TicketDoc }) {
         </strong>
       </p>
       <ol class="messages" aria-label="Mensagens">
-        {t.mensagens.map((m) => (
-          <li key={m.id} class={m.autorTipo === 'empresa' ? 'from-company' : 'from-rep'}>
-            <p class="message-author">
-              <strong>{m.autorTipo === 'empresa' ? `${m.autorNome} (empresa)` : m.autorNome}</strong>{' '}
-              <time dateTime={m.criadoEm}>{formatWhen(m.criadoEm)}</time>
-            </p>
-            <p class="message-text">{m.texto}</p>
-          </li>
-        ))}
+        {t.mensagens.map((m) => {
+          const recusa = refusalOf(m.recusa);
+          const side = m.autorTipo === 'empresa' ? 'from-company' : 'from-rep';
+          return (
+            <li key={m.id} class={recusa ? `${side} refused` : side}>
+              <p class="message-author">
+                <strong>{m.autorTipo === 'empresa' ? `${m.autorNome} (empresa)` : m.autorNome}</strong>{' '}
+                <time dateTime={m.criadoEm}>{formatWhen(m.criadoEm)}</time>
+              </p>
+              <p class="message-text">{m.texto}</p>
+              {recusa && (
+                <div class="message-refusal">
+                  <p>
+                    <strong>Não enviada:</strong> {recusa.message}
+                  </p>
+                  <div class="ticket-refusal-actions">
+                    <button type="button" disabled={busy.value} onClick={() => reopenWith(m.texto)}>
+                      Abrir novo chamado com este texto
+                    </button>
+                    <button
+                      type="button"
+                      class="outline secondary"
+                      disabled={busy.value}
+                      onClick={() => void discardMessage(m.id)}
+                    >
+                      Descartar
+                    </button>
+                  </div>
+                </div>
+              )}
+            </li>
+          );
+        })}
       </ol>
       {closed ? (
         <p>Este chamado está encerrado e não recebe novas mensagens.</p>

@@ -1,4 +1,5 @@
 import type { TicketStatus } from '@campo/shared';
+import { ticketNeedsAttention } from '../../db/outbox.ts';
 import type { TicketDoc } from '../../db/schemas.ts';
 import { formatWhen, STATUS_HINTS, STATUS_LABELS } from './data.ts';
 
@@ -37,7 +38,13 @@ export function TicketList(props: { tickets: TicketDoc[] }) {
                   {STATUS_LABELS[status] ?? t.status}
                   <span class="visually-hidden">: {STATUS_HINTS[status]}</span>
                 </span>
-                {t.idChamado === null && <span class="ticket-pending">Aguardando envio</span>}
+                {ticketNeedsAttention(t) ? (
+                  <span class="ticket-attention">
+                    {t.recusa ? 'Não foi aberto: corrija ou descarte' : 'Mensagem não enviada: veja o chamado'}
+                  </span>
+                ) : (
+                  t.idChamado === null && <span class="ticket-pending">Aguardando envio</span>
+                )}
               </li>
             );
           })}

@@ -1,0 +1,174 @@
+// An app too old for the server, in a real browser at 360 px: a representative moves a funnel
+// card offline; meanwhile the server starts requiring a newer sync protocol. Back online the
+// app hears 426, stops syncing, says "Atualize o app" and keeps the move on the phone (the
+// server still has the old stage). Then a new build is deployed (here: the same app with a
+// service worker that differs by one line, `newBuild` below) and the server accepts the app
+// again; "Atualizar agora" installs the new worker, activates it, reloads, and the move reaches
+// the server. The 426 comes from test/support/version-gate.ts in front of the app, the
+// server's check as docs/sync.md specifies it.
+import { SYNC_PROTOCOL_VERSION } from '@campo/shared';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../server/src/db/kysely.ts';
+import { addUser } from '../../server/src/users/service.ts';
+import {
+  type Browser,
+  launchBrowser,
+  requireClientBuild,
+  screenshotOnFailure,
+  startWebServer,
+  type WebServer,
+  waitForServiceWorker,
+} from '../support/browser.ts';
+import { provisionedErp } from '../support/erp.ts';
+import { useTestDatabase } from '../support/pg.ts';
+import { versionGate } from '../support/version-gate.ts';
+
+const db = useTestDatabase();
+const LOGIN = 'rep.versao@campo.test';
+const PASSWORD = 'senha-da-versao-1';
+const PROSPECT = 'Armazém Boa Vista';
+const WAIT = { timeout: 30_000 };
+const gate = versionGate(1);
+/** Set to serve a new build's service worker: /sw.js with one more line, so it is a new version. */
+let deployed = false;
+
+/**
+ * The new build's /sw.js. The request goes without its validators and encodings so the body
+ * can be read and changed, and the answer without its ETag, so no 304 hides the change.
+ */
+function newBuild(fetchApp: (req: Request) => Response | Promise<Response>) {
+  return async (req: Request): Promise<Response> => {
+    if (!deployed || new URL(req.url).pathname !== '/sw.js') return fetchApp(req);
+    const headers = new Headers(req.headers);
+    headers.delete('if-none-match');
+    headers.delete('if-modified-since');
+    headers.delete('accept-encoding');
+    const res = await fetchApp(new Request(req.url, { method: req.method, headers }));
+    const out = new Headers(res.headers);
+    for (const h of ['etag', 'content-length', 'content-encoding', 'last-modified']) out.delete(h);
+    // The new worker says which build it is when the page asks (the test's only addition).
+    const body = `${await res.text()}\nself.addEventListener('message', (e) => { if (e.data === 'campo-build?') e.ports[0]?.postMessage('N+1'); });\n`;
+    return new Response(body, { status: res.status, headers: out });
+  };
+}
+let server: WebServer;
+let browser: Browser | undefined;
+let page: Page;
+let opportunityId = '';
+
+beforeAll(async () => {
+  requireClientBuild();
+  const erp = await provisionedErp(db.pool);
+  const rep = erp.reps[0];
+  if (!rep) throw new Error('the fixture has no representative');
+  await addUser(createDb(db.pool), {
+    login: LOGIN,
+    name: 'Vera Versão',
+    role: 'representative',
+    idEmpresa: rep.idEmpresa,
+    codVendedor: rep.codVendedor,
+    codSupervisor: null,
+    password: PASSWORD,
+  });
+  server = await startWebServer(db.pool, { wrap: (app) => newBuild(gate.wrap(app)) });
+  browser = await launchBrowser();
+  page = browser.page;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+screenshotOnFailure(() => page);
+
+const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
+const card = () => page.getByRole('article', { name: PROSPECT });
+
+async function stageOnServer(id: string): Promise<string | null> {
+  const r = await db.pool.query<{ estagio: string }>('select estagio from app.oportunidades where id = $1', [id]);
+  return r.rows[0]?.estagio ?? null;
+}
+
+describe('an app older than the server accepts', () => {
+  it('syncs a card while the server accepts its version', async () => {
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Login').fill(LOGIN);
+    await page.getByLabel('Senha').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    await waitForServiceWorker(page);
+    await expect.poll(() => syncStatus().textContent(), WAIT).toMatch(/Sincronizado às \d\d:\d\d/);
+
+    await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Funil' }).click();
+    await page.getByRole('link', { name: 'Nova oportunidade' }).click();
+    await page.getByLabel('Nome do prospect').fill(PROSPECT);
+    await page.getByRole('button', { name: 'Criar oportunidade' }).click();
+    await card().waitFor(WAIT);
+    const href = await card().getByRole('link', { name: PROSPECT }).getAttribute('href');
+    opportunityId = href?.split('/').pop() ?? '';
+    await expect.poll(() => stageOnServer(opportunityId), WAIT).toBe('lead');
+    expect(new Set(gate.seen)).toEqual(new Set([SYNC_PROTOCOL_VERSION]));
+  });
+
+  it('shows "Atualize o app" on 426 and keeps the move made offline on the phone', async () => {
+    const context = browser?.context;
+    if (!context) throw new Error('no browser');
+    await server.stop();
+    await context.setOffline(true);
+    await card().getByLabel('Mover para').selectOption({ label: 'Proposta' });
+    await page.locator('section[data-stage="proposta"]').getByRole('article', { name: PROSPECT }).waitFor(WAIT);
+
+    // The server is redeployed requiring a newer protocol than this app speaks.
+    gate.minVersion = SYNC_PROTOCOL_VERSION + 1;
+    await server.restart();
+    await context.setOffline(false);
+    const banner = page.getByRole('alert').filter({ hasText: 'Atualize o app' });
+    await banner.waitFor(WAIT);
+    expect(await banner.getByRole('button', { name: 'Atualizar agora' }).isVisible()).toBe(true);
+    await expect.poll(() => syncStatus().textContent(), WAIT).toContain('Atualize o app para continuar sincronizando.');
+    expect(gate.refused).toBeGreaterThan(0);
+    // The banner fits the 360 px screen: no sideways scroll.
+    const overflow = await page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document;
+      return doc.documentElement.scrollWidth;
+    });
+    expect(overflow).toBeLessThanOrEqual(360);
+    // Nothing left the phone, and nothing was wiped: the move is still there.
+    expect(await stageOnServer(opportunityId)).toBe('lead');
+    await page.locator('section[data-stage="proposta"]').getByRole('article', { name: PROSPECT }).waitFor(WAIT);
+  });
+
+  it('"Atualizar agora" installs the new build\'s worker, reloads, resumes syncing and pushes the move', async () => {
+    // The new build is deployed, and the server serves the app's protocol again.
+    deployed = true;
+    gate.minVersion = 1;
+    await Promise.all([page.waitForEvent('load', WAIT), page.getByRole('button', { name: 'Atualizar agora' }).click()]);
+    // The page is controlled by the new build's worker: asked, it answers, where the old
+    // build's worker never would.
+    const controller = () =>
+      page.evaluate(
+        () =>
+          new Promise<string | null>((resolve) => {
+            const g = globalThis as unknown as {
+              navigator: { serviceWorker: { controller: { postMessage(m: unknown, t: unknown[]): void } | null } };
+              MessageChannel: new () => {
+                port1: { onmessage: ((e: { data: string }) => void) | null };
+                port2: unknown;
+              };
+            };
+            const sw = g.navigator.serviceWorker.controller;
+            if (!sw) return resolve(null);
+            const channel = new g.MessageChannel();
+            channel.port1.onmessage = (e) => resolve(e.data);
+            sw.postMessage('campo-build?', [channel.port2]);
+            setTimeout(() => resolve('old build'), 1000);
+          }),
+      );
+    await expect.poll(controller, WAIT).toBe('N+1');
+    await expect.poll(() => stageOnServer(opportunityId), WAIT).toBe('proposta');
+    await expect.poll(() => syncStatus().textContent(), WAIT).toMatch(/Sincronizado às \d\d:\d\d/);
+    expect(await page.getByText('Atualize o app').count()).toBe(0);
+  });
+});

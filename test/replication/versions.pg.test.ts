@@ -1,0 +1,224 @@
+// A device across versions (docs/sync.md, "Versions"): a store written by the first release is
+// migrated when the new app opens it, and the work queued offline on the old one still reaches
+// the server exactly once; a server that no longer serves the app's protocol (426) stops the
+// replication without touching the outbox, which leaves once the server accepts the app.
+// Real server over HTTP on a real LATIN1 PostgreSQL; the device is the real client store on
+// fake-indexeddb. The 426 comes from test/support/version-gate.ts in front of the app, the
+// server's check as docs/sync.md specifies it.
+import { SYNC_PROTOCOL_VERSION, type SyncCollection } from '@campo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpportunityDoc, OrderDoc, TicketDoc } from '../../client/src/db/index.ts';
+import { SCHEMAS_V0 } from '../fixtures/schemas-v0.ts';
+import { provisionedErp } from '../support/erp.ts';
+import { useTestDatabase } from '../support/pg.ts';
+import { eventually, openDevice, servedApp } from '../support/replication.ts';
+import { logInAs } from '../support/session.ts';
+import { versionGate } from '../support/version-gate.ts';
+
+const db = useTestDatabase();
+
+const V0 = Object.fromEntries(Object.entries(SCHEMAS_V0).map(([c, schema]) => [c, { schema }])) as Partial<
+  Record<SyncCollection, { schema: unknown }>
+>;
+
+describe('client replication across versions', () => {
+  const gate = versionGate(1);
+  let served: Awaited<ReturnType<typeof servedApp>>;
+  let t1: number;
+  let rep: number;
+  let token: string;
+  let idCliente: number;
+  let idProduto: number;
+  const user = () => ({ id: 1, idEmpresa: t1, role: 'representative' as const });
+
+  const ordersUnderKey = async (key: string) =>
+    (await db.pool.query('select id_pedido from app.chaves_idempotencia where chave = $1', [key])).rows.length;
+  const ordersOfRep = async () =>
+    Number(
+      (
+        await db.pool.query<{ n: string }>(
+          'select count(*) as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',
+          [t1, rep],
+        )
+      ).rows[0]?.n,
+    );
+
+  beforeAll(async () => {
+    const erp = await provisionedErp(db.pool);
+    [t1] = erp.tenants as [number];
+    const first = erp.reps.find((r) => r.idEmpresa === t1);
+    if (!first) throw new Error('no representative in the fixture');
+    rep = first.codVendedor;
+    const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
+      `select c.id_cliente, p.id_produto
+         from app.vw_clientes c
+         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
+         join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
+        where c.id_empresa = $1 and c.cod_vendedor = $2
+        order by c.id_cliente, p.id_produto limit 1`,
+      [t1, rep],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('no orderable client');
+    idCliente = row.id_cliente;
+    idProduto = row.id_produto;
+    // The client must be able to receive orders: registered and nothing overdue.
+    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [idCliente]);
+    await db.pool.query(
+      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
+      [idCliente],
+    );
+    served = await servedApp(db, { wrap: gate.wrap });
+    token = await logInAs(served.app, db.pool, {
+      login: 'rep@versions.test',
+      role: 'representative',
+      idEmpresa: t1,
+      codVendedor: rep,
+    });
+  });
+
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  const draft = (observacao: string) => ({
+    idCliente,
+    itens: [{ idProduto, quantidade: 3, descontoPercent: 0 }],
+    observacao,
+  });
+
+  it('names its protocol version on every pull, push and stream request', async () => {
+    const seenBefore = gate.seen.length;
+    const device = await openDevice({ user: user(), baseUrl: served.server.url, token });
+    try {
+      await device.replication.awaitInitialSync();
+      const id = (await device.outbox?.queueOrder(draft('versão no cabeçalho'))) as string;
+      await eventually(
+        'the order to be accepted',
+        async () => (await device.outbox?.listOutbox())?.find((e) => e.id === id)?.state === 'accepted',
+      );
+      const seen = gate.seen.slice(seenBefore);
+      // Pulls of 8 collections, at least one push and the stream.
+      expect(seen.length).toBeGreaterThanOrEqual(10);
+      expect(new Set(seen)).toEqual(new Set([SYNC_PROTOCOL_VERSION]));
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('an upgrade never loses local work: a store of the first release is migrated and its offline work reaches the server once', async () => {
+    // Build N: the first release's schemas. It syncs, then goes offline and keeps working.
+    const old = await openDevice({ user: user(), baseUrl: served.server.url, token, schemas: V0 });
+    const indexedDb = old.indexedDb;
+    let orderId: string;
+    let cardId: string;
+    let ticketId: string;
+    let idPedido: number;
+    try {
+      const outbox = old.outbox;
+      if (!outbox) throw new Error('no outbox');
+      await old.replication.awaitInitialSync();
+      // Something to reply to and something to move, held by the server before going offline.
+      const placed = await outbox.queueOrder(draft('pedido anterior'));
+      idPedido = await eventually('the first order on the server', async () => {
+        const doc = (await old.db.collections.pedidos?.findOne(placed).exec())?.toJSON() as OrderDoc | undefined;
+        return doc?.order?.id;
+      });
+      cardId = await outbox.createOpportunity({ nomeProspect: 'Empório São João', valor: 800 });
+      ticketId = await outbox.createTicket({ idPedido, assunto: 'Prazo', mensagem: 'Quando chega?', autorNome: 'Rep' });
+      await eventually('the ticket and the card on the server', async () => {
+        const t = (await old.db.collections.chamados?.findOne(ticketId).exec())?.toJSON() as TicketDoc | undefined;
+        const card = await db.pool.query('select 1 from app.oportunidades where id::text = $1', [cardId]);
+        return !!t?.idChamado && card.rows.length === 1;
+      });
+
+      // Offline: an order, a funnel move and a ticket reply wait on the phone.
+      await served.server.stop();
+      orderId = await outbox.queueOrder(draft('fila da versão antiga'));
+      await outbox.moveOpportunity(cardId, 'proposta');
+      await outbox.replyTicket(ticketId, 'Alguma novidade? ✅', 'Rep');
+      await eventually('the old app to notice it is offline', () => old.replication.syncState.get().online === false);
+    } finally {
+      await old.close();
+    }
+
+    // Build N+1 opens the same phone's store: the migration runs before anything reads it.
+    await served.server.start();
+    const before = await ordersOfRep();
+    const device = await openDevice({ user: user(), baseUrl: served.server.url, token, indexedDb });
+    try {
+      await eventually('the migrated order to be accepted', async () => {
+        const doc = (await device.db.collections.pedidos?.findOne(orderId).exec())?.toJSON() as OrderDoc | undefined;
+        return doc?.status === 'pending_approval';
+      });
+      await device.replication.syncNow();
+      const card = await db.pool.query<{ estagio: string }>(
+        'select estagio from app.oportunidades where id::text = $1',
+        [cardId],
+      );
+      expect(card.rows[0]?.estagio).toBe('proposta');
+      const local = (await device.db.collections.funil?.findOne(cardId).exec())?.toJSON() as OpportunityDoc;
+      expect(local.estagio).toBe('proposta');
+      const held = await eventually('the reply on the server', async () => {
+        const t = (await device.db.collections.chamados?.findOne(ticketId).exec())?.toJSON() as TicketDoc | undefined;
+        return t?.mensagens.length === 2 ? t : undefined;
+      });
+      const texts = await db.pool.query<{ texto: string }>(
+        'select texto from app.chamado_mensagens where id_chamado = $1 order by id',
+        [held.idChamado],
+      );
+      expect(texts.rows).toHaveLength(2);
+      expect(held.mensagens.map((m) => m.texto)).toEqual(['Quando chega?', 'Alguma novidade? ✅']);
+      expect(await ordersUnderKey(orderId)).toBe(1);
+      expect(await ordersOfRep()).toBe(before + 1);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('a server that needs a newer app answers 426: replication stops, the outbox stays, and it is pushed once the server accepts the app', async () => {
+    const before = await ordersOfRep();
+    gate.minVersion = SYNC_PROTOCOL_VERSION + 1;
+    const refusedBefore = gate.refused;
+    const first = await openDevice({ user: user(), baseUrl: served.server.url, token });
+    const indexedDb = first.indexedDb;
+    let orderId: string;
+    try {
+      const outbox = first.outbox;
+      if (!outbox) throw new Error('no outbox');
+      orderId = await outbox.queueOrder(draft('esperando atualização'));
+      const state = await eventually('the update to be required', () => {
+        const s = first.replication.syncState.get();
+        return s.updateRequired ? s : undefined;
+      });
+      expect(state.updateRequired).toEqual({ minVersion: SYNC_PROTOCOL_VERSION + 1 });
+      expect(state.error).toMatchObject({ kind: 'update', message: 'Atualize o app para continuar sincronizando.' });
+      // Stopped, not retrying every few seconds against a server that will keep refusing.
+      expect(gate.refused).toBeGreaterThan(refusedBefore);
+      await eventually('every replication to stop', () =>
+        Object.values(first.replication.states).every((s) => s.isStopped()),
+      );
+      // The outbox is untouched.
+      const entries = await outbox.listOutbox();
+      expect(entries.find((e) => e.id === orderId)).toMatchObject({ state: 'queued', status: 'queued' });
+      expect(await ordersUnderKey(orderId)).toBe(0);
+    } finally {
+      await first.close();
+    }
+
+    // The app is updated (here: the server accepts this version again) and reopens the store.
+    gate.minVersion = 1;
+    const device = await openDevice({ user: user(), baseUrl: served.server.url, token, indexedDb });
+    try {
+      await eventually('the queued order to be accepted', async () => {
+        const e = (await device.outbox?.listOutbox())?.find((x) => x.id === orderId);
+        return e?.state === 'accepted';
+      });
+      expect(device.replication.syncState.get().updateRequired).toBeNull();
+      expect(await ordersUnderKey(orderId)).toBe(1);
+      expect(await ordersOfRep()).toBe(before + 1);
+    } finally {
+      await device.close();
+    }
+  });
+});
