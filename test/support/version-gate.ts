@@ -1,8 +1,9 @@
-// The server's protocol-version check (docs/sync.md, "Versions") in front of a served app, for
-// client tests written before createApp took `syncMinVersion`: a pull, push or stream request
-// whose Campo-Sync-Version is below the gate's minimum gets the server's 426 problem. The
-// minimum can be changed while the test runs (the server deployed with a newer minimum, then
-// the app updated), and every version the gate saw is recorded.
+// The server's protocol-version check (docs/sync.md, "Versions"; the server's own is
+// assertSyncVersion, set by createApp's `syncMinVersion` and tested in
+// server/src/sync/push.pg.test.ts) in front of a served app, for client tests that need the
+// minimum to change while they run, as a deploy changes it under a phone: a pull, push or
+// stream request whose Campo-Sync-Version is below the gate's minimum gets the server's 426
+// problem, and every version the gate saw is recorded.
 import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER, syncVersionOf } from '@campo/shared';
 
 export interface VersionGate {
@@ -30,8 +31,8 @@ export function versionGate(minVersion = 1): VersionGate {
         gate.refused += 1;
         return Response.json(
           {
-            type: 'https://campo.dev/problems/sync-version-unsupported',
-            title: 'Versão do aplicativo não suportada',
+            type: 'urn:campo:problem:sync_version_unsupported',
+            title: 'Atualize o app',
             status: 426,
             code: 'SYNC_VERSION_UNSUPPORTED',
             detail: 'Atualize o app para continuar sincronizando.',
