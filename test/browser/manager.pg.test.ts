@@ -6,9 +6,9 @@
 import { businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gif, png } from '../../server/src/company/test-images.ts';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { addUser } from '../../server/src/users/service.ts';
+import { gif, png } from '../fixtures/images.ts';
 import {
   type Browser,
   launchBrowser,

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { addDays, businessDate, type Company, type PolicyRuleCreated } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { png } from '../../server/src/company/test-images.ts';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { addUser } from '../../server/src/users/service.ts';
+import { png } from '../fixtures/images.ts';
 import { testApp } from '../support/app.ts';
 import {
   type Browser,

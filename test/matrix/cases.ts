@@ -1,18 +1,18 @@
-import { catalogMatrixCases } from '../../server/src/catalog/matrix.ts';
-import { clientMatrixCases } from '../../server/src/clients/matrix.ts';
-import { companyMatrixCases } from '../../server/src/company/matrix.ts';
-import { dashboardMatrixCases } from '../../server/src/dashboards/matrix.ts';
-import { directoryMatrixCases } from '../../server/src/directory/matrix.ts';
-import { funnelMatrixCases } from '../../server/src/funnel/matrix.ts';
-import { notificationMatrixCases } from '../../server/src/notifications/matrix.ts';
-import { orderMatrixCases } from '../../server/src/orders/matrix.ts';
-import { policyMatrixCases } from '../../server/src/policies/matrix.ts';
-import { syncMatrixCases } from '../../server/src/sync/matrix.ts';
-import { targetMatrixCases } from '../../server/src/targets/matrix.ts';
-import { ticketMatrixCases } from '../../server/src/tickets/matrix.ts';
-import { userMatrixCases } from '../../server/src/users/matrix.ts';
+import { catalogMatrixCases } from './catalog.ts';
+import { clientMatrixCases } from './clients.ts';
+import { companyMatrixCases } from './company.ts';
+import { dashboardMatrixCases } from './dashboards.ts';
+import { directoryMatrixCases } from './directory.ts';
+import { funnelMatrixCases } from './funnel.ts';
+import { notificationMatrixCases } from './notifications.ts';
+import { orderMatrixCases } from './orders.ts';
+import { policyMatrixCases } from './policies.ts';
+import { syncMatrixCases } from './sync.ts';
+import { targetMatrixCases } from './targets.ts';
+import { ticketMatrixCases } from './tickets.ts';
 import type { MatrixCase } from './types.ts';
 import { everyone } from './types.ts';
+import { userMatrixCases } from './users.ts';
 
 /** Routes that belong to no domain folder. */
 const core: MatrixCase[] = [

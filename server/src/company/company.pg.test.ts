@@ -3,11 +3,11 @@
 // and the daily positivation target, checked in app.config_empresa and in GET /catalog/company.
 import { type Company, LOGO_MAX_BYTES, type Problem } from '@campo/shared';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { gif, HTML, jpeg, png, pngClaiming, SVG, webp } from '../../../test/fixtures/images.ts';
 import { testApp } from '../../../test/support/app.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs, type SessionUser } from '../../../test/support/session.ts';
-import { gif, HTML, jpeg, png, pngClaiming, SVG, webp } from './test-images.ts';
 
 const db = useTestDatabase();
 

@@ -1,8 +1,8 @@
 import { LOGO_MAX_BYTES, LOGO_MAX_DIMENSION } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
+import { gif, HTML, jpeg, png, pngBomb, pngClaiming, SVG, webp } from '../../../test/fixtures/images.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';
-import { gif, HTML, jpeg, png, pngBomb, pngClaiming, SVG, webp } from './test-images.ts';
 
 async function refusal(bytes: Uint8Array): Promise<{ status: number; code: string }> {
   try {

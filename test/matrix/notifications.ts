@@ -1,6 +1,6 @@
 import { createECDH, randomBytes } from 'node:crypto';
-import type { MatrixCaller, MatrixCase } from '../../../test/matrix/types.ts';
-import { everyone } from '../../../test/matrix/types.ts';
+import type { MatrixCaller, MatrixCase } from './types.ts';
+import { everyone } from './types.ts';
 
 /** A subscription as a browser would send it, one endpoint per caller. */
 function subscription(caller: MatrixCaller) {

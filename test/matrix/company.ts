@@ -1,7 +1,8 @@
 // Route-matrix cases of the company settings (see test/matrix/types.ts): only managers and
 // admins change them, each for their own tenant (the other tenant's admin changes its own).
-import type { MatrixCase } from '../../../test/matrix/types.ts';
-import { png } from './test-images.ts';
+
+import { png } from '../fixtures/images.ts';
+import type { MatrixCase } from './types.ts';
 
 const managerOrAdmin = (status: number): MatrixCase['expect'] => ({
   anonymous: 401,

@@ -1,8 +1,8 @@
 // Route-matrix cases of the commercial policies (see test/matrix/types.ts). Rule management is
 // manager only, so the other tenant's caller (an admin) is refused by role before any lookup;
 // another tenant's manager getting 404 is covered in policies.pg.test.ts.
-import type { MatrixCaller, MatrixCase, MatrixContext } from '../../../test/matrix/types.ts';
-import { everyone } from '../../../test/matrix/types.ts';
+import type { MatrixCaller, MatrixCase, MatrixContext } from './types.ts';
+import { everyone } from './types.ts';
 
 const managerOnly = (managerStatus: number): MatrixCase['expect'] => ({
   anonymous: 401,

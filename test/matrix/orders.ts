@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { MatrixCase, MatrixContext } from '../../../test/matrix/types.ts';
-import { everyone } from '../../../test/matrix/types.ts';
+import type { MatrixCase, MatrixContext } from './types.ts';
+import { everyone } from './types.ts';
 
 export const orderBody = (ctx: MatrixContext) => ({
   idCliente: ctx.idCliente,

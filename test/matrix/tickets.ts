@@ -1,4 +1,4 @@
-import type { MatrixCase } from '../../../test/matrix/types.ts';
+import type { MatrixCase } from './types.ts';
 
 /** Representative routes: the representative only; everyone else is refused before any read. */
 const repOnly = (ok: number) => ({

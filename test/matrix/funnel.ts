@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MatrixCase } from '../../../test/matrix/types.ts';
+import type { MatrixCase } from './types.ts';
 
 /** The funnel is the representative's own: every other role is refused before any read. */
 const repOnly = (ok: number) => ({

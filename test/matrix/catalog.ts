@@ -2,8 +2,8 @@
 // catalog of its own tenant; the other tenant's admin gets 404 for this tenant's product, and
 // its own catalog for the lists. A pauta id is only unique within a tenant, so the list with
 // an explicit pauta answers the other tenant from its own list of the same id.
-import type { MatrixCase } from '../../../test/matrix/types.ts';
-import { everyone } from '../../../test/matrix/types.ts';
+import type { MatrixCase } from './types.ts';
+import { everyone } from './types.ts';
 
 export const catalogMatrixCases: MatrixCase[] = [
   {

@@ -1,7 +1,7 @@
 // Route-matrix cases of replication (see test/matrix/types.ts). Every signed-in role pulls its
 // own tenant's collections; another tenant's user gets its own tenant's documents, never these.
-import type { MatrixCase } from '../../../test/matrix/types.ts';
-import { everyone } from '../../../test/matrix/types.ts';
+import type { MatrixCase } from './types.ts';
+import { everyone } from './types.ts';
 
 export const syncMatrixCases: MatrixCase[] = [
   {

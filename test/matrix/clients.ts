@@ -4,8 +4,8 @@
 // scope (checked in clients.pg.test.ts).
 import { randomUUID } from 'node:crypto';
 import { cnpjCheckDigits } from '@campo/shared';
-import type { MatrixCase } from '../../../test/matrix/types.ts';
-import { everyone } from '../../../test/matrix/types.ts';
+import type { MatrixCase } from './types.ts';
+import { everyone } from './types.ts';
 
 const scopedObject = (representative: number): MatrixCase['expect'] => ({
   ...everyone(200, 404),

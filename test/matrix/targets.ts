@@ -1,4 +1,4 @@
-import type { MatrixCase } from '../../../test/matrix/types.ts';
+import type { MatrixCase } from './types.ts';
 
 const MONTH = '2026-01';
 const managers = (status: number): MatrixCase['expect'] => ({

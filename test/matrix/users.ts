@@ -1,7 +1,7 @@
 // Route-matrix cases of the admin's user management (see test/matrix/types.ts). Admin only: the
 // other tenant's admin passes the role check and then finds no such login (404), or creates one
 // in their own tenant (201).
-import type { MatrixCaller, MatrixCase } from '../../../test/matrix/types.ts';
+import type { MatrixCaller, MatrixCase } from './types.ts';
 
 const adminOnly = (admin: number, otherTenant = admin): MatrixCase['expect'] => ({
   anonymous: 401,

@@ -1,8 +1,8 @@
 // Route-matrix cases of the directory reads (see test/matrix/types.ts). The other tenant's admin
 // reads its own tenant's lists (200); that they hold none of ours is checked in
 // server/src/users/users.pg.test.ts.
-import type { MatrixCase } from '../../../test/matrix/types.ts';
-import { everyone } from '../../../test/matrix/types.ts';
+import type { MatrixCase } from './types.ts';
+import { everyone } from './types.ts';
 
 export const directoryMatrixCases: MatrixCase[] = [
   {

@@ -1,4 +1,4 @@
-import type { MatrixCase } from '../../../test/matrix/types.ts';
+import type { MatrixCase } from './types.ts';
 
 /** Managers and admins only; another tenant's admin sees their own tenant. */
 const managers = { anonymous: 401, representative: 403, supervisor: 403, manager: 200, admin: 200, otherTenant: 200 };
