@@ -3,6 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import type pg from 'pg';
 import { z } from 'zod';
+import type { HashGateOptions } from './auth/hash-gate.ts';
 import { requireAuth } from './auth/middleware.ts';
 import { authRoutes, meRoute } from './auth/routes.ts';
 import { createAuthenticator } from './auth/service.ts';
@@ -38,8 +39,13 @@ export interface AppConfig {
   devLogin: boolean;
   /** Web Push; absent or vapid null: push disabled (subscribing answers 503). */
   push?: PushSettings;
-  /** Take the client address of the login rate limit from X-Forwarded-For (behind a load balancer). */
-  trustProxy?: boolean;
+  /**
+   * Proxies in front of the server that append to X-Forwarded-For (TRUST_PROXY): the login limits
+   * take the client address from the entry the outermost of them added. 0 or absent: the socket's.
+   */
+  trustProxy?: number;
+  /** Bound on concurrent password checks of this process (defaults in auth/hash-gate.ts). */
+  loginHashGate?: HashGateOptions;
   /** Pause between heartbeat events of GET /sync/stream (default 25 s). */
   syncHeartbeatMs?: number;
 }
@@ -69,7 +75,13 @@ export function createApp(deps: AppDeps) {
   api.route('/', healthRoutes(deps.pool));
   api.route(
     '/',
-    authRoutes({ db, signer, devLoginEnabled: deps.config.devLogin, trustProxy: deps.config.trustProxy ?? false }),
+    authRoutes({
+      db,
+      signer,
+      devLoginEnabled: deps.config.devLogin,
+      trustProxy: deps.config.trustProxy ?? 0,
+      ...(deps.config.loginHashGate ? { hashGate: deps.config.loginHashGate } : {}),
+    }),
   );
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
