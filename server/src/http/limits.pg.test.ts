@@ -52,6 +52,9 @@ describe('limits', () => {
       body: big,
     });
     expect(res.status).toBe(413);
+    // Refused in middleware, before any route: the API's headers are still there.
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(((await res.json()) as Problem).code).toBe('PAYLOAD_TOO_LARGE');
     // 2 MiB of pushed documents reach validation (more than 100 rows: 400), not the size limit.
     const rows = Array.from({ length: 101 }, (_, i) => ({
