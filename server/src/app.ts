@@ -1,6 +1,5 @@
 import { API_BASE } from '@campo/shared';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { HashGateOptions } from './auth/hash-gate.ts';
@@ -16,6 +15,7 @@ import { createDb, type Db } from './db/kysely.ts';
 import { directoryRoutes } from './directory/routes.ts';
 import { funnelRoutes } from './funnel/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { docsRoutes } from './http/docs.ts';
 import type { AppEnv } from './http/env.ts';
 import { apiSecurityHeaders, limitBody, noStore, notFound, onError, requestLog } from './http/middleware.ts';
 import { router } from './http/openapi.ts';
@@ -86,6 +86,8 @@ export function createApp(deps: AppDeps) {
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Campo API', version: SERVER_VERSION, description: 'Field-sales ordering on top of the ERP.' },
+    // Relative, so the reference at /api/docs sends its requests to this same server's API.
+    servers: [{ url: API_BASE, description: 'This server' }],
   });
 
   const secured = router();
@@ -126,8 +128,8 @@ export function createApp(deps: AppDeps) {
   app.use(`${API_BASE}/*`, noStore);
   app.use(`${API_BASE}/*`, limitBody);
   app.route(API_BASE, api);
-  // The interactive reference loads its viewer from the Scalar CDN in the reader's browser.
-  app.get('/api/docs', Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: 'Campo API' }));
+  // The interactive reference, served whole from this server (http/docs.ts).
+  app.route('/api/docs', docsRoutes());
   if (deps.webRoot) app.route('/', webRoutes(deps.webRoot));
   app.notFound(notFound);
   app.onError(onError);
