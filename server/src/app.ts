@@ -18,7 +18,7 @@ import { healthRoutes } from './health/routes.ts';
 import { docsRoutes } from './http/docs.ts';
 import type { AppEnv } from './http/env.ts';
 import { apiSecurityHeaders, limitBody, noStore, notFound, onError, requestLog } from './http/middleware.ts';
-import { router } from './http/openapi.ts';
+import { router, withIntegerFormats } from './http/openapi.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
@@ -70,6 +70,8 @@ export function createApp(deps: AppDeps) {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
+    description:
+      'A JWT from POST /auth/login, following RFC8725 (JWT best current practices): HS256 only (the algorithm is pinned on verification, `none` refused), issuer and audience checked, expiry required, and the user row re-read on every request (docs/security.md).',
   });
   // Public routes first: they answer before the auth middleware below is reached.
   api.route('/', healthRoutes(deps.pool));
@@ -83,11 +85,19 @@ export function createApp(deps: AppDeps) {
       ...(deps.config.loginHashGate ? { hashGate: deps.config.loginHashGate } : {}),
     }),
   );
-  api.doc31('/openapi.json', {
+  const documentConfig = {
     openapi: '3.1.0',
     info: { title: 'Campo API', version: SERVER_VERSION, description: 'Field-sales ordering on top of the ERP.' },
     // Relative, so the reference at /api/docs sends its requests to this same server's API.
-    servers: [{ url: API_BASE, description: 'This server' }],
+    servers: [
+      { url: API_BASE, description: 'This server (production or local: the one answering)', 'x-internal': false },
+    ],
+  };
+  let document: unknown;
+  api.get('/openapi.json', (c) => {
+    // Built once: every route is registered by the time the first reader asks.
+    document ??= withIntegerFormats(api.getOpenAPI31Document(documentConfig));
+    return c.json(document);
   });
 
   const secured = router();
