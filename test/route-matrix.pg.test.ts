@@ -139,6 +139,7 @@ describe('route matrix: every route × every role, and another tenant', () => {
   for (const testCase of MATRIX_CASES) {
     it(`${testCase.method} ${testCase.route}`, async () => {
       const got: Partial<Record<MatrixCaller, number>> = {};
+      const headers: Partial<Record<MatrixCaller, (string | null)[]>> = {};
       for (const caller of callers) {
         const req = await testCase.request(ctx, caller);
         const token = tokens.get(caller);
@@ -153,7 +154,12 @@ describe('route matrix: every route × every role, and another tenant', () => {
           ...(req.rawBody !== undefined ? { body: req.rawBody } : {}),
         });
         got[caller] = res.status;
+        // Every answer, errors included, is never sniffed nor cached (docs/security.md, "Headers").
+        headers[caller] = [res.headers.get('x-content-type-options'), res.headers.get('cache-control')];
+        await res.body?.cancel();
       }
+      for (const caller of callers)
+        expect([caller, ...(headers[caller] ?? [])]).toEqual([caller, 'nosniff', 'no-store']);
       expect(got).toEqual(testCase.expect);
     });
   }

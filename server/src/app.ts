@@ -1,8 +1,8 @@
 import { API_BASE } from '@campo/shared';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import type pg from 'pg';
 import { z } from 'zod';
+import type { HashGateOptions } from './auth/hash-gate.ts';
 import { requireAuth } from './auth/middleware.ts';
 import { authRoutes, meRoute } from './auth/routes.ts';
 import { createAuthenticator } from './auth/service.ts';
@@ -15,9 +15,10 @@ import { createDb, type Db } from './db/kysely.ts';
 import { directoryRoutes } from './directory/routes.ts';
 import { funnelRoutes } from './funnel/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { docsRoutes } from './http/docs.ts';
 import type { AppEnv } from './http/env.ts';
-import { limitBody, notFound, onError, requestLog } from './http/middleware.ts';
-import { router } from './http/openapi.ts';
+import { apiSecurityHeaders, limitBody, noStore, notFound, onError, requestLog } from './http/middleware.ts';
+import { router, withIntegerFormats } from './http/openapi.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
@@ -38,8 +39,13 @@ export interface AppConfig {
   devLogin: boolean;
   /** Web Push; absent or vapid null: push disabled (subscribing answers 503). */
   push?: PushSettings;
-  /** Take the client address of the login rate limit from X-Forwarded-For (behind a load balancer). */
-  trustProxy?: boolean;
+  /**
+   * Proxies in front of the server that append to X-Forwarded-For (TRUST_PROXY): the login limits
+   * take the client address from the entry the outermost of them added. 0 or absent: the socket's.
+   */
+  trustProxy?: number;
+  /** Bound on concurrent password checks of this process (defaults in auth/hash-gate.ts). */
+  loginHashGate?: HashGateOptions;
   /** Pause between heartbeat events of GET /sync/stream (default 25 s). */
   syncHeartbeatMs?: number;
 }
@@ -66,16 +72,34 @@ export function createApp(deps: AppDeps) {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
+    description:
+      'A JWT from POST /auth/login, following RFC8725 (JWT best current practices): HS256 only (the algorithm is pinned on verification, `none` refused), issuer and audience checked, expiry required, and the user row re-read on every request (docs/security.md).',
   });
   // Public routes first: they answer before the auth middleware below is reached.
   api.route('/', healthRoutes(deps.pool));
   api.route(
     '/',
-    authRoutes({ db, signer, devLoginEnabled: deps.config.devLogin, trustProxy: deps.config.trustProxy ?? false }),
+    authRoutes({
+      db,
+      signer,
+      devLoginEnabled: deps.config.devLogin,
+      trustProxy: deps.config.trustProxy ?? 0,
+      ...(deps.config.loginHashGate ? { hashGate: deps.config.loginHashGate } : {}),
+    }),
   );
-  api.doc31('/openapi.json', {
+  const documentConfig = {
     openapi: '3.1.0',
     info: { title: 'Campo API', version: SERVER_VERSION, description: 'Field-sales ordering on top of the ERP.' },
+    // Relative, so the reference at /api/docs sends its requests to this same server's API.
+    servers: [
+      { url: API_BASE, description: 'This server (production or local: the one answering)', 'x-internal': false },
+    ],
+  };
+  let document: unknown;
+  api.get('/openapi.json', (c) => {
+    // Built once: every route is registered by the time the first reader asks.
+    document ??= withIntegerFormats(api.getOpenAPI31Document(documentConfig));
+    return c.json(document);
   });
 
   const secured = router();
@@ -115,10 +139,12 @@ export function createApp(deps: AppDeps) {
 
   const app = new OpenAPIHono<AppEnv>();
   app.use('*', requestLog);
+  app.use('/api/*', apiSecurityHeaders);
+  app.use(`${API_BASE}/*`, noStore);
   app.use(`${API_BASE}/*`, limitBody);
   app.route(API_BASE, api);
-  // The interactive reference loads its viewer from the Scalar CDN in the reader's browser.
-  app.get('/api/docs', Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: 'Campo API' }));
+  // The interactive reference, served whole from this server (http/docs.ts).
+  app.route('/api/docs', docsRoutes());
   if (deps.webRoot) app.route('/', webRoutes(deps.webRoot));
   app.notFound(notFound);
   app.onError(onError);

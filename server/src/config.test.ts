@@ -36,4 +36,13 @@ describe('loadServerConfig', () => {
     expect(loadServerConfig({ ...env, NODE_ENV: 'development' }).DEV_LOGIN).toBe('1');
     expect(() => loadServerConfig({ ...env, NODE_ENV: 'production' })).toThrow(/DEV_LOGIN/);
   });
+
+  it('reads TRUST_PROXY as a count of trusted proxies (0 by default) and refuses anything else', () => {
+    const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret };
+    expect(loadServerConfig(env).TRUST_PROXY).toBe(0);
+    expect(loadServerConfig({ ...env, TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadServerConfig({ ...env, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(() => loadServerConfig({ ...env, TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadServerConfig({ ...env, TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY/);
+  });
 });

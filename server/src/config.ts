@@ -37,8 +37,11 @@ const ZServerEnv = z
       .max(24 * 90)
       .default(24 * 7),
     DEV_LOGIN: z.enum(['0', '1']).default('0'),
-    /** 1 behind a load balancer: the login rate limit reads the client from X-Forwarded-For. */
-    TRUST_PROXY: z.enum(['0', '1']).default('0'),
+    /**
+     * How many proxies in front of the server append to X-Forwarded-For (1 behind one load balancer):
+     * the login limits take the client address that the outermost of them added. 0: the socket's.
+     */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     /** Seconds between refreshes of the replication change log of every tenant; 0 turns it off. */
     SYNC_REFRESH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     VAPID_PUBLIC_KEY: ZOptionalEnv,

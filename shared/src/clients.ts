@@ -202,15 +202,19 @@ export const UFS = [
   'TO',
 ] as const;
 
+// The bound counts characters (code points) of the trimmed text, as JSON Schema's maxLength
+// does; zod's .max() would count UTF-16 units (an emoji twice), so the document gets it by meta.
 const field = (max: number) =>
   z
     .string()
+    .meta({ maxLength: max })
     .trim()
     .min(1, 'obrigatório')
     .refine((s) => Array.from(s).length <= max, `no máximo ${max} caracteres`);
 const optionalField = (max: number) =>
   z
     .string()
+    .meta({ maxLength: max })
     .trim()
     .refine((s) => Array.from(s).length <= max, `no máximo ${max} caracteres`)
     .transform((s) => (s === '' ? null : s))
@@ -220,11 +224,15 @@ const optionalField = (max: number) =>
 
 export const ZNewClient = z
   .strictObject({
-    id: z.uuid('identificador inválido').describe('UUID made by the device: registering again with it is idempotent'),
+    id: z
+      .uuid('identificador inválido')
+      .max(36)
+      .describe('UUID made by the device: registering again with it is idempotent'),
     razaoSocial: field(100).describe('Legal name (razão social); turned into LATIN1 text for the ERP'),
     nomeFantasia: optionalField(100).describe('Trade name; the legal name when absent'),
     documento: z
       .string()
+      .max(30)
       .trim()
       .transform(normalizeDocument)
       .superRefine((v, ctx) => {
@@ -239,12 +247,14 @@ export const ZNewClient = z
       .describe('CPF or CNPJ, masked or not; check digits verified (alphanumeric CNPJ accepted)'),
     inscricaoEstadual: z
       .string()
+      .max(30)
       .trim()
       .toUpperCase()
       .refine((v) => v === 'ISENTO' || /^[0-9./-]{2,20}$/.test(v), 'informe a inscrição estadual (números) ou ISENTO')
       .describe('State registration (digits, masked or not) or ISENTO'),
     cep: z
       .string()
+      .max(20)
       .trim()
       .transform((v) => v.replace(/[.\-\s]/g, ''))
       .refine((v) => /^\d{8}$/.test(v), 'CEP deve ter 8 dígitos')
@@ -256,6 +266,7 @@ export const ZNewClient = z
     cidade: field(60).describe('City'),
     uf: z
       .string()
+      .max(10)
       .trim()
       .toUpperCase()
       .refine((v): v is (typeof UFS)[number] => (UFS as readonly string[]).includes(v), 'UF desconhecida')

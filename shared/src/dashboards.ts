@@ -24,6 +24,7 @@ export const ACTIVE_REP_DEFINITION =
 
 export const ZMes = z
   .string()
+  .max(7)
   .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'use o formato AAAA-MM')
   .describe('A São Paulo calendar month, YYYY-MM');
 

@@ -39,6 +39,7 @@ export function addDays(date: string, days: number): string {
 
 export const ZIsoDate = z
   .string()
+  .max(10)
   .regex(ISO_DATE, 'use o formato AAAA-MM-DD')
   .refine(isIsoDate, 'esta data não existe no calendário')
   .describe('A calendar day, YYYY-MM-DD');

@@ -14,9 +14,12 @@ export const FUNNEL_STAGES = ['lead', 'proposta', 'negociacao', 'ganho', 'perdid
 export const ZFunnelStage = z.enum(FUNNEL_STAGES).describe('Stage: lead, proposta, negociacao, ganho or perdido');
 export type FunnelStage = z.infer<typeof ZFunnelStage>;
 
+// The bound counts characters (code points) of the trimmed text, as JSON Schema's maxLength
+// does; zod's .max() would count UTF-16 units (an emoji twice), so the document gets it by meta.
 const text = (max: number) =>
   z
     .string()
+    .meta({ maxLength: max })
     .trim()
     .min(1, 'não pode ficar em branco')
     .refine((s) => Array.from(s).length <= max, `no máximo ${max} caracteres`);
@@ -55,7 +58,7 @@ function lostNeedsReason(v: { estagio?: FunnelStage; motivoPerda?: string | null
 
 export const ZOpportunityCreate = z
   .object({
-    id: z.uuid().describe('UUID made by the device; POSTing the same opportunity again is idempotent'),
+    id: z.uuid().max(36).describe('UUID made by the device; POSTing the same opportunity again is idempotent'),
     estagio: fields.estagio.default('lead'),
     idCliente: fields.idCliente.optional(),
     nomeProspect: fields.nomeProspect.optional(),
@@ -88,6 +91,7 @@ export const ZOpportunityPatch = z
     motivoPerda: fields.motivoPerda.optional(),
     baseAtualizadoEm: z.iso
       .datetime({ offset: true })
+      .max(40)
       .optional()
       .describe('The atualizadoEm this change was based on; a different current one answers 409 OPPORTUNITY_CONFLICT'),
   })
@@ -117,7 +121,7 @@ export type Opportunity = z.infer<typeof ZOpportunity>;
 
 export const ZFunnelListQuery = z.object({
   estagio: z
-    .union([ZFunnelStage, z.array(ZFunnelStage)])
+    .union([ZFunnelStage, z.array(ZFunnelStage).max(FUNNEL_STAGES.length)])
     .optional()
     .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
     .describe('Only these stages (repeat the parameter for several)'),

@@ -18,6 +18,8 @@ export function base64UrlByteLength(text: string): number {
 const base64Url = (bytes: number, what: string) =>
   z
     .string()
+    // base64url of `bytes` bytes, with its padding if the browser kept it.
+    .max(Math.ceil(bytes / 3) * 4)
     .transform((s) => s.replace(/=+$/, ''))
     .refine((s) => base64UrlByteLength(s) === bytes, `deve ser base64url de ${bytes} bytes`)
     .describe(what);

@@ -2,7 +2,11 @@ import { z } from 'zod';
 
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
-export const ZMonth = z.string().regex(MONTH_PATTERN, 'use o formato AAAA-MM').describe('A calendar month, YYYY-MM');
+export const ZMonth = z
+  .string()
+  .max(7)
+  .regex(MONTH_PATTERN, 'use o formato AAAA-MM')
+  .describe('A calendar month, YYYY-MM');
 
 export const ZRepTarget = z
   .object({

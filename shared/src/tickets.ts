@@ -39,9 +39,12 @@ export function ticketTransition(from: TicketStatus, action: TicketAction): Tick
 export const TICKET_SUBJECT_MAX = 200;
 export const TICKET_MESSAGE_MAX = 4000;
 
+// The bound counts characters (code points) of the trimmed text, as JSON Schema's maxLength
+// does; zod's .max() would count UTF-16 units (an emoji twice), so the document gets it by meta.
 const text = (max: number) =>
   z
     .string()
+    .meta({ maxLength: max })
     .trim()
     .min(1, 'não pode ficar em branco')
     .refine((s) => Array.from(s).length <= max, `no máximo ${max} caracteres`);
@@ -121,7 +124,7 @@ export const ZTicket = ZTicketSummary.extend({
 export type Ticket = z.infer<typeof ZTicket>;
 
 const statusFilter = z
-  .union([ZTicketStatus, z.array(ZTicketStatus)])
+  .union([ZTicketStatus, z.array(ZTicketStatus).max(ZTicketStatus.options.length)])
   .optional()
   .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
   .describe('Only these statuses (repeat the parameter for several)');

@@ -19,6 +19,8 @@ export function requireAuth(authenticate: Authenticator): MiddlewareHandler<AppE
       throw problems.unauthorized('Sessão expirada ou revogada. Faça login novamente.');
     }
     c.set('auth', auth);
+    const token = match[1];
+    c.set('sessionAlive', async () => (await authenticate(token)) !== null);
     await next();
   };
 }

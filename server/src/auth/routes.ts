@@ -6,6 +6,7 @@ import type { Db } from '../db/kysely.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { HttpProblem } from '../http/problem.ts';
+import { createHashGate, type HashGateOptions } from './hash-gate.ts';
 import { devLogin, login } from './service.ts';
 import type { TokenSigner } from './tokens.ts';
 
@@ -15,13 +16,14 @@ const loginRoute = createRoute({
   tags: ['auth'],
   summary: 'Log in with login and password',
   description:
-    'Failed attempts are limited per login and client address: after 10 within 15 minutes, 429 TOO_MANY_LOGIN_ATTEMPTS with Retry-After until the window passes (docs/security.md). A successful login clears the count.',
+    'Attempts are limited per login and client address (10 within 15 minutes) and per client address across logins (50 within 15 minutes): past either, 429 TOO_MANY_LOGIN_ATTEMPTS with Retry-After until the window passes, even with the right password (docs/security.md). A successful login clears its own count. 503 LOGIN_BUSY with Retry-After when the server is checking too many passwords at once.',
   request: { body: { required: true, content: { 'application/json': { schema: ZLoginRequest } } } },
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),
     400: errorResponses[400],
     401: errorResponses[401],
-    429: problem('Too many failed attempts for this login from this address: wait Retry-After seconds'),
+    429: problem('Too many attempts for this login from this address, or from this address: wait Retry-After seconds'),
+    503: problem('Too many logins being checked at once: retry after Retry-After seconds'),
   },
 });
 
@@ -50,13 +52,21 @@ export const meRoute = createRoute({
 });
 
 /**
- * The client's address: the socket's, or with trustProxy the first X-Forwarded-For entry (the
- * load balancer's own address would otherwise put every user behind one limit).
+ * The client's address: the socket's, or behind `trustedHops` proxies the X-Forwarded-For entry
+ * the outermost trusted proxy added. Each proxy appends the address it was reached from, so
+ * that entry is the `trustedHops`-th from the right; everything left of it was written by the
+ * client and may be forged (the first entry is whatever the client sent). With fewer entries than
+ * hops, the leftmost, as Express's `trust proxy` does. Without this the load balancer's own address
+ * would put every user behind one limit.
  */
-function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 100);
+export function clientAddress(c: Context<AppEnv>, trustedHops: number): string {
+  if (trustedHops > 0) {
+    const entries = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const picked = entries[Math.max(0, entries.length - trustedHops)];
+    if (picked) return picked.slice(0, 100);
   }
   try {
     return getConnInfo(c).remote.address ?? 'desconhecido';
@@ -66,12 +76,20 @@ function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
   }
 }
 
-export function authRoutes(deps: { db: Db; signer: TokenSigner; devLoginEnabled: boolean; trustProxy?: boolean }) {
+export function authRoutes(deps: {
+  db: Db;
+  signer: TokenSigner;
+  devLoginEnabled: boolean;
+  /** How many proxies in front of the server append to X-Forwarded-For (TRUST_PROXY); 0: none. */
+  trustProxy?: number;
+  hashGate?: HashGateOptions;
+}) {
+  const gate = createHashGate(deps.hashGate);
   return router()
     .openapi(loginRoute, async (c) => {
       const body = c.req.valid('json');
-      const address = clientAddress(c, deps.trustProxy ?? false);
-      return c.json(await login(deps.db, deps.signer, body.login, body.password, address), 200);
+      const address = clientAddress(c, deps.trustProxy ?? 0);
+      return c.json(await login(deps.db, deps.signer, body.login, body.password, address, gate), 200);
     })
     .openapi(devLoginRoute, async (c) => {
       if (!deps.devLoginEnabled) {

@@ -3,8 +3,9 @@ import type { Db } from '../db/kysely.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { selectUserById, selectUserByLogin, type UserRow } from '../users/queries.ts';
 import type { AuthContext } from './claims.ts';
+import { createHashGate, type HashGate } from './hash-gate.ts';
 import { dummyHash, verifyPassword } from './password.ts';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './throttle.ts';
+import { releaseLoginAttempt, reserveLoginAttempt } from './throttle.ts';
 import type { TokenSigner } from './tokens.ts';
 
 const invalidCredentials = () =>
@@ -34,23 +35,36 @@ async function issue(signer: TokenSigner, user: UserRow): Promise<Session> {
   };
 }
 
-/** `address`: the client's address, for the rate limit of failed attempts (throttle.ts). */
+/** Shared by the callers that pass no gate of their own (the app makes one per instance). */
+const defaultGate = createHashGate();
+
+/**
+ * `address`: the client's address, for the limits of attempts (throttle.ts). `gate` bounds how
+ * many passwords this process hashes at once (hash-gate.ts).
+ */
 export async function login(
   db: Db,
   signer: TokenSigner,
   login: string,
   password: string,
   address = 'desconhecido',
+  gate: HashGate = defaultGate,
 ): Promise<Session> {
-  await assertLoginAllowed(db, login, address);
+  // Counted before the password is checked, so simultaneous guesses cannot all slip through.
+  await reserveLoginAttempt(db, login, address);
   const user = await selectUserByLogin(db, login);
-  // Verify against a dummy hash when the login is unknown: same work, so timing reveals nothing.
-  const ok = await verifyPassword(password, user?.senha_hash ?? (await dummyHash()));
-  if (!user || !ok || !user.ativo) {
-    await recordLoginFailure(db, login, address);
-    throw invalidCredentials();
+  let ok: boolean;
+  try {
+    // Verify against a dummy hash when the login is unknown: same work, so timing reveals nothing.
+    const stored = user?.senha_hash ?? (await dummyHash());
+    ok = await gate.run(() => verifyPassword(password, stored));
+  } catch (err) {
+    // Too busy to check: the attempt does not count against the user.
+    await releaseLoginAttempt(db, login, address, false);
+    throw err;
   }
-  await clearLoginFailures(db, login, address);
+  if (!user || !ok || !user.ativo) throw invalidCredentials();
+  await releaseLoginAttempt(db, login, address, true);
   return issue(signer, user);
 }
 

@@ -29,7 +29,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       jwtSecret: config.JWT_SECRET,
       tokenTtlHours: config.TOKEN_TTL_HOURS,
       devLogin: config.DEV_LOGIN === '1',
-      trustProxy: config.TRUST_PROXY === '1',
+      trustProxy: config.TRUST_PROXY,
       push,
     },
   });

@@ -21,6 +21,8 @@ const managerOrAdmin = requireRole('manager', 'admin');
 const logoBytes = {
   type: 'string',
   format: 'binary',
+  // For a binary body the length is in bytes; refused with 413 past it (company/logo.ts).
+  maxLength: LOGO_MAX_BYTES,
   description: `The image file itself, at most ${LOGO_MAX_BYTES} bytes (500 KiB)`,
 } as const;
 

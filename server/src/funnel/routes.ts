@@ -7,6 +7,7 @@ import { createOpportunity, deleteOpportunity, listOpportunities, updateOpportun
 const ZIdParam = z.object({
   id: z
     .uuid()
+    .max(36)
     .describe('Opportunity id (UUID)')
     .openapi({ param: { name: 'id', in: 'path' } }),
 });

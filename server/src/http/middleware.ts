@@ -3,6 +3,7 @@ import type { Hook } from '@hono/zod-openapi';
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
 import { log } from '../log.ts';
 import type { AppEnv } from './env.ts';
 import { fieldErrors, HttpProblem, problemResponse, validationProblem } from './problem.ts';
@@ -26,6 +27,23 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
     ms: Math.round((performance.now() - started) * 10) / 10,
     ...(auth ? { tenant: auth.idEmpresa, user: auth.login, role: auth.role } : {}),
   });
+};
+
+/**
+ * Headers of every answer under /api (errors and 404s included: set after the handler and the
+ * error handler ran). `nosniff` so a browser never runs a JSON or problem body as something else;
+ * the rest of Hono's secure defaults cost nothing on an API. HSTS is left to the TLS proxy, the
+ * only place that knows the site is served over HTTPS (docs/deployment.md).
+ */
+export const apiSecurityHeaders: MiddlewareHandler<AppEnv> = secureHeaders({ strictTransportSecurity: false });
+
+/**
+ * Answers of the API are per user and often personal (prices, clients, tokens): no browser or
+ * shared cache may keep them. The app caches what it needs offline in its own store.
+ */
+export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.res.headers.set('Cache-Control', 'no-store');
 };
 
 /** Largest request body: 1 MiB, enough for a logo (500 KiB) and any form; a replication push (up to 100 documents, an order up to 300 lines each) may take 8 MiB. */

@@ -27,6 +27,9 @@ const createOrderRoute = createRoute({
     headers: z.object({
       'idempotency-key': z
         .string()
+        // Documented only: the handler checks the key itself (trimmed, 8 to 128 of [A-Za-z0-9_.:-]) to
+        // answer IDEMPOTENCY_KEY_INVALID, a code clients rely on, rather than VALIDATION_FAILED.
+        .meta({ minLength: 8, maxLength: 128 })
         .optional()
         .describe('A unique key per order, e.g. a UUID made by the device when the order was created'),
     }),
@@ -44,7 +47,7 @@ const createOrderRoute = createRoute({
 
 const ZListQuery = z.object({
   status: z
-    .union([ZOrderStatus, z.array(ZOrderStatus)])
+    .union([ZOrderStatus, z.array(ZOrderStatus).max(ZOrderStatus.options.length)])
     .optional()
     .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]))
     .describe('Only these statuses (repeat the parameter for several)'),

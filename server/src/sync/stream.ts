@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { AuthContext } from '../auth/claims.ts';
 import { scopeOf, type Tx } from '../db/scope.ts';
+import type { AppEnv } from '../http/env.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { log as defaultLog } from '../log.ts';
 
@@ -216,9 +217,12 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
 /**
  * The SSE answer of GET /sync/stream: `resync` once the hub listens (the device pulls
  * everything from its checkpoints, covering what happened while it was away), then `change`
- * events `{ colecao }` and a `heartbeat` every heartbeatMs, until the client disconnects.
+ * events `{ colecao }` and a `heartbeat` every heartbeatMs, until the client disconnects, or
+ * until its session is revoked (user disabled, password reset): the session is checked again
+ * (c.var.sessionAlive, set by the auth middleware) before every event after the first, so a
+ * revoked session hears nothing more and its stream ends by the next heartbeat at the latest.
  */
-export function streamChanges(c: Context, hub: ChangeHub | undefined, auth: AuthContext, heartbeatMs: number) {
+export function streamChanges(c: Context<AppEnv>, hub: ChangeHub | undefined, auth: AuthContext, heartbeatMs: number) {
   if (!hub) {
     throw new HttpProblem(
       503,
@@ -228,17 +232,27 @@ export function streamChanges(c: Context, hub: ChangeHub | undefined, auth: Auth
     );
   }
   const scope = scopeOf(auth);
+  const sessionAlive = c.get('sessionAlive');
   return streamSSE(c, async (stream) => {
+    let over = false;
     let chain = Promise.resolve();
-    const send = (event: string, data: unknown) => {
-      chain = chain.then(() => (stream.aborted ? undefined : stream.writeSSE({ event, data: JSON.stringify(data) })));
-    };
     let end: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => {
-      end = resolve;
-      if (stream.aborted) resolve();
-      else stream.onAbort(resolve);
+      end = () => {
+        over = true;
+        resolve();
+      };
+      if (stream.aborted) end();
+      else stream.onAbort(end);
     });
+    const send = (event: string, data: unknown, recheck = true) => {
+      chain = chain.then(async () => {
+        if (over || stream.aborted) return;
+        // A failed check (database away) keeps the stream: it only says when to pull, and every pull is authorised.
+        if (recheck && sessionAlive && !(await sessionAlive().catch(() => true))) return end();
+        if (!over && !stream.aborted) await stream.writeSSE({ event, data: JSON.stringify(data) });
+      });
+    };
     const held: HubEvent[] = [];
     let live = false;
     const unsubscribe = hub.subscribe(scope, (e) => {
@@ -251,12 +265,13 @@ export function streamChanges(c: Context, hub: ChangeHub | undefined, auth: Auth
     try {
       await Promise.race([hub.listening(), ended]);
       // Subscribed and listening before resync: nothing committed after the device's pull is missed.
-      send('resync', {});
+      send('resync', {}, false);
       heartbeat = setInterval(() => send('heartbeat', {}), heartbeatMs);
       live = true;
       for (const e of held) if (e.type === 'change') send('change', { colecao: e.colecao });
       await ended;
     } finally {
+      over = true;
       clearInterval(heartbeat);
       unsubscribe();
       await chain.catch(() => undefined);

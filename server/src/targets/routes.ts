@@ -8,6 +8,7 @@ import { copyTargets, listTargets, setTargets } from './service.ts';
 const ZMonthParam = z.object({
   mes: z
     .string()
+    .max(7)
     .regex(MONTH_PATTERN, 'use o formato AAAA-MM')
     .describe('The month, YYYY-MM')
     .openapi({ param: { name: 'mes', in: 'path' } }),

@@ -30,9 +30,17 @@ function asProblem(err: unknown): unknown {
   if (!(err instanceof UserError)) return err;
   switch (err.code) {
     case 'USER_EXISTS':
-      return new HttpProblem(409, 'USER_EXISTS', 'Login já existe', 'Já existe um usuário com este login.', {
-        errors: [{ path: 'body.login', message: 'este login já está em uso' }],
-      });
+      // Logins are global, so a taken login may belong to another tenant. One refusal for every
+      // taken login, whoever holds it, that names nobody and no tenant (docs/security.md).
+      return new HttpProblem(
+        409,
+        'LOGIN_UNAVAILABLE',
+        'Login indisponível',
+        'Este login não pode ser usado. Escolha outro.',
+        {
+          errors: [{ path: 'body.login', message: 'login indisponível: escolha outro' }],
+        },
+      );
     case 'ERP_RECORD_NOT_FOUND': {
       const field = err.message.startsWith('supervisor') ? 'codSupervisor' : 'codVendedor';
       const what = field === 'codSupervisor' ? 'supervisor' : 'vendedor';

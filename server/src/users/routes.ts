@@ -43,7 +43,7 @@ const createUserRoute = createRoute({
   path: '/usuarios',
   tags,
   summary: 'Create a login in the tenant (admin)',
-  description: `${TENANT} The same rules as \`campo user add\`: a representative needs a codVendedor and a supervisor a codSupervisor of the tenant in the ERP (400 naming the field otherwise); a login already taken, in any tenant, is 409 USER_EXISTS.`,
+  description: `${TENANT} The same rules as \`campo user add\`: a representative needs a codVendedor and a supervisor a codSupervisor of the tenant in the ERP (400 naming the field otherwise); a login already taken, in this tenant or any other (logins are global), is 409 LOGIN_UNAVAILABLE, the same answer whoever holds it, naming no one (docs/security.md).`,
   security: bearer,
   middleware: [adminOnly] as const,
   request: { body: jsonBody(ZUserCreateRequest) },
@@ -52,7 +52,7 @@ const createUserRoute = createRoute({
     400: errorResponses[400],
     401: errorResponses[401],
     403: errorResponses[403],
-    409: problem('USER_EXISTS: the login is taken'),
+    409: problem('LOGIN_UNAVAILABLE: the login is taken (here or in another tenant: the answer does not say)'),
   },
 });
 

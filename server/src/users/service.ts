@@ -46,7 +46,7 @@ export async function addUser(db: Db, input: unknown): Promise<{ id: number; log
   if (await selectUserByLogin(db, user.login)) throw new UserError('USER_EXISTS', `o login ${user.login} já existe`);
   const missing = await erpRecordExists(db, user);
   if (missing) throw new UserError('ERP_RECORD_NOT_FOUND', missing);
-  const { id } = await insertUser(db, {
+  const row = {
     id_empresa: user.idEmpresa,
     login: user.login,
     nome: user.name,
@@ -54,8 +54,17 @@ export async function addUser(db: Db, input: unknown): Promise<{ id: number; log
     cod_vendedor: user.codVendedor,
     cod_supervisor: user.codSupervisor,
     senha_hash: await hashPassword(user.password),
-  });
-  return { id, login: user.login };
+  };
+  try {
+    const { id } = await insertUser(db, row);
+    return { id, login: user.login };
+  } catch (err) {
+    // Taken meanwhile by a concurrent creation: the same refusal as the check above, not a 500.
+    if ((err as { code?: string }).code === '23505') {
+      throw new UserError('USER_EXISTS', `o login ${user.login} já existe`);
+    }
+    throw err;
+  }
 }
 
 export async function resetPassword(db: Db, login: string, password: string): Promise<void> {

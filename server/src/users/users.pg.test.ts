@@ -94,7 +94,7 @@ describe('user management over HTTP', () => {
       password: 'senha-longa-1',
     });
     expect(taken.status).toBe(409);
-    expect(((await taken.json()) as { code: string }).code).toBe('USER_EXISTS');
+    expect(((await taken.json()) as { code: string }).code).toBe('LOGIN_UNAVAILABLE');
 
     // A supervisor code that only exists in the other tenant.
     const t1Codes = new Set(erp.supervisors.filter((s) => s.idEmpresa === t1).map((s) => s.codSupervisor));
@@ -179,5 +179,34 @@ describe('user management over HTTP', () => {
     expect(pautas.items).toHaveLength(rows[0].n);
     const sups = (await (await admin('GET', '/supervisores')).json()) as { items: { codSupervisor: number }[] };
     expect(sups.items.length).toBe(erp.supervisors.filter((s) => s.idEmpresa === t1).length);
+  });
+
+  it('answers a login taken in another tenant exactly like one taken in its own, revealing nothing of the other tenant', async () => {
+    const body = (login: string) => ({ login, name: 'Tentativa', role: 'manager', password: 'senha-longa-1' });
+    const strip = (p: Record<string, unknown>) => {
+      const { requestId: _r, instance: _i, ...rest } = p;
+      return rest;
+    };
+    const own = await admin('POST', '/usuarios', body('ger@usuarios.test'));
+    const foreign = await admin('POST', '/usuarios', body('adm2@usuarios.test'));
+    expect([own.status, foreign.status]).toEqual([409, 409]);
+    const ownProblem = (await own.json()) as Record<string, unknown>;
+    const foreignText = await foreign.text();
+    expect(strip(JSON.parse(foreignText))).toEqual(strip(ownProblem));
+    expect(ownProblem.code).toBe('LOGIN_UNAVAILABLE');
+    // Nothing of the holder: not its tenant, id, name or role.
+    expect(JSON.stringify(strip(JSON.parse(foreignText)))).not.toMatch(new RegExp(`\\b${t2}\\b`));
+    expect(foreignText).not.toMatch(/admin|adm2|empresa/i);
+    // The other tenant's user is untouched and still invisible from here.
+    const list = (await (await admin('GET', '/usuarios?q=adm2')).json()) as { items: unknown[] };
+    expect(list.items).toEqual([]);
+  });
+
+  it('refuses the loser of two simultaneous creations of one login with the same 409, not a 500', async () => {
+    const body = { login: 'corrida@usuarios.test', name: 'Corrida', role: 'manager', password: 'senha-longa-1' };
+    const [a, b] = await Promise.all([admin('POST', '/usuarios', body), foreignAdmin('POST', '/usuarios', body)]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const loser = (a.status === 409 ? a : b) as Response;
+    expect(((await loser.json()) as { code: string }).code).toBe('LOGIN_UNAVAILABLE');
   });
 });
