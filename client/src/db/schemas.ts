@@ -63,8 +63,17 @@ export interface CampoDocTypes {
   cadastros: RegistrationDoc;
 }
 
+/**
+ * Set only in the upgrade test's fixture build (client/vite.config.ts, CAMPO_FIXTURE_NEXT_STORE):
+ * a "next release" whose store is one version ahead, so test/browser/upgrade.pg.test.ts can
+ * upgrade a real browser's store. A normal build defines it as false and the minifier drops
+ * every branch below; in Node (vitest) it is not defined at all, hence `typeof`.
+ */
+declare const __CAMPO_NEXT_STORE__: boolean | undefined;
+const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMPO_NEXT_STORE__ === true;
+
 /** The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals). */
-export const STORE_VERSION = 1;
+export const STORE_VERSION = FIXTURE_NEXT_STORE ? 2 : 1;
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -289,6 +298,13 @@ type OldDoc = Record<string, unknown>;
 const same = (doc: OldDoc): OldDoc => doc;
 
 /**
+ * The fixture build's version 2 (FIXTURE_NEXT_STORE above), never a release: every document is
+ * carried over as is, which still makes RxDB move each collection to new storage, meta data
+ * and outbox included, as a real schema change would.
+ */
+const fixtureNext: Record<number, (doc: OldDoc) => OldDoc> = FIXTURE_NEXT_STORE ? { 2: same } : {};
+
+/**
  * Migration strategies per collection, by the version they migrate to. A strategy receives a
  * document of the previous version, including queued and unpushed local work, and must
  * return it in the new shape; never null for something the device still has to push.
@@ -296,14 +312,14 @@ const same = (doc: OldDoc): OldDoc => doc;
 export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) => OldDoc> } = {
   // 1 (protocol 2): funnel cards and tickets gained `recusa` (the server's refusal of what
   // the device pushed). Nothing else changed; every other collection is carried over as is.
-  produtos: { 1: same },
-  clientes: { 1: same },
-  regras: { 1: same },
-  ajustes: { 1: same },
-  pedidos: { 1: same },
-  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }) },
-  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }) },
-  cadastros: { 1: same },
+  produtos: { 1: same, ...fixtureNext },
+  clientes: { 1: same, ...fixtureNext },
+  regras: { 1: same, ...fixtureNext },
+  ajustes: { 1: same, ...fixtureNext },
+  pedidos: { 1: same, ...fixtureNext },
+  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), ...fixtureNext },
+  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), ...fixtureNext },
+  cadastros: { 1: same, ...fixtureNext },
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */
