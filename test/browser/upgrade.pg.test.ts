@@ -1,10 +1,10 @@
 // An app update that changes the local store, in a real browser at 360 px: on build N a
 // representative queues an order and moves a funnel card with no network at all. Meanwhile
 // build N+1 is deployed, whose store is one version ahead (the fixture build of
-// test/support/browser.ts, buildNextStoreFixture: the same source with STORE_VERSION 2), and
+// test/support/browser.ts, buildNextStoreFixture: the same source with STORE_VERSION one ahead), and
 // the server no longer serves build N. Back online the app says "Atualize o app"; "Atualizar
 // agora" installs N+1's service worker and reloads; N+1 migrates the store (RxDB moves every
-// collection, outbox and replication meta data included, to version 2) and pushes what N
+// collection, outbox and replication meta data included, to the next version) and pushes what N
 // queued: the server holds exactly one order under the Idempotency-Key the phone gave it, and
 // the card's new stage. The 426 comes from test/support/version-gate.ts: N+1 speaks the same
 // protocol as N, so the gate stands in for a release that changes both (docs/sync.md, "The
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { SYNC_PROTOCOL_VERSION } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_VERSION } from '../../client/src/db/schemas.ts';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { addUser } from '../../server/src/users/service.ts';
 import {
@@ -159,8 +160,8 @@ describe('an update whose local store changed', () => {
     await page.goto(`${server.url}/pedidos/novo?cliente=${client.id}`);
     await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
     await page.locator('.chosen-client').getByText(client.name, { exact: true }).waitFor(WAIT);
-    // Build N's store is version 1.
-    expect(storeVersions(await indexedDbNames(), 'pedidos')).toEqual([1]);
+    // Build N's store is the released version (in Node the fixture flag is not defined).
+    expect(storeVersions(await indexedDbNames(), 'pedidos')).toEqual([STORE_VERSION]);
   });
 
   it('queues an order and moves the card with no network', async () => {
@@ -209,9 +210,9 @@ describe('an update whose local store changed', () => {
     const onlyNext = new Set(readdirSync(join(nextBuild, 'assets')).filter((f) => !inN.has(f)));
     expect(onlyNext.size).toBeGreaterThan(0);
     await expect.poll(async () => (await loadedAssets()).some((a) => onlyNext.has(a)), WAIT).toBe(true);
-    // And it migrated the store to version 2: the outbox and the card now live there.
-    await expect.poll(async () => storeVersions(await indexedDbNames(), 'pedidos'), WAIT).toContain(2);
-    expect(storeVersions(await indexedDbNames(), 'funil')).toContain(2);
+    // And it migrated the store to the next version: the outbox and the card now live there.
+    await expect.poll(async () => storeVersions(await indexedDbNames(), 'pedidos'), WAIT).toContain(STORE_VERSION + 1);
+    expect(storeVersions(await indexedDbNames(), 'funil')).toContain(STORE_VERSION + 1);
 
     await expect.poll(() => ordersUnderKey(orderKey), WAIT).toBe(1);
     await expect.poll(() => stageOnServer(opportunityId), WAIT).toBe('proposta');

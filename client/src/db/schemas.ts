@@ -16,6 +16,8 @@
 //   3. freeze the previous schemas as test/fixtures/schemas-v<N>.ts and extend
 //      test/replication/versions.pg.test.ts to open a store with them, queue work offline,
 //      reopen with the current schemas and check the server receives that work exactly once.
+//      The browser's upgrade test (test/browser/upgrade.pg.test.ts, a fixture build one version
+//      ahead: `fixtureNext` below) follows the bump by itself.
 // Opening a store runs the strategies before any collection is used (RxDB's migration-schema
 // plugin, database.ts); the replication meta data (checkpoints, assumed master states) is
 // migrated with the same strategies, so the outbox is pushed afterwards as if nothing happened.
@@ -72,8 +74,11 @@ export interface CampoDocTypes {
 declare const __CAMPO_NEXT_STORE__: boolean | undefined;
 const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMPO_NEXT_STORE__ === true;
 
-/** The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals). */
-export const STORE_VERSION = FIXTURE_NEXT_STORE ? 2 : 1;
+/**
+ * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals). The
+ * literal is the released version, the one to bump; the fixture build is always one ahead.
+ */
+export const STORE_VERSION = 1 + (FIXTURE_NEXT_STORE ? 1 : 0);
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -298,11 +303,12 @@ type OldDoc = Record<string, unknown>;
 const same = (doc: OldDoc): OldDoc => doc;
 
 /**
- * The fixture build's version 2 (FIXTURE_NEXT_STORE above), never a release: every document is
- * carried over as is, which still makes RxDB move each collection to new storage, meta data
- * and outbox included, as a real schema change would.
+ * The fixture build's version, one past the released one (FIXTURE_NEXT_STORE above), never a
+ * release: every document is carried over as is, which still makes RxDB move each collection
+ * to new storage, meta data and outbox included, as a real schema change would. It follows
+ * the next bump by itself.
  */
-const fixtureNext: Record<number, (doc: OldDoc) => OldDoc> = FIXTURE_NEXT_STORE ? { 2: same } : {};
+const fixtureNext: Record<number, (doc: OldDoc) => OldDoc> = FIXTURE_NEXT_STORE ? { [STORE_VERSION]: same } : {};
 
 /**
  * Migration strategies per collection, by the version they migrate to. A strategy receives a
