@@ -7,6 +7,11 @@ import { VitePWA } from 'vite-plugin-pwa';
 // browser chrome and the app read as one.
 const THEME_COLOR = '#00815f';
 
+// CAMPO_FIXTURE_NEXT_STORE=1 builds the upgrade test's "next release" (test/browser/
+// upgrade.pg.test.ts): the same app with its local store one version ahead (STORE_VERSION and
+// MIGRATIONS in src/db/schemas.ts), into dist-next so it never replaces the real build.
+const FIXTURE_NEXT_STORE = process.env.CAMPO_FIXTURE_NEXT_STORE === '1';
+
 export default defineConfig({
   plugins: [
     preact(),
@@ -50,7 +55,8 @@ export default defineConfig({
       ]),
     ),
   },
-  build: { target: 'es2022', sourcemap: false },
+  define: { __CAMPO_NEXT_STORE__: JSON.stringify(FIXTURE_NEXT_STORE) },
+  build: { target: 'es2022', sourcemap: false, ...(FIXTURE_NEXT_STORE ? { outDir: 'dist-next' } : {}) },
   server: {
     // `pnpm -F @campo/client dev` next to `pnpm demo`: the API stays on the demo server.
     proxy: { '/api': 'http://localhost:8080' },

@@ -1,10 +1,12 @@
 // Browser tests: the built PWA served by the real server over HTTP on a test database, driven
 // in Debian's Chromium through playwright-core (no browser download). The network can be cut
 // for real: the server stops (its port is kept for the restart) and the page goes offline.
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { serve } from '@hono/node-server';
 import type pg from 'pg';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -13,6 +15,8 @@ import { testApp } from './app.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLIENT_DIST = join(REPO_ROOT, 'client', 'dist');
+/** The upgrade test's "next release" (buildNextStoreFixture), never deployed. */
+export const CLIENT_DIST_NEXT = join(REPO_ROOT, 'client', 'dist-next');
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const _CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -26,11 +30,28 @@ export function requireClientBuild(): string {
   return CLIENT_DIST;
 }
 
+/**
+ * Builds the app as its next release would be, with the local store one version ahead
+ * (CAMPO_FIXTURE_NEXT_STORE in client/vite.config.ts), into client/dist-next; a few seconds.
+ * Built from the current source every time, so it never lags behind client/dist.
+ */
+export async function buildNextStoreFixture(): Promise<string> {
+  const vite = join(REPO_ROOT, 'client', 'node_modules', 'vite', 'bin', 'vite.js');
+  await promisify(execFile)(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: join(REPO_ROOT, 'client'),
+    env: { ...process.env, CAMPO_FIXTURE_NEXT_STORE: '1' },
+  });
+  if (!existsSync(join(CLIENT_DIST_NEXT, 'sw.js')))
+    throw new Error(`the fixture build wrote no ${CLIENT_DIST_NEXT}/sw.js`);
+  return CLIENT_DIST_NEXT;
+}
+
 export interface WebServer {
   /** http://127.0.0.1:<port>, the same across restarts so the service worker's origin holds. */
   readonly url: string;
   stop(): Promise<void>;
-  restart(): Promise<void>;
+  /** Listens again; with `webRoot`, serving that build from now on (a deploy while stopped). */
+  restart(options?: { webRoot?: string }): Promise<void>;
 }
 
 type FetchApp = (req: Request) => Response | Promise<Response>;
@@ -51,7 +72,7 @@ export async function startWebServer(
   pool: pg.Pool,
   options: { wrap?: (fetchApp: FetchApp) => FetchApp } = {},
 ): Promise<WebServer> {
-  const app = testApp(pool, {}, { webRoot: requireClientBuild() });
+  let app = testApp(pool, {}, { webRoot: requireClientBuild() });
   const fetchApp: FetchApp = options.wrap ? options.wrap((req) => app.fetch(req)) : (req) => app.fetch(req);
   let server: Server | null = await listen(fetchApp, 0);
   const address = server.address();
@@ -67,7 +88,8 @@ export async function startWebServer(
       s.closeAllConnections();
       await new Promise<void>((resolve, reject) => s.close((err) => (err ? reject(err) : resolve())));
     },
-    async restart() {
+    async restart(next = {}) {
+      if (next.webRoot) app = testApp(pool, {}, { webRoot: next.webRoot });
       if (!server) server = await listen(fetchApp, port);
     },
   };

@@ -16,6 +16,8 @@
 //   3. freeze the previous schemas as test/fixtures/schemas-v<N>.ts and extend
 //      test/replication/versions.pg.test.ts to open a store with them, queue work offline,
 //      reopen with the current schemas and check the server receives that work exactly once.
+//      The browser's upgrade test (test/browser/upgrade.pg.test.ts, a fixture build one version
+//      ahead: `fixtureNext` below) follows the bump by itself.
 // Opening a store runs the strategies before any collection is used (RxDB's migration-schema
 // plugin, database.ts); the replication meta data (checkpoints, assumed master states) is
 // migrated with the same strategies, so the outbox is pushed afterwards as if nothing happened.
@@ -63,8 +65,20 @@ export interface CampoDocTypes {
   cadastros: RegistrationDoc;
 }
 
-/** The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals). */
-export const STORE_VERSION = 1;
+/**
+ * Set only in the upgrade test's fixture build (client/vite.config.ts, CAMPO_FIXTURE_NEXT_STORE):
+ * a "next release" whose store is one version ahead, so test/browser/upgrade.pg.test.ts can
+ * upgrade a real browser's store. A normal build defines it as false and the minifier drops
+ * every branch below; in Node (vitest) it is not defined at all, hence `typeof`.
+ */
+declare const __CAMPO_NEXT_STORE__: boolean | undefined;
+const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMPO_NEXT_STORE__ === true;
+
+/**
+ * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals). The
+ * literal is the released version, the one to bump; the fixture build is always one ahead.
+ */
+export const STORE_VERSION = 1 + (FIXTURE_NEXT_STORE ? 1 : 0);
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -289,6 +303,14 @@ type OldDoc = Record<string, unknown>;
 const same = (doc: OldDoc): OldDoc => doc;
 
 /**
+ * The fixture build's version, one past the released one (FIXTURE_NEXT_STORE above), never a
+ * release: every document is carried over as is, which still makes RxDB move each collection
+ * to new storage, meta data and outbox included, as a real schema change would. It follows
+ * the next bump by itself.
+ */
+const fixtureNext: Record<number, (doc: OldDoc) => OldDoc> = FIXTURE_NEXT_STORE ? { [STORE_VERSION]: same } : {};
+
+/**
  * Migration strategies per collection, by the version they migrate to. A strategy receives a
  * document of the previous version, including queued and unpushed local work, and must
  * return it in the new shape; never null for something the device still has to push.
@@ -296,14 +318,14 @@ const same = (doc: OldDoc): OldDoc => doc;
 export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) => OldDoc> } = {
   // 1 (protocol 2): funnel cards and tickets gained `recusa` (the server's refusal of what
   // the device pushed). Nothing else changed; every other collection is carried over as is.
-  produtos: { 1: same },
-  clientes: { 1: same },
-  regras: { 1: same },
-  ajustes: { 1: same },
-  pedidos: { 1: same },
-  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }) },
-  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }) },
-  cadastros: { 1: same },
+  produtos: { 1: same, ...fixtureNext },
+  clientes: { 1: same, ...fixtureNext },
+  regras: { 1: same, ...fixtureNext },
+  ajustes: { 1: same, ...fixtureNext },
+  pedidos: { 1: same, ...fixtureNext },
+  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), ...fixtureNext },
+  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), ...fixtureNext },
+  cadastros: { 1: same, ...fixtureNext },
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */
