@@ -18,6 +18,7 @@ import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/env.ts';
 import { limitBody, notFound, onError, requestLog } from './http/middleware.ts';
 import { router } from './http/openapi.ts';
+import { instrumentPool } from './metrics.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
@@ -55,6 +56,7 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
+  instrumentPool(deps.pool);
   const db = deps.db ?? createDb(deps.pool);
   const signer = createTokenSigner(deps.config.jwtSecret, deps.config.tokenTtlHours);
   const authenticate = createAuthenticator(db, signer);

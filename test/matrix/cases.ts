@@ -23,6 +23,12 @@ const core: MatrixCase[] = [
     expect: { ...everyone(200), anonymous: 200 },
   },
   {
+    method: 'GET',
+    route: '/health/live',
+    request: () => ({ path: '/health/live' }),
+    expect: { ...everyone(200), anonymous: 200 },
+  },
+  {
     method: 'POST',
     route: '/auth/login',
     request: () => ({ path: '/auth/login', body: { login: 'nobody@x.test', password: 'wrong-password' } }),

@@ -544,6 +544,8 @@ export interface PushOutboxTable {
   criado_em: Generated<Timestamp>;
   enviado_em: Timestamp | null;
   falhou_em: Timestamp | null;
+  /** Migration 0019: the X-Request-Id of the request that queued the message. */
+  id_requisicao: string | null;
 }
 
 export interface DB {

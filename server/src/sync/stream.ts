@@ -10,7 +10,8 @@ import pg from 'pg';
 import type { AuthContext } from '../auth/claims.ts';
 import { scopeOf, type Tx } from '../db/scope.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { log as defaultLog } from '../log.ts';
+import { currentRequestId, log as defaultLog, outsideRequest } from '../log.ts';
+import { sseStreamsOpen } from '../metrics.ts';
 
 export const SYNC_CHANNEL = 'campo_sync';
 
@@ -22,6 +23,8 @@ export interface SyncChange {
   idEmpresa: number;
   colecao: string;
   codVendedor: number | null;
+  /** The request whose transaction made the change, so the listener's log line names it. */
+  requestId?: string;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function announceChange(tx: Tx, change: SyncChange): Promise<void> 
     idEmpresa: change.idEmpresa,
     colecao: change.colecao,
     codVendedor: change.codVendedor,
+    requestId: change.requestId ?? currentRequestId(),
   });
   await sql`select pg_notify(${SYNC_CHANNEL}, ${payload})`.execute(tx);
 }
@@ -50,6 +54,7 @@ export interface ChangeFilter {
 export type HubEvent = { type: 'change'; colecao: string } | { type: 'resync' } | { type: 'closed' };
 
 export interface HubLog {
+  debug?(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
 }
@@ -87,6 +92,7 @@ function parseChange(payload: string | undefined): SyncChange | null {
       idEmpresa: v.idEmpresa,
       colecao: v.colecao,
       codVendedor: typeof v.codVendedor === 'number' ? v.codVendedor : null,
+      ...(typeof v.requestId === 'string' ? { requestId: v.requestId } : {}),
     };
   } catch {
     return null;
@@ -149,7 +155,10 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
     c.on('notification', (msg) => {
       if (msg.channel === SYNC_CHANNEL) {
         const change = parseChange(msg.payload);
-        if (change) emit(change);
+        if (change) {
+          log.debug?.('sync change heard', { ...change });
+          emit(change);
+        }
       }
     });
     try {
@@ -179,7 +188,8 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
   const start = () => {
     if (started || closed) return;
     started = true;
-    void connect();
+    // The first subscriber is a request: its id must not stick to the listener's lines.
+    outsideRequest(() => void connect());
   };
 
   return {
@@ -248,6 +258,7 @@ export function streamChanges(c: Context, hub: ChangeHub | undefined, auth: Auth
       else send('change', { colecao: e.colecao });
     });
     let heartbeat: NodeJS.Timeout | undefined;
+    sseStreamsOpen.inc();
     try {
       await Promise.race([hub.listening(), ended]);
       // Subscribed and listening before resync: nothing committed after the device's pull is missed.
@@ -257,6 +268,7 @@ export function streamChanges(c: Context, hub: ChangeHub | undefined, auth: Auth
       for (const e of held) if (e.type === 'change') send('change', { colecao: e.colecao });
       await ended;
     } finally {
+      sseStreamsOpen.dec();
       clearInterval(heartbeat);
       unsubscribe();
       await chain.catch(() => undefined);
