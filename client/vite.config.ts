@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
@@ -7,7 +8,11 @@ import { VitePWA } from 'vite-plugin-pwa';
 // browser chrome and the app read as one.
 const THEME_COLOR = '#00815f';
 
+// The app's version, reported with its errors (src/error-reporting.ts).
+const APP_VERSION: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
+
 export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify(APP_VERSION) },
   plugins: [
     preact(),
     VitePWA({

@@ -8,6 +8,7 @@ import { authRoutes, meRoute } from './auth/routes.ts';
 import { createAuthenticator } from './auth/service.ts';
 import { createTokenSigner } from './auth/tokens.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { clientErrorRoutes } from './client-errors/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { dashboardRoutes } from './dashboards/routes.ts';
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps) {
     '/',
     authRoutes({ db, signer, devLoginEnabled: deps.config.devLogin, trustProxy: deps.config.trustProxy ?? false }),
   );
+  api.route('/', clientErrorRoutes({ signer, trustProxy: deps.config.trustProxy ?? false }));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Campo API', version: SERVER_VERSION, description: 'Field-sales ordering on top of the ERP.' },

@@ -30,6 +30,15 @@ const core: MatrixCase[] = [
   },
   {
     method: 'POST',
+    route: '/client-errors',
+    request: () => ({
+      path: '/client-errors',
+      body: { kind: 'error', message: 'matriz', appVersion: '0.1.0', page: '/' },
+    }),
+    expect: { ...everyone(204), anonymous: 204 },
+  },
+  {
+    method: 'POST',
     route: '/auth/login',
     request: () => ({ path: '/auth/login', body: { login: 'nobody@x.test', password: 'wrong-password' } }),
     expect: { ...everyone(401), anonymous: 401 },
