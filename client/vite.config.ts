@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
@@ -11,6 +12,9 @@ const THEME_COLOR = '#00815f';
 // upgrade.pg.test.ts): the same app with its local store one version ahead (STORE_VERSION and
 // MIGRATIONS in src/db/schemas.ts), into dist-next so it never replaces the real build.
 const FIXTURE_NEXT_STORE = process.env.CAMPO_FIXTURE_NEXT_STORE === '1';
+
+// The app's version, reported with its errors (src/error-reporting.ts).
+const APP_VERSION: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
 export default defineConfig({
   plugins: [
@@ -55,7 +59,10 @@ export default defineConfig({
       ]),
     ),
   },
-  define: { __CAMPO_NEXT_STORE__: JSON.stringify(FIXTURE_NEXT_STORE) },
+  define: {
+    __CAMPO_NEXT_STORE__: JSON.stringify(FIXTURE_NEXT_STORE),
+    __APP_VERSION__: JSON.stringify(APP_VERSION),
+  },
   build: { target: 'es2022', sourcemap: false, ...(FIXTURE_NEXT_STORE ? { outDir: 'dist-next' } : {}) },
   server: {
     // `pnpm -F @campo/client dev` next to `pnpm demo`: the API stays on the demo server.

@@ -41,6 +41,11 @@ interface ApiAuth {
 
 let auth: ApiAuth = { token: () => null, onRejected: () => undefined };
 
+/** The token of the session, for the rare caller that does not go through api() (error reports). */
+export function currentToken(): string | null {
+  return auth.token();
+}
+
 /** The session module plugs itself in here; api.ts must not import it (it imports us). */
 export function setApiAuth(next: ApiAuth): void {
   auth = next;

@@ -8,6 +8,7 @@ import { authRoutes, meRoute } from './auth/routes.ts';
 import { createAuthenticator } from './auth/service.ts';
 import { createTokenSigner } from './auth/tokens.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { clientErrorRoutes } from './client-errors/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { dashboardRoutes } from './dashboards/routes.ts';
@@ -19,6 +20,7 @@ import { docsRoutes } from './http/docs.ts';
 import type { AppEnv } from './http/env.ts';
 import { apiSecurityHeaders, limitBody, noStore, notFound, onError, requestLog } from './http/middleware.ts';
 import { router, withIntegerFormats } from './http/openapi.ts';
+import { instrumentPool } from './metrics.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
@@ -63,6 +65,7 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps) {
+  instrumentPool(deps.pool);
   const db = deps.db ?? createDb(deps.pool);
   const signer = createTokenSigner(deps.config.jwtSecret, deps.config.tokenTtlHours);
   const authenticate = createAuthenticator(db, signer);
@@ -87,6 +90,7 @@ export function createApp(deps: AppDeps) {
       ...(deps.config.loginHashGate ? { hashGate: deps.config.loginHashGate } : {}),
     }),
   );
+  api.route('/', clientErrorRoutes({ signer, trustProxy: deps.config.trustProxy ?? 0 }));
   const documentConfig = {
     openapi: '3.1.0',
     info: { title: 'Campo API', version: SERVER_VERSION, description: 'Field-sales ordering on top of the ERP.' },

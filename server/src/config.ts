@@ -50,6 +50,8 @@ const ZServerEnv = z
     PUSH_ENDPOINT_HOSTS: ZOptionalEnv,
     /** The built PWA to serve at `/`; unset: client/dist of this checkout when it was built. */
     WEB_ROOT: ZOptionalEnv,
+    /** Port of GET /metrics (Prometheus), apart from the API's; unset: no metrics endpoint. */
+    METRICS_PORT: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   })
   .refine((env) => !(env.DEV_LOGIN === '1' && env.NODE_ENV === 'production'), {
     message: 'DEV_LOGIN=1 is refused when NODE_ENV=production',

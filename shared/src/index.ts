@@ -1,6 +1,7 @@
 export * from './api.ts';
 export * from './auth.ts';
 export * from './catalog.ts';
+export * from './client-errors.ts';
 export * from './clients.ts';
 export * from './company.ts';
 export * from './dashboards.ts';

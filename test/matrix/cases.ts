@@ -23,6 +23,21 @@ const core: MatrixCase[] = [
     expect: { ...everyone(200), anonymous: 200 },
   },
   {
+    method: 'GET',
+    route: '/health/live',
+    request: () => ({ path: '/health/live' }),
+    expect: { ...everyone(200), anonymous: 200 },
+  },
+  {
+    method: 'POST',
+    route: '/client-errors',
+    request: () => ({
+      path: '/client-errors',
+      body: { kind: 'error', message: 'matriz', appVersion: '0.1.0', page: '/' },
+    }),
+    expect: { ...everyone(204), anonymous: 204 },
+  },
+  {
     method: 'POST',
     route: '/auth/login',
     request: () => ({ path: '/auth/login', body: { login: 'nobody@x.test', password: 'wrong-password' } }),

@@ -4,6 +4,7 @@ import { loadServerConfig, pushSettings } from '../config.ts';
 import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
 import { log } from '../log.ts';
+import { metricsApp, recordRefresh, watchOutboxDepth } from '../metrics.ts';
 import { startPushWorker } from '../notifications/worker.ts';
 import { startSyncRefresher } from '../sync/schedule.ts';
 import { createChangeHub } from '../sync/stream.ts';
@@ -36,7 +37,20 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
   // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.
   const pushWorker = push.vapid ? startPushWorker({ pool, vapid: push.vapid, log }) : null;
   if (!pushWorker) log.warn('push notifications disabled: set VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT');
-  const refresher = startSyncRefresher({ db: createDb(pool), intervalSeconds: config.SYNC_REFRESH_SECONDS, log });
+  const refresher = startSyncRefresher({
+    db: createDb(pool),
+    intervalSeconds: config.SYNC_REFRESH_SECONDS,
+    log,
+    onRefreshed: recordRefresh,
+  });
+  watchOutboxDepth(pool);
+  // Its own port, which the load balancer does not forward: GET /metrics needs no token.
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? null
+      : serve({ fetch: metricsApp().fetch, port: config.METRICS_PORT, hostname: config.HOST }, (info) => {
+          log.info('metrics listening', { metricsPort: info.port, url: `http://localhost:${info.port}/metrics` });
+        });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     log.info('listening', { port: info.port, url: `http://localhost:${info.port}` });
   });
@@ -49,6 +63,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       log.info('stopping', { signal });
       // Closing the hub first ends the open event streams, which would otherwise keep the
       // server from closing.
+      metricsServer?.close();
       void hub.close().finally(() =>
         server.close(() => {
           void Promise.all([pushWorker?.stop(), refresher.stop()]).finally(() => pool.end().finally(resolve));

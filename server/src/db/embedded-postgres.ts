@@ -46,7 +46,15 @@ const SUPERUSER = 'postgres';
 const OS_USER = 'postgres';
 
 function binaryDir(major: PgMajor): string {
-  const entry = createRequire(import.meta.url).resolve(BINARY_PACKAGES[major]);
+  let entry: string;
+  try {
+    entry = createRequire(import.meta.url).resolve(BINARY_PACKAGES[major]);
+  } catch {
+    // A development dependency: a production install (`pnpm install --prod`) serves without it.
+    throw new Error(
+      `the embedded PostgreSQL ${major} (${BINARY_PACKAGES[major]}) is not installed: it comes with the development dependencies (pnpm install without --prod)`,
+    );
+  }
   // The package's entry is dist/index.js; the binaries live in native/ beside dist/.
   return join(dirname(dirname(entry)), 'native');
 }

@@ -570,6 +570,8 @@ export interface PushOutboxTable {
   criado_em: Generated<Timestamp>;
   enviado_em: Timestamp | null;
   falhou_em: Timestamp | null;
+  /** Migration 0013: the X-Request-Id of the request that queued the message. */
+  id_requisicao: string | null;
 }
 
 /** Migration 0012: what a device pushed and the server could not take, until fixed or discarded. */

@@ -25,7 +25,7 @@ async function withDemo(use: (port: number, log: () => string) => Promise<void>)
   const port = await new Promise<number>((resolve, reject) => {
     const read = (d: Buffer) => {
       log += d.toString();
-      const m = /"msg":"listening","port":(\d+)/.exec(log);
+      const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(log);
       if (m) resolve(Number(m[1]));
     };
     child.stdout.on('data', read);

@@ -1,30 +1,57 @@
-import { type Health, ZHealth } from '@campo/shared';
+import { type Health, ZHealth, ZLiveness } from '@campo/shared';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type pg from 'pg';
 import { SERVER_VERSION } from '../version.ts';
-import { selectSchemaVersion } from './queries.ts';
+import { EXPECTED_SCHEMA_VERSION, selectSchemaVersion } from './queries.ts';
 
-const route = createRoute({
+const readiness = createRoute({
   method: 'get',
   path: '/health',
   tags: ['health'],
-  summary: 'Whether the server and its database are up',
-  description: 'Needs no token, so load balancers and ops can probe it.',
+  summary: 'Readiness: whether this process can serve (database reachable, schema up to date)',
+  description:
+    'Needs no token, so load balancers and ops can probe it. 503 with a reason while the database does not answer or lacks the migrations this build needs; route traffic only to processes that answer 200.',
   responses: {
-    200: { description: 'The database answers', content: { 'application/json': { schema: ZHealth } } },
-    503: { description: 'The database does not answer', content: { 'application/json': { schema: ZHealth } } },
+    200: { description: 'Ready to serve', content: { 'application/json': { schema: ZHealth } } },
+    503: { description: 'Not ready; `reason` says why', content: { 'application/json': { schema: ZHealth } } },
+  },
+});
+
+const liveness = createRoute({
+  method: 'get',
+  path: '/health/live',
+  tags: ['health'],
+  summary: 'Liveness: the process runs',
+  description:
+    'Always 200 while the process runs, whatever the database: a supervisor restarts the process only when this fails, never because the database is down.',
+  responses: {
+    200: { description: 'The process runs', content: { 'application/json': { schema: ZLiveness } } },
   },
 });
 
 export function healthRoutes(pool: pg.Pool) {
-  return new OpenAPIHono().openapi(route, async (c) => {
-    let body: Health;
-    try {
-      const schemaVersion = await selectSchemaVersion(pool);
-      body = { status: 'ok', version: SERVER_VERSION, database: { reachable: true, schemaVersion } };
-    } catch {
-      body = { status: 'unavailable', version: SERVER_VERSION, database: { reachable: false, schemaVersion: null } };
-    }
-    return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
-  });
+  return new OpenAPIHono()
+    .openapi(liveness, (c) => c.json({ status: 'ok' as const, version: SERVER_VERSION }, 200))
+    .openapi(readiness, async (c) => {
+      const expectedSchemaVersion = EXPECTED_SCHEMA_VERSION;
+      let schemaVersion: string | null;
+      try {
+        schemaVersion = await selectSchemaVersion(pool);
+      } catch {
+        const body: Health = {
+          status: 'unavailable',
+          reason: 'DATABASE_UNREACHABLE',
+          version: SERVER_VERSION,
+          database: { reachable: false, schemaVersion: null, expectedSchemaVersion },
+        };
+        return c.json(body, 503);
+      }
+      // A later schema counts as ready: in a rolling upgrade `campo provision` of the new build
+      // runs first, and the old processes must keep serving until they are replaced.
+      const reason =
+        schemaVersion === null ? 'SCHEMA_MISSING' : schemaVersion < expectedSchemaVersion ? 'SCHEMA_BEHIND' : null;
+      const database = { reachable: true, schemaVersion, expectedSchemaVersion };
+      if (reason) return c.json({ status: 'unavailable', reason, version: SERVER_VERSION, database } as Health, 503);
+      return c.json({ status: 'ok', version: SERVER_VERSION, database } as Health, 200);
+    });
 }

@@ -3,28 +3,41 @@ import type { Hook } from '@hono/zod-openapi';
 import type { Context, ErrorHandler, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import { secureHeaders } from 'hono/secure-headers';
-import { log } from '../log.ts';
+import { log, withRequestId } from '../log.ts';
+import { httpDuration } from '../metrics.ts';
 import type { AppEnv } from './env.ts';
 import { fieldErrors, HttpProblem, problemResponse, validationProblem } from './problem.ts';
 
 const REQUEST_ID = /^[\w.-]{8,64}$/;
 
-/** Gives every request an id (kept from X-Request-Id when sane) and logs one JSON line for it. */
+/**
+ * Gives every request an id (kept from X-Request-Id when sane), runs the rest of the request
+ * with it in the log context (so every line a service writes for it carries it), then logs
+ * one JSON line for the request and observes its duration by route pattern.
+ */
 export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const given = c.req.header('x-request-id');
   const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
   c.set('requestId', requestId);
   c.header('X-Request-Id', requestId);
   const started = performance.now();
-  await next();
+  await withRequestId(requestId, next);
+  const seconds = (performance.now() - started) / 1000;
+  // The pattern of the route that answered, never the raw path: one series per route.
+  const pattern = routePath(c);
+  const route = !pattern || (c.res.status === 404 && pattern.endsWith('*')) ? 'unmatched' : pattern;
+  httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, seconds);
   const auth = c.get('auth');
+  // Outside the context on purpose: requestId is a field of this line like any other.
   log.info('request', {
     requestId,
     method: c.req.method,
     path: c.req.path,
+    route,
     status: c.res.status,
-    ms: Math.round((performance.now() - started) * 10) / 10,
+    ms: Math.round(seconds * 10_000) / 10,
     ...(auth ? { tenant: auth.idEmpresa, user: auth.login, role: auth.role } : {}),
   });
 };

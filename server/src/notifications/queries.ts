@@ -3,6 +3,7 @@
 // transaction, which sets the tenant of each outbox row before touching that row's data.
 import { sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
+import { currentRequestId } from '../log.ts';
 
 /** How many devices one login may keep registered; the oldest registration goes first. */
 export const DEVICES_PER_USER_MAX = 10;
@@ -203,6 +204,8 @@ export async function insertOutbox(tx: Tx, rows: OutboxInsert[]): Promise<number
         topico: r.topic,
         urgencia: r.urgency,
         ttl: r.ttl,
+        // The worker's lines about this message name the request that caused it.
+        id_requisicao: currentRequestId() ?? null,
       })),
     )
     .returning('id')
@@ -222,12 +225,14 @@ export type OutboxRow = {
   endpoints_pendentes: string[] | null;
   entregas: number;
   criado_em: Date;
+  id_requisicao: string | null;
 };
 
 /** Locks and returns up to `limit` due rows of every tenant, for this transaction (app.push_outbox_reservar). */
 export async function claimDue(tx: Tx, limit: number): Promise<OutboxRow[]> {
   const { rows } = await sql<OutboxRow>`
-    select id, id_empresa, usuario, payload, topico, urgencia, ttl, tentativas, endpoints_pendentes, entregas, criado_em
+    select id, id_empresa, usuario, payload, topico, urgencia, ttl, tentativas, endpoints_pendentes, entregas, criado_em,
+           id_requisicao
       from app.push_outbox_reservar(${limit})`.execute(tx);
   return rows;
 }

@@ -10,6 +10,7 @@ import webpush from 'web-push';
 import { createDb } from '../db/kysely.ts';
 import type { Tx } from '../db/scope.ts';
 import { log as defaultLog } from '../log.ts';
+import { pushDeliveries, pushGivenUp } from '../metrics.ts';
 import {
   claimDue,
   type DeviceRow,
@@ -24,6 +25,7 @@ import {
 import type { VapidKeys } from './vapid.ts';
 
 export interface PushLog {
+  debug?(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
@@ -278,11 +280,19 @@ export function createPushDrainer(options: PushDrainOptions): PushDrainer {
         }
         await recordOutcome(tx, row.id, outcome);
         result.deliveries += outcome.delivered;
-        if (outcome.kind === 'sent') result.sent++;
-        else if (outcome.kind === 'retry') result.retried++;
-        else {
+        pushDeliveries.inc(outcome.delivered);
+        // requestId: the request that queued the message, so its trail reads end to end.
+        const about = { outboxId: row.id, idEmpresa: tenant, requestId: row.id_requisicao ?? undefined };
+        if (outcome.kind === 'sent') {
+          result.sent++;
+          log.debug?.('push: message sent', { ...about, deliveries: outcome.delivered });
+        } else if (outcome.kind === 'retry') {
+          result.retried++;
+          log.debug?.('push: message to retry', { ...about, error: outcome.error });
+        } else {
           result.failed++;
-          log.warn('push: message given up', { outboxId: row.id, idEmpresa: tenant, error: outcome.error });
+          pushGivenUp.inc();
+          log.warn('push: message given up', { ...about, error: outcome.error });
         }
       }
     }

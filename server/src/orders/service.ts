@@ -23,6 +23,7 @@ import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
+import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
 import { loadCeilingInputs } from '../policies/service.ts';
 import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
@@ -270,6 +271,24 @@ export async function createOrder(
     throw problems.forbidden('Só representantes criam pedidos.');
   }
   const hash = requestHash(input);
+  try {
+    const result = await createOrderTx(db, auth, key, input, hash, now);
+    if (!result.replayed) ordersTotal.inc({ outcome: 'created' });
+    return result;
+  } catch (err) {
+    if (err instanceof HttpProblem && err.code === 'ORDER_REFUSED') ordersTotal.inc({ outcome: 'refused' });
+    throw err;
+  }
+}
+
+function createOrderTx(
+  db: Db,
+  auth: AuthContext,
+  key: string,
+  input: OrderCreate,
+  hash: string,
+  now: Date,
+): Promise<OrderResult> {
   return withScope(db, scopeOf(auth), async (tx) => {
     if (!(await q.tryLockKey(tx, auth.idEmpresa, auth.userId, key))) {
       throw new HttpProblem(
@@ -432,7 +451,7 @@ export async function decideOrder(
 ): Promise<Order> {
   if (auth.role === 'representative') throw problems.forbidden('Representantes não aprovam pedidos.');
   try {
-    return await withScope(db, scopeOf(auth), async (tx) => {
+    const decided = await withScope(db, scopeOf(auth), async (tx) => {
       const row = await orderInScope(tx, auth, id, true);
       if (row.situa !== SITUA.pending_approval) {
         throw problems.conflict(
@@ -467,6 +486,8 @@ export async function decideOrder(
       );
       return order;
     });
+    ordersTotal.inc({ outcome: decision.approve ? 'approved' : 'rejected' });
+    return decided;
   } catch (err) {
     if (err instanceof HttpProblem) throw err;
     // Raised by trg_pedido_aprovado or the ERP's own constraints: the whole approval rolled back.

@@ -22,28 +22,38 @@ async function tenants(db: Db): Promise<number[]> {
   return rows.flatMap((r) => (r.id_empresa === null ? [] : [Number(r.id_empresa)]));
 }
 
+/** Told of each tenant's refresh, for metrics (its time, and whether it failed). */
+export type RefreshHook = (r: { idEmpresa: number; ms: number; ok: boolean }) => void;
+
 /** One pass over every tenant; a failing tenant is logged and the others still refresh. */
-export async function refreshEveryTenant(db: Db, log: RefreshLog): Promise<void> {
+export async function refreshEveryTenant(db: Db, log: RefreshLog, onRefreshed?: RefreshHook): Promise<void> {
   for (const idEmpresa of await tenants(db)) {
     const started = Date.now();
     try {
       const counts = await refreshAll(db, idEmpresa);
       const changed = Object.values(counts).reduce((n, c) => n + c.inserted + c.updated + c.deleted, 0);
       log.info('sync refresh', { idEmpresa, changed, ms: Date.now() - started });
+      onRefreshed?.({ idEmpresa, ms: Date.now() - started, ok: true });
     } catch (err) {
+      onRefreshed?.({ idEmpresa, ms: Date.now() - started, ok: false });
       log.error('sync refresh failed', { idEmpresa, error: err instanceof Error ? err.message : String(err) });
     }
   }
 }
 
-export function startSyncRefresher(opts: { db: Db; intervalSeconds: number; log: RefreshLog }) {
+export function startSyncRefresher(opts: {
+  db: Db;
+  intervalSeconds: number;
+  log: RefreshLog;
+  onRefreshed?: RefreshHook;
+}) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   const schedule = () => {
     if (stopped || opts.intervalSeconds === 0) return;
     timer = setTimeout(() => {
-      running = refreshEveryTenant(opts.db, opts.log).finally(schedule);
+      running = refreshEveryTenant(opts.db, opts.log, opts.onRefreshed).finally(schedule);
     }, opts.intervalSeconds * 1000);
     timer.unref();
   };

@@ -11,7 +11,8 @@ import type { AuthContext } from '../auth/claims.ts';
 import { scopeOf, type Tx } from '../db/scope.ts';
 import type { AppEnv } from '../http/env.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { log as defaultLog } from '../log.ts';
+import { currentRequestId, log as defaultLog, outsideRequest } from '../log.ts';
+import { sseStreamsOpen } from '../metrics.ts';
 
 export const SYNC_CHANNEL = 'campo_sync';
 
@@ -23,6 +24,8 @@ export interface SyncChange {
   idEmpresa: number;
   colecao: string;
   codVendedor: number | null;
+  /** The request whose transaction made the change, so the listener's log line names it. */
+  requestId?: string;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function announceChange(tx: Tx, change: SyncChange): Promise<void> 
     idEmpresa: change.idEmpresa,
     colecao: change.colecao,
     codVendedor: change.codVendedor,
+    requestId: change.requestId ?? currentRequestId(),
   });
   await sql`select pg_notify(${SYNC_CHANNEL}, ${payload})`.execute(tx);
 }
@@ -51,6 +55,7 @@ export interface ChangeFilter {
 export type HubEvent = { type: 'change'; colecao: string } | { type: 'resync' } | { type: 'closed' };
 
 export interface HubLog {
+  debug?(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
 }
@@ -88,6 +93,7 @@ function parseChange(payload: string | undefined): SyncChange | null {
       idEmpresa: v.idEmpresa,
       colecao: v.colecao,
       codVendedor: typeof v.codVendedor === 'number' ? v.codVendedor : null,
+      ...(typeof v.requestId === 'string' ? { requestId: v.requestId } : {}),
     };
   } catch {
     return null;
@@ -150,7 +156,10 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
     c.on('notification', (msg) => {
       if (msg.channel === SYNC_CHANNEL) {
         const change = parseChange(msg.payload);
-        if (change) emit(change);
+        if (change) {
+          log.debug?.('sync change heard', { ...change });
+          emit(change);
+        }
       }
     });
     try {
@@ -180,7 +189,8 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
   const start = () => {
     if (started || closed) return;
     started = true;
-    void connect();
+    // The first subscriber is a request: its id must not stick to the listener's lines.
+    outsideRequest(() => void connect());
   };
 
   return {
@@ -262,6 +272,7 @@ export function streamChanges(c: Context<AppEnv>, hub: ChangeHub | undefined, au
       else send('change', { colecao: e.colecao });
     });
     let heartbeat: NodeJS.Timeout | undefined;
+    sseStreamsOpen.inc();
     try {
       await Promise.race([hub.listening(), ended]);
       // Subscribed and listening before resync: nothing committed after the device's pull is missed.
@@ -272,6 +283,7 @@ export function streamChanges(c: Context<AppEnv>, hub: ChangeHub | undefined, au
       await ended;
     } finally {
       over = true;
+      sseStreamsOpen.dec();
       clearInterval(heartbeat);
       unsubscribe();
       await chain.catch(() => undefined);
