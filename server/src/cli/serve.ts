@@ -8,6 +8,7 @@ import { startPushWorker } from '../notifications/worker.ts';
 import { startSyncRefresher } from '../sync/schedule.ts';
 import { createChangeHub } from '../sync/stream.ts';
 import { builtWebRoot, defaultWebRoot } from '../web/routes.ts';
+import { gracefulServer } from './shutdown.ts';
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
@@ -40,22 +41,25 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     log.info('listening', { port: info.port, url: `http://localhost:${info.port}` });
   });
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      // Ctrl-C reaches a whole process group, and a supervisor may send SIGTERM as well.
-      if (stopping) return;
-      stopping = true;
-      log.info('stopping', { signal });
-      // Closing the hub first ends the open event streams, which would otherwise keep the
-      // server from closing.
-      void hub.close().finally(() =>
-        server.close(() => {
-          void Promise.all([pushWorker?.stop(), refresher.stop()]).finally(() => pool.end().finally(resolve));
-        }),
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+  const graceful = gracefulServer(server, log);
+  const signal = await new Promise<string>((resolve) => {
+    // Ctrl-C reaches a whole process group, and a supervisor may send SIGTERM as well: the
+    // first signal starts the shutdown, later ones change nothing.
+    process.on('SIGINT', () => resolve('SIGINT'));
+    process.on('SIGTERM', () => resolve('SIGTERM'));
   });
+  log.info('stopping', { signal, inFlight: graceful.inFlight(), graceSeconds: config.SHUTDOWN_GRACE_SECONDS });
+  const orderly = await graceful.shutdown({
+    graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    // The change streams end first: they never end by themselves.
+    beforeClose: () => hub.close(),
+    cleanup: async () => {
+      await Promise.all([pushWorker?.stop(), refresher.stop()]);
+      await pool.end();
+    },
+  });
+  log.info('stopped', { orderly });
+  // Whatever is still pending (a query of a request cut at the end of the grace period, a
+  // timer) must not keep the process alive past the grace period a supervisor counts on.
+  process.exit(0);
 }
