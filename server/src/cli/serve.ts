@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import type { Pool } from 'pg';
 import { createApp } from '../app.ts';
 import { loadServerConfig, pushSettings } from '../config.ts';
 import { createDb } from '../db/kysely.ts';
@@ -8,11 +9,34 @@ import { startPushWorker } from '../notifications/worker.ts';
 import { startSyncRefresher } from '../sync/schedule.ts';
 import { createChangeHub } from '../sync/stream.ts';
 import { builtWebRoot, defaultWebRoot } from '../web/routes.ts';
+import { preflightLine, preflightProblems } from './preflight.ts';
 import { gracefulServer } from './shutdown.ts';
+
+/** Exit code of `campo serve` when the database is not one it can serve (docs/deployment.md). */
+export const EXIT_NOT_READY = 3;
+
+/** Refuses to start, with one line on stderr, rather than answer 500 on the first request. */
+async function refuseUnlessReady(pool: Pool): Promise<void> {
+  let problems: string[];
+  try {
+    problems = await preflightProblems(pool);
+  } catch (err) {
+    problems = [];
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`campo: cannot check the database in DATABASE_URL: ${message.split('\n')[0]}\n`);
+    await pool.end().catch(() => undefined);
+    process.exit(EXIT_NOT_READY);
+  }
+  if (problems.length === 0) return;
+  process.stderr.write(`campo: ${preflightLine(problems)}\n`);
+  await pool.end().catch(() => undefined);
+  process.exit(EXIT_NOT_READY);
+}
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
   const pool = createPool(config.DATABASE_URL);
+  await refuseUnlessReady(pool);
   const push = pushSettings(config);
   // One LISTEN connection per process, for GET /sync/stream (opened by the first stream).
   const hub = createChangeHub({ connectionString: config.DATABASE_URL, log });

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Health } from '@campo/shared';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { TEST_JWT_SECRET, testApp } from '../../../test/support/app.ts';
+import { testApp } from '../../../test/support/app.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 
 const db = useTestDatabase();
@@ -30,34 +28,6 @@ describe('GET /api/v1/health', () => {
     await dead.end();
   });
 
-  it('is served by `campo serve` on PORT', async () => {
-    const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
-    const child = spawn(process.execPath, [campo, 'serve'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        JWT_SECRET: TEST_JWT_SECRET,
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    try {
-      const port = await new Promise<number>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = out.match(/"port":(\d+)/);
-          if (m) resolve(Number(m[1]));
-        });
-        child.on('exit', (code) => reject(new Error(`campo serve exited with ${code}`)));
-      });
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as Health).database.reachable).toBe(true);
-    } finally {
-      child.kill('SIGTERM');
-    }
-  });
+  // campo serve itself refuses an unprovisioned database (server/src/cli/preflight.pg.test.ts);
+  // serving /health on PORT through it is covered by server/src/cli/shutdown.pg.test.ts.
 });
