@@ -2,6 +2,7 @@
 // PostgreSQL hands them over as the control characters U+0080-U+009F; Campo reads them as
 // Windows-1252 wherever ERP text reaches it (server/src/db/pool.ts): the REST answers and the
 // replication documents built in SQL from the views show “Premium” – 5 €, not "Premium 5".
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from './support/app.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
@@ -14,12 +15,15 @@ const SHOWN = '“Premium” – 5 € D’Ávila';
 describe('ERP text holding Windows-1252 bytes', () => {
   let api: ReturnType<typeof apiAs>;
   let idProduto: number;
+  let idCliente: number;
+  let app: ReturnType<typeof testApp>;
+  let token: string;
 
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);
     const rep = erp.reps[0];
     if (!rep) throw new Error('no representative');
-    ({ idProduto } = await orderableClient(db.pool, rep));
+    ({ idProduto, idCliente } = await orderableClient(db.pool, rep));
     // chr() in a LATIN1 database gives the byte itself: 0x93 and 0x94 are Windows-1252's curly
     // double quotes, 0x96 the en dash, 0x80 the euro sign and 0x92 the right single quote.
     await db.pool.query(
@@ -33,16 +37,14 @@ describe('ERP text holding Windows-1252 bytes', () => {
       [idProduto],
     );
     expect(stored.rows[0]?.hex.startsWith('93')).toBe(true);
-    const app = testApp(db.pool);
-    api = apiAs(
-      app,
-      await logInAs(app, db.pool, {
-        login: 'rep@cp1252.test',
-        role: 'representative',
-        idEmpresa: rep.idEmpresa,
-        codVendedor: rep.codVendedor,
-      }),
-    );
+    app = testApp(db.pool);
+    token = await logInAs(app, db.pool, {
+      login: 'rep@cp1252.test',
+      role: 'representative',
+      idEmpresa: rep.idEmpresa,
+      codVendedor: rep.codVendedor,
+    });
+    api = apiAs(app, token);
   });
 
   it('answers the REST catalog with the Windows-1252 characters', async () => {
@@ -73,4 +75,27 @@ describe('ERP text holding Windows-1252 bytes', () => {
     expect(res.status).toBe(200);
     expect(JSON.stringify(await res.json())).toContain(JSON.stringify(SHOWN).slice(1, -1));
   });
+
+  it('writes the order copy in its LATIN1 spelling instead of failing or dropping the characters', async () => {
+    const res = await fetchOrder();
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { id } = (await res.json()) as { id: number };
+    const line = await db.pool.query<{ descricao: string }>(
+      'select descricao from app.pedido_itens where id_pedido = $1',
+      [id],
+    );
+    expect(line.rows).toEqual([{ descricao: '"Premium" - 5 EUR D\'Ávila' }]);
+  });
+
+  function fetchOrder() {
+    return app.request('/api/v1/orders', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      body: JSON.stringify({ idCliente, itens: [{ idProduto, quantidade: 1 }] }),
+    });
+  }
 });
