@@ -44,6 +44,8 @@ const ZServerEnv = z
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     /** Seconds between refreshes of the replication change log of every tenant; 0 turns it off. */
     SYNC_REFRESH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    /** Seconds SIGTERM waits for in-flight requests before closing what is left and exiting. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     VAPID_PUBLIC_KEY: ZOptionalEnv,
     VAPID_PRIVATE_KEY: ZOptionalEnv,
     VAPID_SUBJECT: ZOptionalEnv,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readCp1252 } from './latin1.ts';
 import { containsPattern, foldSearchText, SEARCH_FOLD_FROM, SEARCH_FOLD_TO, searchTerms } from './search.ts';
 
 describe('foldSearchText', () => {
@@ -10,6 +11,17 @@ describe('foldSearchText', () => {
   it('keeps only what LATIN1 holds, so the search can be bound on a LATIN1 database', () => {
     expect(foldSearchText('café ☕ “bar”')).toBe('cafe  "bar"');
     for (const ch of foldSearchText('€ — 😀 ½ ß')) expect(ch.codePointAt(0)).toBeLessThanOrEqual(0xff);
+  });
+
+  it("folds every apostrophe-like character to one: D'Ávila, D´Ávila, D’Ávila, D‘Ávila, D`Ávila", () => {
+    const names = ["D'Ávila", 'D´Ávila', 'D’Ávila', 'D‘Ávila', 'D`Ávila', 'D\u0092Ávila', 'D\u0091Ávila'];
+    for (const name of names) expect(foldSearchText(name), name).toBe("d'avila");
+  });
+
+  it('reads ERP bytes 0x80-0x9F as Windows-1252 instead of dropping them as control characters', () => {
+    // What PostgreSQL hands over for the bytes 0x93, 0x94, 0x96, 0x80 of a LATIN1 column.
+    expect(foldSearchText('\u0093Caf\u00e9\u0094 \u0096 \u0080 5')).toBe('"cafe" - eur 5');
+    expect(readCp1252('\u008aão \u009c \u0081')).toBe('Šão œ \u0081');
   });
 
   it('gives translate() alphabets of the same length, one letter for one', () => {

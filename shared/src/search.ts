@@ -4,14 +4,21 @@
 // alphabets below. They are derived from foldSearchText itself, which keeps the SQL and the
 // JavaScript folds equal for every LATIN1 character (a database test checks all of them).
 import { normalizeDocument } from './documents.ts';
-import { toLatin1 } from './latin1.ts';
+import { readCp1252, toLatin1 } from './latin1.ts';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters never help a search
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/gu;
 
-/** Lower case, without accents, LATIN1 only: "AÇOUGUE São João" → "acougue sao joao". */
+// What people and ERPs type for an apostrophe: D'Ávila, D´Ávila, D’Ávila, D`Ávila are one name.
+const APOSTROPHES = /[`\u00b4\u2018\u2019\u201b\u2032\u02bc]/gu;
+
+/**
+ * Lower case, without accents, LATIN1 only: "AÇOUGUE São João" → "acougue sao joao". ERP bytes
+ * 0x80-0x9F are read as Windows-1252 first, and every apostrophe-like character becomes "'".
+ */
 export function foldSearchText(text: string): string {
-  const bare = text
+  const bare = readCp1252(text)
+    .replace(APOSTROPHES, "'")
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .normalize('NFC');
@@ -21,7 +28,9 @@ export function foldSearchText(text: string): string {
 function foldAlphabets(): { from: string; to: string } {
   let from = '';
   let to = '';
-  for (let code = 0xc0; code <= 0xff; code++) {
+  // The grave accent, the C1 range (Windows-1252 in ERP text) and the upper half of LATIN1;
+  // a character that folds to several (€ → eur) cannot be in translate(), and stays as is in SQL.
+  for (const code of [0x60, ...Array.from({ length: 0x80 }, (_, i) => 0x80 + i)]) {
     const ch = String.fromCharCode(code);
     const folded = foldSearchText(ch);
     if (folded !== ch && folded.length === 1) {

@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import type { Pool } from 'pg';
 import { createApp } from '../app.ts';
 import { loadServerConfig, pushSettings } from '../config.ts';
 import { createDb } from '../db/kysely.ts';
@@ -9,10 +10,34 @@ import { startPushWorker } from '../notifications/worker.ts';
 import { startSyncRefresher } from '../sync/schedule.ts';
 import { createChangeHub } from '../sync/stream.ts';
 import { builtWebRoot, defaultWebRoot } from '../web/routes.ts';
+import { preflightLine, preflightProblems } from './preflight.ts';
+import { gracefulServer } from './shutdown.ts';
+
+/** Exit code of `campo serve` when the database is not one it can serve (docs/deployment.md). */
+export const EXIT_NOT_READY = 3;
+
+/** Refuses to start, with one line on stderr, rather than answer 500 on the first request. */
+async function refuseUnlessReady(pool: Pool): Promise<void> {
+  let problems: string[];
+  try {
+    problems = await preflightProblems(pool);
+  } catch (err) {
+    problems = [];
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`campo: cannot check the database in DATABASE_URL: ${message.split('\n')[0]}\n`);
+    await pool.end().catch(() => undefined);
+    process.exit(EXIT_NOT_READY);
+  }
+  if (problems.length === 0) return;
+  process.stderr.write(`campo: ${preflightLine(problems)}\n`);
+  await pool.end().catch(() => undefined);
+  process.exit(EXIT_NOT_READY);
+}
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
   const pool = createPool(config.DATABASE_URL);
+  await refuseUnlessReady(pool);
   const push = pushSettings(config);
   // One LISTEN connection per process, for GET /sync/stream (opened by the first stream).
   const hub = createChangeHub({ connectionString: config.DATABASE_URL, log });
@@ -54,23 +79,28 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     log.info('listening', { port: info.port, url: `http://localhost:${info.port}` });
   });
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      // Ctrl-C reaches a whole process group, and a supervisor may send SIGTERM as well.
-      if (stopping) return;
-      stopping = true;
-      log.info('stopping', { signal });
-      // Closing the hub first ends the open event streams, which would otherwise keep the
-      // server from closing.
-      metricsServer?.close();
-      void hub.close().finally(() =>
-        server.close(() => {
-          void Promise.all([pushWorker?.stop(), refresher.stop()]).finally(() => pool.end().finally(resolve));
-        }),
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+  const graceful = gracefulServer(server, log);
+  const signal = await new Promise<string>((resolve) => {
+    // Ctrl-C reaches a whole process group, and a supervisor may send SIGTERM as well: the
+    // first signal starts the shutdown, later ones change nothing.
+    process.on('SIGINT', () => resolve('SIGINT'));
+    process.on('SIGTERM', () => resolve('SIGTERM'));
   });
+  log.info('stopping', { signal, inFlight: graceful.inFlight(), graceSeconds: config.SHUTDOWN_GRACE_SECONDS });
+  const orderly = await graceful.shutdown({
+    graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000,
+    // The change streams end first: they never end by themselves.
+    beforeClose: async () => {
+      metricsServer?.close();
+      await hub.close();
+    },
+    cleanup: async () => {
+      await Promise.all([pushWorker?.stop(), refresher.stop()]);
+      await pool.end();
+    },
+  });
+  log.info('stopped', { orderly });
+  // Whatever is still pending (a query of a request cut at the end of the grace period, a
+  // timer) must not keep the process alive past the grace period a supervisor counts on.
+  process.exit(0);
 }

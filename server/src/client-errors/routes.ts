@@ -4,11 +4,9 @@
 // build in a loop must not flood the logs.
 import { CLIENT_ERROR_MAX_BYTES, ZClientError } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { clientAddress } from '../auth/routes.ts';
 import type { TokenSigner } from '../auth/tokens.ts';
-import type { AppEnv } from '../http/env.ts';
 import { problem, router } from '../http/openapi.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { log } from '../log.ts';

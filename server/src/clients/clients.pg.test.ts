@@ -138,6 +138,33 @@ describe('clients', () => {
       expect(expected).toContain(accented.id);
     });
 
+    it("finds D´Ávila, and D’Ávila as an old Windows ERP stores it (byte 0x92), when D'Ávila is typed", async () => {
+      const [acute, cp1252] = tenantClients;
+      if (!acute || !cp1252) throw new Error('the fixture has fewer than two clients');
+      // chr() in a LATIN1 database gives the byte: 180 is the acute accent, 146 the
+      // Windows-1252 right single quote that PostgreSQL knows only as the control U+0092.
+      await db.pool.query(
+        `update corrent set razao_social = case id_corrent when $1 then 'Mercado D' || chr(180) || 'Avila'
+                                                         else 'Padaria D' || chr(146) || 'Avila' end
+          where id_corrent in ($1, $2)`,
+        [acute.id, cp1252.id],
+      );
+      try {
+        for (const q of ["D'Ávila", 'd´avila', 'D’AVILA', 'D`Ávila']) {
+          const { items } = await allPages(as.supervisor, `q=${encodeURIComponent(q)}`);
+          expect(sortIds(items.map((c) => c.id)), q).toEqual(sortIds([acute.id, cp1252.id]));
+        }
+      } finally {
+        await db.pool.query(
+          'update corrent set razao_social = t.nome from unnest($1::int[], $2::text[]) as t(id, nome) where id_corrent = t.id',
+          [
+            [acute.id, cp1252.id],
+            [acute.razao_social, cp1252.razao_social],
+          ],
+        );
+      }
+    });
+
     it('finds by CNPJ and CPF with and without mask', async () => {
       const company = tenantClients.find((c) => c.tipo_pessoa === 'J');
       const person = tenantClients.find((c) => c.tipo_pessoa === 'F');
@@ -429,9 +456,13 @@ describe('clients', () => {
   });
 
   it('folds text in SQL exactly as foldSearchText does, for every LATIN1 character', async () => {
+    // The C1 range too (Windows-1252 in ERP text), except the few that fold to several
+    // characters (0x80 "€" → "eur"), which translate() cannot express.
     const chars = Array.from({ length: 0xff - 0x20 + 1 }, (_, i) => String.fromCharCode(0x20 + i)).filter(
-      (ch) => ch !== '\u007f' && !(ch >= '\u0080' && ch <= '\u009f'),
+      (ch) => ch !== '\u007f' && foldSearchText(ch).length === 1,
     );
+    expect(chars).toContain('\u0092');
+    expect(chars).toContain('\u00b4');
     const { rows } = await db.pool.query<{ folded: string[] }>(
       'select array(select translate(lower(c), $2, $3) from unnest($1::text[]) c) as folded',
       [chars, SEARCH_FOLD_FROM, SEARCH_FOLD_TO],

@@ -1,3 +1,4 @@
+import { readCp1252 } from '@campo/shared';
 import pg from 'pg';
 
 // The ERP database is LATIN1. The connection speaks UTF8 and PostgreSQL converts on the way in
@@ -20,3 +21,16 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
 // summed in SQL or rounded explicitly; numbers are simpler for every caller than strings.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+// ERP text is read as Windows-1252: old Windows ERPs store curly quotes, "–" and "€" as the
+// bytes 0x80-0x9F of their LATIN1 columns, which PostgreSQL hands over as invisible control
+// characters that the app would show as nothing and the ERP copy of an order would drop.
+// Decoding here covers every text value and every JSON document built in SQL from the views
+// (REST answers, replication documents, the PDF), whatever query read it; Campo's own text
+// never holds those characters (what it writes is LATIN1 without control characters, or
+// escaped: docs/data-model.md).
+pg.types.setTypeParser(pg.types.builtins.TEXT, readCp1252);
+pg.types.setTypeParser(pg.types.builtins.VARCHAR, readCp1252);
+pg.types.setTypeParser(pg.types.builtins.BPCHAR, readCp1252);
+pg.types.setTypeParser(pg.types.builtins.JSON, (v) => JSON.parse(readCp1252(v)));
+pg.types.setTypeParser(pg.types.builtins.JSONB, (v) => JSON.parse(readCp1252(v)));

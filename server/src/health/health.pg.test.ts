@@ -4,6 +4,7 @@ import type { Health, Liveness } from '@campo/shared';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { TEST_JWT_SECRET, testApp } from '../../../test/support/app.ts';
+import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { EXPECTED_SCHEMA_VERSION } from './queries.ts';
 
@@ -79,6 +80,7 @@ describe('GET /api/v1/health (readiness)', () => {
 describe('campo serve', () => {
   it('serves liveness and readiness on PORT, metrics on METRICS_PORT, and logs one line per request with its id', async () => {
     await db.pool.query('drop schema if exists app cascade');
+    await provisionedErp(db.pool);
     const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
     const child = spawn(process.execPath, [campo, 'serve'], {
       env: {
@@ -123,20 +125,19 @@ describe('campo serve', () => {
       const ready = await fetch(`${base}/health`, {
         headers: { 'X-Request-Id': 'probe-0001', Authorization: 'Bearer secret-token' },
       });
-      // The test database is not provisioned (any more).
-      expect(ready.status).toBe(503);
+      expect(ready.status).toBe(200);
       expect(ready.headers.get('x-request-id')).toBe('probe-0001');
-      expect(((await ready.json()) as Health).reason).toBe('SCHEMA_MISSING');
+      expect(((await ready.json()) as Health).reason).toBeUndefined();
 
       const line = await lineWith((l) => l.msg === 'request' && l.requestId === 'probe-0001');
-      expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/api/v1/health', status: 503 });
+      expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/api/v1/health', status: 200 });
       expect(typeof line.time).toBe('string');
       expect(out).not.toContain('secret-token');
 
       const scrape = await fetch(`http://127.0.0.1:${metrics.metricsPort}/metrics`);
       expect(scrape.status).toBe(200);
       expect(await scrape.text()).toMatch(
-        /campo_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/health",status="503"\} 1/,
+        /campo_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/health",status="200"\} 1/,
       );
       // The API's port does not publish the metrics (it may answer the app's page there).
       expect(await (await fetch(`http://127.0.0.1:${listening.port}/metrics`)).text()).not.toContain('campo_http');

@@ -185,7 +185,9 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     {
       cod_vendedor: auth.codVendedor as number,
       id_cliente: input.idCliente,
-      nome_cliente: client.razao_social ?? '',
+      // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
+      // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
+      nome_cliente: toErpText(client.razao_social ?? ''),
       cnpj_cpf_cliente: client.cnpj_cpf,
       // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
       end_entrega: endEntrega,
@@ -197,9 +199,9 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     },
     lines.map((l) => ({
       id_produto: l.item.idProduto,
-      cod_produto: l.product.cod_produto ?? '',
-      descricao: l.product.descricao ?? '',
-      categoria: l.product.categoria,
+      cod_produto: toErpText(l.product.cod_produto ?? ''),
+      descricao: toErpText(l.product.descricao ?? ''),
+      categoria: l.product.categoria === null ? null : toErpText(l.product.categoria),
       cod_grupo: l.product.cod_grupo,
       cod_subgrupo: l.product.cod_subgrupo,
       quantidade: l.item.quantidade,

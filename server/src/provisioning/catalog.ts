@@ -3,7 +3,7 @@
 import type pg from 'pg';
 
 /** Provisioning's own bookkeeping; not counted among the service's tables. */
-export const BOOKKEEPING_TABLES = ['schema_migrations', 'schema_repeatables'] as const;
+export const BOOKKEEPING_TABLES = ['schema_migrations', 'schema_repeatables', 'schema_catalog'] as const;
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
 

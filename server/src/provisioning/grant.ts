@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { ProvisionError } from './errors.ts';
 
-const BOOKKEEPING = ['schema_migrations', 'schema_repeatables'];
+const BOOKKEEPING = ['schema_migrations', 'schema_repeatables', 'schema_catalog'];
 
 export async function grantServerRole(pool: pg.Pool, role: string): Promise<{ tables: number; views: number }> {
   const client = await pool.connect();

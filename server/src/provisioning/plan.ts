@@ -6,6 +6,16 @@ import { compareBaseline, probeMigration } from './baseline.ts';
 import { tableColumns } from './catalog.ts';
 import { ProvisionError } from './errors.ts';
 import type { Migration, Repeatable, RepeatableKind, SqlSources } from './sources.ts';
+import {
+  type CatalogItem,
+  compareCatalog,
+  type Drift,
+  describeDrift,
+  expectedCatalog,
+  readCatalog,
+  repairable,
+  repairSql,
+} from './verify.ts';
 
 /** Why a repeatable object is (re)applied. */
 export type ApplyReason = 'new' | 'replaces an unrecorded one' | 'changed' | 'missing' | 'depends on a recreated view';
@@ -16,7 +26,9 @@ export type PlannedAction =
   | { type: 'migration'; migration: Migration }
   | { type: 'repeatable'; item: Repeatable; reason: ApplyReason }
   | { type: 'drop'; kind: Exclude<RepeatableKind, 'index'>; name: string }
-  | { type: 'forget-index-set'; name: string };
+  | { type: 'forget-index-set'; name: string }
+  | { type: 'repair'; drift: Drift; sql: string }
+  | { type: 'record-catalog' };
 
 export type ProvisionMode = 'fresh' | 'baseline' | 'upgrade';
 
@@ -35,6 +47,8 @@ interface AppliedMigration {
 
 export interface AppState {
   schemaExists: boolean;
+  /** Rows of app.schema_catalog (what the last run expected), null without the table. */
+  storedCatalog: Map<string, string> | null;
   tables: Set<string>;
   hasMigrationsTable: boolean;
   hasRepeatablesTable: boolean;
@@ -61,6 +75,12 @@ export async function inspectApp(client: pg.ClientBase): Promise<AppState> {
   const hasRepeatablesTable = tables.has('schema_repeatables');
   tables.delete('schema_migrations');
   tables.delete('schema_repeatables');
+  const hasCatalogTable = tables.delete('schema_catalog');
+  let storedCatalog: Map<string, string> | null = null;
+  if (hasCatalogTable) {
+    const { rows } = await client.query<{ key: string; def: string }>('select key, def from app.schema_catalog');
+    storedCatalog = new Map(rows.map((r) => [r.key, r.def]));
+  }
   const applied = hasMigrationsTable
     ? (
         await client.query<AppliedMigration>(
@@ -77,13 +97,15 @@ export async function inspectApp(client: pg.ClientBase): Promise<AppState> {
   }
   const triggers = await client.query<{ name: string }>(
     `select t.tgname as name from pg_trigger t join pg_class c on c.oid = t.tgrelid
-       join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'app' and not t.tgisinternal`,
+       join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'app' and not t.tgisinternal and t.tgenabled <> 'D'`,
   );
   const functions = await client.query<{ name: string }>(
     "select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'app'",
   );
   return {
     schemaExists: schema.rows[0]?.ok === true,
+    storedCatalog,
     tables,
     hasMigrationsTable,
     hasRepeatablesTable,
@@ -128,7 +150,10 @@ async function viewDependents(client: pg.ClientBase): Promise<{ dependent: strin
   return rows;
 }
 
-function planMigrations(sources: SqlSources, state: AppState): { mode: ProvisionMode; pending: Migration[] } {
+function planMigrations(
+  sources: SqlSources,
+  state: AppState,
+): { mode: ProvisionMode; applied: Migration[]; pending: Migration[] } {
   if (state.hasMigrationsTable) {
     const known = new Map(sources.migrations.map((m) => [m.version, m]));
     for (const a of state.applied) {
@@ -147,15 +172,19 @@ function planMigrations(sources: SqlSources, state: AppState): { mode: Provision
       }
     }
     const done = new Set(state.applied.map((a) => a.version));
-    return { mode: 'upgrade', pending: sources.migrations.filter((m) => !done.has(m.version)) };
+    return {
+      mode: 'upgrade',
+      applied: sources.migrations.filter((m) => done.has(m.version)),
+      pending: sources.migrations.filter((m) => !done.has(m.version)),
+    };
   }
-  return { mode: state.tables.size === 0 ? 'fresh' : 'baseline', pending: sources.migrations };
+  return { mode: state.tables.size === 0 ? 'fresh' : 'baseline', applied: [], pending: sources.migrations };
 }
 
 export async function makePlan(client: pg.ClientBase, sources: SqlSources, state: AppState): Promise<Plan> {
   const actions: PlannedAction[] = [];
   const warnings: string[] = [];
-  const { mode, pending } = planMigrations(sources, state);
+  const { mode, applied, pending } = planMigrations(sources, state);
 
   if (mode !== 'upgrade') actions.push({ type: 'bootstrap' });
   if (mode === 'baseline') {
@@ -178,8 +207,22 @@ export async function makePlan(client: pg.ClientBase, sources: SqlSources, state
     actions.push({ type: 'baseline', migration: first, toBeAdded: result.toBeAdded });
     for (const m of later) actions.push({ type: 'migration', migration: m });
   } else {
+    // The history says what was applied; the catalog says whether it is still there.
+    const expected =
+      mode === 'upgrade'
+        ? await expectedCatalog(
+            client,
+            applied,
+            state.applied.filter((a) => a.kind === 'baseline').map((a) => a.version),
+          )
+        : null;
+    if (expected) actions.push(...(await planRepairs(client, expected)));
     for (const m of pending) actions.push({ type: 'migration', migration: m });
+    if (expected && pending.length === 0 && !sameCatalog(expected, state.storedCatalog)) {
+      actions.push({ type: 'record-catalog' });
+    }
   }
+  if (mode !== 'upgrade' || pending.length > 0) actions.push({ type: 'record-catalog' });
 
   // Repeatables: what changed, what is missing, and every view that must be recreated
   // because a view it selects from is dropped and recreated.
@@ -241,6 +284,33 @@ export async function makePlan(client: pg.ClientBase, sources: SqlSources, state
   return { mode, actions, warnings };
 }
 
+/** Repair order: a column before the constraints and indexes on it, functions before policies. */
+const REPAIR_ORDER: CatalogItem['kind'][] = ['column', 'function', 'constraint', 'index', 'rls', 'policy', 'trigger'];
+
+/**
+ * Drift of schema app from what its recorded migrations created: repairs for what can be
+ * re-created without losing data, a refusal (exit 4, nothing changed) listing the rest.
+ */
+async function planRepairs(client: pg.ClientBase, expected: Map<string, CatalogItem>): Promise<PlannedAction[]> {
+  const drift = compareCatalog(expected, await readCatalog(client, 'app'));
+  const refused = drift.filter((d) => !repairable(d));
+  if (refused.length > 0) {
+    throw new ProvisionError(
+      'schemaMismatch',
+      `schema app no longer holds what its recorded migrations created, and provisioning cannot put it back without losing data; nothing was changed:\n  ${refused.map(describeDrift).join('\n  ')}`,
+    );
+  }
+  return drift
+    .sort((a, b) => REPAIR_ORDER.indexOf(a.item.kind) - REPAIR_ORDER.indexOf(b.item.kind))
+    .map((d) => ({ type: 'repair', drift: d, sql: repairSql(d) }));
+}
+
+function sameCatalog(expected: Map<string, CatalogItem>, stored: Map<string, string> | null): boolean {
+  if (!stored || stored.size !== expected.size) return false;
+  for (const [key, item] of expected) if (stored.get(key) !== item.def) return false;
+  return true;
+}
+
 /** One line per action, as --dry-run and --verbose print them. */
 export function describeAction(a: PlannedAction): string {
   switch (a.type) {
@@ -256,5 +326,9 @@ export function describeAction(a: PlannedAction): string {
       return `drop ${a.kind} ${a.name} (no longer shipped)`;
     case 'forget-index-set':
       return `forget index set ${a.name} (no longer shipped; indexes kept)`;
+    case 'repair':
+      return `repair ${describeDrift(a.drift)}: ${a.sql}`;
+    case 'record-catalog':
+      return 'record what schema app must hold in app.schema_catalog (checked by campo serve at start-up)';
   }
 }

@@ -16,6 +16,7 @@ import {
   SqlSourceError,
   type SqlSources,
 } from './sources.ts';
+import { catalogRows, expectedCatalog } from './verify.ts';
 
 export interface ProvisionOptions {
   /** Inspect and print the plan; change nothing. */
@@ -29,7 +30,18 @@ export interface ProvisionOptions {
 }
 
 export interface ProvisionAction {
-  type: 'bootstrap' | 'baseline' | 'migration' | 'function' | 'index' | 'view' | 'trigger' | 'drop' | 'forget';
+  type:
+    | 'bootstrap'
+    | 'baseline'
+    | 'migration'
+    | 'repair'
+    | 'record-catalog'
+    | 'function'
+    | 'index'
+    | 'view'
+    | 'trigger'
+    | 'drop'
+    | 'forget';
   name: string;
   description: string;
 }
@@ -74,6 +86,12 @@ create table if not exists app.schema_repeatables (
   checksum    text not null,
   applied_at  timestamptz not null default now(),
   primary key (kind, name)
+);
+create table if not exists app.schema_catalog (
+  key          text primary key,
+  kind         text not null,
+  def          text not null,
+  recorded_at  timestamptz not null default now()
 );
 `;
 
@@ -124,6 +142,10 @@ function toReportAction(a: PlannedAction): ProvisionAction {
       return { type: 'drop', name: `${a.kind} ${a.name}`, description };
     case 'forget-index-set':
       return { type: 'forget', name: a.name, description };
+    case 'repair':
+      return { type: 'repair', name: a.drift.item.key, description };
+    case 'record-catalog':
+      return { type: 'record-catalog', name: 'app.schema_catalog', description };
   }
 }
 
@@ -267,6 +289,77 @@ async function applyRepeatables(
   }
 }
 
+/** Puts back what was dropped from schema app since its migrations ran, in one transaction. */
+async function applyRepairs(
+  client: pg.ClientBase,
+  repairs: Extract<PlannedAction, { type: 'repair' }>[],
+  bookkeeping: string,
+): Promise<void> {
+  let current: (typeof repairs)[number] | null = null;
+  try {
+    await inTransaction(client, async () => {
+      await client.query(bookkeeping);
+      for (const r of repairs) {
+        current = r;
+        await client.query(r.sql);
+      }
+    });
+  } catch (err) {
+    const failed = current as (typeof repairs)[number] | null;
+    throw new ProvisionError(
+      'migrationFailed',
+      `repairing ${failed?.drift.item.key ?? 'schema app'} failed; every repair of this run was rolled back: ${pgErrorText(err)}\n  statement: ${failed?.sql ?? ''}`,
+    );
+  }
+}
+
+/**
+ * Stores what the migrations create in app.schema_catalog, for `campo serve` to compare with
+ * at start-up (its role may not create the scratch schema the comparison needs).
+ */
+async function recordCatalog(client: pg.ClientBase, migrations: Migration[], bookkeeping: string): Promise<void> {
+  const { rows: recorded } = await client.query<{ version: string; kind: string }>(
+    'select version, kind from app.schema_migrations',
+  );
+  const applied = new Set(recorded.map((r) => r.version));
+  const baseline = recorded.filter((r) => r.kind === 'baseline').map((r) => r.version);
+  const rows = catalogRows(
+    await expectedCatalog(
+      client,
+      migrations.filter((m) => applied.has(m.version)),
+      baseline,
+    ),
+  );
+  await inTransaction(client, async () => {
+    await client.query(bookkeeping);
+    await client.query('delete from app.schema_catalog');
+    await client.query(
+      `insert into app.schema_catalog (key, kind, def)
+       select * from unnest($1::text[], $2::text[], $3::text[])`,
+      [rows.map((r) => r.key), rows.map((r) => r.kind), rows.map((r) => r.def)],
+    );
+  });
+}
+
+/**
+ * A view that is dropped and recreated loses its grants. The roles `--grant-to` set up (those
+ * with USAGE on schema app granted explicitly) get SELECT on the recreated views back, so a
+ * repair or an upgrade does not leave the server answering "permission denied".
+ */
+async function regrantViews(client: pg.ClientBase, applied: PlannedAction[]): Promise<void> {
+  const views = applied.flatMap((a) => (a.type === 'repeatable' && a.item.kind === 'view' ? [a.item.name] : []));
+  if (views.length === 0) return;
+  const { rows } = await client.query<{ role: string }>(
+    `select distinct quote_ident(pg_get_userbyid(acl.grantee)) as role
+       from pg_namespace n, aclexplode(n.nspacl) as acl
+      where n.nspname = 'app' and acl.privilege_type = 'USAGE'
+        and acl.grantee <> n.nspowner and acl.grantee <> 0`,
+  );
+  if (rows.length === 0) return;
+  const list = views.map((v) => `app.${v}`).join(', ');
+  for (const r of rows) await client.query(`grant select on ${list} to ${r.role}`);
+}
+
 function summariseRepeatables(actions: PlannedAction[]): string[] {
   const counts = new Map<string, number>();
   for (const a of actions) {
@@ -379,6 +472,12 @@ export async function provision(pool: pg.Pool, options: ProvisionOptions = {}): 
       const bookkeeping = `${state.schemaExists ? '' : 'create schema if not exists app;\n'}${BOOKKEEPING_SQL}`;
       const done: ProvisionAction[] = [];
       const migrationsApplied: string[] = [];
+      const repairs = plan.actions.flatMap((a) => (a.type === 'repair' ? [a] : []));
+      if (repairs.length > 0) {
+        await applyRepairs(client, repairs, bookkeeping);
+        for (const r of repairs) log(`repaired ${r.drift.item.key}`);
+        done.push(...repairs.map(toReportAction));
+      }
       try {
         for (const a of plan.actions) {
           if (a.type === 'bootstrap') {
@@ -401,13 +500,24 @@ export async function provision(pool: pg.Pool, options: ProvisionOptions = {}): 
         }
         throw err;
       }
+      const record = plan.actions.find((a) => a.type === 'record-catalog');
+      if (record) {
+        await recordCatalog(client, sources.migrations, bookkeeping);
+        done.push(toReportAction(record));
+      }
       const rest = plan.actions.filter(
-        (a) => a.type !== 'bootstrap' && a.type !== 'baseline' && a.type !== 'migration',
+        (a) =>
+          a.type !== 'bootstrap' &&
+          a.type !== 'baseline' &&
+          a.type !== 'migration' &&
+          a.type !== 'repair' &&
+          a.type !== 'record-catalog',
       );
       if (rest.length > 0) {
         await applyRepeatables(client, rest, bookkeeping, detail);
         for (const line of summariseRepeatables(rest)) log(line);
         done.push(...rest.map(toReportAction));
+        await regrantViews(client, rest);
       }
       return report(done, await appCounts(client), await schemaVersion(client));
     } finally {

@@ -55,7 +55,12 @@ describe('provisioning an already provisioned database', () => {
       '-- test: a later migration\nalter table app.chamados add column if not exists prioridade smallint;\n',
     );
     const report = await provision(pool, { sources });
-    expect(report.actions.map((a) => a.name)).toEqual(['0099_test_column']);
+    expect(report.actions.map((a) => a.name)).toEqual(['0099_test_column', 'app.schema_catalog']);
+    // The new column is part of what campo serve checks from now on.
+    const recorded = await pool.query(
+      "select def from app.schema_catalog where key = 'column app.chamados.prioridade'",
+    );
+    expect(recorded.rows).toEqual([{ def: 'smallint' }]);
     expect(report.schemaVersion).toBe('0099');
     expect((await provision(pool, { sources })).upToDate).toBe(true);
   });

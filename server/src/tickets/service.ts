@@ -168,7 +168,8 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
         num_ped_sar: null,
         num_ped_erp: num,
         id_cliente: order.id_corrent,
-        nome_cliente: order.razao_social ?? '',
+        // ERP text read as Windows-1252 may hold "€" or curly quotes, which LATIN1 cannot store.
+        nome_cliente: toLatin1(order.razao_social ?? ''),
       };
     }
     const id = await q.insertTicket(tx, {
