@@ -52,6 +52,19 @@ const limits = new Map(
   ]),
 );
 
+/**
+ * An answer sent before the request's body has arrived whole (a 413, or a 401 or 415 refused
+ * before reading) must say `Connection: close`: the node adapter stops reading the rest and
+ * destroys the socket once it has drained a little, so keep-alive made a phone reuse a dead
+ * socket for its next request and get ECONNRESET. Reading every refused body to the end instead
+ * would let anyone make the server read without limit.
+ */
+export const closeAfterRefusedBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const incoming = (c.env as { incoming?: { complete?: boolean } } | undefined)?.incoming;
+  if (c.res.status === 413 || incoming?.complete === false) c.header('Connection', 'close');
+};
+
 /** Refuses a body over the limit (declared or streamed) with 413 before any handler reads it. */
 export const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
   // The logo upload has its own, tighter limit (500 KiB); wrapping its stream twice would only
