@@ -16,6 +16,14 @@ export const SITUA: Record<OrderStatus, 1 | 2 | 3 | 4> = {
   invoiced: 3,
   rejected: 4,
 };
+/** The status in pt-BR, for text people read (the API's `status` stays the English code). */
+export const ORDER_STATUS_LABEL: Record<OrderStatus, string> = {
+  pending_approval: 'pendente de aprovação',
+  approved: 'aprovado',
+  invoiced: 'faturado',
+  rejected: 'rejeitado',
+};
+
 export function statusOfSitua(situa: number): OrderStatus {
   const found = ORDER_STATUSES.find((s) => SITUA[s] === situa);
   if (!found) throw new Error(`unknown situa ${situa}`);

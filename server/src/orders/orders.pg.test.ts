@@ -333,7 +333,12 @@ describe('orders', () => {
 
     const twice = await post(app, tokens.manager as string, `/orders/${o.id}/approve`, {});
     expect(twice.status).toBe(409);
-    expect(((await twice.json()) as Problem).code).toBe('ORDER_ALREADY_DECIDED');
+    const conflict = (await twice.json()) as Problem;
+    expect(conflict.code).toBe('ORDER_ALREADY_DECIDED');
+    // RFC 9457: `status` is the HTTP status; the order's own is an extension, in pt-BR in the detail.
+    expect(conflict.status).toBe(409);
+    expect(conflict.orderStatus).toBe('approved');
+    expect(conflict.detail).toMatch(/já está aprovado\.$/);
   });
 
   it('rejection needs a reason and records it; a second decision conflicts', async () => {

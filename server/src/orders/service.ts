@@ -10,6 +10,7 @@ import {
   describeCeiling,
   lineAmounts,
   lineCeiling,
+  ORDER_STATUS_LABEL,
   type Order,
   type OrderCreate,
   type OrderStatus,
@@ -423,10 +424,8 @@ export async function decideOrder(
       if (row.situa !== SITUA.pending_approval) {
         throw problems.conflict(
           'ORDER_ALREADY_DECIDED',
-          `O pedido ${row.num_ped_sar} já está ${statusOfSitua(row.situa)}.`,
-          {
-            status: statusOfSitua(row.situa),
-          },
+          `O pedido ${row.num_ped_sar} já está ${ORDER_STATUS_LABEL[statusOfSitua(row.situa)]}.`,
+          { orderStatus: statusOfSitua(row.situa) },
         );
       }
       const to: 2 | 4 = decision.approve ? 2 : 4;

@@ -78,7 +78,7 @@ function closed(status: TicketStatus): HttpProblem {
     'TICKET_CLOSED',
     'Chamado encerrado',
     `O chamado está ${status} e não aceita mais mensagens nem mudanças de situação.`,
-    { status },
+    { ticketStatus: status },
   );
 }
 
