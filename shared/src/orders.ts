@@ -95,7 +95,9 @@ export const ZOrderCreate = z
       .min(5)
       .max(200)
       .optional()
-      .describe("Delivery address; defaults to the client's address"),
+      .describe(
+        "Delivery address; defaults to the client's address. Required when the client has none in the ERP (no street or no city): without it the order is refused with NO_DELIVERY_ADDRESS",
+      ),
     observacao: z.string().trim().max(500).optional().describe('Free note for the order, sent to the ERP'),
     itens: z
       .array(ZOrderLineInput)
@@ -126,6 +128,7 @@ export const REFUSAL_CODES = [
   'PRODUCT_INACTIVE',
   'PRICE_NOT_ON_LIST',
   'DISCOUNT_ABOVE_CEILING',
+  'NO_DELIVERY_ADDRESS',
 ] as const;
 export const ZRefusalReason = z
   .object({

@@ -392,6 +392,52 @@ describe('orders', () => {
     expect(after.historico.at(-1)).toMatchObject({ de: 'approved', para: 'invoiced', usuario: 'erp' });
   });
 
+  it('never invents a delivery address: a client without one needs a typed address, or the order is refused', async () => {
+    const { rows } = await db.pool.query<{ id_cliente: number }>(
+      `select id_cliente from app.vw_clientes
+        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta = $3
+          and id_cliente <> $4
+        order by id_cliente limit 1`,
+      [s.idEmpresa, s.codVendedor, s.idPauta, s.idCliente],
+    );
+    const idCliente = rows[0]?.id_cliente as number;
+    // What an ERP keeps for a client registered without an address: blanks, char(n) padded.
+    await db.pool.query(
+      `update corrent set endereco = '', numero = '', complemento = null, bairro = ' ', cidade = '',
+                          uf = '  ', cep = '        ' where id_corrent = $1`,
+      [idCliente],
+    );
+    const client = (await (await get(app, tokens.rep as string, `/clients/${idCliente}`)).json()) as {
+      deliveryAddress: string | null;
+      address: { uf: string | null; cep: string | null };
+    };
+    expect(client.deliveryAddress).toBeNull();
+    expect(client.address).toMatchObject({ uf: null, cep: null });
+
+    const body = { ...order([0]), idCliente };
+    const refused = await post(app, tokens.rep as string, '/orders', body, randomUUID());
+    expect(refused.status).toBe(422);
+    const problem = (await refused.json()) as Problem & { reasons: { code: string; message: string }[] };
+    expect(problem.reasons.map((r) => r.code)).toEqual(['NO_DELIVERY_ADDRESS']);
+    expect(problem.detail).toMatch(/não tem endereço no cadastro do ERP; informe o endereço de entrega/);
+
+    const typed = await post(
+      app,
+      tokens.rep as string,
+      '/orders',
+      { ...body, endEntrega: 'Rua das Flores, 12 - Centro' },
+      randomUUID(),
+    );
+    expect(typed.status).toBe(201);
+    const o = (await typed.json()) as Order;
+    expect(o.endEntrega).toBe('Rua das Flores, 12 - Centro');
+    const approved = (await (await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).json()) as Order;
+    const erpRow = await db.pool.query('select end_entrega from pedidos_venda where id_pedido = $1', [
+      approved.erpIdPedido,
+    ]);
+    expect(erpRow.rows[0].end_entrega).toBe('Rua das Flores, 12 - Centro');
+  });
+
   it('lists with filters and pagination, scoped by role', async () => {
     const mine = await db.pool.query(
       'select count(*)::int as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',

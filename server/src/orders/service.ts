@@ -89,6 +89,17 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
   if (idPauta === null) {
     throw refused([{ code: 'NO_PRICE_LIST', message: 'O cliente não tem pauta de preços; informe idPauta.' }]);
   }
+  // Approval writes the address into the ERP: never an invented one (" - , CEP "). LATIN1-safe
+  // now, so the approval can never fail on it.
+  const endEntrega = toErpText(input.endEntrega ?? client.end_entrega ?? '', 200).trim();
+  if (!endEntrega) {
+    throw refused([
+      {
+        code: 'NO_DELIVERY_ADDRESS',
+        message: `O cliente ${client.razao_social} não tem endereço no cadastro do ERP; informe o endereço de entrega.`,
+      },
+    ]);
+  }
   if (input.idPauta !== undefined && !(await q.selectPautaExists(tx, auth.idEmpresa, idPauta))) {
     throw refused([{ code: 'PRICE_LIST_NOT_FOUND', message: `A pauta ${idPauta} não existe.` }]);
   }
@@ -162,7 +173,7 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     return { item, product: p, ceiling, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
   });
   if (reasons.length) throw refused(reasons);
-  return { client, idPauta, lines: lines.filter((l) => l !== null) };
+  return { client, idPauta, endEntrega, lines: lines.filter((l) => l !== null) };
 }
 
 /**
@@ -171,9 +182,8 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
  * it equal to what GET /orders/{id} reads (load.ts).
  */
 async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now: Date): Promise<Order> {
-  const { client, idPauta, lines } = await priceAndCheck(tx, auth, input, now);
+  const { client, idPauta, endEntrega, lines } = await priceAndCheck(tx, auth, input, now);
   const totals = orderTotals(lines.map((l) => l.amounts));
-  const endEntrega = toErpText(input.endEntrega ?? client.end_entrega ?? '', 200) || null;
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
   const {
     id,
