@@ -197,7 +197,20 @@ export const ZOrder = ZOrderSummary.extend({
   motivoRejeicao: z.string().nullable().describe('Why it was rejected'),
   decididoPor: z.string().nullable().describe('Who approved or rejected it'),
   decididoEm: z.string().nullable().describe('When it was approved or rejected'),
-  erpIdPedido: z.number().int().nullable().describe('The ERP order created on approval'),
+  erpIdPedido: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people",
+    ),
+  numPedidoErp: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "The ERP's order number (pedidos_venda.num_pedido), the one the ERP's screens and SAC tickets use: the number to show for the replicated order; null until approved",
+    ),
   erpSituacao: z
     .enum(['aberto', 'faturado', 'cancelado'])
     .nullable()

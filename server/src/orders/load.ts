@@ -29,9 +29,10 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
   ]);
   const linesOf = groupBy(lines);
   const historyOf = groupBy(history);
-  const erpOf = new Map(erp.map((e) => [e.id_pedido, e.situacao_descricao]));
+  const erpOf = new Map(erp.map((e) => [e.id_pedido, e]));
   for (const row of rows) {
-    const situacao = row.erp_id_pedido === null ? undefined : erpOf.get(row.erp_id_pedido);
+    const copy = row.erp_id_pedido === null ? undefined : erpOf.get(row.erp_id_pedido);
+    const situacao = copy?.situacao_descricao;
     result.set(row.id, {
       id: row.id,
       numPedSar: row.num_ped_sar,
@@ -51,6 +52,8 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
       decididoEm: iso(row.decidido_em),
       criadoEm: iso(row.criado_em) as string,
       erpIdPedido: row.erp_id_pedido,
+      // The ERP's own number, read from the copy the approval trigger wrote (vw_sitpedido).
+      numPedidoErp: copy?.num_pedido ?? null,
       erpSituacao: (situacao as Order['erpSituacao']) ?? null,
       itens: (linesOf.get(row.id) ?? []).map((l) => ({
         seq: l.seq,

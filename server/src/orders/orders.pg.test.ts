@@ -297,6 +297,11 @@ describe('orders', () => {
     expect(approved.erpIdPedido).toEqual(expect.any(Number));
     const head = (await db.pool.query('select * from pedidos_venda where id_pedido = $1', [approved.erpIdPedido]))
       .rows[0];
+    // The number people know the order by is the ERP's own (num_pedido), not its internal key.
+    expect(approved.numPedidoErp).toBe(head.num_pedido);
+    expect(head.num_pedido).not.toBe(head.id_pedido);
+    const read = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
+    expect(read.numPedidoErp).toBe(head.num_pedido);
     expect(head).toMatchObject({
       id_corrent: o.idCliente,
       cod_vendedor: o.codVendedor,

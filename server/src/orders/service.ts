@@ -244,6 +244,7 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     decididoEm: null,
     criadoEm,
     erpIdPedido: null,
+    numPedidoErp: null,
     erpSituacao: null,
     itens: lines.map((l, i) => ({
       seq: i + 1,
