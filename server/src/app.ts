@@ -16,7 +16,7 @@ import { directoryRoutes } from './directory/routes.ts';
 import { funnelRoutes } from './funnel/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { AppEnv } from './http/env.ts';
-import { closeAfterRefusedBody, limitBody, notFound, onError, requestLog } from './http/middleware.ts';
+import { closeAfterRefusedBody, limitBody, notFound, onError, refuseNulInUrl, requestLog } from './http/middleware.ts';
 import { router } from './http/openapi.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
@@ -112,6 +112,7 @@ export function createApp(deps: AppDeps) {
   app.use('*', requestLog);
   app.use('*', closeAfterRefusedBody);
   app.use(`${API_BASE}/*`, limitBody);
+  app.use(`${API_BASE}/*`, refuseNulInUrl);
   app.route(API_BASE, api);
   // The interactive reference loads its viewer from the Scalar CDN in the reader's browser.
   app.get('/api/docs', Scalar({ url: `${API_BASE}/openapi.json`, pageTitle: 'Campo API' }));

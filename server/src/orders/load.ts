@@ -1,7 +1,7 @@
 // Orders as the API shows them (ZOrder), read in bulk: four statements for any number of
 // orders. GET /orders/{id}, the answers of create and decide, and the replicated pedidos
 // collection all build orders here, so a device holds exactly what the API answers.
-import { type Order, statusOfSitua } from '@campo/shared';
+import { decodeLossless, type Order, statusOfSitua } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
 import * as q from './queries.ts';
 
@@ -47,7 +47,7 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
       valorBruto: row.valor_bruto,
       valorDesconto: row.valor_desconto,
       valorTotal: row.valor_total,
-      motivoRejeicao: row.motivo_rejeicao,
+      motivoRejeicao: row.motivo_rejeicao === null ? null : decodeLossless(row.motivo_rejeicao),
       decididoPor: row.decidido_por,
       decididoEm: iso(row.decidido_em),
       criadoEm: iso(row.criado_em) as string,
@@ -74,7 +74,7 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
         de: h.situa_de === null ? null : statusOfSitua(h.situa_de),
         para: statusOfSitua(h.situa_para),
         usuario: h.usuario,
-        motivo: h.motivo,
+        motivo: h.motivo === null ? null : decodeLossless(h.motivo),
         em: iso(h.criado_em) as string,
       })),
     });

@@ -350,14 +350,19 @@ describe('orders', () => {
     const o = await newOrder();
     expect((await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {})).status).toBe(400);
     const res = await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {
-      motivo: 'Preço fora da política',
+      motivo: 'Preço fora da política — margem “zero” 😕 (€ 3)',
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({
+    // The reason stays in Campo: it comes back exactly as typed, in the order and its history.
+    const rejected = (await res.json()) as Order;
+    expect(rejected).toMatchObject({
       status: 'rejected',
-      motivoRejeicao: 'Preço fora da política',
+      motivoRejeicao: 'Preço fora da política — margem “zero” 😕 (€ 3)',
       erpIdPedido: null,
     });
+    expect(rejected.historico.at(-1)?.motivo).toBe('Preço fora da política — margem “zero” 😕 (€ 3)');
+    const read = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
+    expect(read.motivoRejeicao).toBe('Preço fora da política — margem “zero” 😕 (€ 3)');
     expect((await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).status).toBe(409);
   });
 

@@ -8,6 +8,7 @@ import {
   businessDate,
   checkLineDiscount,
   describeCeiling,
+  encodeLossless,
   lineAmounts,
   lineCeiling,
   ORDER_STATUS_LABEL,
@@ -440,7 +441,8 @@ export async function decideOrder(
         );
       }
       const to: 2 | 4 = decision.approve ? 2 : 4;
-      const motivo = decision.approve ? null : toErpText(decision.motivo, 500);
+      // The reason stays in Campo (never written to the ERP): kept as typed, emoji included.
+      const motivo = decision.approve ? null : encodeLossless(decision.motivo.trim());
       await q.updateDecision(tx, auth.idEmpresa, id, { situa: to, decidido_por: auth.login, motivo_rejeicao: motivo });
       await q.insertHistory(tx, {
         id_pedido: id,
