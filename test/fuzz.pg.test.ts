@@ -199,7 +199,10 @@ describe('fuzzing every documented request', () => {
             if (res.status >= 500) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
             if (res.status >= 400 && res.status < 500) {
               expect(res.headers.get('content-type'), `${method} ${path}`).toContain('application/problem+json');
-              expect((JSON.parse(text) as { code?: string }).code, `${method} ${path}`).toEqual(expect.any(String));
+              const problem = JSON.parse(text) as { code?: string; status?: unknown };
+              expect(problem.code, `${method} ${path}`).toEqual(expect.any(String));
+              // RFC 9457: the body's status is the HTTP status, never an extension's value.
+              expect(problem.status, `${method} ${path}`).toBe(res.status);
               expect(await appRows(), `${method} ${path} wrote on a ${res.status}`).toBe(before);
             }
           }),

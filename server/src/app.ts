@@ -18,7 +18,16 @@ import { funnelRoutes } from './funnel/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { docsRoutes } from './http/docs.ts';
 import type { AppEnv } from './http/env.ts';
-import { apiSecurityHeaders, limitBody, noStore, notFound, onError, requestLog } from './http/middleware.ts';
+import {
+  apiSecurityHeaders,
+  closeAfterRefusedBody,
+  limitBody,
+  noStore,
+  notFound,
+  onError,
+  refuseNulInUrl,
+  requestLog,
+} from './http/middleware.ts';
 import { router, withIntegerFormats } from './http/openapi.ts';
 import { instrumentPool } from './metrics.ts';
 import { notificationRoutes } from './notifications/routes.ts';
@@ -143,9 +152,11 @@ export function createApp(deps: AppDeps) {
 
   const app = new OpenAPIHono<AppEnv>();
   app.use('*', requestLog);
+  app.use('*', closeAfterRefusedBody);
   app.use('/api/*', apiSecurityHeaders);
   app.use(`${API_BASE}/*`, noStore);
   app.use(`${API_BASE}/*`, limitBody);
+  app.use(`${API_BASE}/*`, refuseNulInUrl);
   app.route(API_BASE, api);
   // The interactive reference, served whole from this server (http/docs.ts).
   app.route('/api/docs', docsRoutes());

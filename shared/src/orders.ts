@@ -16,6 +16,14 @@ export const SITUA: Record<OrderStatus, 1 | 2 | 3 | 4> = {
   invoiced: 3,
   rejected: 4,
 };
+/** The status in pt-BR, for text people read (the API's `status` stays the English code). */
+export const ORDER_STATUS_LABEL: Record<OrderStatus, string> = {
+  pending_approval: 'pendente de aprovação',
+  approved: 'aprovado',
+  invoiced: 'faturado',
+  rejected: 'rejeitado',
+};
+
 export function statusOfSitua(situa: number): OrderStatus {
   const found = ORDER_STATUSES.find((s) => SITUA[s] === situa);
   if (!found) throw new Error(`unknown situa ${situa}`);
@@ -87,7 +95,9 @@ export const ZOrderCreate = z
       .min(5)
       .max(200)
       .optional()
-      .describe("Delivery address; defaults to the client's address"),
+      .describe(
+        "Delivery address; defaults to the client's address. Required when the client has none in the ERP (no street or no city): without it the order is refused with NO_DELIVERY_ADDRESS",
+      ),
     observacao: z.string().trim().max(500).optional().describe('Free note for the order, sent to the ERP'),
     itens: z
       .array(ZOrderLineInput)
@@ -118,6 +128,7 @@ export const REFUSAL_CODES = [
   'PRODUCT_INACTIVE',
   'PRICE_NOT_ON_LIST',
   'DISCOUNT_ABOVE_CEILING',
+  'NO_DELIVERY_ADDRESS',
 ] as const;
 export const ZRefusalReason = z
   .object({
@@ -186,7 +197,20 @@ export const ZOrder = ZOrderSummary.extend({
   motivoRejeicao: z.string().nullable().describe('Why it was rejected'),
   decididoPor: z.string().nullable().describe('Who approved or rejected it'),
   decididoEm: z.string().nullable().describe('When it was approved or rejected'),
-  erpIdPedido: z.number().int().nullable().describe('The ERP order created on approval'),
+  erpIdPedido: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people",
+    ),
+  numPedidoErp: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "The ERP's order number (pedidos_venda.num_pedido), the one the ERP's screens and SAC tickets use: the number to show for the replicated order; null until approved",
+    ),
   erpSituacao: z
     .enum(['aberto', 'faturado', 'cancelado'])
     .nullable()

@@ -6,7 +6,11 @@
 -- (vw_clientes_financeiro), the credit limit that Campo keeps itself (app.limites_credito:
 -- the spec says creditLimit is not taken from the ERP), and the latest order
 -- (vw_ultima_compra). end_entrega is the address as one line, the default copied into a
--- new order. cadastro_ativo is the ERP's registration flag, not the 30-day activity.
+-- new order, or null when the ERP has no street or no city for the client: an order then
+-- needs a typed address (POST /orders refuses NO_DELIVERY_ADDRESS) rather than an invented
+-- one like " - , CEP ". cadastro_ativo is the ERP's registration flag, not the 30-day activity.
+-- The address parts and the char(n) columns (tipo_pessoa, uf, cep) are trimmed, blank as
+-- null: the ERP's blank padding never reaches the API.
 --
 -- erp-reads: public.corrent(id_corrent, id_empresa, tipo, tipo_pessoa, razao_social,
 --   nome_fantasia, cnpj_cpf, inscricao_estadual, endereco, numero, complemento, bairro,
@@ -18,26 +22,28 @@ select c.id_corrent                 as id_cliente,
        c.id_empresa                 as id_filial,
        c.cod_vendedor,
        c.id_pauta,
-       c.tipo_pessoa,
+       btrim(c.tipo_pessoa)         as tipo_pessoa,
        c.razao_social,
        c.nome_fantasia,
        c.cnpj_cpf,
        c.inscricao_estadual,
-       c.endereco,
-       c.numero,
-       c.complemento,
-       c.bairro,
-       c.cidade,
-       c.uf,
-       c.cep,
+       a.endereco,
+       a.numero,
+       a.complemento,
+       a.bairro,
+       a.cidade,
+       a.uf,
+       a.cep,
        c.telefone,
        c.email,
-       concat_ws(', ',
-                 nullif(concat_ws(' ', c.endereco, nullif(c.numero, '')), ''),
-                 nullif(c.complemento, ''),
-                 nullif(c.bairro, ''),
-                 nullif(concat_ws(' - ', c.cidade, c.uf), ''),
-                 'CEP ' || c.cep)   as end_entrega,
+       case when a.endereco is not null and a.cidade is not null then
+         concat_ws(', ',
+                   concat_ws(' ', a.endereco, a.numero),
+                   a.complemento,
+                   a.bairro,
+                   concat_ws(' - ', a.cidade, a.uf),
+                   'CEP ' || a.cep)
+       end                          as end_entrega,
        f.status_financeiro,
        f.valor_em_aberto,
        f.valor_vencido,
@@ -48,6 +54,15 @@ select c.id_corrent                 as id_cliente,
        c.dt_cadastro,
        c.origem
   from public.corrent c
+ cross join lateral (
+   select nullif(btrim(c.endereco), '')    as endereco,
+          nullif(btrim(c.numero), '')      as numero,
+          nullif(btrim(c.complemento), '') as complemento,
+          nullif(btrim(c.bairro), '')      as bairro,
+          nullif(btrim(c.cidade), '')      as cidade,
+          nullif(btrim(c.uf), '')          as uf,
+          nullif(btrim(c.cep), '')         as cep
+ ) a
   join app.vw_empresas e on e.id_filial = c.id_empresa
   join app.vw_clientes_financeiro f on f.id_cliente = c.id_corrent
   left join app.limites_credito lc on lc.id_empresa = e.id_empresa and lc.id_cliente = c.id_corrent

@@ -22,7 +22,7 @@ select p.id_produto,
        g.descricao     as descricao_grupo,
        p.cod_subgrupo,
        s.descricao     as descricao_subgrupo,
-       p.ean,
+       nullif(btrim(p.ean), '') as ean, -- char(13) in the ERP: no padding in the API
        p.peso_kg,
        p.imagem,
        p.ativo = 'S'   as ativo,

@@ -20,7 +20,7 @@ select pv.id_pedido,
        pv.cod_vendedor,
        pv.id_pauta,
        pv.dt_emissao,
-       pv.situacao,
+       btrim(pv.situacao) as situacao, -- char(1) in the ERP: no padding in the API
        case pv.situacao
          when 'A' then 'aberto'
          when 'F' then 'faturado'

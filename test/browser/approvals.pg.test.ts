@@ -131,6 +131,16 @@ describe('order approval across two browsers', () => {
     await page.getByRole('button', { name: 'Aprovar' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Pedido aprovado' }).count(), WAIT).toBe(1);
     await expect.poll(() => page.getByRole('link', { name: '0 pedidos aguardando aprovação' }).count(), WAIT).toBe(1);
+    // The ERP's own order number (the one its screens and SAC use), never its internal key.
+    const erp = await db.pool.query<{ num_pedido: number; id_pedido: number }>(
+      'select pv.num_pedido, pv.id_pedido from app.pedidos p join pedidos_venda pv on pv.id_pedido = p.erp_id_pedido where p.id = $1',
+      [order.id],
+    );
+    const { num_pedido: numPedido, id_pedido: idPedido } = erp.rows[0] ?? { num_pedido: -1, id_pedido: -1 };
+    expect(numPedido).not.toBe(idPedido);
+    const said = (await page.getByRole('status').filter({ hasText: 'Pedido aprovado' }).textContent()) ?? '';
+    expect(said).toContain(`Pedido no ERP: ${numPedido}.`);
+    expect(said).not.toContain(String(idPedido));
   });
 
   it('wrote the approved order into the ERP tables', async () => {
@@ -154,5 +164,12 @@ describe('order approval across two browsers', () => {
     await page.reload();
     const card = page.getByRole('listitem').filter({ hasText: `Pedido nº ${order.numPedSar}` });
     await expect.poll(() => card.filter({ hasText: 'Aprovado' }).count(), WAIT).toBeGreaterThan(0);
+    const erp = await db.pool.query<{ num_pedido: number }>(
+      'select pv.num_pedido from app.pedidos p join pedidos_venda pv on pv.id_pedido = p.erp_id_pedido where p.id = $1',
+      [order.id],
+    );
+    await card.first().getByRole('link').first().click();
+    await page.getByText('Pedido no ERP', { exact: true }).waitFor(WAIT);
+    await page.getByText(String(erp.rows[0]?.num_pedido), { exact: true }).waitFor(WAIT);
   });
 });

@@ -82,6 +82,7 @@ export async function orderPdf(order: Order, company: Company | null): Promise<B
   doc.setFont('helvetica', 'normal');
   const facts: [string, string][] = [
     ['Data', formatDateTime(order.criadoEm)],
+    ...(order.numPedidoErp != null ? ([['Pedido no ERP', String(order.numPedidoErp)]] as [string, string][]) : []),
     ['Cliente', `${order.nomeCliente}${order.cnpjCpfCliente ? ` · ${formatDocument(order.cnpjCpfCliente)}` : ''}`],
     ['Entrega', order.endEntrega ?? ''],
     ...(order.observacao ? ([['Observação', order.observacao]] as [string, string][]) : []),

@@ -1,4 +1,4 @@
-import type { Session } from '@campo/shared';
+import { decodeLossless, type Session } from '@campo/shared';
 import type { Db } from '../db/kysely.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { selectUserById, selectUserByLogin, type UserRow } from '../users/queries.ts';
@@ -26,7 +26,7 @@ async function issue(signer: TokenSigner, user: UserRow): Promise<Session> {
     user: {
       id: user.id,
       login: user.login,
-      name: user.nome,
+      name: decodeLossless(user.nome),
       role: user.papel,
       idEmpresa: user.id_empresa,
       codVendedor: user.cod_vendedor,
@@ -94,7 +94,7 @@ export function createAuthenticator(db: Db, signer: TokenSigner, cacheMs = 2000)
     return {
       userId: user.id,
       login: user.login,
-      name: user.nome,
+      name: decodeLossless(user.nome),
       role: user.papel,
       idEmpresa: user.id_empresa,
       codVendedor: user.cod_vendedor,

@@ -83,6 +83,19 @@ const limits = new Map(
   ]),
 );
 
+/**
+ * An answer sent before the request's body has arrived whole (a 413, or a 401 or 415 refused
+ * before reading) must say `Connection: close`: the node adapter stops reading the rest and
+ * destroys the socket once it has drained a little, so keep-alive made a phone reuse a dead
+ * socket for its next request and get ECONNRESET. Reading every refused body to the end instead
+ * would let anyone make the server read without limit.
+ */
+export const closeAfterRefusedBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const incoming = (c.env as { incoming?: { complete?: boolean } } | undefined)?.incoming;
+  if (c.res.status === 413 || incoming?.complete === false) c.header('Connection', 'close');
+};
+
 /** Refuses a body over the limit (declared or streamed) with 413 before any handler reads it. */
 export const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
   // The logo upload has its own, tighter limit (500 KiB); wrapping its stream twice would only
@@ -92,9 +105,45 @@ export const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
   return (limits.get(max) as MiddlewareHandler<AppEnv>)(c, next);
 };
 
+/**
+ * NUL in the URL (path or query, `%00`) is refused with 400: no PostgreSQL text holds it and no
+ * field of Campo means it. (Bytes that are not UTF-8, such as an encoded lone surrogate, stay
+ * percent-encoded ASCII after decoding and are harmless.) Search terms with characters LATIN1
+ * lacks are folded by each search (foldSearchText, losslessLikePattern), not refused.
+ */
+export const refuseNulInUrl: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (/%00/i.test(c.req.url) || c.req.url.includes('\u0000')) {
+    throw new HttpProblem(
+      400,
+      'INVALID_CHARACTER',
+      'Caractere inválido',
+      'O endereço da requisição tem um caractere nulo.',
+    );
+  }
+  await next();
+};
+
+/** PostgreSQL's refusals of text a LATIN1 database cannot hold (22P05) or a NUL byte (22021). */
+const UNSTORABLE_TEXT = new Set(['22P05', '22021']);
+
 /** Errors become problems; anything unexpected is logged with its stack and answered without it. */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof HttpProblem) return problemResponse(c, err);
+  // Every text input is meant to be escaped, transliterated or folded before it reaches the
+  // database; should one be missed, the person gets a 400 that says why, never a 500.
+  const pgCode = (err as { code?: unknown }).code;
+  if (typeof pgCode === 'string' && UNSTORABLE_TEXT.has(pgCode)) {
+    log.warn('text the database cannot hold reached it', { requestId: c.get('requestId'), path: c.req.path, pgCode });
+    return problemResponse(
+      c,
+      new HttpProblem(
+        400,
+        'UNSUPPORTED_CHARACTER',
+        'Caractere não suportado',
+        'Um dos textos enviados tem um caractere que não pode ser gravado (por exemplo um caractere nulo).',
+      ),
+    );
+  }
   if (err instanceof HTTPException) {
     const status = err.status;
     if (status === 400 && /json/i.test(err.message)) {

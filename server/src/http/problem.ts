@@ -3,6 +3,17 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 
+/** The members RFC 9457 (and Campo: code, requestId) gives a meaning; an extension may not reuse them. */
+export const STANDARD_PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId'] as const;
+type StandardMember = (typeof STANDARD_PROBLEM_MEMBERS)[number];
+
+/**
+ * Extension members of a problem. The type refuses the standard names at compile time (an
+ * order's `status` once overwrote the HTTP status in the body: 409 said "approved"); name them
+ * for what they are instead, e.g. `orderStatus`.
+ */
+export type ProblemExtra = Record<string, unknown> & { [K in StandardMember]?: never };
+
 /** Thrown anywhere in a request to answer with an RFC 9457 problem. */
 export class HttpProblem extends Error {
   constructor(
@@ -10,9 +21,13 @@ export class HttpProblem extends Error {
     readonly code: string,
     readonly title: string,
     readonly detail?: string,
-    readonly extra: Record<string, unknown> = {},
+    readonly extra: ProblemExtra = {},
   ) {
     super(detail ?? title);
+    // Also at run time, for extras built from untyped data.
+    const shadowing = STANDARD_PROBLEM_MEMBERS.filter((m) => Object.hasOwn(extra, m));
+    if (shadowing.length)
+      throw new TypeError(`problem ${code}: extension members ${shadowing.join(', ')} are reserved`);
   }
 }
 
@@ -22,22 +37,23 @@ export const problems = {
     new HttpProblem(403, 'FORBIDDEN', 'Proibido', detail),
   unauthorized: (detail = 'Faça login para continuar.') =>
     new HttpProblem(401, 'UNAUTHORIZED', 'Não autenticado', detail),
-  conflict: (code: string, detail: string, extra?: Record<string, unknown>) =>
+  conflict: (code: string, detail: string, extra?: ProblemExtra) =>
     new HttpProblem(409, code, 'Conflito', detail, extra),
 };
 
 export function problemResponse(c: Context, problem: HttpProblem): Response {
+  const requestId = c.get('requestId' as never) as string | undefined;
+  // Extensions first, the standard members last: none of them can be shadowed.
   const body: Problem = {
+    ...problem.extra,
     type: `urn:campo:problem:${problem.code.toLowerCase()}`,
     title: problem.title,
     status: problem.status,
     code: problem.code,
     ...(problem.detail ? { detail: problem.detail } : {}),
-    ...problem.extra,
     instance: c.req.path,
+    ...(requestId ? { requestId } : {}),
   };
-  const requestId = c.get('requestId' as never) as string | undefined;
-  if (requestId) body.requestId = requestId;
   const retry = problem.extra.retryAfterSeconds;
   return c.body(JSON.stringify(body), problem.status, {
     'Content-Type': 'application/problem+json; charset=utf-8',

@@ -1,7 +1,7 @@
 // Orders as the API shows them (ZOrder), read in bulk: four statements for any number of
 // orders. GET /orders/{id}, the answers of create and decide, and the replicated pedidos
 // collection all build orders here, so a device holds exactly what the API answers.
-import { type Order, statusOfSitua } from '@campo/shared';
+import { decodeLossless, type Order, statusOfSitua } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
 import * as q from './queries.ts';
 
@@ -29,9 +29,10 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
   ]);
   const linesOf = groupBy(lines);
   const historyOf = groupBy(history);
-  const erpOf = new Map(erp.map((e) => [e.id_pedido, e.situacao_descricao]));
+  const erpOf = new Map(erp.map((e) => [e.id_pedido, e]));
   for (const row of rows) {
-    const situacao = row.erp_id_pedido === null ? undefined : erpOf.get(row.erp_id_pedido);
+    const copy = row.erp_id_pedido === null ? undefined : erpOf.get(row.erp_id_pedido);
+    const situacao = copy?.situacao_descricao;
     result.set(row.id, {
       id: row.id,
       numPedSar: row.num_ped_sar,
@@ -46,11 +47,13 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
       valorBruto: row.valor_bruto,
       valorDesconto: row.valor_desconto,
       valorTotal: row.valor_total,
-      motivoRejeicao: row.motivo_rejeicao,
+      motivoRejeicao: row.motivo_rejeicao === null ? null : decodeLossless(row.motivo_rejeicao),
       decididoPor: row.decidido_por,
       decididoEm: iso(row.decidido_em),
       criadoEm: iso(row.criado_em) as string,
       erpIdPedido: row.erp_id_pedido,
+      // The ERP's own number, read from the copy the approval trigger wrote (vw_sitpedido).
+      numPedidoErp: copy?.num_pedido ?? null,
       erpSituacao: (situacao as Order['erpSituacao']) ?? null,
       itens: (linesOf.get(row.id) ?? []).map((l) => ({
         seq: l.seq,
@@ -71,7 +74,7 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
         de: h.situa_de === null ? null : statusOfSitua(h.situa_de),
         para: statusOfSitua(h.situa_para),
         usuario: h.usuario,
-        motivo: h.motivo,
+        motivo: h.motivo === null ? null : decodeLossless(h.motivo),
         em: iso(h.criado_em) as string,
       })),
     });

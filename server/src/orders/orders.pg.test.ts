@@ -297,6 +297,11 @@ describe('orders', () => {
     expect(approved.erpIdPedido).toEqual(expect.any(Number));
     const head = (await db.pool.query('select * from pedidos_venda where id_pedido = $1', [approved.erpIdPedido]))
       .rows[0];
+    // The number people know the order by is the ERP's own (num_pedido), not its internal key.
+    expect(approved.numPedidoErp).toBe(head.num_pedido);
+    expect(head.num_pedido).not.toBe(head.id_pedido);
+    const read = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
+    expect(read.numPedidoErp).toBe(head.num_pedido);
     expect(head).toMatchObject({
       id_corrent: o.idCliente,
       cod_vendedor: o.codVendedor,
@@ -333,21 +338,31 @@ describe('orders', () => {
 
     const twice = await post(app, tokens.manager as string, `/orders/${o.id}/approve`, {});
     expect(twice.status).toBe(409);
-    expect(((await twice.json()) as Problem).code).toBe('ORDER_ALREADY_DECIDED');
+    const conflict = (await twice.json()) as Problem;
+    expect(conflict.code).toBe('ORDER_ALREADY_DECIDED');
+    // RFC 9457: `status` is the HTTP status; the order's own is an extension, in pt-BR in the detail.
+    expect(conflict.status).toBe(409);
+    expect(conflict.orderStatus).toBe('approved');
+    expect(conflict.detail).toMatch(/já está aprovado\.$/);
   });
 
   it('rejection needs a reason and records it; a second decision conflicts', async () => {
     const o = await newOrder();
     expect((await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {})).status).toBe(400);
     const res = await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {
-      motivo: 'Preço fora da política',
+      motivo: 'Preço fora da política — margem “zero” 😕 (€ 3)',
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({
+    // The reason stays in Campo: it comes back exactly as typed, in the order and its history.
+    const rejected = (await res.json()) as Order;
+    expect(rejected).toMatchObject({
       status: 'rejected',
-      motivoRejeicao: 'Preço fora da política',
+      motivoRejeicao: 'Preço fora da política — margem “zero” 😕 (€ 3)',
       erpIdPedido: null,
     });
+    expect(rejected.historico.at(-1)?.motivo).toBe('Preço fora da política — margem “zero” 😕 (€ 3)');
+    const read = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
+    expect(read.motivoRejeicao).toBe('Preço fora da política — margem “zero” 😕 (€ 3)');
     expect((await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).status).toBe(409);
   });
 
@@ -385,6 +400,52 @@ describe('orders', () => {
     const after = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
     expect(after).toMatchObject({ status: 'invoiced', erpSituacao: 'faturado' });
     expect(after.historico.at(-1)).toMatchObject({ de: 'approved', para: 'invoiced', usuario: 'erp' });
+  });
+
+  it('never invents a delivery address: a client without one needs a typed address, or the order is refused', async () => {
+    const { rows } = await db.pool.query<{ id_cliente: number }>(
+      `select id_cliente from app.vw_clientes
+        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta = $3
+          and id_cliente <> $4
+        order by id_cliente limit 1`,
+      [s.idEmpresa, s.codVendedor, s.idPauta, s.idCliente],
+    );
+    const idCliente = rows[0]?.id_cliente as number;
+    // What an ERP keeps for a client registered without an address: blanks, char(n) padded.
+    await db.pool.query(
+      `update corrent set endereco = '', numero = '', complemento = null, bairro = ' ', cidade = '',
+                          uf = '  ', cep = '        ' where id_corrent = $1`,
+      [idCliente],
+    );
+    const client = (await (await get(app, tokens.rep as string, `/clients/${idCliente}`)).json()) as {
+      deliveryAddress: string | null;
+      address: { uf: string | null; cep: string | null };
+    };
+    expect(client.deliveryAddress).toBeNull();
+    expect(client.address).toMatchObject({ uf: null, cep: null });
+
+    const body = { ...order([0]), idCliente };
+    const refused = await post(app, tokens.rep as string, '/orders', body, randomUUID());
+    expect(refused.status).toBe(422);
+    const problem = (await refused.json()) as Problem & { reasons: { code: string; message: string }[] };
+    expect(problem.reasons.map((r) => r.code)).toEqual(['NO_DELIVERY_ADDRESS']);
+    expect(problem.detail).toMatch(/não tem endereço no cadastro do ERP; informe o endereço de entrega/);
+
+    const typed = await post(
+      app,
+      tokens.rep as string,
+      '/orders',
+      { ...body, endEntrega: 'Rua das Flores, 12 - Centro' },
+      randomUUID(),
+    );
+    expect(typed.status).toBe(201);
+    const o = (await typed.json()) as Order;
+    expect(o.endEntrega).toBe('Rua das Flores, 12 - Centro');
+    const approved = (await (await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).json()) as Order;
+    const erpRow = await db.pool.query('select end_entrega from pedidos_venda where id_pedido = $1', [
+      approved.erpIdPedido,
+    ]);
+    expect(erpRow.rows[0].end_entrega).toBe('Rua das Flores, 12 - Centro');
   });
 
   it('lists with filters and pagination, scoped by role', async () => {

@@ -182,7 +182,7 @@ export function selectHistory(tx: Tx, idEmpresa: number, ids: readonly number[])
 export function selectErpSituations(tx: Tx, idEmpresa: number, erpIds: readonly number[]) {
   return tx
     .selectFrom('app.vw_sitpedido')
-    .select(['id_pedido', 'situacao_descricao'])
+    .select(['id_pedido', 'num_pedido', 'situacao_descricao'])
     .where('id_empresa', '=', idEmpresa)
     .where('id_pedido', 'in', erpIds.length > 0 ? [...erpIds] : [0])
     .execute();

@@ -8,8 +8,10 @@ import {
   businessDate,
   checkLineDiscount,
   describeCeiling,
+  encodeLossless,
   lineAmounts,
   lineCeiling,
+  ORDER_STATUS_LABEL,
   type Order,
   type OrderCreate,
   type OrderStatus,
@@ -89,6 +91,17 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
   if (idPauta === null) {
     throw refused([{ code: 'NO_PRICE_LIST', message: 'O cliente não tem pauta de preços; informe idPauta.' }]);
   }
+  // Approval writes the address into the ERP: never an invented one (" - , CEP "). LATIN1-safe
+  // now, so the approval can never fail on it.
+  const endEntrega = toErpText(input.endEntrega ?? client.end_entrega ?? '', 200).trim();
+  if (!endEntrega) {
+    throw refused([
+      {
+        code: 'NO_DELIVERY_ADDRESS',
+        message: `O cliente ${client.razao_social} não tem endereço no cadastro do ERP; informe o endereço de entrega.`,
+      },
+    ]);
+  }
   if (input.idPauta !== undefined && !(await q.selectPautaExists(tx, auth.idEmpresa, idPauta))) {
     throw refused([{ code: 'PRICE_LIST_NOT_FOUND', message: `A pauta ${idPauta} não existe.` }]);
   }
@@ -162,7 +175,7 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     return { item, product: p, ceiling, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
   });
   if (reasons.length) throw refused(reasons);
-  return { client, idPauta, lines: lines.filter((l) => l !== null) };
+  return { client, idPauta, endEntrega, lines: lines.filter((l) => l !== null) };
 }
 
 /**
@@ -171,9 +184,8 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
  * it equal to what GET /orders/{id} reads (load.ts).
  */
 async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now: Date): Promise<Order> {
-  const { client, idPauta, lines } = await priceAndCheck(tx, auth, input, now);
+  const { client, idPauta, endEntrega, lines } = await priceAndCheck(tx, auth, input, now);
   const totals = orderTotals(lines.map((l) => l.amounts));
-  const endEntrega = toErpText(input.endEntrega ?? client.end_entrega ?? '', 200) || null;
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
   const {
     id,
@@ -236,6 +248,7 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     decididoEm: null,
     criadoEm,
     erpIdPedido: null,
+    numPedidoErp: null,
     erpSituacao: null,
     itens: lines.map((l, i) => ({
       seq: i + 1,
@@ -458,14 +471,13 @@ export async function decideOrder(
       if (row.situa !== SITUA.pending_approval) {
         throw problems.conflict(
           'ORDER_ALREADY_DECIDED',
-          `O pedido ${row.num_ped_sar} já está ${statusOfSitua(row.situa)}.`,
-          {
-            status: statusOfSitua(row.situa),
-          },
+          `O pedido ${row.num_ped_sar} já está ${ORDER_STATUS_LABEL[statusOfSitua(row.situa)]}.`,
+          { orderStatus: statusOfSitua(row.situa) },
         );
       }
       const to: 2 | 4 = decision.approve ? 2 : 4;
-      const motivo = decision.approve ? null : toErpText(decision.motivo, 500);
+      // The reason stays in Campo (never written to the ERP): kept as typed, emoji included.
+      const motivo = decision.approve ? null : encodeLossless(decision.motivo.trim());
       await q.updateDecision(tx, auth.idEmpresa, id, { situa: to, decidido_por: auth.login, motivo_rejeicao: motivo });
       await q.insertHistory(tx, {
         id_pedido: id,

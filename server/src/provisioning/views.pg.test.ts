@@ -36,6 +36,25 @@ describe('the views over the tiny reference ERP', () => {
     }
   });
 
+  it("expose no char(n) column: the ERP's blank padding never reaches the API", async () => {
+    // Every column of every view, whatever the view: a char(n) one comes back blank-padded
+    // (uf "  ", cep "        ") unless the view trims it.
+    const { rows } = await db.pool.query<{ view: string; col: string }>(
+      `select table_name as view, column_name as col from information_schema.columns
+        where table_schema = 'app' and table_name like 'vw\\_%' and data_type = 'character'
+        order by 1, 2`,
+    );
+    expect(rows).toEqual([]);
+    // And the padded values an ERP keeps for a blank address come back null, not blanks.
+    const { rows: blank } = await db.pool.query<{ id: number }>(
+      "update corrent set uf = '  ', cep = '        ', endereco = '' where id_corrent = (select min(id_corrent) from corrent where tipo = 'C') returning id_corrent as id",
+    );
+    const row = await db.pool.query('select uf, cep, end_entrega from app.vw_clientes where id_cliente = $1', [
+      blank[0]?.id,
+    ]);
+    expect(row.rows[0]).toEqual({ uf: null, cep: null, end_entrega: null });
+  });
+
   it('declare exactly the ERP columns they read (the contract in their headers is exact)', async () => {
     const sources = await loadSqlSources();
     for (const v of sources.repeatables.filter((r) => r.kind === 'view')) {

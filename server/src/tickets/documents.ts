@@ -23,7 +23,7 @@ export async function loadTicketDocs(tx: Tx, idEmpresa: number, chaves: string[]
     list.push({
       id: m.chave ?? `msg-${m.id}`,
       autorTipo: m.autor_tipo as 'representante' | 'empresa',
-      autorNome: m.autor_nome,
+      autorNome: decodeLossless(m.autor_nome),
       texto: decodeLossless(m.texto),
       criadoEm: iso(m.criado_em),
     });

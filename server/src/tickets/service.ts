@@ -65,7 +65,7 @@ async function loadTicket(tx: Tx, auth: AuthContext, id: number, side: Side): Pr
     mensagens: messages.map((m) => ({
       id: m.id,
       autorTipo: m.autor_tipo as 'representante' | 'empresa',
-      autorNome: m.autor_nome,
+      autorNome: decodeLossless(m.autor_nome),
       texto: decodeLossless(m.texto),
       criadoEm: iso(m.criado_em),
     })),
@@ -78,7 +78,7 @@ function closed(status: TicketStatus): HttpProblem {
     'TICKET_CLOSED',
     'Chamado encerrado',
     `O chamado está ${status} e não aceita mais mensagens nem mudanças de situação.`,
-    { status },
+    { ticketStatus: status },
   );
 }
 
@@ -183,7 +183,7 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
       id_chamado: id,
       id_empresa: auth.idEmpresa,
       autor_tipo: 'representante',
-      autor_nome: auth.name,
+      autor_nome: encodeLossless(auth.name),
       texto: encodeLossless(input.mensagem),
       chave: keys?.message ?? null,
     });
@@ -250,7 +250,7 @@ export async function replyTicket(
       id_chamado: id,
       id_empresa: auth.idEmpresa,
       autor_tipo: side === 'representative' ? 'representante' : 'empresa',
-      autor_nome: auth.name,
+      autor_nome: encodeLossless(auth.name),
       texto: encodeLossless(texto),
       chave: messageKey ?? null,
     });

@@ -160,7 +160,11 @@ describe('tickets (SAC)', () => {
     ] as const) {
       const res = await who('POST', path, body);
       expect(res.status).toBe(409);
-      expect(await code(res)).toBe('TICKET_CLOSED');
+      const problem = (await res.json()) as Problem;
+      expect(problem.code).toBe('TICKET_CLOSED');
+      // The ticket's state is an extension; `status` stays the HTTP status (RFC 9457).
+      expect(problem.status).toBe(409);
+      expect(problem.ticketStatus).toBe('resolvido');
     }
 
     // aberto → resolvido; aberto → cancelado; respondido → cancelado; cancelado is final.

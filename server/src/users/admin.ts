@@ -2,7 +2,13 @@
 // CLI (service.ts), so both keep the same rules; what HTTP adds is the tenant: an admin only
 // ever sees or changes logins of their own company, and a login of another tenant is answered
 // exactly like one that does not exist (404), so ids cannot be probed across tenants.
-import type { UserCreateRequest, UserListQuery, UserPage, UserView } from '@campo/shared';
+import {
+  decodeLossless,
+  type UserCreateRequest,
+  type UserListQuery,
+  type UserPage,
+  type UserView,
+} from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
@@ -15,7 +21,7 @@ function view(row: Row): UserView {
   return {
     id: row.id,
     login: row.login,
-    name: row.nome,
+    name: decodeLossless(row.nome),
     role: row.papel,
     codVendedor: row.cod_vendedor,
     codSupervisor: row.cod_supervisor,

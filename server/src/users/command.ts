@@ -32,8 +32,14 @@ async function withDb(fn: (db: Db) => Promise<void>): Promise<void> {
   try {
     await fn(db);
   } catch (err) {
-    if (!(err instanceof UserError)) throw err;
-    process.stderr.write(`campo: ${err.message}\n`);
+    // Text the database cannot hold (22P05: outside LATIN1; 22021: NUL) is the operator's input,
+    // not a crash: say so and exit as for any refused input.
+    const pgCode = (err as { code?: unknown }).code;
+    const unstorable = pgCode === '22P05' || pgCode === '22021';
+    if (!(err instanceof UserError) && !unstorable) throw err;
+    process.stderr.write(
+      `campo: ${unstorable ? 'um dos textos tem um caractere que o banco não aceita (por exemplo um caractere nulo)' : (err as Error).message}\n`,
+    );
     process.exitCode = EXIT_USER_ERROR;
   } finally {
     await db.destroy();

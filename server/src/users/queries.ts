@@ -1,3 +1,4 @@
+import { losslessLikePattern } from '@campo/shared';
 import type { Insertable, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
@@ -80,7 +81,9 @@ function tenantUsers(db: Db, idEmpresa: number, f: UserFilters) {
   if (f.role) q = q.where('papel', '=', f.role);
   if (f.active !== undefined) q = q.where('ativo', '=', f.active);
   if (f.q) {
-    const like = `%${f.q.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    // Names are stored escaped (encodeLossless): the term is escaped the same way, so "€" or
+    // "😀" find what was typed, and NUL or a character LATIN1 lacks never reaches PostgreSQL.
+    const like = losslessLikePattern(f.q.toLowerCase());
     q = q.where((eb) => eb.or([eb('login', 'like', like), eb(eb.fn('lower', ['nome']), 'like', like)]));
   }
   return q;

@@ -1,7 +1,7 @@
 // User management, shared by the `campo user` CLI and (later) the admin screens, so both follow
 // the same rules: a representative or supervisor login must point at a real ERP record of the
 // same tenant, and every credential change revokes the tokens already issued.
-import { type UserCreate, ZUserCreate } from '@campo/shared';
+import { encodeLossless, type UserCreate, ZUserCreate } from '@campo/shared';
 import { sql } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
 import type { Db } from '../db/kysely.ts';
@@ -49,7 +49,8 @@ export async function addUser(db: Db, input: unknown): Promise<{ id: number; log
   const row = {
     id_empresa: user.idEmpresa,
     login: user.login,
-    nome: user.name,
+    // Campo-only text: kept as typed ("Ana D’Ávila"), escaped for the LATIN1 database.
+    nome: encodeLossless(user.name),
     papel: user.role,
     cod_vendedor: user.codVendedor,
     cod_supervisor: user.codSupervisor,

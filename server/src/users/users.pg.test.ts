@@ -1,5 +1,7 @@
 // The admin's user routes against a real database: the tenant wall, the CLI's rules through
 // HTTP, and that disabling or resetting really revokes the tokens already handed out.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
@@ -7,6 +9,7 @@ import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
 
 const db = useTestDatabase();
+const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
 
 interface UserBody {
   id: number;
@@ -111,6 +114,67 @@ describe('user management over HTTP', () => {
     const p = (await missing.json()) as { code: string; errors: { path: string }[] };
     expect(p.code).toBe('ERP_RECORD_NOT_FOUND');
     expect(p.errors[0]?.path).toBe('body.codSupervisor');
+  });
+
+  it('keeps a name as typed, whatever LATIN1 lacks, and finds it by any part; NUL in a search is a 400', async () => {
+    const name = 'Ana D’Ávila — 😀 €';
+    const res = await admin('POST', '/usuarios', {
+      login: 'ana@usuarios.test',
+      name,
+      role: 'manager',
+      password: 'senha-da-ana-12',
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as UserBody).name).toBe(name);
+    for (const q of ['€', '😀', 'D’', 'ana d’']) {
+      const found = await admin('GET', `/usuarios?q=${encodeURIComponent(q)}`);
+      expect(found.status, q).toBe(200);
+      const items = ((await found.json()) as { items: UserBody[] }).items;
+      expect(
+        items.map((u) => u.name),
+        q,
+      ).toContain(name);
+    }
+    const nul = await admin('GET', '/usuarios?q=a%00b');
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { code: string }).code).toBe('INVALID_CHARACTER');
+    // The name comes back exact in the session too.
+    const login = await app.request('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'ana@usuarios.test', password: 'senha-da-ana-12' }),
+    });
+    expect(((await login.json()) as { user: { name: string } }).user.name).toBe(name);
+  });
+
+  it('campo user add keeps a name LATIN1 lacks instead of crashing', async () => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        campo,
+        'user',
+        'add',
+        '--login',
+        'cli@usuarios.test',
+        '--name',
+        'Ana D’Ávila 😀',
+        '--role',
+        'manager',
+        '--empresa',
+        String(t1),
+        '--password-stdin',
+      ],
+      {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: db.url },
+        input: 'senha-da-cli-123\n',
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const listed = await admin('GET', '/usuarios?q=cli%40usuarios');
+    expect(((await listed.json()) as { items: UserBody[] }).items[0]?.name).toBe('Ana D’Ávila 😀');
   });
 
   it('keeps each admin inside their own tenant', async () => {

@@ -242,7 +242,7 @@ export function OrderReview(props: { id: number }) {
               {order.decididoPor && ` por ${order.decididoPor}`}
               {order.decididoEm && ` em ${dateTime(order.decididoEm)}`}.
               {order.motivoRejeicao && ` Motivo: ${order.motivoRejeicao}`}
-              {order.erpIdPedido !== null && ` Pedido no ERP: ${order.erpIdPedido}.`}
+              {order.numPedidoErp != null && ` Pedido no ERP: ${order.numPedidoErp}.`}
             </p>
           )}
         </>

@@ -102,6 +102,11 @@ describe('the cart', () => {
       expect(refused.errors[0]).toMatch(/Bloqueado no financeiro/);
       expect(refused.errors[1]).toMatch(/^Linha 1 \(Café torrado 500 g\): Desconto de 13% acima do teto de 12%/);
     }
+    // A client without an address in the ERP: the cart asks for one rather than send none.
+    expect(draftOf({ client, endEntrega: '  ', observacao: '', lines: [ok] })).toEqual({
+      ok: false,
+      errors: ['Informe o endereço de entrega: o cliente não tem endereço no cadastro do ERP.'],
+    });
     expect(draftOf({ client: null, endEntrega: '', observacao: '', lines: [] })).toEqual({
       ok: false,
       errors: ['Escolha o cliente.', 'Adicione pelo menos um produto.'],

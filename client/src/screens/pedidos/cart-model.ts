@@ -185,6 +185,9 @@ export function draftOf(form: CartForm): DraftResult {
     if (l.error) errors.push(`Linha ${i + 1} (${l.product?.description ?? l.input.idProduto}): ${l.error}`);
   });
   const endEntrega = form.endEntrega.trim();
+  // The server refuses NO_DELIVERY_ADDRESS too: approval would write the address into the ERP.
+  if (form.client && endEntrega === '')
+    errors.push('Informe o endereço de entrega: o cliente não tem endereço no cadastro do ERP.');
   if (endEntrega !== '' && endEntrega.length < 5)
     errors.push('O endereço de entrega precisa de pelo menos 5 caracteres.');
   if (endEntrega.length > 200) errors.push('O endereço de entrega pode ter até 200 caracteres.');

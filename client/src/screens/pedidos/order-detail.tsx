@@ -121,6 +121,12 @@ export function OrderDetail(props: { id: string; entry: OutboxEntry | null | und
                 <dd>{shown.observacao}</dd>
               </>
             ) : null}
+            {order?.numPedidoErp != null ? (
+              <>
+                <dt>Pedido no ERP</dt>
+                <dd>{order.numPedidoErp}</dd>
+              </>
+            ) : null}
             {order ? (
               <>
                 <dt>Recebido em</dt>

@@ -53,6 +53,12 @@ export function OrderPrint(props: { entry: OutboxEntry | null | undefined }) {
         <dd>{STATUS_LABEL[order.status]}</dd>
         <dt>Data</dt>
         <dd>{formatDateTime(order.criadoEm)}</dd>
+        {order.numPedidoErp != null ? (
+          <>
+            <dt>Pedido no ERP</dt>
+            <dd>{order.numPedidoErp}</dd>
+          </>
+        ) : null}
         <dt>Cliente</dt>
         <dd>
           {order.nomeCliente}
