@@ -24,6 +24,11 @@ export const EXCEPTIONS: Exception[] = [
     where: /^paths\.\/auth\/(login|dev-login)\.post$/,
     why: 'These are the routes that issue the token, so they cannot require one. Login is limited per login and address, per address, and in concurrent hashing (docs/security.md); dev-login answers 404 unless DEV_LOGIN=1, which production refuses.',
   },
+  {
+    rule: 'owasp:api2:2023-write-restricted',
+    where: /^paths\.\/client-errors\.post$/,
+    why: 'The app reports the errors it could not handle, including those of a session that expired or of the login screen itself, so a token cannot be required. It only writes a log line: the body is at most 16 KiB and strictly validated, and reports are limited per user or per address (docs/deployment.md, "Logs").',
+  },
 ];
 
 /** Findings in a request: parameters, body, or the operation itself (e.g. a write without security). */
