@@ -295,12 +295,21 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
     expect(await local('funil', refused.id)).toMatchObject({ recusa: { code: 'CLIENT_NOT_IN_PORTFOLIO' } });
     // The rep fixes it: a prospect instead of the client. It is created.
     const doc = await collection('funil').findOne(refused.id).exec();
-    await doc?.incrementalPatch({ idCliente: null, nomeProspect: 'Cliente que saiu da carteira', recusa: null });
+    await doc?.incrementalPatch({
+      idCliente: null,
+      nomeProspect: 'Cliente que saiu da carteira',
+      recusa: null,
+      atualizadoEm: new Date().toISOString(),
+    });
     await sync('funil');
     expect((await db.pool.query('select 1 from app.oportunidades where id = $1', [refused.id])).rowCount).toBe(1);
-    // Moving the good card offline is taken as sent, and its server clock comes by pull.
+    // Moving the good card offline (with the device's time, as docs/sync.md asks) is taken as
+    // sent: no conflict, and the server holds exactly what the phone holds.
     const moved = conflicts.length;
-    await (await collection('funil').findOne(good.id).exec())?.incrementalPatch({ estagio: 'proposta' });
+    await (await collection('funil').findOne(good.id).exec())?.incrementalPatch({
+      estagio: 'proposta',
+      atualizadoEm: new Date().toISOString(),
+    });
     await sync('funil');
     expect(conflicts.length).toBe(moved);
     expect(await local('funil', good.id)).toMatchObject({ estagio: 'proposta' });

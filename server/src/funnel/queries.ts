@@ -101,14 +101,21 @@ type Values = Omit<
 
 const nowMs = sql<Date>`date_trunc('milliseconds', now())`;
 
+/** The device's own clock for a write it made offline and the server took as sent (funnel/sync.ts). */
+export interface Stamps {
+  criadoEm?: Date;
+  atualizadoEm?: Date;
+}
+
 /** Inserts unless the id exists (any tenant or rep: the primary key is global); true when inserted. */
 export async function insertOpportunity(
   tx: Tx,
   row: Values & { id: string; id_empresa: number; cod_vendedor: number },
+  at: Stamps = {},
 ): Promise<boolean> {
   const result = await tx
     .insertInto('app.oportunidades')
-    .values({ ...row, criado_em: nowMs, atualizado_em: nowMs })
+    .values({ ...row, criado_em: at.criadoEm ?? nowMs, atualizado_em: at.atualizadoEm ?? nowMs })
     .onConflict((oc) => oc.column('id').doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -121,10 +128,11 @@ export async function updateOpportunity(
   codVendedor: number,
   id: string,
   set: Partial<Values>,
+  at: Stamps = {},
 ): Promise<void> {
   await tx
     .updateTable('app.oportunidades')
-    .set({ ...set, atualizado_em: nowMs })
+    .set({ ...set, atualizado_em: at.atualizadoEm ?? nowMs })
     .where('id_empresa', '=', idEmpresa)
     .where('cod_vendedor', '=', codVendedor)
     .where('id', '=', id)

@@ -80,6 +80,7 @@ export async function createOpportunity(
   db: Db,
   auth: AuthContext,
   input: OpportunityCreate,
+  at: q.Stamps = {},
 ): Promise<{ created: boolean; body: Opportunity }> {
   const cod = rep(auth);
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -95,20 +96,24 @@ export async function createOpportunity(
       motivoPerda: input.motivoPerda ?? null,
     };
     await checkLinks(tx, auth, cod, wanted);
-    const inserted = await q.insertOpportunity(tx, {
-      id: input.id,
-      id_empresa: auth.idEmpresa,
-      cod_vendedor: cod,
-      estagio: wanted.estagio,
-      id_cliente: wanted.idCliente,
-      nome_prospect: lossless(wanted.nomeProspect) ?? null,
-      empresa_prospect: lossless(wanted.empresaProspect) ?? null,
-      id_pedido: wanted.idPedido,
-      valor: wanted.valor,
-      previsao_fechamento: wanted.previsaoFechamento,
-      observacoes: lossless(wanted.observacoes) ?? null,
-      motivo_perda: lossless(wanted.motivoPerda) ?? null,
-    });
+    const inserted = await q.insertOpportunity(
+      tx,
+      {
+        id: input.id,
+        id_empresa: auth.idEmpresa,
+        cod_vendedor: cod,
+        estagio: wanted.estagio,
+        id_cliente: wanted.idCliente,
+        nome_prospect: lossless(wanted.nomeProspect) ?? null,
+        empresa_prospect: lossless(wanted.empresaProspect) ?? null,
+        id_pedido: wanted.idPedido,
+        valor: wanted.valor,
+        previsao_fechamento: wanted.previsaoFechamento,
+        observacoes: lossless(wanted.observacoes) ?? null,
+        motivo_perda: lossless(wanted.motivoPerda) ?? null,
+      },
+      at,
+    );
     const existing = await q.selectOpportunity(tx, auth.idEmpresa, cod, input.id);
     if (inserted && existing) {
       const body = toApi(existing);
@@ -136,6 +141,7 @@ export async function updateOpportunity(
   auth: AuthContext,
   id: string,
   patch: OpportunityPatch,
+  at: q.Stamps = {},
 ): Promise<Opportunity> {
   const cod = rep(auth);
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -173,17 +179,25 @@ export async function updateOpportunity(
       );
     }
     await checkLinks(tx, auth, cod, { idCliente: patch.idCliente, idPedido: patch.idPedido });
-    await q.updateOpportunity(tx, auth.idEmpresa, cod, id, {
-      ...(patch.estagio !== undefined ? { estagio: patch.estagio } : {}),
-      ...(patch.idCliente !== undefined ? { id_cliente: patch.idCliente } : {}),
-      ...(patch.nomeProspect !== undefined ? { nome_prospect: lossless(patch.nomeProspect) } : {}),
-      ...(patch.empresaProspect !== undefined ? { empresa_prospect: lossless(patch.empresaProspect) } : {}),
-      ...(patch.idPedido !== undefined ? { id_pedido: patch.idPedido } : {}),
-      ...(patch.valor !== undefined ? { valor: patch.valor } : {}),
-      ...(patch.previsaoFechamento !== undefined ? { previsao_fechamento: patch.previsaoFechamento } : {}),
-      ...(patch.observacoes !== undefined ? { observacoes: lossless(patch.observacoes) } : {}),
-      ...(patch.motivoPerda !== undefined ? { motivo_perda: lossless(patch.motivoPerda) } : {}),
-    });
+    await q.updateOpportunity(
+      tx,
+      auth.idEmpresa,
+      cod,
+      id,
+      {
+        ...(patch.estagio !== undefined ? { estagio: patch.estagio } : {}),
+        ...(patch.idCliente !== undefined ? { id_cliente: patch.idCliente } : {}),
+        ...(patch.nomeProspect !== undefined ? { nome_prospect: lossless(patch.nomeProspect) } : {}),
+        ...(patch.empresaProspect !== undefined ? { empresa_prospect: lossless(patch.empresaProspect) } : {}),
+        ...(patch.idPedido !== undefined ? { id_pedido: patch.idPedido } : {}),
+        ...(patch.valor !== undefined ? { valor: patch.valor } : {}),
+        ...(patch.previsaoFechamento !== undefined ? { previsao_fechamento: patch.previsaoFechamento } : {}),
+        ...(patch.observacoes !== undefined ? { observacoes: lossless(patch.observacoes) } : {}),
+        ...(patch.motivoPerda !== undefined ? { motivo_perda: lossless(patch.motivoPerda) } : {}),
+      },
+      // The device's clock only moves the card forward: otherwise the server's.
+      at.atualizadoEm && at.atualizadoEm.getTime() > new Date(current.atualizadoEm).getTime() ? at : {},
+    );
     const body = await load(tx, auth, cod, id);
     // Through the loader: a refused edit still waiting on the card stays in its document.
     await touchDocuments(tx, auth.idEmpresa, 'funil', cod, await loadOpportunityDocs(tx, auth.idEmpresa, [id]));

@@ -59,8 +59,23 @@ async function setRefusal(db: Db, auth: AuthContext, id: string, recusa: SyncRef
   });
 }
 
-/** Server clocks: they reach the device by pull, never as a conflict (sync/push-answer.ts). */
-const STAMPS = ['criadoEm', 'atualizadoEm'] as const;
+/**
+ * A card taken as the device sent it keeps the device's own times (criadoEm, atualizadoEm), so
+ * the server's state is exactly the device's and the push answers nothing: stamping the
+ * server's clock instead would leave the device's RxDB believing the master holds its times,
+ * and a pull that crossed the push in flight would never be repeated. A time the server cannot
+ * take (unreadable, in the future, behind the card's) makes the server stamp its own, and then
+ * the card is answered like any other difference.
+ */
+const STAMPS = [] as const;
+const SKEW_MS = 5 * 60_000;
+
+function deviceTime(value: unknown): Date | undefined {
+  if (typeof value !== 'string') return undefined;
+  const at = new Date(value);
+  const t = at.getTime();
+  return Number.isFinite(t) && t > Date.UTC(2020, 0, 1) && t <= Date.now() + SKEW_MS ? at : undefined;
+}
 
 async function current(db: Db, auth: AuthContext, id: string) {
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -114,7 +129,10 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     const input = ZOpportunityCreate.safeParse(Object.fromEntries(['id', ...FIELDS].map((f) => [f, next[f]])));
     if (!input.success) return refusedCreation(next, validationRefusal(input.error));
     try {
-      const { body } = await createOpportunity(db, auth, input.data);
+      const { body } = await createOpportunity(db, auth, input.data, {
+        criadoEm: deviceTime(next.criadoEm),
+        atualizadoEm: deviceTime(next.atualizadoEm),
+      });
       return { ...body, _deleted: false };
     } catch (err) {
       // Row-level security hides another representative's card: its id is simply taken.
@@ -144,7 +162,8 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
   };
   if (!patch.success) return refuse(validationRefusal(patch.error, campos));
   try {
-    return { ...(await updateOpportunity(db, auth, id, patch.data as OpportunityPatch)), _deleted: false };
+    const at = { atualizadoEm: deviceTime(next.atualizadoEm) };
+    return { ...(await updateOpportunity(db, auth, id, patch.data as OpportunityPatch, at)), _deleted: false };
   } catch (err) {
     if (isRefusal(err)) return refuse(refusalOf(err, campos));
     throw err;

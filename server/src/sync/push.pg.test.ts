@@ -229,20 +229,22 @@ describe('replication push', () => {
     expect(await push(as.rep, 'funil', [{ assumedMasterState: null, newDocumentState: card }])).toEqual([]);
     const master = (await pullAll(as.rep, 'funil')).documents.find((d) => d.id === id) as SyncOpportunity;
     expect(master).toMatchObject({ id, nomeProspect: 'Padaria 🍞', estagio: 'lead', _deleted: false });
-    // Device A moves the card; device B, from the same master, edits the value: B is told of
-    // the merge, since its own state lacks A's move.
+    // Device A moves the card (stamping its own time, as a device does): taken as sent, so
+    // nothing to answer. Device B, from the same master, edits the value: B is told of the
+    // merge, since its own state lacks A's move.
+    const now = () => new Date().toISOString();
     expect(
       await push(as.rep, 'funil', [
-        { assumedMasterState: master, newDocumentState: { ...master, estagio: 'proposta' } },
+        { assumedMasterState: master, newDocumentState: { ...master, estagio: 'proposta', atualizadoEm: now() } },
       ]),
     ).toEqual([]);
     const [merged] = await push<SyncOpportunity>(as.rep, 'funil', [
-      { assumedMasterState: master, newDocumentState: { ...master, valor: 250 } },
+      { assumedMasterState: master, newDocumentState: { ...master, valor: 250, atualizadoEm: now() } },
     ]);
     expect(merged).toMatchObject({ estagio: 'proposta', valor: 250 });
     // The same field: the later push wins, and is taken as sent (only the value merged).
     const [later] = await push<SyncOpportunity>(as.rep, 'funil', [
-      { assumedMasterState: master, newDocumentState: { ...master, estagio: 'negociacao' } },
+      { assumedMasterState: master, newDocumentState: { ...master, estagio: 'negociacao', atualizadoEm: now() } },
     ]);
     expect(later).toMatchObject({ estagio: 'negociacao', valor: 250 });
     // Another representative may not write it.

@@ -91,8 +91,13 @@ const CLOSED_REPLY: SyncRefusal = {
     'O chamado foi encerrado antes de esta resposta chegar ao servidor, e ela não foi enviada. Abra um novo chamado com este texto se ainda precisar.',
 };
 
-/** Server clocks: they reach the device by pull, never as a conflict (sync/push-answer.ts). */
-const STAMPS = ['criadoEm', 'atualizadoEm'] as const;
+/**
+ * Nothing is left out of the comparison: the server writes its own time on every message and
+ * on the ticket, which the device cannot know, so a reply is answered with the ticket as held.
+ * Leaving the times to a later pull would not do: a pull that crossed the push in flight is
+ * never repeated, and the device's RxDB would keep believing the master holds its own times.
+ */
+const STAMPS = [] as const;
 
 /** The ticket as the device pushed it, limited to the contract's fields, with the refusal. */
 function refusedTicket(next: Record<string, unknown>, recusa: SyncRefusal): SyncTicket {
