@@ -11,7 +11,7 @@ import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/rep
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { provisionedErp } from '../support/erp.ts';
+import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { servedApp } from '../support/replication.ts';
 import { logInAs } from '../support/session.ts';
@@ -88,22 +88,7 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
     const first = erp.reps.find((r) => r.idEmpresa === t1);
     if (!first) throw new Error('no representative in the fixture');
     rep = first.codVendedor;
-    const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
-      `select c.id_cliente, p.id_produto
-         from app.vw_clientes c
-         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
-         join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
-        where c.id_empresa = $1 and c.cod_vendedor = $2
-        order by c.id_cliente, p.id_produto limit 1`,
-      [t1, rep],
-    );
-    idCliente = rows[0]?.id_cliente as number;
-    idProduto = rows[0]?.id_produto as number;
-    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [idCliente]);
-    await db.pool.query(
-      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-      [idCliente],
-    );
+    ({ idCliente, idProduto } = await orderableClient(db.pool, { idEmpresa: t1, codVendedor: rep }));
     served = await servedApp(db);
     token = await logInAs(served.app, db.pool, {
       login: 'rep@stock.test',

@@ -9,7 +9,7 @@ import { SYNC_PROTOCOL_VERSION, type SyncCollection } from '@campo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpportunityDoc, OrderDoc, TicketDoc } from '../../client/src/db/index.ts';
 import { SCHEMAS_V0 } from '../fixtures/schemas-v0.ts';
-import { provisionedErp } from '../support/erp.ts';
+import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { eventually, openDevice, servedApp } from '../support/replication.ts';
 import { logInAs } from '../support/session.ts';
@@ -49,25 +49,7 @@ describe('client replication across versions', () => {
     const first = erp.reps.find((r) => r.idEmpresa === t1);
     if (!first) throw new Error('no representative in the fixture');
     rep = first.codVendedor;
-    const { rows } = await db.pool.query<{ id_cliente: number; id_produto: number }>(
-      `select c.id_cliente, p.id_produto
-         from app.vw_clientes c
-         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
-         join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
-        where c.id_empresa = $1 and c.cod_vendedor = $2
-        order by c.id_cliente, p.id_produto limit 1`,
-      [t1, rep],
-    );
-    const row = rows[0];
-    if (!row) throw new Error('no orderable client');
-    idCliente = row.id_cliente;
-    idProduto = row.id_produto;
-    // The client must be able to receive orders: registered and nothing overdue.
-    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [idCliente]);
-    await db.pool.query(
-      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-      [idCliente],
-    );
+    ({ idCliente, idProduto } = await orderableClient(db.pool, { idEmpresa: t1, codVendedor: rep }));
     served = await servedApp(db, { wrap: gate.wrap });
     token = await logInAs(served.app, db.pool, {
       login: 'rep@versions.test',
