@@ -42,7 +42,11 @@ export const ZRuleSituacao = z
 export const ZPolicyRule = z
   .object({
     id: z.number().int().describe('Rule id'),
-    descricao: z.string().describe('Description shown in the cart, the catalog badge and refusal messages (LATIN1)'),
+    descricao: z
+      .string()
+      .describe(
+        'Description shown in the cart, the catalog badge and refusal messages, exactly as the manager typed it',
+      ),
     grupo: z.number().int().nullable().describe('Product group (cod_grupo); null: every group'),
     subgrupo: z
       .number()

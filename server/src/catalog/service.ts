@@ -9,6 +9,7 @@ import {
   type CatalogProduct,
   type CatalogQuery,
   type CatalogSyncResult,
+  decodeLossless,
   type ProductCondition,
   searchTerms,
 } from '@campo/shared';
@@ -127,7 +128,7 @@ export function listCatalog(db: Db, auth: AuthContext, query: CatalogQuery, now 
 function toCondition(rule: RuleRow): ProductCondition {
   return {
     id: Number(rule.id),
-    description: rule.descricao,
+    description: decodeLossless(rule.descricao),
     percent: rule.percent,
     validFrom: rule.vigencia_inicio,
     validTo: rule.vigencia_fim,

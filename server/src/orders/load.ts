@@ -66,7 +66,7 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
         precoUnitario: l.preco_unitario,
         descontoPercent: l.perc_desconto,
         tetoPercent: l.teto_desconto,
-        regra: l.id_regra === null ? null : { id: l.id_regra, descricao: l.descricao_regra ?? '' },
+        regra: l.id_regra === null ? null : { id: l.id_regra, descricao: decodeLossless(l.descricao_regra ?? '') },
         idPauta: l.id_pauta,
         valorTotal: l.valor_total,
       })),

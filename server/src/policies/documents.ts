@@ -2,7 +2,7 @@
 // and their ceilings (document 'tetos@<cod>' of collection ajustes). Both are small, so their
 // change log is refreshed whole whenever a manager writes them (policies and company
 // services), and on the schedule, which is what lets an expired rule leave the devices.
-import { OPEN_ENDED_DATE, type SyncRule } from '@campo/shared';
+import { decodeLossless, OPEN_ENDED_DATE, type SyncRule } from '@campo/shared';
 import { sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
 import type { SyncDoc } from '../sync/changelog.ts';
@@ -30,7 +30,7 @@ export async function loadRuleDocs(tx: Tx, idEmpresa: number, chaves: string[] |
   return rows.map((r) => {
     const doc: SyncRule = {
       id: String(r.id),
-      descricao: r.descricao,
+      descricao: decodeLossless(r.descricao),
       grupo: r.grupo,
       subgrupo: r.subgrupo,
       representante: r.representante,

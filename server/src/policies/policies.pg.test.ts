@@ -18,6 +18,7 @@ import {
   type ProductGroups,
   type RepresentativeCeilings,
   type RulesInForce,
+  type SyncPull,
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
@@ -197,7 +198,7 @@ describe('commercial policies', () => {
         [{ subgrupo: group.subgrupo }, 'body.subgrupo'],
         [{ grupo: other.grupo === group.grupo ? 987_654 : other.grupo, subgrupo: 987_655 }, 'body.subgrupo'],
         [{ representante: 987_654 }, 'body.representante'],
-        [{ descricao: '☀️🚚' }, 'body.descricao'],
+        [{ descricao: ' \n\t ' }, 'body.descricao'],
       ];
       for (const [over, path] of cases) {
         const res = await as.manager('POST', '/politicas/regras', ruleBody({ descricao: 'Inválida', ...over }));
@@ -315,19 +316,22 @@ describe('commercial policies', () => {
       expect(rows).toEqual([{ descricao: 'Da empresa 1' }]);
     });
 
-    it('stores a description LATIN1 cannot hold in a LATIN1-safe form, never a 500', async () => {
+    it('keeps a description exactly as typed (Campo-only text), stored LATIN1-safe, never a 500', async () => {
       const typed = 'Promoção — “Verão” ☀️ €';
       const res = await as.manager('POST', '/politicas/regras', ruleBody({ descricao: typed }));
       expect(res.status).toBe(201);
       const [rule] = ((await res.json()) as PolicyRuleCreated).items;
-      // ç and ã are LATIN1 and stay; the dash and quotes become ASCII, the euro EUR, the emoji goes.
-      expect(rule?.descricao).toBe('Promoção - "Verão" EUR');
-      expect(isLatin1(rule?.descricao ?? '')).toBe(true);
+      expect(rule?.descricao).toBe(typed);
+      // The column holds LATIN1 only: the lossless form (shared/src/text.ts).
       const { rows } = await db.pool.query('select descricao from app.regras_desconto where id = $1', [rule?.id]);
-      expect(rows[0]?.descricao).toBe(rule?.descricao);
+      expect(isLatin1(rows[0]?.descricao ?? '')).toBe(true);
+      expect(rows[0]?.descricao).not.toBe(typed);
       const put = await as.manager('PUT', `/politicas/regras/${rule?.id}`, ruleBody({ descricao: `${typed} 🚚` }));
       expect(put.status).toBe(200);
-      expect(((await put.json()) as PolicyRuleUpdated).item.descricao).toBe('Promoção - "Verão" EUR');
+      expect(((await put.json()) as PolicyRuleUpdated).item.descricao).toBe(`${typed} 🚚`);
+      // The same text on the devices (collection regras) and in the catalog's conditions.
+      const pulled = (await (await as.rep('GET', '/sync/regras/pull?limit=1000')).json()) as SyncPull;
+      expect(pulled.documents.find((d) => d.id === String(rule?.id))).toMatchObject({ descricao: `${typed} 🚚` });
     });
   });
 

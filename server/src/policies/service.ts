@@ -6,6 +6,8 @@ import {
   type CeilingPreview,
   type CeilingQuery,
   type DiscountRule,
+  decodeLossless,
+  encodeLossless,
   type FieldError,
   lineCeiling,
   OPEN_ENDED_DATE,
@@ -19,7 +21,6 @@ import {
   type ProductGroups,
   type RepresentativeCeilings,
   type RulesInForce,
-  toErpText,
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
@@ -59,7 +60,7 @@ function situacaoOf(row: RuleRow, today: string): PolicyRule['situacao'] {
 function toPolicyRule(row: RuleRow, today: string): PolicyRule {
   return {
     id: row.id,
-    descricao: row.descricao,
+    descricao: decodeLossless(row.descricao),
     grupo: row.grupo,
     subgrupo: row.subgrupo,
     representante: row.representante,
@@ -79,7 +80,7 @@ function toPolicyRule(row: RuleRow, today: string): PolicyRule {
 function toEngineRule(row: RuleRow): DiscountRule {
   return {
     id: row.id,
-    descricao: row.descricao,
+    descricao: decodeLossless(row.descricao),
     grupo: row.grupo,
     subgrupo: row.subgrupo,
     representante: row.representante,
@@ -183,19 +184,22 @@ async function checkReferences(tx: Tx, idEmpresa: number, refs: References): Pro
   if (errors.length > 0) throw validationProblem(errors);
 }
 
-// toErpText rather than toLatin1: a rule's description is a one-line label (cart line, catalog
-// badge, refusal message, printed order), so besides fitting LATIN1 it should have no control
-// characters, no doubled spaces where an emoji was dropped, and no stray edges; that is exactly
-// the ERP clean-up. Without it, a "—" or an emoji would fail the whole INSERT in the LATIN1
-// database and reach the manager as a 500.
+// A rule's description is Campo's own text (the ERP never receives it: the approval trigger
+// copies prices, not rules), so it is kept exactly as typed, emoji and "—" included, in the
+// lossless form a LATIN1 column holds (shared/src/text.ts). It is a one-line label (cart line,
+// catalog badge, refusal message, printed order): control characters and runs of spaces go.
 function cleanDescricao(descricao: string): string {
-  const clean = toErpText(descricao);
+  const clean = descricao
+    // A lone surrogate (a broken emoji) is no character: the replacement mark stands for it.
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (clean === '') {
-    throw validationProblem([
-      { path: 'body.descricao', message: 'a descrição ficou vazia: use letras que não sejam só emoji ou símbolos' },
-    ]);
+    throw validationProblem([{ path: 'body.descricao', message: 'a descrição não pode ficar em branco' }]);
   }
-  return clean;
+  return encodeLossless(clean);
 }
 
 function ruleValues(input: Omit<PolicyRuleUpdate, 'idPauta'>, descricao: string, idPauta: number | null): RuleValues {
