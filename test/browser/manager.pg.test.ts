@@ -3,7 +3,7 @@
 // then applies in advance after a sync; a logo uploaded through /empresa (a GIF refused with
 // the API's explanation first, then a PNG shown from what the server saved); and a
 // representative typing /regras turned away.
-import { businessDate } from '@campo/shared';
+import { businessDate, decodeLossless } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
@@ -147,10 +147,10 @@ describe('the manager screens', () => {
          from app.regras_desconto where id_empresa = $1 and descricao like 'Campanha de ver%'`,
       [idEmpresa],
     );
-    expect(rows).toEqual([
-      // The em dash is not LATIN1: the API stores it as a hyphen (DESIGN.md, LATIN1 text).
+    expect(rows.map((r) => ({ ...r, descricao: decodeLossless(r.descricao) }))).toEqual([
+      // Campo-only text, kept as typed: the em dash is stored in the lossless LATIN1 form.
       {
-        descricao: 'Campanha de verão - pauta única',
+        descricao: 'Campanha de verão — pauta única',
         percent: 7.5,
         id_pauta: pauta.id_pauta,
         ini: today,
@@ -163,7 +163,7 @@ describe('the manager screens', () => {
     await page.getByRole('link', { name: 'Em vigor' }).click();
     await page
       .getByRole('list', { name: 'Regras' })
-      .getByText('Campanha de verão - pauta única', { exact: true })
+      .getByText('Campanha de verão — pauta única', { exact: true })
       .waitFor(WAIT);
   });
 
@@ -205,7 +205,7 @@ describe('the manager screens', () => {
     const line = page.getByRole('article', { name: sale.description, exact: true });
     await line.waitFor(WAIT);
     await expect.poll(() => line.getByLabel('Desconto (%)').inputValue(), WAIT).toBe('7,5');
-    expect(await line.textContent()).toContain('regra "Campanha de verão - pauta única"');
+    expect(await line.textContent()).toContain('regra "Campanha de verão — pauta única"');
   });
 
   it("prints the representative's approved order with the logo the manager uploaded", async () => {

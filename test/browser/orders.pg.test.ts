@@ -248,6 +248,9 @@ describe('orders, cart and outbox', () => {
 
     await addProduct(promo);
     await expect.poll(() => line(promo).getByLabel('Desconto (%)').inputValue(), WAIT).toBe('15');
+    // A note bound for the ERP: the rep sees what its LATIN1 tables will receive before sending.
+    await page.getByLabel('Observação').fill('Entregar — manhã ☀️ €');
+    await page.getByText('O ERP receberá: «Entregar - manhã EUR»').waitFor(WAIT);
     await page.getByRole('button', { name: 'Enviar pedido' }).click();
     await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
     const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');

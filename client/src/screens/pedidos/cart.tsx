@@ -1,7 +1,7 @@
 // The cart: a new order (/pedidos/novo?cliente=<id>) or the correction of a refused one
 // (/pedidos/<id>/corrigir). It works the same online and offline: "Enviar pedido" only queues
 // the order in the device's outbox, and the replication pushes it when there is a connection.
-import type { LineCeiling, SyncOrderReason } from '@campo/shared';
+import { type LineCeiling, type SyncOrderReason, toErpText } from '@campo/shared';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { store } from '../../data/store.ts';
@@ -425,10 +425,12 @@ export function CartScreen(props: { fixId?: string }) {
             <label>
               Endereço de entrega
               <textarea rows={2} value={address} onInput={(e) => setEndEntrega(e.currentTarget.value)} />
+              <ErpText typed={address} />
             </label>
             <label>
               Observação
               <textarea rows={2} value={observacao} onInput={(e) => setObservacao(e.currentTarget.value)} />
+              <ErpText typed={observacao} />
             </label>
           </section>
         ) : null}
@@ -474,4 +476,14 @@ export function CartScreen(props: { fixId?: string }) {
       </form>
     </section>
   );
+}
+
+/**
+ * The address and the note go to the ERP, whose LATIN1 tables cannot hold every character: the
+ * rep sees what the ERP will receive (an emoji dropped, "—" as "-", "€" as "EUR") before sending.
+ */
+function ErpText({ typed }: { typed: string }) {
+  const erp = toErpText(typed);
+  if (erp === typed.replace(/\s+/g, ' ').trim()) return null;
+  return <small class="erp-text">O ERP receberá: «{erp}»</small>;
 }
