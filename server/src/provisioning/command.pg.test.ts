@@ -1,36 +1,9 @@
 // `campo provision` as ops runs it: a child process given DATABASE_URL and nothing else.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
 import { createPool } from '../db/pool.ts';
 import { createErpSchema } from '../erp-fixture/schema.ts';
-import { expectedSchema, useErpDatabase } from './testing.ts';
-
-const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
-
-function runCampo(
-  args: string[],
-  databaseUrl: string,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const { PATH, HOME } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [campo, ...args], {
-      env: { PATH, HOME, DATABASE_URL: databaseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+import { expectedSchema, runCampo, useErpDatabase } from './testing.ts';
 
 describe('campo provision', () => {
   const db = useErpDatabase(18);

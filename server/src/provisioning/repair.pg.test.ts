@@ -3,41 +3,14 @@
 // (--dry-run shows how), and what it cannot put back without losing data it refuses with
 // exit 4, naming each difference. Before, it said "Already up to date" over a broken schema
 // and GET /orders answered 500.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_ROLE } from '../../../test/support/pg.ts';
 import { catalogSnapshot } from './catalog.ts';
 import { summaryLine } from './command.ts';
 import { grantServerRole } from './grant.ts';
 import { provision } from './provision.ts';
-import { useErpDatabase } from './testing.ts';
+import { runCampo, useErpDatabase } from './testing.ts';
 import { readCatalog } from './verify.ts';
-
-const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
-
-function runCampo(
-  args: string[],
-  databaseUrl: string,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const { PATH, HOME } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [campo, ...args], {
-      env: { PATH, HOME, DATABASE_URL: databaseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 describe('provisioning over a schema someone damaged', () => {
   const db = useErpDatabase(18);

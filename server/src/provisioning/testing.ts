@@ -1,5 +1,7 @@
 // Helpers for the provisioning tests: a LATIN1 ERP database on a chosen PostgreSQL major,
-// and a few rows picked from the reference ERP to build orders and clients with.
+// a few rows picked from the reference ERP to build orders and clients with, and the CLI.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
@@ -178,4 +180,30 @@ export async function expectedSchema(): Promise<{ tables: number; views: number;
     triggers: count('trigger'),
     version: sources.migrations.at(-1)?.version ?? '',
   };
+}
+
+const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
+
+/** `campo <args>` as ops run it: a child process given DATABASE_URL (and PATH, HOME) only. */
+export function runCampo(
+  args: string[],
+  databaseUrl: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { PATH, HOME } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [campo, ...args], {
+      env: { PATH, HOME, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
 }
