@@ -13,12 +13,13 @@ import { createDb } from '../../server/src/db/kysely.ts';
 import { addUser } from '../../server/src/users/service.ts';
 import {
   type Browser,
+  createProspectCard,
   launchBrowser,
+  logInAndSync,
   requireClientBuild,
   screenshotOnFailure,
   startWebServer,
   type WebServer,
-  waitForServiceWorker,
 } from '../support/browser.ts';
 import { provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
@@ -93,21 +94,8 @@ async function stageOnServer(id: string): Promise<string | null> {
 
 describe('an app older than the server accepts', () => {
   it('syncs a card while the server accepts its version', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Login').fill(LOGIN);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
-    await waitForServiceWorker(page);
-    await expect.poll(() => syncStatus().textContent(), WAIT).toMatch(/Sincronizado às \d\d:\d\d/);
-
-    await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Funil' }).click();
-    await page.getByRole('link', { name: 'Nova oportunidade' }).click();
-    await page.getByLabel('Nome do prospect').fill(PROSPECT);
-    await page.getByRole('button', { name: 'Criar oportunidade' }).click();
-    await card().waitFor(WAIT);
-    const href = await card().getByRole('link', { name: PROSPECT }).getAttribute('href');
-    opportunityId = href?.split('/').pop() ?? '';
+    await logInAndSync(page, server.url, LOGIN, PASSWORD);
+    opportunityId = await createProspectCard(page, PROSPECT);
     await expect.poll(() => stageOnServer(opportunityId), WAIT).toBe('lead');
     expect(new Set(gate.seen)).toEqual(new Set([SYNC_PROTOCOL_VERSION]));
   });

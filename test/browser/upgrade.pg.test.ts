@@ -21,12 +21,13 @@ import {
   type Browser,
   buildNextStoreFixture,
   CLIENT_DIST,
+  createProspectCard,
   launchBrowser,
+  logInAndSync,
   requireClientBuild,
   screenshotOnFailure,
   startWebServer,
   type WebServer,
-  waitForServiceWorker,
 } from '../support/browser.ts';
 import { provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
@@ -140,21 +141,8 @@ function loadedAssets(): Promise<string[]> {
 
 describe('an update whose local store changed', () => {
   it('build N syncs a card and opens a new order for a client', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Login').fill(LOGIN);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
-    await waitForServiceWorker(page);
-    await expect.poll(() => syncStatus().textContent(), WAIT).toMatch(/Sincronizado às \d\d:\d\d/);
-
-    await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Funil' }).click();
-    await page.getByRole('link', { name: 'Nova oportunidade' }).click();
-    await page.getByLabel('Nome do prospect').fill(PROSPECT);
-    await page.getByRole('button', { name: 'Criar oportunidade' }).click();
-    await card().waitFor(WAIT);
-    const href = await card().getByRole('link', { name: PROSPECT }).getAttribute('href');
-    opportunityId = href?.split('/').pop() ?? '';
+    await logInAndSync(page, server.url, LOGIN, PASSWORD);
+    opportunityId = await createProspectCard(page, PROSPECT);
     await expect.poll(() => stageOnServer(opportunityId), WAIT).toBe('lead');
 
     await page.goto(`${server.url}/pedidos/novo?cliente=${client.id}`);

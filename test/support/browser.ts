@@ -124,6 +124,37 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
   );
 }
 
+/**
+ * A representative logs in at `baseUrl`, the app's worker takes the page, and the first sync
+ * finishes ("Sincronizado às hh:mm" in the sync strip).
+ */
+export async function logInAndSync(page: Page, baseUrl: string, login: string, password: string): Promise<void> {
+  const wait = { timeout: 30_000 };
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Login').fill(login);
+  await page.getByLabel('Senha').fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByRole('heading', { name: 'Início' }).waitFor(wait);
+  await waitForServiceWorker(page);
+  await page
+    .getByRole('status', { name: 'Sincronização' })
+    .filter({ hasText: /Sincronizado às \d\d:\d\d/ })
+    .waitFor(wait);
+}
+
+/** Creates a funnel card for a free prospect through the board; returns its id. */
+export async function createProspectCard(page: Page, prospect: string): Promise<string> {
+  const wait = { timeout: 30_000 };
+  await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Funil' }).click();
+  await page.getByRole('link', { name: 'Nova oportunidade' }).click();
+  await page.getByLabel('Nome do prospect').fill(prospect);
+  await page.getByRole('button', { name: 'Criar oportunidade' }).click();
+  const card = page.getByRole('article', { name: prospect });
+  await card.waitFor(wait);
+  const href = await card.getByRole('link', { name: prospect }).getAttribute('href');
+  return href?.split('/').pop() ?? '';
+}
+
 /** Cuts the network for real: the server stops and the browser goes offline; undone at test end. */
 export async function goOffline(server: WebServer, context: BrowserContext): Promise<void> {
   await server.stop();
