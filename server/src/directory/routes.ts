@@ -1,6 +1,6 @@
 import { ZDirectoryPautas, ZDirectoryReps, ZDirectorySupervisors } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
@@ -9,7 +9,7 @@ import { listPautas, listReps, listSupervisors } from './service.ts';
 const tags = ['diretorio'];
 // Representatives have their own code and their clients' pautas on the device; the lists are
 // for those who choose among people (rules, targets, users).
-const choosers = requireRole('supervisor', 'manager', 'admin');
+const choosers = permit('directory.team');
 
 const repsRoute = createRoute({
   method: 'get',
@@ -34,7 +34,7 @@ const supervisorsRoute = createRoute({
   summary: 'Supervisors of the tenant, for selectors',
   description: 'Managers and admins.',
   security: bearer,
-  middleware: [requireRole('manager', 'admin')] as const,
+  middleware: [permit('directory.supervisors')] as const,
   responses: {
     200: json(ZDirectorySupervisors, 'The supervisors'),
     401: errorResponses[401],

@@ -1,4 +1,5 @@
 import type { DirectoryPautas, DirectoryReps, DirectorySupervisors } from '@campo/shared';
+import { teamOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
 import { selectPautas, selectReps, selectSupervisors } from './queries.ts';
@@ -7,7 +8,7 @@ const present = <T>(v: T | null): v is T => v !== null;
 
 export async function listReps(tx: Tx, auth: AuthContext): Promise<DirectoryReps> {
   // A supervisor chooses among their own team only, as everywhere else.
-  const rows = await selectReps(tx, auth.idEmpresa, auth.role === 'supervisor' ? auth.codSupervisor : null);
+  const rows = await selectReps(tx, auth.idEmpresa, teamOf(auth));
   return {
     items: rows
       .filter((r) => present(r.cod_vendedor))

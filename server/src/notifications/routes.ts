@@ -8,6 +8,7 @@ import {
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+import { can } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
 import type { AppEnv } from '../http/env.ts';
@@ -126,8 +127,9 @@ export function notificationRoutes(deps: { db: Db; push?: PushSettings }) {
     .openapi(pendingCountRoute, async (c) => {
       const auth = c.get('auth');
       // Every representative's app polls this every 30 s: their 0 needs no transaction.
-      const count =
-        auth.role === 'representative' ? 0 : await withScope(db, scopeOf(auth), (tx) => pendingCount(tx, auth));
+      const count = !can(auth, 'orders.decide')
+        ? 0
+        : await withScope(db, scopeOf(auth), (tx) => pendingCount(tx, auth));
       return c.json({ count }, 200);
     });
 }

@@ -2,6 +2,7 @@
 // subscribed it last; the pending-approval badge counts what the caller may decide.
 import { createECDH } from 'node:crypto';
 import { type PushSubscriptionCreate, type PushSubscriptionSaved, toErpText } from '@campo/shared';
+import { reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
 import { validationProblem } from '../http/problem.ts';
@@ -66,15 +67,15 @@ export async function unsubscribe(tx: Tx, auth: AuthContext, endpoint: string): 
 }
 
 export async function pendingCount(tx: Tx, auth: AuthContext): Promise<number> {
-  switch (auth.role) {
-    case 'representative':
+  const reach = reachOf(auth);
+  switch (reach.kind) {
+    case 'own':
       // Representatives do not approve; the spec gives them 0 rather than an error.
       return 0;
-    case 'supervisor':
+    case 'team':
       // Without a supervisor code there is no team (the users table forbids it; belt and braces).
-      return auth.codSupervisor === null ? 0 : countPendingOrders(tx, auth.idEmpresa, auth.codSupervisor);
-    case 'manager':
-    case 'admin':
+      return reach.codSupervisor === null ? 0 : countPendingOrders(tx, auth.idEmpresa, reach.codSupervisor);
+    case 'tenant':
       return countPendingOrders(tx, auth.idEmpresa, null);
   }
 }

@@ -13,7 +13,7 @@ import {
   ZRulesInForce,
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
@@ -29,9 +29,8 @@ import {
 } from './service.ts';
 
 const tags = ['politicas'];
-// The spec: "Managing discount rules is manager only". Admins manage users, not commercial
-// policy; the role is checked before the body is read or anything is queried.
-const managerOnly = requireRole('manager');
+// Manager only, checked before the body is read or anything is queried (auth/authorize.ts).
+const managerOnly = permit('policies.manage');
 const jsonBody = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 
 const listRoute = createRoute({

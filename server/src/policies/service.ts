@@ -22,9 +22,10 @@ import {
   type RepresentativeCeilings,
   type RulesInForce,
 } from '@campo/shared';
+import { ownCeilingOnly, reaches, representativeCode } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
-import { HttpProblem, problems, validationProblem } from '../http/problem.ts';
+import { HttpProblem, validationProblem } from '../http/problem.ts';
 import { refreshLoadedCollection } from '../sync/changelog.ts';
 import { loadRuleDocs } from './documents.ts';
 import {
@@ -296,7 +297,7 @@ export async function rulesInForce(
 ): Promise<RulesInForce> {
   const today = businessDate(now);
   const rows = await selectRulesReaching(tx, auth.idEmpresa, {
-    codVendedor: auth.role === 'representative' ? representativeOf(auth) : null,
+    codVendedor: representativeCode(auth),
     date: today,
     promocaoOnly: options.promocaoOnly,
   });
@@ -320,12 +321,6 @@ export async function productGroups(tx: Tx, auth: AuthContext): Promise<ProductG
 }
 type SubgroupOut = ProductGroups['items'][number]['subgrupos'][number];
 
-function representativeOf(auth: AuthContext): number {
-  // A representative's login always names a cod_vendedor (users service); a token without one is a bug.
-  if (auth.codVendedor === null) throw problems.forbidden('Usuário representante sem código de vendedor.');
-  return auth.codVendedor;
-}
-
 function ceilingRule(rule: DiscountRule | null) {
   if (rule === null) return null;
   return {
@@ -340,10 +335,9 @@ function ceilingRule(rule: DiscountRule | null) {
 
 /**
  * Whose ceiling, on which date. A representative gets their own, on the server's business
- * date: naming someone else or a date is refused (403), not ignored, so a client that tries
- * never believes it was shown another representative's ceiling or a future one. A supervisor
- * previews only their own team (another team's representative is 404, as if absent); managers
- * and admins any representative of the tenant, on any date.
+ * date (ownCeilingOnly). A supervisor previews only their own team (another team's
+ * representative is 404, as if absent); managers and admins any representative of the
+ * tenant, on any date.
  */
 async function ceilingSubject(
   tx: Tx,
@@ -351,21 +345,13 @@ async function ceilingSubject(
   query: CeilingQuery,
   today: string,
 ): Promise<{ codVendedor: number; date: string }> {
-  if (auth.role === 'representative') {
-    const own = representativeOf(auth);
-    if (query.codVendedor !== undefined && query.codVendedor !== own) {
-      throw problems.forbidden('Um representante consulta apenas a própria alçada.');
-    }
-    if (query.data !== undefined) {
-      throw problems.forbidden('A data da alçada de um representante é sempre a data do servidor.');
-    }
-    return { codVendedor: own, date: today };
-  }
+  const own = ownCeilingOnly(auth, query);
+  if (own !== null) return { codVendedor: own, date: today };
   if (query.codVendedor === undefined) {
     throw validationProblem([{ path: 'query.codVendedor', message: 'informe o representante (codVendedor)' }]);
   }
   const rep = await selectRepresentative(tx, auth.idEmpresa, query.codVendedor);
-  if (!rep || (auth.role === 'supervisor' && rep.cod_supervisor !== auth.codSupervisor)) {
+  if (!rep || !reaches(auth, { codVendedor: query.codVendedor, codSupervisor: rep.cod_supervisor })) {
     throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', 'Representante não encontrado na sua equipe.');
   }
   return { codVendedor: query.codVendedor, date: query.data ?? today };

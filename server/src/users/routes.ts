@@ -8,7 +8,7 @@ import {
   ZUserView,
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
@@ -16,7 +16,7 @@ import { createUser, getUser, listUsers, resetUserPassword, setActive } from './
 
 const tags = ['usuarios'];
 // Logins are the admin's business only: managers run the commercial side, not access.
-const adminOnly = requireRole('admin');
+const adminOnly = permit('users.manage');
 const jsonBody = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const TENANT =
   'Admins only, within their own tenant: a login of another tenant answers 404, like one that does not exist.';
