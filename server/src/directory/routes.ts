@@ -2,7 +2,6 @@ import { ZDirectoryPautas, ZDirectoryReps, ZDirectorySupervisors } from '@campo/
 import { createRoute } from '@hono/zod-openapi';
 import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
 import { listPautas, listReps, listSupervisors } from './service.ts';
 
@@ -62,14 +61,14 @@ export function directoryRoutes(deps: { db: Db }) {
   return router()
     .openapi(repsRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => listReps(tx, auth)), 200);
+      return c.json(await listReps(db, auth), 200);
     })
     .openapi(supervisorsRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => listSupervisors(tx, auth)), 200);
+      return c.json(await listSupervisors(db, auth), 200);
     })
     .openapi(pautasRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => listPautas(tx, auth)), 200);
+      return c.json(await listPautas(db, auth), 200);
     });
 }

@@ -24,7 +24,8 @@ import {
 } from '@campo/shared';
 import { ownCeilingOnly, reaches, representativeCode } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
-import type { Tx } from '../db/scope.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, validationProblem } from '../http/problem.ts';
 import { refreshLoadedCollection } from '../sync/changelog.ts';
 import { loadRuleDocs } from './documents.ts';
@@ -116,31 +117,35 @@ export async function loadCeilingInputs(
 }
 
 export async function listRules(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   query: PolicyRuleListQuery,
   now = new Date(),
 ): Promise<PolicyRulePage> {
-  const today = businessDate(now);
-  const filters: RuleListFilters = {
-    situacao: query.situacao,
-    date: today,
-    idPauta: query.idPauta,
-    grupo: query.grupo,
-    representante: query.representante,
-  };
-  const rows = await selectRulePage(tx, auth.idEmpresa, filters, {
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const today = businessDate(now);
+    const filters: RuleListFilters = {
+      situacao: query.situacao,
+      date: today,
+      idPauta: query.idPauta,
+      grupo: query.grupo,
+      representante: query.representante,
+    };
+    const rows = await selectRulePage(tx, auth.idEmpresa, filters, {
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    });
+    const total = await countRules(tx, auth.idEmpresa, filters);
+    return { items: rows.map((r) => toPolicyRule(r, today)), page: query.page, pageSize: query.pageSize, total };
   });
-  const total = await countRules(tx, auth.idEmpresa, filters);
-  return { items: rows.map((r) => toPolicyRule(r, today)), page: query.page, pageSize: query.pageSize, total };
 }
 
-export async function getRule(tx: Tx, auth: AuthContext, id: number, now = new Date()): Promise<PolicyRule> {
-  const row = await selectRule(tx, auth.idEmpresa, id);
-  if (!row) throw ruleNotFound();
-  return toPolicyRule(row, businessDate(now));
+export async function getRule(db: Db, auth: AuthContext, id: number, now = new Date()): Promise<PolicyRule> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const row = await selectRule(tx, auth.idEmpresa, id);
+    if (!row) throw ruleNotFound();
+    return toPolicyRule(row, businessDate(now));
+  });
 }
 
 interface References {
@@ -218,61 +223,65 @@ function ruleValues(input: Omit<PolicyRuleUpdate, 'idPauta'>, descricao: string,
 }
 
 export async function createRules(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   input: PolicyRuleCreate,
   now = new Date(),
 ): Promise<PolicyRuleCreated> {
-  const today = businessDate(now);
-  const descricao = cleanDescricao(input.descricao);
-  await checkReferences(tx, auth.idEmpresa, {
-    grupo: input.grupo,
-    subgrupo: input.subgrupo,
-    representante: input.representante,
-    pautas: input.idPautas.map((id, i) => ({ id, path: `body.idPautas.${i}` })),
-  });
-  const pautas: (number | null)[] = input.idPautas.length > 0 ? input.idPautas : [null];
-  const created = await insertRules(
-    tx,
-    auth.idEmpresa,
-    auth.login,
-    pautas.map((idPauta) => ruleValues(input, descricao, idPauta)),
-  );
-  // The new rules never overlap one another (each has its own pauta), so only older ones count.
-  const newIds = created.map((r) => r.id);
-  const overlaps: PolicyRuleCreated['overlaps'] = [];
-  for (const rule of created) {
-    const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, rule, newIds);
-    if (overlapping.length > 0) {
-      overlaps.push({ ruleId: rule.id, overlapping: overlapping.map((r) => toPolicyRule(r, today)) });
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const today = businessDate(now);
+    const descricao = cleanDescricao(input.descricao);
+    await checkReferences(tx, auth.idEmpresa, {
+      grupo: input.grupo,
+      subgrupo: input.subgrupo,
+      representante: input.representante,
+      pautas: input.idPautas.map((id, i) => ({ id, path: `body.idPautas.${i}` })),
+    });
+    const pautas: (number | null)[] = input.idPautas.length > 0 ? input.idPautas : [null];
+    const created = await insertRules(
+      tx,
+      auth.idEmpresa,
+      auth.login,
+      pautas.map((idPauta) => ruleValues(input, descricao, idPauta)),
+    );
+    // The new rules never overlap one another (each has its own pauta), so only older ones count.
+    const newIds = created.map((r) => r.id);
+    const overlaps: PolicyRuleCreated['overlaps'] = [];
+    for (const rule of created) {
+      const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, rule, newIds);
+      if (overlapping.length > 0) {
+        overlaps.push({ ruleId: rule.id, overlapping: overlapping.map((r) => toPolicyRule(r, today)) });
+      }
     }
-  }
-  await refreshRules(tx, auth.idEmpresa);
-  return { items: created.map((r) => toPolicyRule(r, today)), overlaps };
+    await refreshRules(tx, auth.idEmpresa);
+    return { items: created.map((r) => toPolicyRule(r, today)), overlaps };
+  });
 }
 
 export async function updateRule(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   id: number,
   input: PolicyRuleUpdate,
   now = new Date(),
 ): Promise<PolicyRuleUpdated> {
-  const today = businessDate(now);
-  // Existence in the tenant first: another tenant's id is a 404 whatever the body says.
-  if (!(await selectRule(tx, auth.idEmpresa, id))) throw ruleNotFound();
-  const descricao = cleanDescricao(input.descricao);
-  await checkReferences(tx, auth.idEmpresa, {
-    grupo: input.grupo,
-    subgrupo: input.subgrupo,
-    representante: input.representante,
-    pautas: input.idPauta === null ? [] : [{ id: input.idPauta, path: 'body.idPauta' }],
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const today = businessDate(now);
+    // Existence in the tenant first: another tenant's id is a 404 whatever the body says.
+    if (!(await selectRule(tx, auth.idEmpresa, id))) throw ruleNotFound();
+    const descricao = cleanDescricao(input.descricao);
+    await checkReferences(tx, auth.idEmpresa, {
+      grupo: input.grupo,
+      subgrupo: input.subgrupo,
+      representante: input.representante,
+      pautas: input.idPauta === null ? [] : [{ id: input.idPauta, path: 'body.idPauta' }],
+    });
+    const row = await updateRuleRow(tx, auth.idEmpresa, id, ruleValues(input, descricao, input.idPauta));
+    if (!row) throw ruleNotFound();
+    const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, row, [row.id]);
+    await refreshRules(tx, auth.idEmpresa);
+    return { item: toPolicyRule(row, today), overlaps: overlapping.map((r) => toPolicyRule(r, today)) };
   });
-  const row = await updateRuleRow(tx, auth.idEmpresa, id, ruleValues(input, descricao, input.idPauta));
-  if (!row) throw ruleNotFound();
-  const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, row, [row.id]);
-  await refreshRules(tx, auth.idEmpresa);
-  return { item: toPolicyRule(row, today), overlaps: overlapping.map((r) => toPolicyRule(r, today)) };
 }
 
 // Orders keep a snapshot of the rule they were placed under (pedido_itens.id_regra, the
@@ -283,41 +292,47 @@ export async function updateRule(
  */
 const refreshRules = (tx: Tx, idEmpresa: number) => refreshLoadedCollection(tx, idEmpresa, 'regras', loadRuleDocs);
 
-export async function deleteRule(tx: Tx, auth: AuthContext, id: number): Promise<void> {
-  if (!(await deleteRuleRow(tx, auth.idEmpresa, id))) throw ruleNotFound();
-  await refreshRules(tx, auth.idEmpresa);
+export async function deleteRule(db: Db, auth: AuthContext, id: number): Promise<void> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    if (!(await deleteRuleRow(tx, auth.idEmpresa, id))) throw ruleNotFound();
+    await refreshRules(tx, auth.idEmpresa);
+  });
 }
 
 /** Rules in force today; a representative gets only those for every representative or for them. */
 export async function rulesInForce(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   options: { promocaoOnly: boolean },
   now = new Date(),
 ): Promise<RulesInForce> {
-  const today = businessDate(now);
-  const rows = await selectRulesReaching(tx, auth.idEmpresa, {
-    codVendedor: representativeCode(auth),
-    date: today,
-    promocaoOnly: options.promocaoOnly,
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const today = businessDate(now);
+    const rows = await selectRulesReaching(tx, auth.idEmpresa, {
+      codVendedor: representativeCode(auth),
+      date: today,
+      promocaoOnly: options.promocaoOnly,
+    });
+    return { date: today, items: rows.map((r) => toPolicyRule(r, today)) };
   });
-  return { date: today, items: rows.map((r) => toPolicyRule(r, today)) };
 }
 
-export async function productGroups(tx: Tx, auth: AuthContext): Promise<ProductGroups> {
-  const groups = await selectGroups(tx, auth.idEmpresa);
-  const subgroups = await selectSubgroups(tx, auth.idEmpresa);
-  const items = groups.flatMap((g) =>
-    g.cod_grupo === null
-      ? []
-      : [{ codGrupo: g.cod_grupo, descricao: g.descricao ?? '', subgrupos: [] as SubgroupOut[] }],
-  );
-  const byCode = new Map(items.map((g) => [g.codGrupo, g]));
-  for (const s of subgroups) {
-    if (s.cod_grupo === null || s.cod_subgrupo === null) continue;
-    byCode.get(s.cod_grupo)?.subgrupos.push({ codSubgrupo: s.cod_subgrupo, descricao: s.descricao ?? '' });
-  }
-  return { items };
+export async function productGroups(db: Db, auth: AuthContext): Promise<ProductGroups> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const groups = await selectGroups(tx, auth.idEmpresa);
+    const subgroups = await selectSubgroups(tx, auth.idEmpresa);
+    const items = groups.flatMap((g) =>
+      g.cod_grupo === null
+        ? []
+        : [{ codGrupo: g.cod_grupo, descricao: g.descricao ?? '', subgrupos: [] as SubgroupOut[] }],
+    );
+    const byCode = new Map(items.map((g) => [g.codGrupo, g]));
+    for (const s of subgroups) {
+      if (s.cod_grupo === null || s.cod_subgrupo === null) continue;
+      byCode.get(s.cod_grupo)?.subgrupos.push({ codSubgrupo: s.cod_subgrupo, descricao: s.descricao ?? '' });
+    }
+    return { items };
+  });
 }
 type SubgroupOut = ProductGroups['items'][number]['subgrupos'][number];
 
@@ -358,45 +373,47 @@ async function ceilingSubject(
 }
 
 export async function ceilingPreview(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   query: CeilingQuery,
   now = new Date(),
 ): Promise<CeilingPreview> {
-  const { codVendedor, date } = await ceilingSubject(tx, auth, query, businessDate(now));
-  // Unknown ids, and ids of another tenant, are 404 like any object outside the caller's scope.
-  if ((await selectPautaIds(tx, auth.idEmpresa, [query.idPauta])).length === 0) {
-    throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', `Pauta ${query.idPauta} não encontrada.`);
-  }
-  const ids = [...new Set(query.idProduto)];
-  const products = new Map((await selectProducts(tx, auth.idEmpresa, ids)).map((p) => [p.id_produto, p]));
-  const missing = ids.filter((id) => !products.has(id));
-  if (missing.length > 0) {
-    throw new HttpProblem(
-      404,
-      'NOT_FOUND',
-      'Não encontrado',
-      `Produto${missing.length > 1 ? 's' : ''} não encontrado${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
-      { idProdutos: missing },
-    );
-  }
-  const { ceilings, rules } = await loadCeilingInputs(tx, { idEmpresa: auth.idEmpresa, codVendedor, date });
-  const items = ids.map((id) => {
-    const p = products.get(id);
-    // The ERP declares these not null; a missing group only matches rules for every group.
-    const product = { categoria: p?.categoria ?? '', grupo: p?.cod_grupo ?? 0, subgrupo: p?.cod_subgrupo ?? 0 };
-    const c = lineCeiling({ codVendedor, idPauta: query.idPauta, date, product }, ceilings, rules);
-    return {
-      idProduto: id,
-      ...product,
-      basePercent: c.basePercent,
-      baseSource: c.baseSource,
-      ceilingPercent: c.ceilingPercent,
-      source: c.source,
-      rule: ceilingRule(c.rule),
-      prefillPercent: c.prefillPercent,
-      prefillRule: ceilingRule(c.prefillRule),
-    };
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const { codVendedor, date } = await ceilingSubject(tx, auth, query, businessDate(now));
+    // Unknown ids, and ids of another tenant, are 404 like any object outside the caller's scope.
+    if ((await selectPautaIds(tx, auth.idEmpresa, [query.idPauta])).length === 0) {
+      throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', `Pauta ${query.idPauta} não encontrada.`);
+    }
+    const ids = [...new Set(query.idProduto)];
+    const products = new Map((await selectProducts(tx, auth.idEmpresa, ids)).map((p) => [p.id_produto, p]));
+    const missing = ids.filter((id) => !products.has(id));
+    if (missing.length > 0) {
+      throw new HttpProblem(
+        404,
+        'NOT_FOUND',
+        'Não encontrado',
+        `Produto${missing.length > 1 ? 's' : ''} não encontrado${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
+        { idProdutos: missing },
+      );
+    }
+    const { ceilings, rules } = await loadCeilingInputs(tx, { idEmpresa: auth.idEmpresa, codVendedor, date });
+    const items = ids.map((id) => {
+      const p = products.get(id);
+      // The ERP declares these not null; a missing group only matches rules for every group.
+      const product = { categoria: p?.categoria ?? '', grupo: p?.cod_grupo ?? 0, subgrupo: p?.cod_subgrupo ?? 0 };
+      const c = lineCeiling({ codVendedor, idPauta: query.idPauta, date, product }, ceilings, rules);
+      return {
+        idProduto: id,
+        ...product,
+        basePercent: c.basePercent,
+        baseSource: c.baseSource,
+        ceilingPercent: c.ceilingPercent,
+        source: c.source,
+        rule: ceilingRule(c.rule),
+        prefillPercent: c.prefillPercent,
+        prefillRule: ceilingRule(c.prefillRule),
+      };
+    });
+    return { codVendedor, idPauta: query.idPauta, data: date, items };
   });
-  return { codVendedor, idPauta: query.idPauta, data: date, items };
 }
