@@ -54,6 +54,8 @@ const ACTIONS = {
     refusal: 'Só representantes usam os chamados do representante; a empresa usa /ger/chamados.',
   },
   'tickets.company': { roles: ['manager', 'admin'], refusal: 'Só gerentes e administradores atendem chamados.' },
+  // The collections only a representative replicates; the refusal names the collection (sync/service.ts).
+  'sync.representative': { roles: ['representative'] },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof ACTIONS;

@@ -11,8 +11,8 @@ import { assertOwner, owns, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { pautaExists } from '../directory/service.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { selectPautaExists } from '../orders/queries.ts';
 import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
 import { loadRegistrationDocs } from './documents.ts';
 
@@ -91,7 +91,7 @@ export async function registerClient(
         mine ? { idCliente: same.id_cliente } : {},
       );
     }
-    if (!(await selectPautaExists(tx, auth.idEmpresa, input.idPauta))) {
+    if (!(await pautaExists(tx, auth.idEmpresa, input.idPauta))) {
       throw fieldProblem(422, 'PRICE_LIST_NOT_FOUND', 'idPauta', `A pauta ${input.idPauta} não existe nesta empresa.`);
     }
     let row: { id: number; id_corrent_erp: number | null; razao_social: string; cnpj_cpf: string; criado_em: Date };

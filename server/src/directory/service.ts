@@ -2,8 +2,8 @@ import type { DirectoryPautas, DirectoryReps, DirectorySupervisors } from '@camp
 import { teamOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
-import { selectPautas, selectReps, selectSupervisors } from './queries.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { selectPautaExists, selectPautas, selectReps, selectSupervisors } from './queries.ts';
 
 const present = <T>(v: T | null): v is T => v !== null;
 
@@ -46,4 +46,9 @@ export async function listPautas(db: Db, auth: AuthContext): Promise<DirectoryPa
     );
     return { items };
   });
+}
+
+/** Whether the tenant has this pauta; for a service that checks one inside its own transaction. */
+export async function pautaExists(tx: Tx, idEmpresa: number, idPauta: number): Promise<boolean> {
+  return (await selectPautaExists(tx, idEmpresa, idPauta)) !== undefined;
 }

@@ -22,7 +22,6 @@ import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
-import { managerLogins } from '../notifications/queries.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { loadTicketDocs } from './documents.ts';
 import * as q from './queries.ts';
@@ -92,10 +91,7 @@ async function notifyMessage(tx: Tx, auth: AuthContext, row: q.TicketRow, from: 
   const subject = decodeLossless(row.assunto);
   await enqueuePush(tx, {
     idEmpresa: auth.idEmpresa,
-    to:
-      from === 'representative'
-        ? { logins: await managerLogins(tx, auth.idEmpresa) }
-        : { representative: row.cod_vendedor },
+    to: from === 'representative' ? { managers: true } : { representative: row.cod_vendedor },
     notification: {
       type: 'ticket.message',
       title:
