@@ -1,4 +1,3 @@
-import type { Role } from '@campo/shared';
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from '../http/env.ts';
@@ -21,14 +20,6 @@ export function requireAuth(authenticate: Authenticator): MiddlewareHandler<AppE
     c.set('auth', auth);
     const token = match[1];
     c.set('sessionAlive', async () => (await authenticate(token)) !== null);
-    await next();
-  };
-}
-
-/** Lets only the given roles through: checked before anything is read, so a 403 reveals nothing. */
-export function requireRole(...roles: Role[]): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (!roles.includes(c.get('auth').role)) throw problems.forbidden();
     await next();
   };
 }

@@ -1,7 +1,7 @@
 import { decodeLossless, type Session } from '@campo/shared';
 import type { Db } from '../db/kysely.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { selectUserById, selectUserByLogin, type UserRow } from '../users/queries.ts';
+import { type UserRow, userById, userByLogin } from '../users/service.ts';
 import type { AuthContext } from './claims.ts';
 import { createHashGate, type HashGate } from './hash-gate.ts';
 import { dummyHash, verifyPassword } from './password.ts';
@@ -52,7 +52,7 @@ export async function login(
 ): Promise<Session> {
   // Counted before the password is checked, so simultaneous guesses cannot all slip through.
   await reserveLoginAttempt(db, login, address);
-  const user = await selectUserByLogin(db, login);
+  const user = await userByLogin(db, login);
   let ok: boolean;
   try {
     // Verify against a dummy hash when the login is unknown: same work, so timing reveals nothing.
@@ -69,7 +69,7 @@ export async function login(
 }
 
 export async function devLogin(db: Db, signer: TokenSigner, login: string): Promise<Session> {
-  const user = await selectUserByLogin(db, login);
+  const user = await userByLogin(db, login);
   if (!user?.ativo) throw invalidCredentials();
   return issue(signer, user);
 }
@@ -85,7 +85,7 @@ export function createAuthenticator(db: Db, signer: TokenSigner, cacheMs = 2000)
     if (!claims) return null;
     let hit = cache.get(claims.userId);
     if (!hit || Date.now() - hit.at > cacheMs) {
-      hit = { row: await selectUserById(db, claims.userId), at: Date.now() };
+      hit = { row: await userById(db, claims.userId), at: Date.now() };
       cache.set(claims.userId, hit);
       if (cache.size > 10_000) cache.clear();
     }

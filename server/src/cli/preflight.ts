@@ -4,7 +4,7 @@
 // as 500 answers on the first request that touched it; now the server refuses to start with
 // one line saying what is missing and what to run.
 import type pg from 'pg';
-import { selectSchemaVersion } from '../health/queries.ts';
+import { appliedSchemaVersion } from '../health/service.ts';
 import { loadSqlSources } from '../provisioning/sources.ts';
 import { type CatalogItem, compareCatalog, describeDrift, readCatalog } from '../provisioning/verify.ts';
 
@@ -22,7 +22,7 @@ export async function preflightProblems(pool: pg.Pool): Promise<string[]> {
   const needed = sources.migrations.at(-1)?.version ?? null;
   const client = await pool.connect();
   try {
-    const version = await selectSchemaVersion(pool);
+    const version = await appliedSchemaVersion(pool);
     if (version === null) return [`schema app is not provisioned in this database (${PROVISION})`];
     if (needed && version < needed) return [`schema app is at ${version}, this release needs ${needed} (${PROVISION})`];
     if (needed && version > needed)

@@ -7,11 +7,12 @@
 // column widths.
 import { type NewClient, type NewClientResult, toErpText } from '@campo/shared';
 import { sql } from 'kysely';
+import { assertOwner, owns, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
-import { selectPautaExists } from '../orders/queries.ts';
+import { pautaExists } from '../directory/service.ts';
+import { HttpProblem } from '../http/problem.ts';
 import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
 import { loadRegistrationDocs } from './documents.ts';
 
@@ -67,23 +68,19 @@ export async function registerClient(
   auth: AuthContext,
   input: NewClient,
 ): Promise<{ created: boolean; body: NewClientResult }> {
-  if (auth.role !== 'representative' || auth.codVendedor === null) {
-    throw problems.forbidden('Só representantes cadastram clientes.');
-  }
-  const codVendedor = auth.codVendedor;
+  const codVendedor = representativeFor(auth, 'clients.register');
   return withScope(db, scopeOf(auth), async (tx) => {
     // Registrations of one id are serialised, so two retries racing cannot both insert.
     await sql`select pg_advisory_xact_lock(hashtext(${`campo.cadastro:${input.id}`}))`.execute(tx);
     const previous = await existingRegistration(tx, auth.idEmpresa, input.id);
     if (previous) {
-      if (previous.cod_vendedor !== codVendedor)
-        throw problems.forbidden('Este cadastro pertence a outro representante.');
+      assertOwner(auth, previous.cod_vendedor, 'Este cadastro');
       return { created: false, body: result(input.id, previous) };
     }
     const same = await sameDocument(tx, auth.idEmpresa, input.documento);
     if (same) {
       // Name the existing client only to the representative whose portfolio holds it.
-      const mine = same.cod_vendedor === codVendedor;
+      const mine = owns(auth, same.cod_vendedor);
       throw fieldProblem(
         409,
         'CLIENT_DOCUMENT_EXISTS',
@@ -94,7 +91,7 @@ export async function registerClient(
         mine ? { idCliente: same.id_cliente } : {},
       );
     }
-    if (!(await selectPautaExists(tx, auth.idEmpresa, input.idPauta))) {
+    if (!(await pautaExists(tx, auth.idEmpresa, input.idPauta))) {
       throw fieldProblem(422, 'PRICE_LIST_NOT_FOUND', 'idPauta', `A pauta ${input.idPauta} não existe nesta empresa.`);
     }
     let row: { id: number; id_corrent_erp: number | null; razao_social: string; cnpj_cpf: string; criado_em: Date };

@@ -12,7 +12,7 @@ import {
   ZNewClientResult,
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { registerClient } from './register.ts';
@@ -97,7 +97,7 @@ const creditLimitRoute = createRoute({
   description:
     'The credit limit is kept by Campo, not taken from the ERP. Answers the client with its new limit. The role is checked before anything is read.',
   security: bearer,
-  middleware: [requireRole('manager', 'admin')] as const,
+  middleware: [permit('clients.creditLimit')] as const,
   request: {
     params: ZClientIdParams,
     body: { required: true, content: { 'application/json': { schema: ZCreditLimitUpdate } } },

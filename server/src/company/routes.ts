@@ -8,7 +8,7 @@ import {
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
@@ -16,7 +16,7 @@ import { HttpProblem, problemResponse } from '../http/problem.ts';
 import { logoProblems } from './logo.ts';
 import { removeLogo, setLogo, setMetaPositivacaoDia } from './service.ts';
 
-const managerOrAdmin = requireRole('manager', 'admin');
+const managerOrAdmin = permit('company.manage');
 
 const logoBytes = {
   type: 'string',

@@ -11,7 +11,7 @@ import {
   ZSupervisorDashboard,
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
 import { getManagerDashboard, getRepDashboard, getSupervisorCards, getSupervisorDashboard } from './service.ts';
@@ -68,7 +68,7 @@ const supervisorRoute = createRoute({
     CALENDAR,
   ].join(' '),
   security: bearer,
-  middleware: [requireRole('supervisor', 'manager', 'admin')] as const,
+  middleware: [permit('dashboards.team')] as const,
   request: {
     query: z.object({
       codSupervisor: z.coerce
@@ -103,7 +103,7 @@ const managerRoute = createRoute({
     CALENDAR,
   ].join(' '),
   security: bearer,
-  middleware: [requireRole('manager', 'admin')] as const,
+  middleware: [permit('dashboards.company')] as const,
   request: { query: z.object({ mes: mesParam }) },
   responses: {
     200: json(ZManagerDashboard, 'The dashboard'),
@@ -126,7 +126,7 @@ const cardsRoute = createRoute({
     CALENDAR,
   ].join(' '),
   security: bearer,
-  middleware: [requireRole('manager', 'admin')] as const,
+  middleware: [permit('dashboards.company')] as const,
   request: { query: z.object({ mes: mesParam }) },
   responses: {
     200: json(ZSupervisorCards, 'The cards'),

@@ -17,6 +17,7 @@ import {
   type SupervisorDashboard,
   statusOfSitua,
 } from '@campo/shared';
+import { reaches, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
@@ -45,9 +46,10 @@ async function positivationToday(tx: Tx, idEmpresa: number, cal: q.Calendar, f: 
 
 /** The representative whose dashboard the caller asks for, or 404 when out of reach. */
 async function repInReach(tx: Tx, auth: AuthContext, codVendedor: number | undefined) {
-  if (auth.role === 'representative') {
-    if (codVendedor !== undefined && codVendedor !== auth.codVendedor) throw problems.notFound('Representante');
-    codVendedor = auth.codVendedor as number;
+  const reach = reachOf(auth);
+  if (reach.kind === 'own') {
+    if (codVendedor !== undefined && codVendedor !== reach.codVendedor) throw problems.notFound('Representante');
+    codVendedor = reach.codVendedor as number;
   } else if (codVendedor === undefined) {
     throw new HttpProblem(
       400,
@@ -57,7 +59,7 @@ async function repInReach(tx: Tx, auth: AuthContext, codVendedor: number | undef
     );
   }
   const [rep] = await q.selectReps(tx, auth.idEmpresa, { codVendedor }, 1);
-  if (!rep || (auth.role === 'supervisor' && rep.cod_supervisor !== auth.codSupervisor)) {
+  if (!rep || !reaches(auth, { codVendedor: rep.cod_vendedor, codSupervisor: rep.cod_supervisor })) {
     throw problems.notFound('Representante');
   }
   return rep;
@@ -125,9 +127,10 @@ export function getSupervisorDashboard(
 ): Promise<SupervisorDashboard> {
   return withScope(db, scopeOf(auth), async (tx) => {
     let codSupervisor = input.codSupervisor;
-    if (auth.role === 'supervisor') {
-      if (codSupervisor !== undefined && codSupervisor !== auth.codSupervisor) throw problems.notFound('Supervisor');
-      codSupervisor = auth.codSupervisor as number;
+    const reach = reachOf(auth);
+    if (reach.kind === 'team') {
+      if (codSupervisor !== undefined && codSupervisor !== reach.codSupervisor) throw problems.notFound('Supervisor');
+      codSupervisor = reach.codSupervisor as number;
     }
     if (codSupervisor !== undefined && !(await q.selectSupervisor(tx, auth.idEmpresa, codSupervisor))) {
       throw problems.notFound('Supervisor');

@@ -3,6 +3,7 @@
 // row-level security policies on the app tables read those settings, so a query that forgets
 // its tenant filter still sees only the caller's rows (defence in depth; see docs/security.md).
 import { sql, type Transaction } from 'kysely';
+import { ownRepresentative } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from './kysely.ts';
 import type { DB } from './types.ts';
@@ -16,7 +17,7 @@ export interface Scope {
 }
 
 export function scopeOf(auth: AuthContext): Scope {
-  return { idEmpresa: auth.idEmpresa, codVendedor: auth.role === 'representative' ? auth.codVendedor : null };
+  return { idEmpresa: auth.idEmpresa, codVendedor: ownRepresentative(auth) };
 }
 
 /**

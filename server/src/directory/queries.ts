@@ -32,3 +32,13 @@ export function selectPautas(tx: Tx, idEmpresa: number) {
     .orderBy('ativo', 'desc')
     .execute();
 }
+
+export function selectPautaExists(tx: Tx, idEmpresa: number, idPauta: number) {
+  return tx
+    .selectFrom('app.vw_pautas')
+    .select('id_pauta')
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pauta', '=', idPauta)
+    .limit(1)
+    .executeTakeFirst();
+}

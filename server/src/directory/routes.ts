@@ -1,15 +1,14 @@
 import { ZDirectoryPautas, ZDirectoryReps, ZDirectorySupervisors } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
 import { listPautas, listReps, listSupervisors } from './service.ts';
 
 const tags = ['diretorio'];
 // Representatives have their own code and their clients' pautas on the device; the lists are
 // for those who choose among people (rules, targets, users).
-const choosers = requireRole('supervisor', 'manager', 'admin');
+const choosers = permit('directory.team');
 
 const repsRoute = createRoute({
   method: 'get',
@@ -34,7 +33,7 @@ const supervisorsRoute = createRoute({
   summary: 'Supervisors of the tenant, for selectors',
   description: 'Managers and admins.',
   security: bearer,
-  middleware: [requireRole('manager', 'admin')] as const,
+  middleware: [permit('directory.supervisors')] as const,
   responses: {
     200: json(ZDirectorySupervisors, 'The supervisors'),
     401: errorResponses[401],
@@ -62,14 +61,14 @@ export function directoryRoutes(deps: { db: Db }) {
   return router()
     .openapi(repsRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => listReps(tx, auth)), 200);
+      return c.json(await listReps(db, auth), 200);
     })
     .openapi(supervisorsRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => listSupervisors(tx, auth)), 200);
+      return c.json(await listSupervisors(db, auth), 200);
     })
     .openapi(pautasRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => listPautas(tx, auth)), 200);
+      return c.json(await listPautas(db, auth), 200);
     });
 }

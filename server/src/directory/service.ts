@@ -1,41 +1,54 @@
 import type { DirectoryPautas, DirectoryReps, DirectorySupervisors } from '@campo/shared';
+import { teamOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
-import type { Tx } from '../db/scope.ts';
-import { selectPautas, selectReps, selectSupervisors } from './queries.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { selectPautaExists, selectPautas, selectReps, selectSupervisors } from './queries.ts';
 
 const present = <T>(v: T | null): v is T => v !== null;
 
-export async function listReps(tx: Tx, auth: AuthContext): Promise<DirectoryReps> {
-  // A supervisor chooses among their own team only, as everywhere else.
-  const rows = await selectReps(tx, auth.idEmpresa, auth.role === 'supervisor' ? auth.codSupervisor : null);
-  return {
-    items: rows
-      .filter((r) => present(r.cod_vendedor))
-      .map((r) => ({
-        codVendedor: r.cod_vendedor as number,
-        nome: r.nome,
-        codSupervisor: r.cod_supervisor,
-        ativo: r.ativo ?? false,
-      })),
-  };
+export async function listReps(db: Db, auth: AuthContext): Promise<DirectoryReps> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    // A supervisor chooses among their own team only, as everywhere else.
+    const rows = await selectReps(tx, auth.idEmpresa, teamOf(auth));
+    return {
+      items: rows
+        .filter((r) => present(r.cod_vendedor))
+        .map((r) => ({
+          codVendedor: r.cod_vendedor as number,
+          nome: r.nome,
+          codSupervisor: r.cod_supervisor,
+          ativo: r.ativo ?? false,
+        })),
+    };
+  });
 }
 
-export async function listSupervisors(tx: Tx, auth: AuthContext): Promise<DirectorySupervisors> {
-  const rows = await selectSupervisors(tx, auth.idEmpresa);
-  return {
-    items: rows
-      .filter((r) => present(r.cod_supervisor))
-      .map((r) => ({ codSupervisor: r.cod_supervisor as number, nome: r.nome, ativo: r.ativo ?? false })),
-  };
+export async function listSupervisors(db: Db, auth: AuthContext): Promise<DirectorySupervisors> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const rows = await selectSupervisors(tx, auth.idEmpresa);
+    return {
+      items: rows
+        .filter((r) => present(r.cod_supervisor))
+        .map((r) => ({ codSupervisor: r.cod_supervisor as number, nome: r.nome, ativo: r.ativo ?? false })),
+    };
+  });
 }
 
-export async function listPautas(tx: Tx, auth: AuthContext): Promise<DirectoryPautas> {
-  const rows = await selectPautas(tx, auth.idEmpresa);
-  const items = rows
-    .filter((r) => present(r.id_pauta))
-    .map((r) => ({ idPauta: r.id_pauta as number, descricao: r.descricao, ativo: r.ativo ?? false }));
-  items.sort(
-    (a, b) => Number(b.ativo) - Number(a.ativo) || (a.descricao ?? '').localeCompare(b.descricao ?? '', 'pt-BR'),
-  );
-  return { items };
+export async function listPautas(db: Db, auth: AuthContext): Promise<DirectoryPautas> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const rows = await selectPautas(tx, auth.idEmpresa);
+    const items = rows
+      .filter((r) => present(r.id_pauta))
+      .map((r) => ({ idPauta: r.id_pauta as number, descricao: r.descricao, ativo: r.ativo ?? false }));
+    items.sort(
+      (a, b) => Number(b.ativo) - Number(a.ativo) || (a.descricao ?? '').localeCompare(b.descricao ?? '', 'pt-BR'),
+    );
+    return { items };
+  });
+}
+
+/** Whether the tenant has this pauta; for a service that checks one inside its own transaction. */
+export async function pautaExists(tx: Tx, idEmpresa: number, idPauta: number): Promise<boolean> {
+  return (await selectPautaExists(tx, idEmpresa, idPauta)) !== undefined;
 }

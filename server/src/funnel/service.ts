@@ -11,6 +11,7 @@ import {
   type OpportunityCreate,
   type OpportunityPatch,
 } from '@campo/shared';
+import { owns, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
@@ -24,12 +25,7 @@ export { toApi };
 const lossless = (v: string | null | undefined) =>
   v === undefined ? undefined : v === null ? null : encodeLossless(v);
 
-function rep(auth: AuthContext): number {
-  if (auth.role !== 'representative' || auth.codVendedor === null) {
-    throw problems.forbidden('Só representantes têm funil de vendas.');
-  }
-  return auth.codVendedor;
-}
+const rep = (auth: AuthContext): number => representativeFor(auth, 'funnel.use');
 
 const invalid = (code: string, detail: string, field: string) =>
   new HttpProblem(422, code, 'Oportunidade recusada', detail, { errors: [{ path: `body.${field}`, message: detail }] });
@@ -146,7 +142,7 @@ export async function updateOpportunity(
   const cod = rep(auth);
   return withScope(db, scopeOf(auth), async (tx) => {
     const owner = await q.selectOwner(tx, auth.idEmpresa, id);
-    if (!owner || owner.cod_vendedor !== cod) throw problems.notFound('Oportunidade');
+    if (!owner || !owns(auth, owner.cod_vendedor)) throw problems.notFound('Oportunidade');
     const current = await load(tx, auth, cod, id);
     if (
       patch.baseAtualizadoEm !== undefined &&

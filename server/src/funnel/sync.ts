@@ -16,10 +16,11 @@ import {
   ZOpportunityCreate,
   ZOpportunityPatch,
 } from '@campo/shared';
+import { assertOwner, notYours } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { HttpProblem } from '../http/problem.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
@@ -80,9 +81,7 @@ function deviceTime(value: unknown): Date | undefined {
 async function current(db: Db, auth: AuthContext, id: string) {
   return withScope(db, scopeOf(auth), async (tx) => {
     const owner = await q.selectOwner(tx, auth.idEmpresa, id);
-    if (owner && owner.cod_vendedor !== auth.codVendedor) {
-      throw problems.forbidden('Este documento pertence a outro representante.');
-    }
+    if (owner) assertOwner(auth, owner.cod_vendedor);
     const row = owner ? await q.selectOpportunity(tx, auth.idEmpresa, auth.codVendedor as number, id) : undefined;
     if (!row) return null;
     const recusa = (await refusalsOf(tx, auth.idEmpresa, 'funil', [id])).get(id)?.[0]?.dados as SyncRefusal | undefined;
@@ -137,7 +136,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     } catch (err) {
       // Row-level security hides another representative's card: its id is simply taken.
       if (err instanceof HttpProblem && err.code === 'OPPORTUNITY_ID_TAKEN') {
-        throw problems.forbidden('Este documento pertence a outro representante.');
+        throw notYours();
       }
       if (isRefusal(err)) return refusedCreation(next, refusalOf(err));
       throw err;

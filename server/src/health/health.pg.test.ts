@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_JWT_SECRET, testApp } from '../../../test/support/app.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { EXPECTED_SCHEMA_VERSION } from './queries.ts';
+import { EXPECTED_SCHEMA_VERSION } from './service.ts';
 
 const db = useTestDatabase();
 

@@ -2,7 +2,7 @@ import { type Health, ZHealth, ZLiveness } from '@campo/shared';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type pg from 'pg';
 import { SERVER_VERSION } from '../version.ts';
-import { EXPECTED_SCHEMA_VERSION, selectSchemaVersion } from './queries.ts';
+import { appliedSchemaVersion, EXPECTED_SCHEMA_VERSION } from './service.ts';
 
 const readiness = createRoute({
   method: 'get',
@@ -36,7 +36,7 @@ export function healthRoutes(pool: pg.Pool) {
       const expectedSchemaVersion = EXPECTED_SCHEMA_VERSION;
       let schemaVersion: string | null;
       try {
-        schemaVersion = await selectSchemaVersion(pool);
+        schemaVersion = await appliedSchemaVersion(pool);
       } catch {
         const body: Health = {
           status: 'unavailable',

@@ -20,7 +20,9 @@ export type PushRecipients =
   /** The supervisors of this representative (cod_vendedor) and the tenant's managers. */
   | { approversOf: number }
   /** This representative's (cod_vendedor) own logins. */
-  | { representative: number };
+  | { representative: number }
+  /** The tenant's active managers (the company side of the tickets). */
+  | { managers: true };
 
 export interface PushNotification {
   type: PushEvent;
@@ -70,6 +72,7 @@ export function representativeRecipientLogins(tx: Tx, idEmpresa: number, codVend
 export async function resolveRecipients(tx: Tx, idEmpresa: number, to: PushRecipients): Promise<string[]> {
   if ('logins' in to) return [...new Set(to.logins.map((l) => l.toLowerCase()))];
   if ('approversOf' in to) return approverLogins(tx, idEmpresa, to.approversOf);
+  if ('managers' in to) return managerLogins(tx, idEmpresa);
   return representativeRecipientLogins(tx, idEmpresa, to.representative);
 }
 

@@ -9,7 +9,6 @@ import {
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
 import { HttpProblem } from '../http/problem.ts';
@@ -114,20 +113,18 @@ export function notificationRoutes(deps: { db: Db; push?: PushSettings }) {
       const auth = c.get('auth');
       const body = c.req.valid('json');
       const ctx = { userAgent: c.req.header('user-agent') ?? null, endpointHosts: settings.endpointHosts };
-      const { saved, created } = await withScope(db, scopeOf(auth), (tx) => subscribe(tx, auth, body, ctx));
+      const { saved, created } = await subscribe(db, auth, body, ctx);
       return created ? c.json(saved, 201) : c.json(saved, 200);
     })
     .openapi(unsubscribeRoute, async (c) => {
       const auth = c.get('auth');
       const { endpoint } = c.req.valid('json');
-      await withScope(db, scopeOf(auth), (tx) => unsubscribe(tx, auth, endpoint));
+      await unsubscribe(db, auth, endpoint);
       return c.body(null, 204);
     })
     .openapi(pendingCountRoute, async (c) => {
       const auth = c.get('auth');
-      // Every representative's app polls this every 30 s: their 0 needs no transaction.
-      const count =
-        auth.role === 'representative' ? 0 : await withScope(db, scopeOf(auth), (tx) => pendingCount(tx, auth));
+      const count = await pendingCount(db, auth);
       return c.json({ count }, 200);
     });
 }

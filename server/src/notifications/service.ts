@@ -2,8 +2,10 @@
 // subscribed it last; the pending-approval badge counts what the caller may decide.
 import { createECDH } from 'node:crypto';
 import { type PushSubscriptionCreate, type PushSubscriptionSaved, toErpText } from '@campo/shared';
+import { can, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
-import type { Tx } from '../db/scope.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, withScope } from '../db/scope.ts';
 import { validationProblem } from '../http/problem.ts';
 import { log } from '../log.ts';
 import {
@@ -29,52 +31,58 @@ function isP256Point(base64url: string): boolean {
 }
 
 export async function subscribe(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   body: PushSubscriptionCreate,
   ctx: { userAgent: string | null; endpointHosts: readonly string[] },
 ): Promise<{ saved: PushSubscriptionSaved; created: boolean }> {
-  if (!endpointHostAllowed(body.endpoint, ctx.endpointHosts)) {
-    throw validationProblem([{ path: 'body.endpoint', message: 'não é o serviço de push de um navegador conhecido' }]);
-  }
-  if (!isP256Point(body.keys.p256dh)) {
-    throw validationProblem([{ path: 'body.keys.p256dh', message: 'não é uma chave pública P-256 válida' }]);
-  }
-  // A device that was registered in another tenant (the same phone, another account) stops
-  // receiving that account's notifications now: it is in other hands.
-  const released = await releaseEndpointElsewhere(tx, body.endpoint);
-  const row = await upsertSubscription(tx, {
-    idEmpresa: auth.idEmpresa,
-    login: auth.login,
-    endpoint: body.endpoint,
-    p256dh: body.keys.p256dh,
-    auth: body.keys.auth,
-    // Only Campo reads it; the LATIN1 column cannot hold every character a header may carry.
-    userAgent: ctx.userAgent ? toErpText(ctx.userAgent, 300) || null : null,
+  return withScope(db, scopeOf(auth), async (tx) => {
+    if (!endpointHostAllowed(body.endpoint, ctx.endpointHosts)) {
+      throw validationProblem([
+        { path: 'body.endpoint', message: 'não é o serviço de push de um navegador conhecido' },
+      ]);
+    }
+    if (!isP256Point(body.keys.p256dh)) {
+      throw validationProblem([{ path: 'body.keys.p256dh', message: 'não é uma chave pública P-256 válida' }]);
+    }
+    // A device that was registered in another tenant (the same phone, another account) stops
+    // receiving that account's notifications now: it is in other hands.
+    const released = await releaseEndpointElsewhere(tx, body.endpoint);
+    const row = await upsertSubscription(tx, {
+      idEmpresa: auth.idEmpresa,
+      login: auth.login,
+      endpoint: body.endpoint,
+      p256dh: body.keys.p256dh,
+      auth: body.keys.auth,
+      // Only Campo reads it; the LATIN1 column cannot hold every character a header may carry.
+      userAgent: ctx.userAgent ? toErpText(ctx.userAgent, 300) || null : null,
+    });
+    const trimmed = await trimDevices(tx, auth.idEmpresa, auth.login, DEVICES_PER_USER_MAX);
+    if (released > 0 || trimmed > 0) log.info('push: device registrations replaced', { released, trimmed });
+    return {
+      saved: { endpoint: body.endpoint, subscribedAt: new Date(row.criadoEm).toISOString() },
+      created: row.inserted,
+    };
   });
-  const trimmed = await trimDevices(tx, auth.idEmpresa, auth.login, DEVICES_PER_USER_MAX);
-  if (released > 0 || trimmed > 0) log.info('push: device registrations replaced', { released, trimmed });
-  return {
-    saved: { endpoint: body.endpoint, subscribedAt: new Date(row.criadoEm).toISOString() },
-    created: row.inserted,
-  };
 }
 
 /** Idempotent: removing a device that is not the caller's (or not registered) changes nothing. */
-export async function unsubscribe(tx: Tx, auth: AuthContext, endpoint: string): Promise<void> {
-  await deleteOwnSubscription(tx, auth.idEmpresa, auth.login, endpoint);
+export async function unsubscribe(db: Db, auth: AuthContext, endpoint: string): Promise<void> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await deleteOwnSubscription(tx, auth.idEmpresa, auth.login, endpoint);
+  });
 }
 
-export async function pendingCount(tx: Tx, auth: AuthContext): Promise<number> {
-  switch (auth.role) {
-    case 'representative':
-      // Representatives do not approve; the spec gives them 0 rather than an error.
-      return 0;
-    case 'supervisor':
-      // Without a supervisor code there is no team (the users table forbids it; belt and braces).
-      return auth.codSupervisor === null ? 0 : countPendingOrders(tx, auth.idEmpresa, auth.codSupervisor);
-    case 'manager':
-    case 'admin':
-      return countPendingOrders(tx, auth.idEmpresa, null);
-  }
+/**
+ * The badge: the pending orders the caller may decide. Every representative's app polls it
+ * every 30 s, and representatives decide nothing: their 0 needs no transaction.
+ */
+export async function pendingCount(db: Db, auth: AuthContext): Promise<number> {
+  // The spec gives a caller who does not approve 0 rather than an error.
+  if (!can(auth, 'orders.decide')) return 0;
+  const reach = reachOf(auth);
+  // Without a supervisor code there is no team (the users table forbids it; belt and braces).
+  if (reach.kind === 'team' && reach.codSupervisor === null) return 0;
+  const team = reach.kind === 'team' ? reach.codSupervisor : null;
+  return withScope(db, scopeOf(auth), (tx) => countPendingOrders(tx, auth.idEmpresa, team));
 }

@@ -21,6 +21,7 @@ import {
   statusOfSitua,
   toErpText,
 } from '@campo/shared';
+import { authorize, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
@@ -282,9 +283,7 @@ export async function createOrder(
   input: OrderCreate,
   now = new Date(),
 ): Promise<OrderResult> {
-  if (auth.role !== 'representative' || auth.codVendedor === null) {
-    throw problems.forbidden('Só representantes criam pedidos.');
-  }
+  authorize(auth, 'orders.create');
   const hash = requestHash(input);
   try {
     const result = await createOrderTx(db, auth, key, input, hash, now);
@@ -362,14 +361,15 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 
 /** The representatives whose orders the caller may see; null means every one of the tenant. */
 async function visibleReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
-  switch (auth.role) {
-    case 'representative':
-      return [auth.codVendedor as number];
-    case 'supervisor':
-      return (await q.selectTeam(tx, auth.idEmpresa, auth.codSupervisor as number)).map(
+  const reach = reachOf(auth);
+  switch (reach.kind) {
+    case 'own':
+      return [reach.codVendedor as number];
+    case 'team':
+      return (await q.selectTeam(tx, auth.idEmpresa, reach.codSupervisor as number)).map(
         (r) => r.cod_vendedor as number,
       );
-    default:
+    case 'tenant':
       return null;
   }
 }
@@ -464,7 +464,7 @@ export async function decideOrder(
   id: number,
   decision: { approve: true } | { approve: false; motivo: string },
 ): Promise<Order> {
-  if (auth.role === 'representative') throw problems.forbidden('Representantes não aprovam pedidos.');
+  authorize(auth, 'orders.decide');
   try {
     const decided = await withScope(db, scopeOf(auth), async (tx) => {
       const row = await orderInScope(tx, auth, id, true);

@@ -13,9 +13,8 @@ import {
   ZRulesInForce,
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
 import {
   ceilingPreview,
@@ -29,9 +28,8 @@ import {
 } from './service.ts';
 
 const tags = ['politicas'];
-// The spec: "Managing discount rules is manager only". Admins manage users, not commercial
-// policy; the role is checked before the body is read or anything is queried.
-const managerOnly = requireRole('manager');
+// Manager only, checked before the body is read or anything is queried (auth/authorize.ts).
+const managerOnly = permit('policies.manage');
 const jsonBody = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 
 const listRoute = createRoute({
@@ -179,46 +177,46 @@ export function policyRoutes(deps: { db: Db }) {
   return router()
     .openapi(inForceRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => rulesInForce(tx, auth, { promocaoOnly: false })), 200);
+      return c.json(await rulesInForce(db, auth, { promocaoOnly: false }), 200);
     })
     .openapi(promotionsRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => rulesInForce(tx, auth, { promocaoOnly: true })), 200);
+      return c.json(await rulesInForce(db, auth, { promocaoOnly: true }), 200);
     })
     .openapi(listRoute, async (c) => {
       const auth = c.get('auth');
       const query = c.req.valid('query');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => listRules(tx, auth, query)), 200);
+      return c.json(await listRules(db, auth, query), 200);
     })
     .openapi(createRuleRoute, async (c) => {
       const auth = c.get('auth');
       const body = c.req.valid('json');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => createRules(tx, auth, body)), 201);
+      return c.json(await createRules(db, auth, body), 201);
     })
     .openapi(getRuleRoute, async (c) => {
       const auth = c.get('auth');
       const { id } = c.req.valid('param');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => getRule(tx, auth, id)), 200);
+      return c.json(await getRule(db, auth, id), 200);
     })
     .openapi(updateRuleRoute, async (c) => {
       const auth = c.get('auth');
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => updateRule(tx, auth, id, body)), 200);
+      return c.json(await updateRule(db, auth, id, body), 200);
     })
     .openapi(deleteRuleRoute, async (c) => {
       const auth = c.get('auth');
       const { id } = c.req.valid('param');
-      await withScope(db, scopeOf(auth), (tx) => deleteRule(tx, auth, id));
+      await deleteRule(db, auth, id);
       return c.body(null, 204);
     })
     .openapi(groupsRoute, async (c) => {
       const auth = c.get('auth');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => productGroups(tx, auth)), 200);
+      return c.json(await productGroups(db, auth), 200);
     })
     .openapi(ceilingRoute, async (c) => {
       const auth = c.get('auth');
       const query = c.req.valid('query');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => ceilingPreview(tx, auth, query)), 200);
+      return c.json(await ceilingPreview(db, auth, query), 200);
     });
 }

@@ -22,9 +22,11 @@ import {
   type RepresentativeCeilings,
   type RulesInForce,
 } from '@campo/shared';
+import { ownCeilingOnly, reaches, representativeCode } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
-import type { Tx } from '../db/scope.ts';
-import { HttpProblem, problems, validationProblem } from '../http/problem.ts';
+import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { HttpProblem, validationProblem } from '../http/problem.ts';
 import { refreshLoadedCollection } from '../sync/changelog.ts';
 import { loadRuleDocs } from './documents.ts';
 import {
@@ -115,31 +117,35 @@ export async function loadCeilingInputs(
 }
 
 export async function listRules(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   query: PolicyRuleListQuery,
   now = new Date(),
 ): Promise<PolicyRulePage> {
-  const today = businessDate(now);
-  const filters: RuleListFilters = {
-    situacao: query.situacao,
-    date: today,
-    idPauta: query.idPauta,
-    grupo: query.grupo,
-    representante: query.representante,
-  };
-  const rows = await selectRulePage(tx, auth.idEmpresa, filters, {
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const today = businessDate(now);
+    const filters: RuleListFilters = {
+      situacao: query.situacao,
+      date: today,
+      idPauta: query.idPauta,
+      grupo: query.grupo,
+      representante: query.representante,
+    };
+    const rows = await selectRulePage(tx, auth.idEmpresa, filters, {
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    });
+    const total = await countRules(tx, auth.idEmpresa, filters);
+    return { items: rows.map((r) => toPolicyRule(r, today)), page: query.page, pageSize: query.pageSize, total };
   });
-  const total = await countRules(tx, auth.idEmpresa, filters);
-  return { items: rows.map((r) => toPolicyRule(r, today)), page: query.page, pageSize: query.pageSize, total };
 }
 
-export async function getRule(tx: Tx, auth: AuthContext, id: number, now = new Date()): Promise<PolicyRule> {
-  const row = await selectRule(tx, auth.idEmpresa, id);
-  if (!row) throw ruleNotFound();
-  return toPolicyRule(row, businessDate(now));
+export async function getRule(db: Db, auth: AuthContext, id: number, now = new Date()): Promise<PolicyRule> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const row = await selectRule(tx, auth.idEmpresa, id);
+    if (!row) throw ruleNotFound();
+    return toPolicyRule(row, businessDate(now));
+  });
 }
 
 interface References {
@@ -217,61 +223,65 @@ function ruleValues(input: Omit<PolicyRuleUpdate, 'idPauta'>, descricao: string,
 }
 
 export async function createRules(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   input: PolicyRuleCreate,
   now = new Date(),
 ): Promise<PolicyRuleCreated> {
-  const today = businessDate(now);
-  const descricao = cleanDescricao(input.descricao);
-  await checkReferences(tx, auth.idEmpresa, {
-    grupo: input.grupo,
-    subgrupo: input.subgrupo,
-    representante: input.representante,
-    pautas: input.idPautas.map((id, i) => ({ id, path: `body.idPautas.${i}` })),
-  });
-  const pautas: (number | null)[] = input.idPautas.length > 0 ? input.idPautas : [null];
-  const created = await insertRules(
-    tx,
-    auth.idEmpresa,
-    auth.login,
-    pautas.map((idPauta) => ruleValues(input, descricao, idPauta)),
-  );
-  // The new rules never overlap one another (each has its own pauta), so only older ones count.
-  const newIds = created.map((r) => r.id);
-  const overlaps: PolicyRuleCreated['overlaps'] = [];
-  for (const rule of created) {
-    const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, rule, newIds);
-    if (overlapping.length > 0) {
-      overlaps.push({ ruleId: rule.id, overlapping: overlapping.map((r) => toPolicyRule(r, today)) });
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const today = businessDate(now);
+    const descricao = cleanDescricao(input.descricao);
+    await checkReferences(tx, auth.idEmpresa, {
+      grupo: input.grupo,
+      subgrupo: input.subgrupo,
+      representante: input.representante,
+      pautas: input.idPautas.map((id, i) => ({ id, path: `body.idPautas.${i}` })),
+    });
+    const pautas: (number | null)[] = input.idPautas.length > 0 ? input.idPautas : [null];
+    const created = await insertRules(
+      tx,
+      auth.idEmpresa,
+      auth.login,
+      pautas.map((idPauta) => ruleValues(input, descricao, idPauta)),
+    );
+    // The new rules never overlap one another (each has its own pauta), so only older ones count.
+    const newIds = created.map((r) => r.id);
+    const overlaps: PolicyRuleCreated['overlaps'] = [];
+    for (const rule of created) {
+      const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, rule, newIds);
+      if (overlapping.length > 0) {
+        overlaps.push({ ruleId: rule.id, overlapping: overlapping.map((r) => toPolicyRule(r, today)) });
+      }
     }
-  }
-  await refreshRules(tx, auth.idEmpresa);
-  return { items: created.map((r) => toPolicyRule(r, today)), overlaps };
+    await refreshRules(tx, auth.idEmpresa);
+    return { items: created.map((r) => toPolicyRule(r, today)), overlaps };
+  });
 }
 
 export async function updateRule(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   id: number,
   input: PolicyRuleUpdate,
   now = new Date(),
 ): Promise<PolicyRuleUpdated> {
-  const today = businessDate(now);
-  // Existence in the tenant first: another tenant's id is a 404 whatever the body says.
-  if (!(await selectRule(tx, auth.idEmpresa, id))) throw ruleNotFound();
-  const descricao = cleanDescricao(input.descricao);
-  await checkReferences(tx, auth.idEmpresa, {
-    grupo: input.grupo,
-    subgrupo: input.subgrupo,
-    representante: input.representante,
-    pautas: input.idPauta === null ? [] : [{ id: input.idPauta, path: 'body.idPauta' }],
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const today = businessDate(now);
+    // Existence in the tenant first: another tenant's id is a 404 whatever the body says.
+    if (!(await selectRule(tx, auth.idEmpresa, id))) throw ruleNotFound();
+    const descricao = cleanDescricao(input.descricao);
+    await checkReferences(tx, auth.idEmpresa, {
+      grupo: input.grupo,
+      subgrupo: input.subgrupo,
+      representante: input.representante,
+      pautas: input.idPauta === null ? [] : [{ id: input.idPauta, path: 'body.idPauta' }],
+    });
+    const row = await updateRuleRow(tx, auth.idEmpresa, id, ruleValues(input, descricao, input.idPauta));
+    if (!row) throw ruleNotFound();
+    const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, row, [row.id]);
+    await refreshRules(tx, auth.idEmpresa);
+    return { item: toPolicyRule(row, today), overlaps: overlapping.map((r) => toPolicyRule(r, today)) };
   });
-  const row = await updateRuleRow(tx, auth.idEmpresa, id, ruleValues(input, descricao, input.idPauta));
-  if (!row) throw ruleNotFound();
-  const overlapping = await selectOverlappingRules(tx, auth.idEmpresa, row, [row.id]);
-  await refreshRules(tx, auth.idEmpresa);
-  return { item: toPolicyRule(row, today), overlaps: overlapping.map((r) => toPolicyRule(r, today)) };
 }
 
 // Orders keep a snapshot of the rule they were placed under (pedido_itens.id_regra, the
@@ -282,49 +292,49 @@ export async function updateRule(
  */
 const refreshRules = (tx: Tx, idEmpresa: number) => refreshLoadedCollection(tx, idEmpresa, 'regras', loadRuleDocs);
 
-export async function deleteRule(tx: Tx, auth: AuthContext, id: number): Promise<void> {
-  if (!(await deleteRuleRow(tx, auth.idEmpresa, id))) throw ruleNotFound();
-  await refreshRules(tx, auth.idEmpresa);
+export async function deleteRule(db: Db, auth: AuthContext, id: number): Promise<void> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    if (!(await deleteRuleRow(tx, auth.idEmpresa, id))) throw ruleNotFound();
+    await refreshRules(tx, auth.idEmpresa);
+  });
 }
 
 /** Rules in force today; a representative gets only those for every representative or for them. */
 export async function rulesInForce(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   options: { promocaoOnly: boolean },
   now = new Date(),
 ): Promise<RulesInForce> {
-  const today = businessDate(now);
-  const rows = await selectRulesReaching(tx, auth.idEmpresa, {
-    codVendedor: auth.role === 'representative' ? representativeOf(auth) : null,
-    date: today,
-    promocaoOnly: options.promocaoOnly,
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const today = businessDate(now);
+    const rows = await selectRulesReaching(tx, auth.idEmpresa, {
+      codVendedor: representativeCode(auth),
+      date: today,
+      promocaoOnly: options.promocaoOnly,
+    });
+    return { date: today, items: rows.map((r) => toPolicyRule(r, today)) };
   });
-  return { date: today, items: rows.map((r) => toPolicyRule(r, today)) };
 }
 
-export async function productGroups(tx: Tx, auth: AuthContext): Promise<ProductGroups> {
-  const groups = await selectGroups(tx, auth.idEmpresa);
-  const subgroups = await selectSubgroups(tx, auth.idEmpresa);
-  const items = groups.flatMap((g) =>
-    g.cod_grupo === null
-      ? []
-      : [{ codGrupo: g.cod_grupo, descricao: g.descricao ?? '', subgrupos: [] as SubgroupOut[] }],
-  );
-  const byCode = new Map(items.map((g) => [g.codGrupo, g]));
-  for (const s of subgroups) {
-    if (s.cod_grupo === null || s.cod_subgrupo === null) continue;
-    byCode.get(s.cod_grupo)?.subgrupos.push({ codSubgrupo: s.cod_subgrupo, descricao: s.descricao ?? '' });
-  }
-  return { items };
+export async function productGroups(db: Db, auth: AuthContext): Promise<ProductGroups> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const groups = await selectGroups(tx, auth.idEmpresa);
+    const subgroups = await selectSubgroups(tx, auth.idEmpresa);
+    const items = groups.flatMap((g) =>
+      g.cod_grupo === null
+        ? []
+        : [{ codGrupo: g.cod_grupo, descricao: g.descricao ?? '', subgrupos: [] as SubgroupOut[] }],
+    );
+    const byCode = new Map(items.map((g) => [g.codGrupo, g]));
+    for (const s of subgroups) {
+      if (s.cod_grupo === null || s.cod_subgrupo === null) continue;
+      byCode.get(s.cod_grupo)?.subgrupos.push({ codSubgrupo: s.cod_subgrupo, descricao: s.descricao ?? '' });
+    }
+    return { items };
+  });
 }
 type SubgroupOut = ProductGroups['items'][number]['subgrupos'][number];
-
-function representativeOf(auth: AuthContext): number {
-  // A representative's login always names a cod_vendedor (users service); a token without one is a bug.
-  if (auth.codVendedor === null) throw problems.forbidden('Usuário representante sem código de vendedor.');
-  return auth.codVendedor;
-}
 
 function ceilingRule(rule: DiscountRule | null) {
   if (rule === null) return null;
@@ -340,10 +350,9 @@ function ceilingRule(rule: DiscountRule | null) {
 
 /**
  * Whose ceiling, on which date. A representative gets their own, on the server's business
- * date: naming someone else or a date is refused (403), not ignored, so a client that tries
- * never believes it was shown another representative's ceiling or a future one. A supervisor
- * previews only their own team (another team's representative is 404, as if absent); managers
- * and admins any representative of the tenant, on any date.
+ * date (ownCeilingOnly). A supervisor previews only their own team (another team's
+ * representative is 404, as if absent); managers and admins any representative of the
+ * tenant, on any date.
  */
 async function ceilingSubject(
   tx: Tx,
@@ -351,66 +360,60 @@ async function ceilingSubject(
   query: CeilingQuery,
   today: string,
 ): Promise<{ codVendedor: number; date: string }> {
-  if (auth.role === 'representative') {
-    const own = representativeOf(auth);
-    if (query.codVendedor !== undefined && query.codVendedor !== own) {
-      throw problems.forbidden('Um representante consulta apenas a própria alçada.');
-    }
-    if (query.data !== undefined) {
-      throw problems.forbidden('A data da alçada de um representante é sempre a data do servidor.');
-    }
-    return { codVendedor: own, date: today };
-  }
+  const own = ownCeilingOnly(auth, query);
+  if (own !== null) return { codVendedor: own, date: today };
   if (query.codVendedor === undefined) {
     throw validationProblem([{ path: 'query.codVendedor', message: 'informe o representante (codVendedor)' }]);
   }
   const rep = await selectRepresentative(tx, auth.idEmpresa, query.codVendedor);
-  if (!rep || (auth.role === 'supervisor' && rep.cod_supervisor !== auth.codSupervisor)) {
+  if (!rep || !reaches(auth, { codVendedor: query.codVendedor, codSupervisor: rep.cod_supervisor })) {
     throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', 'Representante não encontrado na sua equipe.');
   }
   return { codVendedor: query.codVendedor, date: query.data ?? today };
 }
 
 export async function ceilingPreview(
-  tx: Tx,
+  db: Db,
   auth: AuthContext,
   query: CeilingQuery,
   now = new Date(),
 ): Promise<CeilingPreview> {
-  const { codVendedor, date } = await ceilingSubject(tx, auth, query, businessDate(now));
-  // Unknown ids, and ids of another tenant, are 404 like any object outside the caller's scope.
-  if ((await selectPautaIds(tx, auth.idEmpresa, [query.idPauta])).length === 0) {
-    throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', `Pauta ${query.idPauta} não encontrada.`);
-  }
-  const ids = [...new Set(query.idProduto)];
-  const products = new Map((await selectProducts(tx, auth.idEmpresa, ids)).map((p) => [p.id_produto, p]));
-  const missing = ids.filter((id) => !products.has(id));
-  if (missing.length > 0) {
-    throw new HttpProblem(
-      404,
-      'NOT_FOUND',
-      'Não encontrado',
-      `Produto${missing.length > 1 ? 's' : ''} não encontrado${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
-      { idProdutos: missing },
-    );
-  }
-  const { ceilings, rules } = await loadCeilingInputs(tx, { idEmpresa: auth.idEmpresa, codVendedor, date });
-  const items = ids.map((id) => {
-    const p = products.get(id);
-    // The ERP declares these not null; a missing group only matches rules for every group.
-    const product = { categoria: p?.categoria ?? '', grupo: p?.cod_grupo ?? 0, subgrupo: p?.cod_subgrupo ?? 0 };
-    const c = lineCeiling({ codVendedor, idPauta: query.idPauta, date, product }, ceilings, rules);
-    return {
-      idProduto: id,
-      ...product,
-      basePercent: c.basePercent,
-      baseSource: c.baseSource,
-      ceilingPercent: c.ceilingPercent,
-      source: c.source,
-      rule: ceilingRule(c.rule),
-      prefillPercent: c.prefillPercent,
-      prefillRule: ceilingRule(c.prefillRule),
-    };
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const { codVendedor, date } = await ceilingSubject(tx, auth, query, businessDate(now));
+    // Unknown ids, and ids of another tenant, are 404 like any object outside the caller's scope.
+    if ((await selectPautaIds(tx, auth.idEmpresa, [query.idPauta])).length === 0) {
+      throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', `Pauta ${query.idPauta} não encontrada.`);
+    }
+    const ids = [...new Set(query.idProduto)];
+    const products = new Map((await selectProducts(tx, auth.idEmpresa, ids)).map((p) => [p.id_produto, p]));
+    const missing = ids.filter((id) => !products.has(id));
+    if (missing.length > 0) {
+      throw new HttpProblem(
+        404,
+        'NOT_FOUND',
+        'Não encontrado',
+        `Produto${missing.length > 1 ? 's' : ''} não encontrado${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
+        { idProdutos: missing },
+      );
+    }
+    const { ceilings, rules } = await loadCeilingInputs(tx, { idEmpresa: auth.idEmpresa, codVendedor, date });
+    const items = ids.map((id) => {
+      const p = products.get(id);
+      // The ERP declares these not null; a missing group only matches rules for every group.
+      const product = { categoria: p?.categoria ?? '', grupo: p?.cod_grupo ?? 0, subgrupo: p?.cod_subgrupo ?? 0 };
+      const c = lineCeiling({ codVendedor, idPauta: query.idPauta, date, product }, ceilings, rules);
+      return {
+        idProduto: id,
+        ...product,
+        basePercent: c.basePercent,
+        baseSource: c.baseSource,
+        ceilingPercent: c.ceilingPercent,
+        source: c.source,
+        rule: ceilingRule(c.rule),
+        prefillPercent: c.prefillPercent,
+        prefillRule: ceilingRule(c.prefillRule),
+      };
+    });
+    return { codVendedor, idPauta: query.idPauta, data: date, items };
   });
-  return { codVendedor, idPauta: query.idPauta, data: date, items };
 }

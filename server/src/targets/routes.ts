@@ -1,6 +1,6 @@
 import { MONTH_PATTERN, ZTargetsCopyResult, ZTargetsPage, ZTargetsUpdate } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
 import { copyTargets, listTargets, setTargets } from './service.ts';
@@ -22,7 +22,7 @@ const listRoute = createRoute({
   description:
     'Managers and admins: every active representative of the tenant, or one team with codSupervisor; a supervisor gets their own team. Unset targets are null.',
   security: bearer,
-  middleware: [requireRole('manager', 'admin', 'supervisor')] as const,
+  middleware: [permit('targets.read')] as const,
   request: {
     params: ZMonthParam,
     query: z.object({
@@ -51,7 +51,7 @@ const putRoute = createRoute({
   description:
     'Sets or, with valorMeta null, removes the targets of the given representatives for the month, in one transaction.',
   security: bearer,
-  middleware: [requireRole('manager', 'admin')] as const,
+  middleware: [permit('targets.write')] as const,
   request: {
     params: ZMonthParam,
     body: { required: true, content: { 'application/json': { schema: ZTargetsUpdate } } },
@@ -71,7 +71,7 @@ const copyRoute = createRoute({
   summary: 'Copy the previous month’s targets (managers and admins)',
   description: 'Representatives that already have a target in the month keep it.',
   security: bearer,
-  middleware: [requireRole('manager', 'admin')] as const,
+  middleware: [permit('targets.write')] as const,
   request: { params: ZMonthParam },
   responses: {
     200: json(ZTargetsCopyResult, 'What was copied'),

@@ -2,6 +2,7 @@
 // the screen), and may start a month from the previous one. The representative dashboard and
 // the supervisor ranking read them.
 import type { TargetsPage, TargetsUpdate } from '@campo/shared';
+import { teamOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
@@ -15,7 +16,7 @@ export async function listTargets(
   codSupervisor?: number,
 ): Promise<TargetsPage> {
   // A supervisor sees their own team whatever they ask; managers and admins any team or all.
-  const team = auth.role === 'supervisor' ? auth.codSupervisor : (codSupervisor ?? null);
+  const team = teamOf(auth, codSupervisor);
   const rows = await withScope(db, scopeOf(auth), (tx) => q.selectTargets(tx, auth.idEmpresa, month, team));
   return {
     mes: month,

@@ -16,12 +16,12 @@ import {
   ticketTransition,
   toLatin1,
 } from '@campo/shared';
+import { assertOwner, authorize, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
-import { managerLogins } from '../notifications/queries.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { loadTicketDocs } from './documents.ts';
 import * as q from './queries.ts';
@@ -31,14 +31,8 @@ type Side = 'representative' | 'company';
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** Role check before any read: the representative side and the company side are disjoint. */
-function assertSide(auth: AuthContext, side: Side): void {
-  if (side === 'representative' && (auth.role !== 'representative' || auth.codVendedor === null)) {
-    throw problems.forbidden('Só representantes usam os chamados do representante; a empresa usa /ger/chamados.');
-  }
-  if (side === 'company' && auth.role !== 'manager' && auth.role !== 'admin') {
-    throw problems.forbidden('Só gerentes e administradores atendem chamados.');
-  }
-}
+const assertSide = (auth: AuthContext, side: Side) =>
+  authorize(auth, side === 'representative' ? 'tickets.representative' : 'tickets.company');
 
 function summary(row: q.TicketRow): TicketSummary {
   return {
@@ -97,10 +91,7 @@ async function notifyMessage(tx: Tx, auth: AuthContext, row: q.TicketRow, from: 
   const subject = decodeLossless(row.assunto);
   await enqueuePush(tx, {
     idEmpresa: auth.idEmpresa,
-    to:
-      from === 'representative'
-        ? { logins: await managerLogins(tx, auth.idEmpresa) }
-        : { representative: row.cod_vendedor },
+    to: from === 'representative' ? { managers: true } : { representative: row.cod_vendedor },
     notification: {
       type: 'ticket.message',
       title:
@@ -125,13 +116,14 @@ export interface DeviceKeys {
 }
 
 export async function createTicket(db: Db, auth: AuthContext, input: TicketCreate, keys?: DeviceKeys): Promise<Ticket> {
-  assertSide(auth, 'representative');
-  const codVendedor = auth.codVendedor as number;
+  const codVendedor = representativeFor(auth, 'tickets.representative');
   return withScope(db, scopeOf(auth), async (tx) => {
     if (keys) {
       const existing = await q.selectTicketByKey(tx, auth.idEmpresa, keys.ticket);
-      if (existing && existing.cod_vendedor === codVendedor) return loadTicket(tx, auth, existing.id, 'representative');
-      if (existing) throw problems.forbidden('Este chamado pertence a outro representante.');
+      if (existing) {
+        assertOwner(auth, existing.cod_vendedor, 'Este chamado');
+        return loadTicket(tx, auth, existing.id, 'representative');
+      }
     }
     let about: Pick<q.NewTicketRow, 'id_pedido' | 'num_ped_sar' | 'num_ped_erp' | 'id_cliente' | 'nome_cliente'>;
     if (input.idPedido !== undefined) {

@@ -12,6 +12,7 @@ import {
   TICKET_MESSAGE_MAX,
   ZTicketCreate,
 } from '@campo/shared';
+import { assertOwner } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
@@ -26,9 +27,7 @@ import { closeTicket, createTicket, replyTicket } from './service.ts';
 async function ticketOfKey(db: Db, auth: AuthContext, key: string): Promise<number | null> {
   return withScope(db, scopeOf(auth), async (tx) => {
     const found = await q.selectTicketByKey(tx, auth.idEmpresa, key);
-    if (found && found.cod_vendedor !== auth.codVendedor) {
-      throw problems.forbidden('Este documento pertence a outro representante.');
-    }
+    if (found) assertOwner(auth, found.cod_vendedor);
     return found?.id ?? null;
   });
 }

@@ -11,6 +11,7 @@ import {
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
+import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { countTenantUsers, selectTenantUser, selectTenantUsers } from './queries.ts';
 import { addUser, resetPassword, setUserActive, UserError } from './service.ts';
@@ -67,62 +68,70 @@ function asProblem(err: unknown): unknown {
   }
 }
 
-async function tenantUser(db: Db, auth: AuthContext, id: number): Promise<Row> {
-  const row = await selectTenantUser(db, auth.idEmpresa, id);
+async function tenantUser(tx: Tx, auth: AuthContext, id: number): Promise<Row> {
+  const row = await selectTenantUser(tx, auth.idEmpresa, id);
   if (!row) throw problems.notFound('Usuário');
   return row;
 }
 
-export async function listUsers(db: Db, auth: AuthContext, query: UserListQuery): Promise<UserPage> {
+export function listUsers(db: Db, auth: AuthContext, query: UserListQuery): Promise<UserPage> {
   const filters = {
     q: query.q,
     role: query.role,
     active: query.active === undefined ? undefined : query.active === 'true',
   };
-  const [total, rows] = await Promise.all([
-    countTenantUsers(db, auth.idEmpresa, filters),
-    selectTenantUsers(db, auth.idEmpresa, filters, query.pageSize, (query.page - 1) * query.pageSize),
-  ]);
-  return { items: rows.map(view), page: query.page, pageSize: query.pageSize, total };
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const [total, rows] = await Promise.all([
+      countTenantUsers(tx, auth.idEmpresa, filters),
+      selectTenantUsers(tx, auth.idEmpresa, filters, query.pageSize, (query.page - 1) * query.pageSize),
+    ]);
+    return { items: rows.map(view), page: query.page, pageSize: query.pageSize, total };
+  });
 }
 
-export async function getUser(db: Db, auth: AuthContext, id: number): Promise<UserView> {
-  return view(await tenantUser(db, auth, id));
+export function getUser(db: Db, auth: AuthContext, id: number): Promise<UserView> {
+  return withScope(db, scopeOf(auth), async (tx) => view(await tenantUser(tx, auth, id)));
 }
 
-export async function createUser(db: Db, auth: AuthContext, body: UserCreateRequest): Promise<UserView> {
-  try {
-    const { id } = await addUser(db, { ...body, idEmpresa: auth.idEmpresa });
-    return view(await tenantUser(db, auth, id));
-  } catch (err) {
-    throw asProblem(err);
-  }
+export function createUser(db: Db, auth: AuthContext, body: UserCreateRequest): Promise<UserView> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    try {
+      const { id } = await addUser(tx, { ...body, idEmpresa: auth.idEmpresa });
+      return view(await tenantUser(tx, auth, id));
+    } catch (err) {
+      throw asProblem(err);
+    }
+  });
 }
 
-export async function setActive(db: Db, auth: AuthContext, id: number, active: boolean): Promise<UserView> {
-  const row = await tenantUser(db, auth, id);
-  // An admin disabling themself would lock the tenant out of user management mid-session.
-  if (!active && row.id === auth.userId) {
-    throw new HttpProblem(
-      422,
-      'CANNOT_DISABLE_SELF',
-      'Não é possível desativar a si mesmo',
-      'Peça a outro administrador para desativar o seu login.',
-    );
-  }
-  try {
-    await setUserActive(db, row.login, active);
-  } catch (err) {
-    throw asProblem(err);
-  }
-  return view(await tenantUser(db, auth, id));
+export function setActive(db: Db, auth: AuthContext, id: number, active: boolean): Promise<UserView> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const row = await tenantUser(tx, auth, id);
+    // An admin disabling themself would lock the tenant out of user management mid-session.
+    if (!active && row.id === auth.userId) {
+      throw new HttpProblem(
+        422,
+        'CANNOT_DISABLE_SELF',
+        'Não é possível desativar a si mesmo',
+        'Peça a outro administrador para desativar o seu login.',
+      );
+    }
+    try {
+      await setUserActive(tx, row.login, active);
+    } catch (err) {
+      throw asProblem(err);
+    }
+    return view(await tenantUser(tx, auth, id));
+  });
 }
 
-export async function resetUserPassword(db: Db, auth: AuthContext, id: number, password: string): Promise<void> {
-  const row = await tenantUser(db, auth, id);
-  try {
-    await resetPassword(db, row.login, password);
-  } catch (err) {
-    throw asProblem(err);
-  }
+export function resetUserPassword(db: Db, auth: AuthContext, id: number, password: string): Promise<void> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const row = await tenantUser(tx, auth, id);
+    try {
+      await resetPassword(tx, row.login, password);
+    } catch (err) {
+      throw asProblem(err);
+    }
+  });
 }

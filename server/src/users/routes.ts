@@ -8,15 +8,14 @@ import {
   ZUserView,
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import { requireRole } from '../auth/middleware.ts';
+import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { createUser, getUser, listUsers, resetUserPassword, setActive } from './admin.ts';
 
 const tags = ['usuarios'];
 // Logins are the admin's business only: managers run the commercial side, not access.
-const adminOnly = requireRole('admin');
+const adminOnly = permit('users.manage');
 const jsonBody = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const TENANT =
   'Admins only, within their own tenant: a login of another tenant answers 404, like one that does not exist.';
@@ -117,31 +116,31 @@ export function userRoutes(deps: { db: Db }) {
     .openapi(listRoute, async (c) => {
       const auth = c.get('auth');
       const query = c.req.valid('query');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => listUsers(tx, auth, query)), 200);
+      return c.json(await listUsers(db, auth, query), 200);
     })
     .openapi(createUserRoute, async (c) => {
       const auth = c.get('auth');
       const body = c.req.valid('json');
-      const created = await withScope(db, scopeOf(auth), (tx) => createUser(tx, auth, body));
+      const created = await createUser(db, auth, body);
       c.header('Location', `/api/v1/usuarios/${created.id}`);
       return c.json(created, 201);
     })
     .openapi(getUserRoute, async (c) => {
       const auth = c.get('auth');
       const { id } = c.req.valid('param');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => getUser(tx, auth, id)), 200);
+      return c.json(await getUser(db, auth, id), 200);
     })
     .openapi(activeRoute, async (c) => {
       const auth = c.get('auth');
       const { id } = c.req.valid('param');
       const { active } = c.req.valid('json');
-      return c.json(await withScope(db, scopeOf(auth), (tx) => setActive(tx, auth, id, active)), 200);
+      return c.json(await setActive(db, auth, id, active), 200);
     })
     .openapi(passwordRoute, async (c) => {
       const auth = c.get('auth');
       const { id } = c.req.valid('param');
       const { password } = c.req.valid('json');
-      await withScope(db, scopeOf(auth), (tx) => resetUserPassword(tx, auth, id, password));
+      await resetUserPassword(db, auth, id, password);
       return c.body(null, 204);
     });
 }

@@ -5,7 +5,16 @@ import { encodeLossless, type UserCreate, ZUserCreate } from '@campo/shared';
 import { sql } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
 import type { Db } from '../db/kysely.ts';
-import { insertUser, selectUserByLogin, updateActive, updatePassword } from './queries.ts';
+import {
+  insertUser,
+  selectUserById,
+  selectUserByLogin,
+  type UserRow,
+  updateActive,
+  updatePassword,
+} from './queries.ts';
+
+export type { UserRow } from './queries.ts';
 
 export class UserError extends Error {
   constructor(
@@ -78,3 +87,7 @@ export async function setUserActive(db: Db, login: string, active: boolean): Pro
   const row = await updateActive(db, login.trim().toLowerCase(), active);
   if (!row) throw new UserError('USER_NOT_FOUND', `o login ${login} não existe`);
 }
+
+/** The user behind a login (login) or a token (every request): what authentication checks. */
+export const userByLogin = (db: Db, login: string): Promise<UserRow | undefined> => selectUserByLogin(db, login);
+export const userById = (db: Db, id: number): Promise<UserRow | undefined> => selectUserById(db, id);
