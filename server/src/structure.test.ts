@@ -47,9 +47,7 @@ describe('server structure', () => {
   it('asks auth/authorize.ts about roles instead of comparing them', () => {
     const roleTest =
       /\.role\s*[!=]==|[!=]==\s*[\w.]+\.role\b|switch\s*\(\s*[\w.]+\.role\s*\)|\.includes\(\s*[\w.()']+\.role\s*\)|\brequireRole\b/;
-    // sync/ is outside this change's reach; its representative-only collections are the one
-    // check still written in place (Action 'sync.representative' is ready for it).
-    const allowed = new Set(['auth/authorize.ts', 'sync/service.ts']);
+    const allowed = new Set(['auth/authorize.ts']);
     const scattered = files
       .filter((f) => !f.name.endsWith('.test.ts') && !allowed.has(f.name.replaceAll('\\', '/')))
       .flatMap((f) =>

@@ -18,6 +18,7 @@ import {
   type SyncPushRow,
   type SyncRefreshCounts,
 } from '@campo/shared';
+import { can } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
@@ -36,7 +37,7 @@ export function collectionOf(name: string): SyncCollection {
 }
 
 function assertMayReplicate(auth: AuthContext, colecao: SyncCollection): void {
-  if (isRepresentativeOnly(colecao) && (auth.role !== 'representative' || auth.codVendedor === null)) {
+  if (isRepresentativeOnly(colecao) && !can(auth, 'sync.representative')) {
     throw problems.forbidden(`Só representantes replicam a coleção ${colecao}.`);
   }
 }
