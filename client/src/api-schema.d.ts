@@ -5269,6 +5269,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI naming the problem type: urn:campo:problem:<code> */
+                            type: string;
+                            /** @description Short summary of the problem type, in pt-BR */
+                            title: string;
+                            /** @description The HTTP status code */
+                            status: number;
+                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
+                            code: string;
+                            /** @description What happened in this occurrence, in pt-BR */
+                            detail?: string;
+                            /** @description The request path */
+                            instance?: string;
+                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
+                            requestId?: string;
+                            /** @description Every invalid field, for validation problems */
+                            errors?: {
+                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
+                                path: string;
+                                /** @description What is wrong with it, in pt-BR */
+                                message: string;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
@@ -7731,6 +7764,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI naming the problem type: urn:campo:problem:<code> */
+                            type: string;
+                            /** @description Short summary of the problem type, in pt-BR */
+                            title: string;
+                            /** @description The HTTP status code */
+                            status: number;
+                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
+                            code: string;
+                            /** @description What happened in this occurrence, in pt-BR */
+                            detail?: string;
+                            /** @description The request path */
+                            instance?: string;
+                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
+                            requestId?: string;
+                            /** @description Every invalid field, for validation problems */
+                            errors?: {
+                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
+                                path: string;
+                                /** @description What is wrong with it, in pt-BR */
+                                message: string;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
@@ -8603,6 +8669,39 @@ export interface paths {
                                 /** @description When it was written (ISO 8601) */
                                 criadoEm: string;
                             }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI naming the problem type: urn:campo:problem:<code> */
+                            type: string;
+                            /** @description Short summary of the problem type, in pt-BR */
+                            title: string;
+                            /** @description The HTTP status code */
+                            status: number;
+                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
+                            code: string;
+                            /** @description What happened in this occurrence, in pt-BR */
+                            detail?: string;
+                            /** @description The request path */
+                            instance?: string;
+                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
+                            requestId?: string;
+                            /** @description Every invalid field, for validation problems */
+                            errors?: {
+                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
+                                path: string;
+                                /** @description What is wrong with it, in pt-BR */
+                                message: string;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -9721,6 +9820,39 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI naming the problem type: urn:campo:problem:<code> */
+                            type: string;
+                            /** @description Short summary of the problem type, in pt-BR */
+                            title: string;
+                            /** @description The HTTP status code */
+                            status: number;
+                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
+                            code: string;
+                            /** @description What happened in this occurrence, in pt-BR */
+                            detail?: string;
+                            /** @description The request path */
+                            instance?: string;
+                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
+                            requestId?: string;
+                            /** @description Every invalid field, for validation problems */
+                            errors?: {
+                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
+                                path: string;
+                                /** @description What is wrong with it, in pt-BR */
+                                message: string;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
                 /** @description Missing, expired or revoked token */
                 401: {
@@ -12479,6 +12611,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description pedidos, funil and chamados are for representatives only */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI naming the problem type: urn:campo:problem:<code> */
+                            type: string;
+                            /** @description Short summary of the problem type, in pt-BR */
+                            title: string;
+                            /** @description The HTTP status code */
+                            status: number;
+                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
+                            code: string;
+                            /** @description What happened in this occurrence, in pt-BR */
+                            detail?: string;
+                            /** @description The request path */
+                            instance?: string;
+                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
+                            requestId?: string;
+                            /** @description Every invalid field, for validation problems */
+                            errors?: {
+                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
+                                path: string;
+                                /** @description What is wrong with it, in pt-BR */
+                                message: string;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description Not found, or not in the caller’s scope */
                 404: {
                     headers: {
@@ -13140,6 +13305,39 @@ export interface paths {
                     };
                     content: {
                         "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": {
+                            /** @description URI naming the problem type: urn:campo:problem:<code> */
+                            type: string;
+                            /** @description Short summary of the problem type, in pt-BR */
+                            title: string;
+                            /** @description The HTTP status code */
+                            status: number;
+                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
+                            code: string;
+                            /** @description What happened in this occurrence, in pt-BR */
+                            detail?: string;
+                            /** @description The request path */
+                            instance?: string;
+                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
+                            requestId?: string;
+                            /** @description Every invalid field, for validation problems */
+                            errors?: {
+                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
+                                path: string;
+                                /** @description What is wrong with it, in pt-BR */
+                                message: string;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description Missing, expired or revoked token */
