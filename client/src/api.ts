@@ -1,6 +1,10 @@
 import type { FieldError, Problem } from '@campo/shared';
 // The subpath, not the package index: the index pulls every zod contract into the bundle.
 import { API_BASE } from '@campo/shared/api';
+import createClient, { type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
+// Generated from the server's OpenAPI document by `pnpm api:types`; types only.
+import type { paths } from './api-schema.d.ts';
 
 /** URL of an API route on the server that serves this app. */
 export function apiUrl(path: string): string {
@@ -41,7 +45,7 @@ interface ApiAuth {
 
 let auth: ApiAuth = { token: () => null, onRejected: () => undefined };
 
-/** The token of the session, for the rare caller that does not go through api() (error reports). */
+/** The token of the session, for the rare caller that does not go through api (error reports). */
 export function currentToken(): string | null {
   return auth.token();
 }
@@ -49,13 +53,6 @@ export function currentToken(): string | null {
 /** The session module plugs itself in here; api.ts must not import it (it imports us). */
 export function setApiAuth(next: ApiAuth): void {
   auth = next;
-}
-
-export interface ApiRequest {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
 }
 
 async function toApiError(res: Response): Promise<ApiError> {
@@ -73,38 +70,84 @@ async function toApiError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, `HTTP_${res.status}`, 'Erro no servidor', `O servidor respondeu ${res.status}.`);
 }
 
-/** Calls the API: JSON in, JSON out, the bearer token added, problems thrown as ApiError. */
-export async function api<T>(path: string, req: ApiRequest = {}): Promise<T> {
-  const token = auth.token();
-  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (req.body !== undefined) headers['content-type'] = 'application/json';
-  let res: Response;
-  try {
-    res = await fetch(apiUrl(path), {
-      method: req.method ?? (req.body === undefined ? 'GET' : 'POST'),
-      headers,
-      ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-      ...(req.signal ? { signal: req.signal } : {}),
-    });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(
+/** The bearer token on the way out; problems and failed requests thrown as ApiError on the way back. */
+const session: Middleware = {
+  onRequest({ request }) {
+    const token = auth.token();
+    if (token) request.headers.set('authorization', `Bearer ${token}`);
+  },
+  async onResponse({ request, response }) {
+    if (response.ok) return;
+    const error = await toApiError(response);
+    // Only a token we sent can be revoked: a failed login (INVALID_CREDENTIALS) is a 401 too.
+    if (request.headers.has('authorization') && isRejectedToken(error)) auth.onRejected();
+    throw error;
+  },
+  onError({ error }) {
+    if (error instanceof DOMException && error.name === 'AbortError') return;
+    return new ApiError(
       0,
       'NETWORK_ERROR',
       'Sem conexão',
       'Não foi possível falar com o servidor. Verifique a conexão.',
     );
-  }
-  if (!res.ok) {
-    const error = await toApiError(res);
-    // Only a token we sent can be revoked: a failed login (INVALID_CREDENTIALS) is a 401 too.
-    if (token && isRejectedToken(error)) auth.onRejected();
-    throw error;
-  }
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+  },
+};
+
+type Paths = paths;
+type Method = Extract<HttpMethod, 'get' | 'put' | 'post' | 'delete' | 'patch'>;
+/** openapi-fetch's rule: the options argument may be left out when nothing in it is required. */
+export type InitParam<Init> = RequiredKeysOf<Init> extends never ? [Init?] : [Init];
+/** The success body of an answer (undefined for 204); errors never get here, they are thrown. */
+type Data<R> = R extends { data: infer D } ? D : never;
+/** A route of the document that answers `method`, e.g. `/orders/{id}` for 'get'. */
+export type ApiRoute<M extends Method> = PathsWithMethod<Paths, M>;
+/** The options of a call: path, query and header parameters, body, signal. */
+export type ApiInit<M extends Method, P extends ApiRoute<M>> = MaybeOptionalInit<Paths[P], M>;
+/** What a call of `route` with options `I` resolves to. */
+export type ApiAnswer<M extends Method, P extends ApiRoute<M>, I> = Paths[P][M] extends infer O extends Record<
+  string | number,
+  unknown
+>
+  ? Data<FetchResponse<O, I, `${string}/${string}`>>
+  : never;
+
+/**
+ * One HTTP method of the API: the route is a path of the OpenAPI document (`/orders/{id}`), its
+ * path, query and header parameters, body and answer are typed from the generated `paths`.
+ */
+export type ApiMethod<M extends Method> = <P extends ApiRoute<M>, I extends ApiInit<M, P>>(
+  route: P,
+  ...init: InitParam<I>
+) => Promise<ApiAnswer<M, P, I>>;
+
+export interface Api {
+  GET: ApiMethod<'get'>;
+  POST: ApiMethod<'post'>;
+  PUT: ApiMethod<'put'>;
+  PATCH: ApiMethod<'patch'>;
+  DELETE: ApiMethod<'delete'>;
 }
+
+/**
+ * A client of the API at `baseUrl`: JSON in, JSON out, the bearer token added, problems and
+ * unreachable servers thrown as ApiError. `fetch` is looked up per call so a test can stand in.
+ */
+export function createApi(baseUrl: string = API_BASE, fetch = (request: Request) => globalThis.fetch(request)): Api {
+  const client = createClient<Paths>({ baseUrl, fetch, headers: { accept: 'application/json' } });
+  client.use(session);
+  // openapi-fetch answers { data } or { error }; errors were thrown by the middleware above, so
+  // only data is left. Its methods are generic over the route, which TypeScript cannot forward
+  // through a wrapper: the one cast is here, typed again by ApiMethod.
+  const send = (method: Uppercase<Method>) => {
+    const call = client[method] as unknown as (route: string, init?: object) => Promise<{ data?: unknown }>;
+    return (async (route: string, init?: object) => (await call(route, init)).data) as never;
+  };
+  return { GET: send('GET'), POST: send('POST'), PUT: send('PUT'), PATCH: send('PATCH'), DELETE: send('DELETE') };
+}
+
+/** The app's API client (see createApi). */
+export const api: Api = createApi();
 
 /** The server answers 401 UNAUTHORIZED to a token that expired, was revoked or is unknown. */
 export function isRejectedToken(error: ApiError): boolean {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { type AppConfig, createApp } from '../../server/src/app.ts';
 import type { ChangeHub } from '../../server/src/sync/stream.ts';
 import { serverRolePool } from './pg.ts';
+import { checkedFetch } from './response-contract.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
 
@@ -17,11 +18,15 @@ export function testApp(
 ) {
   const url = pool.options.connectionString;
   const serverPool = !options.asOwner && url ? serverRolePool(url) : pool;
-  return createApp({
+  const app = createApp({
     pool: serverPool,
     ...(options.hub ? { hub: options.hub } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     ...(options.syncMinVersion ? { syncMinVersion: options.syncMinVersion } : {}),
     config: { jwtSecret: TEST_JWT_SECRET, tokenTtlHours: 1, devLogin: false, ...config },
   });
+  // Every answer, through app.request or app.fetch (browser and replication tests too), is
+  // checked against its route's schema in the OpenAPI document (response-contract.ts).
+  app.fetch = checkedFetch(app.fetch);
+  return app;
 }

@@ -1,7 +1,3 @@
-// Web Push on this device (docs/push.md): subscribe with the server's VAPID key once the person
-// allows notifications, and forget the subscription, on the server and in the browser, when
-// they log out, so a shared phone never shows the previous user's orders.
-import type { PushSubscriptionSaved, VapidPublicKey } from '@campo/shared';
 import { signal } from '@preact/signals';
 import { ApiError, api } from '../api.ts';
 import { currentRole, onWipe } from '../session/session.ts';
@@ -63,7 +59,7 @@ function sameKey(sub: PushSubscription, key: Uint8Array): boolean {
 async function subscribe(): Promise<void> {
   const reg = await registration();
   if (!reg) throw new Error('sem service worker');
-  const { publicKey } = await api<VapidPublicKey>('/notifications/vapid-public-key');
+  const { publicKey } = await api.GET('/notifications/vapid-public-key');
   const key = keyBytes(publicKey);
   let sub = await reg.pushManager.getSubscription();
   // A subscription made with an older server key no longer receives anything.
@@ -72,8 +68,11 @@ async function subscribe(): Promise<void> {
     sub = null;
   }
   sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  const { keys } = sub.toJSON();
   // Registering again is harmless and moves a shared phone to whoever is signed in now.
-  await api<PushSubscriptionSaved>('/notifications/subscriptions', { method: 'POST', body: sub.toJSON() });
+  await api.POST('/notifications/subscriptions', {
+    body: { endpoint: sub.endpoint, keys: { p256dh: keys?.p256dh ?? '', auth: keys?.auth ?? '' } },
+  });
 }
 
 function explain(err: unknown): { status: PushStatus; message: string | null } {
@@ -134,8 +133,6 @@ onWipe(async () => {
   pushError.value = null;
   if (!sub) return;
   // The server first, while the token is still good; the browser's side goes either way.
-  await api('/notifications/subscriptions', { method: 'DELETE', body: { endpoint: sub.endpoint } }).catch(
-    () => undefined,
-  );
+  await api.DELETE('/notifications/subscriptions', { body: { endpoint: sub.endpoint } }).catch(() => undefined);
   await sub.unsubscribe().catch(() => false);
 });

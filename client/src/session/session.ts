@@ -1,7 +1,7 @@
 // Who is logged in, and the one way out: logout() and a rejected token both wipe everything
 // this device keeps for the user before the token goes, so the next person to pick up a
 // shared phone finds nothing of the last one.
-import type { Role, Session, SessionUser } from '@campo/shared';
+import type { Role, SessionUser } from '@campo/shared';
 import { computed, signal } from '@preact/signals';
 import { ApiError, api, setApiAuth } from '../api.ts';
 
@@ -97,7 +97,7 @@ export async function logout(): Promise<void> {
 }
 
 export async function login(loginName: string, password: string): Promise<SessionUser> {
-  const s = await api<Session>('/auth/login', { method: 'POST', body: { login: loginName, password } });
+  const s = await api.POST('/auth/login', { body: { login: loginName, password } });
   // A different user on this device must not see the previous one's local data.
   const previous = readStored();
   if (previous && previous.user.id !== s.user.id) await wipe();
@@ -114,7 +114,7 @@ export async function refreshUser(): Promise<void> {
   const s = session.peek();
   if (!s) return;
   try {
-    const user = await api<SessionUser>('/auth/me');
+    const user = await api.GET('/auth/me');
     if (session.peek()?.token === s.token) store({ ...s, user });
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 401) return;

@@ -83,6 +83,7 @@ const deleteRoute = createRoute({
   request: { params: ZIdParam },
   responses: {
     204: { description: 'Deleted' },
+    400: errorResponses[400],
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],

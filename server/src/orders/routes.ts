@@ -90,7 +90,12 @@ const getOrderRoute = createRoute({
   summary: 'An order with its lines, status history and ERP situation',
   security: bearer,
   request: { params: ZIdParam },
-  responses: { 200: json(ZOrder, 'The order'), 401: errorResponses[401], 404: errorResponses[404] },
+  responses: {
+    200: json(ZOrder, 'The order'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
 });
 
 const decisionResponses = {

@@ -55,6 +55,7 @@ const getRoute = createRoute({
   request: { params: ZIdParam },
   responses: {
     200: json(ZTicket, 'The ticket'),
+    400: errorResponses[400],
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],
@@ -128,6 +129,7 @@ const companyGetRoute = createRoute({
   request: { params: ZIdParam },
   responses: {
     200: json(ZTicket, 'The ticket'),
+    400: errorResponses[400],
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],

@@ -12,7 +12,7 @@ const count = signal<number | null>(null);
 
 export async function refreshPendingCount(): Promise<void> {
   try {
-    count.value = (await api<{ count: number }>('/notifications/pending-count')).count;
+    count.value = (await api.GET('/notifications/pending-count')).count;
   } catch {
     // Offline or refused: keep the last count rather than blink a wrong zero.
   }

@@ -1,23 +1,15 @@
-import type { OrderSummary } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { brl, dateTime } from './kit/format.ts';
 import { Pager } from './kit/pager.tsx';
 import { useApi } from './kit/use-api.ts';
 
-interface OrderPage {
-  items: OrderSummary[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
-
 const PAGE_SIZE = 20;
 
 export function ApprovalQueue() {
   const [page, setPage] = useState(1);
-  const { data, error, loading, reload } = useApi<OrderPage>(
-    `/orders?status=pending_approval&page=${page}&pageSize=${PAGE_SIZE}`,
-  );
+  const { data, error, loading, reload } = useApi('/orders', {
+    params: { query: { status: 'pending_approval', page, pageSize: PAGE_SIZE } },
+  });
 
   return (
     <section aria-labelledby="aprovacoes-titulo">

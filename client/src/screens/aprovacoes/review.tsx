@@ -1,4 +1,4 @@
-import type { ClientDetail, Order } from '@campo/shared';
+import type { Order } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { api, errorMessage } from '../../api.ts';
 import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from './kit/format.ts';
@@ -8,7 +8,7 @@ import { refreshPendingCount } from './pending-badge.tsx';
 const CHIP = { ok: 'ok', overdue: 'warn', blocked: 'bad' } as const;
 
 function ClientPanel(props: { idCliente: number; total: number }) {
-  const { data: c, error } = useApi<ClientDetail>(`/clients/${props.idCliente}`);
+  const { data: c, error } = useApi('/clients/{id}', { params: { path: { id: props.idCliente } } });
   if (error) return <p class="error">Situação do cliente indisponível: {error}</p>;
   if (!c) return <p aria-busy="true">Carregando o cliente…</p>;
   const available = c.creditLimit === null ? null : c.creditLimit - c.openAmount;
@@ -101,7 +101,7 @@ function Lines(props: { order: Order }) {
 }
 
 export function OrderReview(props: { id: number }) {
-  const { data: fetched, error } = useApi<Order>(`/orders/${props.id}`);
+  const { data: fetched, error } = useApi('/orders/{id}', { params: { path: { id: props.id } } });
   const decided = useSignal<Order | null>(null);
   const busy = useSignal<'approve' | 'reject' | null>(null);
   const rejecting = useSignal(false);
@@ -117,10 +117,13 @@ export function OrderReview(props: { id: number }) {
     busy.value = kind;
     actionError.value = null;
     try {
-      decided.value = await api<Order>(`/orders/${props.id}/${kind}`, {
-        method: 'POST',
-        ...(kind === 'reject' ? { body: { motivo: motivo.value.trim() } } : {}),
-      });
+      decided.value =
+        (await kind) === 'approve'
+          ? await api.POST('/orders/{id}/approve', { params: { path: { id: props.id } } })
+          : await api.POST('/orders/{id}/reject', {
+              params: { path: { id: props.id } },
+              body: { motivo: motivo.value.trim() },
+            });
       rejecting.value = false;
       void refreshPendingCount();
     } catch (err) {

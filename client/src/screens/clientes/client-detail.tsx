@@ -49,11 +49,11 @@ function useRemote(id: string): Remote {
   useEffect(() => {
     const abort = new AbortController();
     setRemote({ kind: 'loading' });
-    const path = `/clients/${encodeURIComponent(id)}`;
+    const params = { path: { id: Number(id) } };
     Promise.all([
-      api<ClientOrders>(`${path}/orders`, { signal: abort.signal }),
+      api.GET('/clients/{id}/orders', { params, signal: abort.signal }),
       // The financial detail is a bonus: without it the device's copy still says "blocked".
-      api<ApiClientDetail>(path, { signal: abort.signal }).catch(() => null),
+      api.GET('/clients/{id}', { params, signal: abort.signal }).catch(() => null),
     ])
       .then(([orders, detail]) => setRemote({ kind: 'ok', detail, orders: orders.items }))
       .catch((err: unknown) => {

@@ -49,7 +49,7 @@ function LogoSection(props: { company: Company; onSaved: (c: Company) => void })
     setBusy(true);
     setError(null);
     try {
-      await api('/catalog/company/logo', { method: 'DELETE' });
+      await api.DELETE('/catalog/company/logo');
       props.onSaved({ ...props.company, logoBase64: null });
       setMessage('Logo removido.');
     } catch (err) {
@@ -132,8 +132,7 @@ function TargetSection(props: { company: Company; onSaved: (c: Company) => void 
     setBusy(true);
     setError(null);
     try {
-      const saved = await api<{ metaPositivacaoDia: number }>('/dashboard/manager/meta-positivacao-dia', {
-        method: 'PUT',
+      const saved = await api.PUT('/dashboard/manager/meta-positivacao-dia', {
         body: { metaPositivacaoDia: n },
       });
       props.onSaved({ ...props.company, metaPositivacaoDia: saved.metaPositivacaoDia });
@@ -182,7 +181,7 @@ function TargetSection(props: { company: Company; onSaved: (c: Company) => void 
 }
 
 export default function CompanyScreen() {
-  const { data, error } = useApi<Company>('/catalog/company');
+  const { data, error } = useApi('/catalog/company');
   const [company, setCompany] = useState<Company | null>(null);
   const current = company ?? data;
   return (

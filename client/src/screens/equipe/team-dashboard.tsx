@@ -1,7 +1,7 @@
 // The team dashboard: the month's ranking by billing and by positivation, and today's
 // positivation against the daily target. Supervisors see their own team at /equipe; managers
 // reach the same view for any supervisor from the team cards (/metas/equipe/<cod>).
-import type { RepRanking, SupervisorDashboard } from '@campo/shared';
+import type { RepRanking } from '@campo/shared';
 import { useMemo } from 'preact/hooks';
 import { brl, num } from '../aprovacoes/kit/format.ts';
 import { useApi } from '../aprovacoes/kit/use-api.ts';
@@ -63,10 +63,9 @@ function RankingTable(props: { caption: string; rows: RepRanking[] }) {
 }
 
 export function TeamDashboard(props: { codSupervisor?: number; mes?: string; title: string }) {
-  const q = new URLSearchParams();
-  if (props.codSupervisor) q.set('codSupervisor', String(props.codSupervisor));
-  if (props.mes) q.set('mes', props.mes);
-  const { data, error, loading } = useApi<SupervisorDashboard>(`/dashboard/supervisor?${q}`);
+  const { data, error, loading } = useApi('/dashboard/supervisor', {
+    params: { query: { codSupervisor: props.codSupervisor || undefined, mes: props.mes } },
+  });
 
   const billing = useMemo(() => {
     const top = (data?.porFaturamento ?? []).slice(0, LIMIT);

@@ -212,7 +212,8 @@ export function RepDashboard(props: { name: string }) {
 
   useEffect(() => {
     const ctrl = new AbortController();
-    api<Dashboard>('/dashboard/rep', { signal: ctrl.signal })
+    api
+      .GET('/dashboard/rep', { signal: ctrl.signal })
       .then((data) => {
         const c = { at: new Date().toISOString(), data };
         writeCachedDashboard(c);

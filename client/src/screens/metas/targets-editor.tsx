@@ -1,7 +1,7 @@
 // The month's targets as an editable table per team. Only the rows changed are sent (an empty
 // field removes the target); on an error nothing typed is lost, and the rows the API names
 // are marked.
-import type { DirectorySupervisors, TargetsPage } from '@campo/shared';
+import type { TargetsPage } from '@campo/shared';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
@@ -20,8 +20,8 @@ const show = (v: number | null) => (v === null ? '' : v.toFixed(2).replace('.', 
 export function TargetsEditor(props: { mes?: string }) {
   const { route } = useLocation();
   const mes = props.mes ?? today().slice(0, 7);
-  const targets = useApi<TargetsPage>(`/metas/${mes}`);
-  const sups = useApi<DirectorySupervisors>('/supervisores');
+  const targets = useApi('/metas/{mes}', { params: { path: { mes } } });
+  const sups = useApi('/supervisores');
   const [edits, setEdits] = useState<Record<number, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -71,7 +71,7 @@ export function TargetsEditor(props: { mes?: string }) {
     setError(null);
     try {
       const metas = changed.map(([cod, text]) => ({ codVendedor: Number(cod), valorMeta: parseMoney(text) }));
-      await api(`/metas/${mes}`, { method: 'PUT', body: { metas } });
+      await api.PUT('/metas/{mes}', { params: { path: { mes } }, body: { metas } });
       setEdits({});
       targets.reload();
       setMessage(changed.length === 1 ? '1 meta salva.' : `${changed.length} metas salvas.`);
@@ -87,7 +87,7 @@ export function TargetsEditor(props: { mes?: string }) {
     setError(null);
     setMessage(null);
     try {
-      const r = await api<{ copiadas: number; mantidas: number }>(`/metas/${mes}/copiar-anterior`, { method: 'POST' });
+      const r = await api.POST('/metas/{mes}/copiar-anterior', { params: { path: { mes } } });
       targets.reload();
       setMessage(
         `${r.copiadas} metas copiadas do mês anterior; ${r.mantidas} representantes já tinham meta e foram mantidos.`,

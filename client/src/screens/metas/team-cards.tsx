@@ -1,9 +1,8 @@
-import type { SupervisorCards } from '@campo/shared';
 import { brl, num } from '../aprovacoes/kit/format.ts';
 import { useApi } from '../aprovacoes/kit/use-api.ts';
 
 export function TeamCards(props: { mes?: string }) {
-  const { data, error } = useApi<SupervisorCards>(`/equipe/supervisores${props.mes ? `?mes=${props.mes}` : ''}`);
+  const { data, error } = useApi('/equipe/supervisores', { params: { query: { mes: props.mes } } });
   return (
     <section aria-labelledby="equipes-titulo">
       <h2 id="equipes-titulo">Equipes</h2>

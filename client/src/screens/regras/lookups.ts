@@ -1,11 +1,9 @@
-// The selectors' data of the rule editor and the preview, fetched once per visit.
-import type { DirectoryPautas, DirectoryReps, ProductGroups } from '@campo/shared';
 import { useApi } from '../aprovacoes/kit/use-api.ts';
 
 export function useLookups() {
-  const groups = useApi<ProductGroups>('/politicas/grupos-produto');
-  const reps = useApi<DirectoryReps>('/vendedores');
-  const pautas = useApi<DirectoryPautas>('/pautas');
+  const groups = useApi('/politicas/grupos-produto');
+  const reps = useApi('/vendedores');
+  const pautas = useApi('/pautas');
   return {
     groups: groups.data?.items ?? [],
     reps: reps.data?.items ?? [],

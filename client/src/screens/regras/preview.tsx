@@ -1,7 +1,7 @@
 // What a chosen representative gets for a product, on a pauta and a date: the server runs the
 // same shared discount engine as the cart (GET /politicas/alcada), so this is the real answer,
 // not a re-implementation.
-import type { CatalogPage, CeilingPreview } from '@campo/shared';
+import type { CeilingPreview } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
 import { day, pct, today } from '../aprovacoes/kit/format.ts';
@@ -26,9 +26,9 @@ export function CeilingPreviewPanel() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const products = useApi<CatalogPage>(
-    search.trim().length >= 2 ? `/catalog?q=${encodeURIComponent(search.trim())}&pageSize=20` : null,
-  );
+  const products = useApi(search.trim().length >= 2 ? '/catalog' : null, {
+    params: { query: { q: search.trim(), pageSize: 20 } },
+  });
 
   const run = async (e: Event) => {
     e.preventDefault();
@@ -39,8 +39,13 @@ export function CeilingPreviewPanel() {
     setBusy(true);
     setError(null);
     try {
-      const q = new URLSearchParams({ codVendedor, idPauta, idProduto, data });
-      setResult(await api<CeilingPreview>(`/politicas/alcada?${q}`));
+      const query = {
+        codVendedor: Number(codVendedor),
+        idPauta: Number(idPauta),
+        idProduto: [Number(idProduto)],
+        data,
+      };
+      setResult(await api.GET('/politicas/alcada', { params: { query } }));
     } catch (err) {
       setResult(null);
       setError(errorMessage(err));

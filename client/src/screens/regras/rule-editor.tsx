@@ -79,7 +79,7 @@ export function RuleEditor() {
         vigenciaInicio: form.vigenciaInicio,
         vigenciaFim: form.vigenciaFim,
       };
-      setCreated(await api<PolicyRuleCreated>('/politicas/regras', { method: 'POST', body }));
+      setCreated(await api.POST('/politicas/regras', { body }));
     } catch (err) {
       // The form keeps everything typed; the API names each bad field.
       const fields = fieldMessages(err);

@@ -1,4 +1,4 @@
-import type { PolicyRule, PolicyRulePage } from '@campo/shared';
+import type { PolicyRule } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
@@ -31,16 +31,16 @@ export function RuleList() {
   const { query } = useLocation();
   const tab: Tab = TABS.some((t) => t.key === query.situacao) ? (query.situacao as Tab) : 'vigentes';
   const [page, setPage] = useState(1);
-  const { data, error, loading, reload } = useApi<PolicyRulePage>(
-    `/politicas/regras?situacao=${tab}&page=${page}&pageSize=20`,
-  );
+  const { data, error, loading, reload } = useApi('/politicas/regras', {
+    params: { query: { situacao: tab, page, pageSize: 20 } },
+  });
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
   const remove = async (r: PolicyRule) => {
     if (!confirm(`Excluir a regra "${r.descricao}"? Pedidos já feitos mantêm a regra como era.`)) return;
     setDeleteError(null);
     try {
-      await api(`/politicas/regras/${r.id}`, { method: 'DELETE' });
+      await api.DELETE('/politicas/regras/{id}', { params: { path: { id: r.id } } });
       reload();
     } catch (err) {
       setDeleteError(errorMessage(err));

@@ -1,7 +1,7 @@
 // The company's SAC inbox (managers, and admins through the API): every ticket of the tenant,
 // filtered by status and client, with the thread, a reply and resolving. The /sac route draws
 // this for managers; representatives get their own SAC screen (screens/sac/).
-import type { Ticket, TicketStatus, TicketSummary } from '@campo/shared';
+import type { Ticket, TicketStatus } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
@@ -18,22 +18,14 @@ const STATUS: Record<TicketStatus, { label: string; chip: string }> = {
   cancelado: { label: 'Cancelado', chip: '' },
 };
 
-interface TicketPage {
-  items: TicketSummary[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
-
 function Inbox() {
   const [status, setStatus] = useState<TicketStatus | ''>('aberto');
   const [cliente, setCliente] = useState('');
   const [applied, setApplied] = useState('');
   const [page, setPage] = useState(1);
-  const q = new URLSearchParams({ page: String(page), pageSize: '20' });
-  if (status) q.set('status', status);
-  if (applied) q.set('cliente', applied);
-  const { data, error, loading } = useApi<TicketPage>(`/ger/chamados?${q}`);
+  const { data, error, loading } = useApi('/ger/chamados', {
+    params: { query: { page, pageSize: 20, status: status || undefined, cliente: applied || undefined } },
+  });
 
   return (
     <section aria-labelledby="sac-titulo">
@@ -113,7 +105,7 @@ function Inbox() {
 }
 
 function TicketView(props: { id: number }) {
-  const fetched = useApi<Ticket>(`/ger/chamados/${props.id}`);
+  const fetched = useApi('/ger/chamados/{id}', { params: { path: { id: props.id } } });
   const [ticket, setTicket] = useState<Ticket | null>(null);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -131,8 +123,11 @@ function TicketView(props: { id: number }) {
     try {
       const next =
         kind === 'reply'
-          ? await api<Ticket>(`/ger/chamados/${props.id}/mensagens`, { method: 'POST', body: { texto: text } })
-          : await api<Ticket>(`/ger/chamados/${props.id}/resolver`, { method: 'POST' });
+          ? await api.POST('/ger/chamados/{id}/mensagens', {
+              params: { path: { id: props.id } },
+              body: { texto: text },
+            })
+          : await api.POST('/ger/chamados/{id}/resolver', { params: { path: { id: props.id } } });
       setTicket(next);
       if (kind === 'reply') setText('');
     } catch (err) {

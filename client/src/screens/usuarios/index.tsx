@@ -1,7 +1,7 @@
 // Usuários (admins): the logins of the company: list and search, create, disable or enable,
 // and reset a password. The API keeps each admin inside their own company and applies the
 // same rules as the `campo user` CLI.
-import type { Role, UserPage, UserView } from '@campo/shared';
+import type { Role, UserView } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
 import '../aprovacoes/kit/kit.css';
@@ -31,7 +31,7 @@ function PasswordReset(props: { user: UserView; onDone: (message: string) => voi
     setBusy(true);
     setError(null);
     try {
-      await api(`/usuarios/${props.user.id}/senha`, { method: 'PUT', body: { password } });
+      await api.PUT('/usuarios/{id}/senha', { params: { path: { id: props.user.id } }, body: { password } });
       props.onDone(`Senha de ${props.user.login} trocada. As sessões abertas dele foram encerradas.`);
     } catch (err) {
       setError(errorMessage(err));
@@ -81,7 +81,7 @@ function UserCard(props: { user: UserView; onChanged: (message: string) => void 
     setBusy(true);
     setError(null);
     try {
-      await api(`/usuarios/${u.id}/ativo`, { method: 'PUT', body: { active: !u.active } });
+      await api.PUT('/usuarios/{id}/ativo', { params: { path: { id: u.id } }, body: { active: !u.active } });
       props.onChanged(u.active ? `${u.login} foi desativado.` : `${u.login} foi reativado.`);
     } catch (err) {
       setError(errorMessage(err));
@@ -144,9 +144,9 @@ export default function UsersScreen() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const q = new URLSearchParams({ page: String(page), pageSize: '20' });
-  if (applied) q.set('q', applied);
-  const { data, error, loading, reload } = useApi<UserPage>(`/usuarios?${q}`);
+  const { data, error, loading, reload } = useApi('/usuarios', {
+    params: { query: { page, pageSize: 20, q: applied || undefined } },
+  });
 
   const changed = (m: string) => {
     setMessage(m);

@@ -1,4 +1,4 @@
-import type { DirectoryReps, DirectorySupervisors, Role, UserView } from '@campo/shared';
+import type { Role, UserView } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
 import { fieldMessages, useApi } from '../aprovacoes/kit/use-api.ts';
@@ -11,8 +11,8 @@ const ROLES: { value: Role; label: string }[] = [
 ];
 
 export function NewUserForm(props: { onCreated: (u: UserView) => void; onCancel: () => void }) {
-  const reps = useApi<DirectoryReps>('/vendedores');
-  const sups = useApi<DirectorySupervisors>('/supervisores');
+  const reps = useApi('/vendedores');
+  const sups = useApi('/supervisores');
   const [form, setForm] = useState({
     login: '',
     name: '',
@@ -32,8 +32,7 @@ export function NewUserForm(props: { onCreated: (u: UserView) => void; onCancel:
     setFormError(null);
     setErrors({});
     try {
-      const created = await api<UserView>('/usuarios', {
-        method: 'POST',
+      const created = await api.POST('/usuarios', {
         body: {
           login: form.login,
           name: form.name,
