@@ -5,7 +5,7 @@
 // outbox retry) creates one client. Text bound for the ERP is made LATIN1-safe here, before it
 // reaches the database (an emoji would fail the statement); the trigger cuts it to the ERP's
 // column widths.
-import { type NewClient, type NewClientResult, toErpText } from '@campo/shared';
+import { type ErrorCode, type NewClient, type NewClientResult, toErpText } from '@campo/shared';
 import { sql } from 'kysely';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
@@ -17,7 +17,7 @@ import { loadRegistrationDocs } from './documents.ts';
 
 const erp = (v: string | null, max = 100) => (v === null ? null : toErpText(v, max));
 
-function fieldProblem(status: 409 | 422, code: string, field: string, detail: string, extra = {}): HttpProblem {
+function fieldProblem(status: 409 | 422, code: ErrorCode, field: string, detail: string, extra = {}): HttpProblem {
   return new HttpProblem(status, code, 'Cadastro recusado', detail, {
     errors: [{ path: `body.${field}`, message: detail }],
     ...extra,

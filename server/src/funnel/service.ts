@@ -5,6 +5,7 @@
 // fields sent; with baseAtualizadoEm it is refused (409 OPPORTUNITY_CONFLICT, with the
 // current card) when the card changed since that version — see shared/src/funnel.ts.
 import {
+  type ErrorCode,
   encodeLossless,
   type FunnelStage,
   type Opportunity,
@@ -31,7 +32,7 @@ function rep(auth: AuthContext): number {
   return auth.codVendedor;
 }
 
-const invalid = (code: string, detail: string, field: string) =>
+const invalid = (code: ErrorCode, detail: string, field: string) =>
   new HttpProblem(422, code, 'Oportunidade recusada', detail, { errors: [{ path: `body.${field}`, message: detail }] });
 
 async function checkLinks(

@@ -24,6 +24,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { DomainError } from '../errors.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
@@ -291,7 +292,7 @@ export async function createOrder(
     if (!result.replayed) ordersTotal.inc({ outcome: 'created' });
     return result;
   } catch (err) {
-    if (err instanceof HttpProblem && err.code === 'ORDER_REFUSED') ordersTotal.inc({ outcome: 'refused' });
+    if (err instanceof DomainError && err.code === 'ORDER_REFUSED') ordersTotal.inc({ outcome: 'refused' });
     throw err;
   }
 }
@@ -503,7 +504,7 @@ export async function decideOrder(
     ordersTotal.inc({ outcome: decision.approve ? 'approved' : 'rejected' });
     return decided;
   } catch (err) {
-    if (err instanceof HttpProblem) throw err;
+    if (err instanceof DomainError) throw err;
     // Raised by trg_pedido_aprovado or the ERP's own constraints: the whole approval rolled back.
     if (decision.approve && typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') {
       throw erpFailure(err);

@@ -15,7 +15,8 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
+import { problems } from '../http/problem.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal } from '../sync/refusals.ts';
@@ -80,7 +81,7 @@ async function unlessClosed(action: () => Promise<unknown>): Promise<boolean> {
     await action();
     return true;
   } catch (err) {
-    if (err instanceof HttpProblem && err.code === 'TICKET_CLOSED') return false;
+    if (err instanceof DomainError && err.code === 'TICKET_CLOSED') return false;
     throw err;
   }
 }
@@ -150,8 +151,8 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
       id = (await createTicket(db, auth, input.data, { ticket: key, message: first.id })).id;
     } catch (err) {
       // An order that is not the representative's, or gone: the ticket cannot be opened.
-      if (err instanceof HttpProblem && (err.status === 400 || err.status === 422 || err.code === 'NOT_FOUND')) {
-        return refusedTicket(next, { code: err.code, message: err.detail ?? err.title });
+      if (err instanceof DomainError && (err.status === 400 || err.status === 422 || err.code === 'NOT_FOUND')) {
+        return refusedTicket(next, { code: err.code, message: err.detail });
       }
       if (!isSameKeyRace(err, 'chamados_chave_key')) throw err;
       id = await ticketOfKey(db, auth, key);
