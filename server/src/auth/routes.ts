@@ -3,9 +3,9 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Db } from '../db/kysely.ts';
+import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
 import { createHashGate, type HashGateOptions } from './hash-gate.ts';
 import { devLogin, login } from './service.ts';
 import type { TokenSigner } from './tokens.ts';
@@ -93,7 +93,7 @@ export function authRoutes(deps: {
     })
     .openapi(devLoginRoute, async (c) => {
       if (!deps.devLoginEnabled) {
-        throw new HttpProblem(404, 'ROUTE_NOT_FOUND', 'Rota não encontrada', 'Login de desenvolvimento desativado.');
+        throw new DomainError('ROUTE_NOT_FOUND', 'Login de desenvolvimento desativado.');
       }
       return c.json(await devLogin(deps.db, deps.signer, c.req.valid('json').login), 200);
     });

@@ -10,9 +10,10 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requireRole } from '../auth/middleware.ts';
 import type { Db } from '../db/kysely.ts';
+import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { HttpProblem, problemResponse } from '../http/problem.ts';
+import { problemResponse } from '../http/problem.ts';
 import { logoProblems } from './logo.ts';
 import { removeLogo, setLogo, setMetaPositivacaoDia } from './service.ts';
 
@@ -113,7 +114,7 @@ export function companyRoutes(deps: { db: Db }) {
     .openapi(putLogoRoute, async (c) => {
       const bytes = new Uint8Array(await c.req.arrayBuffer());
       if (bytes.length === 0) {
-        throw new HttpProblem(400, 'LOGO_EMPTY', 'Imagem vazia', 'Envie o arquivo da imagem no corpo da requisição.');
+        throw new DomainError('LOGO_EMPTY', 'Envie o arquivo da imagem no corpo da requisição.');
       }
       return c.json(await setLogo(deps.db, c.get('auth'), bytes), 200);
     })

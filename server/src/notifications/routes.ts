@@ -10,9 +10,9 @@ import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
+import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
 import { pendingCount, subscribe, unsubscribe } from './service.ts';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS, type PushSettings } from './vapid.ts';
 
@@ -27,10 +27,8 @@ const unavailable = {
 function requirePush(settings: PushSettings): MiddlewareHandler<AppEnv> {
   return async (_c, next) => {
     if (!settings.vapid) {
-      throw new HttpProblem(
-        503,
+      throw new DomainError(
         'PUSH_DISABLED',
-        'Notificações indisponíveis',
         'As notificações push estão desativadas neste servidor (sem chaves VAPID configuradas).',
       );
     }

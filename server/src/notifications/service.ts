@@ -4,7 +4,7 @@ import { createECDH } from 'node:crypto';
 import { type PushSubscriptionCreate, type PushSubscriptionSaved, toErpText } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
-import { validationProblem } from '../http/problem.ts';
+import { validationFailed } from '../errors.ts';
 import { log } from '../log.ts';
 import {
   countPendingOrders,
@@ -35,10 +35,10 @@ export async function subscribe(
   ctx: { userAgent: string | null; endpointHosts: readonly string[] },
 ): Promise<{ saved: PushSubscriptionSaved; created: boolean }> {
   if (!endpointHostAllowed(body.endpoint, ctx.endpointHosts)) {
-    throw validationProblem([{ path: 'body.endpoint', message: 'não é o serviço de push de um navegador conhecido' }]);
+    throw validationFailed([{ path: 'body.endpoint', message: 'não é o serviço de push de um navegador conhecido' }]);
   }
   if (!isP256Point(body.keys.p256dh)) {
-    throw validationProblem([{ path: 'body.keys.p256dh', message: 'não é uma chave pública P-256 válida' }]);
+    throw validationFailed([{ path: 'body.keys.p256dh', message: 'não é uma chave pública P-256 válida' }]);
   }
   // A device that was registered in another tenant (the same phone, another account) stops
   // receiving that account's notifications now: it is in other hands.
