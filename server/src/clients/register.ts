@@ -10,15 +10,15 @@ import { sql } from 'kysely';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, forbidden, type ProblemExtra } from '../errors.ts';
 import { selectPautaExists } from '../orders/queries.ts';
 import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
 import { loadRegistrationDocs } from './documents.ts';
 
 const erp = (v: string | null, max = 100) => (v === null ? null : toErpText(v, max));
 
-function fieldProblem(status: 409 | 422, code: ErrorCode, field: string, detail: string, extra = {}): HttpProblem {
-  return new HttpProblem(status, code, 'Cadastro recusado', detail, {
+function fieldProblem(code: ErrorCode, field: string, detail: string, extra: ProblemExtra = {}): DomainError {
+  return new DomainError(code, detail, {
     errors: [{ path: `body.${field}`, message: detail }],
     ...extra,
   });
@@ -68,7 +68,7 @@ export async function registerClient(
   input: NewClient,
 ): Promise<{ created: boolean; body: NewClientResult }> {
   if (auth.role !== 'representative' || auth.codVendedor === null) {
-    throw problems.forbidden('Só representantes cadastram clientes.');
+    throw forbidden('Só representantes cadastram clientes.');
   }
   const codVendedor = auth.codVendedor;
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -76,8 +76,7 @@ export async function registerClient(
     await sql`select pg_advisory_xact_lock(hashtext(${`campo.cadastro:${input.id}`}))`.execute(tx);
     const previous = await existingRegistration(tx, auth.idEmpresa, input.id);
     if (previous) {
-      if (previous.cod_vendedor !== codVendedor)
-        throw problems.forbidden('Este cadastro pertence a outro representante.');
+      if (previous.cod_vendedor !== codVendedor) throw forbidden('Este cadastro pertence a outro representante.');
       return { created: false, body: result(input.id, previous) };
     }
     const same = await sameDocument(tx, auth.idEmpresa, input.documento);
@@ -85,7 +84,6 @@ export async function registerClient(
       // Name the existing client only to the representative whose portfolio holds it.
       const mine = same.cod_vendedor === codVendedor;
       throw fieldProblem(
-        409,
         'CLIENT_DOCUMENT_EXISTS',
         'documento',
         mine
@@ -95,7 +93,7 @@ export async function registerClient(
       );
     }
     if (!(await selectPautaExists(tx, auth.idEmpresa, input.idPauta))) {
-      throw fieldProblem(422, 'PRICE_LIST_NOT_FOUND', 'idPauta', `A pauta ${input.idPauta} não existe nesta empresa.`);
+      throw fieldProblem('PRICE_LIST_NOT_FOUND', 'idPauta', `A pauta ${input.idPauta} não existe nesta empresa.`);
     }
     let row: { id: number; id_corrent_erp: number | null; razao_social: string; cnpj_cpf: string; criado_em: Date };
     try {
@@ -127,7 +125,7 @@ export async function registerClient(
       // The trigger's own checks (the ERP's rules): refused, naming what the ERP objected to.
       const pgCode = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
       if (['23505', '23514', '23502', '23503'].includes(pgCode)) {
-        throw new HttpProblem(422, 'ERP_REFUSED_CLIENT', 'Cadastro recusado pelo ERP', (err as Error).message);
+        throw new DomainError('ERP_REFUSED_CLIENT', (err as Error).message);
       }
       throw err;
     }

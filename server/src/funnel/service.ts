@@ -15,7 +15,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, forbidden, notFound } from '../errors.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { loadOpportunityDocs, opportunitySyncDoc, toApi } from './documents.ts';
 import * as q from './queries.ts';
@@ -27,13 +27,13 @@ const lossless = (v: string | null | undefined) =>
 
 function rep(auth: AuthContext): number {
   if (auth.role !== 'representative' || auth.codVendedor === null) {
-    throw problems.forbidden('Só representantes têm funil de vendas.');
+    throw forbidden('Só representantes têm funil de vendas.');
   }
   return auth.codVendedor;
 }
 
 const invalid = (code: ErrorCode, detail: string, field: string) =>
-  new HttpProblem(422, code, 'Oportunidade recusada', detail, { errors: [{ path: `body.${field}`, message: detail }] });
+  new DomainError(code, detail, { errors: [{ path: `body.${field}`, message: detail }] });
 
 async function checkLinks(
   tx: Tx,
@@ -51,7 +51,7 @@ async function checkLinks(
 
 async function load(tx: Tx, auth: AuthContext, cod: number, id: string): Promise<Opportunity> {
   const row = await q.selectOpportunity(tx, auth.idEmpresa, cod, id);
-  if (!row) throw problems.notFound('Oportunidade');
+  if (!row) throw notFound('Oportunidade');
   return toApi(row);
 }
 
@@ -123,11 +123,11 @@ export async function createOpportunity(
     }
     // The id is taken: by this representative (a repeated POST) or by someone the caller cannot see.
     if (!existing) {
-      throw problems.conflict('OPPORTUNITY_ID_TAKEN', 'Este id já pertence a outra oportunidade; gere um novo UUID.');
+      throw new DomainError('OPPORTUNITY_ID_TAKEN', 'Este id já pertence a outra oportunidade; gere um novo UUID.');
     }
     const body = toApi(existing);
     if (content(body) !== content(wanted)) {
-      throw problems.conflict(
+      throw new DomainError(
         'OPPORTUNITY_ID_TAKEN',
         'Já existe uma oportunidade sua com este id e outro conteúdo; altere-a com PATCH /funil/{id} ou gere um novo UUID.',
         { atual: body },
@@ -147,13 +147,13 @@ export async function updateOpportunity(
   const cod = rep(auth);
   return withScope(db, scopeOf(auth), async (tx) => {
     const owner = await q.selectOwner(tx, auth.idEmpresa, id);
-    if (!owner || owner.cod_vendedor !== cod) throw problems.notFound('Oportunidade');
+    if (!owner || owner.cod_vendedor !== cod) throw notFound('Oportunidade');
     const current = await load(tx, auth, cod, id);
     if (
       patch.baseAtualizadoEm !== undefined &&
       new Date(patch.baseAtualizadoEm).getTime() !== new Date(current.atualizadoEm).getTime()
     ) {
-      throw problems.conflict(
+      throw new DomainError(
         'OPPORTUNITY_CONFLICT',
         'A oportunidade foi alterada depois da versão em que esta mudança se baseou; recarregue e tente de novo.',
         { atual: current },
@@ -209,7 +209,7 @@ export async function updateOpportunity(
 export async function deleteOpportunity(db: Db, auth: AuthContext, id: string): Promise<void> {
   const cod = rep(auth);
   await withScope(db, scopeOf(auth), async (tx) => {
-    if ((await q.deleteOpportunity(tx, auth.idEmpresa, cod, id)) === 0) throw problems.notFound('Oportunidade');
+    if ((await q.deleteOpportunity(tx, auth.idEmpresa, cod, id)) === 0) throw notFound('Oportunidade');
     await touchDocuments(tx, auth.idEmpresa, 'funil', cod, [], [id]);
   });
 }

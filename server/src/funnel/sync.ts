@@ -19,8 +19,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { DomainError } from '../errors.ts';
-import { problems } from '../http/problem.ts';
+import { DomainError, forbidden } from '../errors.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
@@ -82,7 +81,7 @@ async function current(db: Db, auth: AuthContext, id: string) {
   return withScope(db, scopeOf(auth), async (tx) => {
     const owner = await q.selectOwner(tx, auth.idEmpresa, id);
     if (owner && owner.cod_vendedor !== auth.codVendedor) {
-      throw problems.forbidden('Este documento pertence a outro representante.');
+      throw forbidden('Este documento pertence a outro representante.');
     }
     const row = owner ? await q.selectOpportunity(tx, auth.idEmpresa, auth.codVendedor as number, id) : undefined;
     if (!row) return null;
@@ -138,7 +137,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     } catch (err) {
       // Row-level security hides another representative's card: its id is simply taken.
       if (err instanceof DomainError && err.code === 'OPPORTUNITY_ID_TAKEN') {
-        throw problems.forbidden('Este documento pertence a outro representante.');
+        throw forbidden('Este documento pertence a outro representante.');
       }
       if (isRefusal(err)) return refusedCreation(next, refusalOf(err));
       throw err;

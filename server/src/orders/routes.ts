@@ -9,8 +9,8 @@ import {
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
+import { DomainError } from '../errors.ts';
 import { bearer, errorResponses, idParam, json, problem, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
 import { createOrder, decideOrder, getOrder, listOrders } from './service.ts';
 
 const ZIdParam = idParam('Order id');
@@ -131,10 +131,8 @@ export function orderRoutes(deps: { db: Db }) {
       const raw = c.req.valid('header')['idempotency-key'];
       const key = raw === undefined ? undefined : IDEMPOTENCY_KEY.exec(raw.trim())?.[1];
       if (!key) {
-        throw new HttpProblem(
-          400,
+        throw new DomainError(
           'IDEMPOTENCY_KEY_INVALID',
-          'Idempotency-Key ausente ou inválida',
           raw === undefined
             ? 'Envie o cabeçalho Idempotency-Key com uma chave única por pedido (por exemplo um UUID).'
             : 'A Idempotency-Key deve ter de 8 a 128 letras, dígitos, ponto, hífen, dois-pontos ou sublinhado.',

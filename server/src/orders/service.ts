@@ -24,8 +24,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { DomainError } from '../errors.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, forbidden, notFound } from '../errors.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
 import { loadCeilingInputs } from '../policies/service.ts';
@@ -42,13 +41,11 @@ export interface OrderResult {
 
 const ROUTE = 'POST /orders';
 
-function refused(reasons: RefusalReason[]): HttpProblem {
-  return new HttpProblem(
-    422,
+function refused(reasons: RefusalReason[]): DomainError {
+  return new DomainError(
     'ORDER_REFUSED',
-    'Pedido recusado',
     reasons.length === 1
-      ? reasons[0]?.message
+      ? (reasons[0]?.message ?? '')
       : `${reasons.length} motivos de recusa: ${reasons.map((r) => r.message).join(' ')}`,
     { reasons },
   );
@@ -284,7 +281,7 @@ export async function createOrder(
   now = new Date(),
 ): Promise<OrderResult> {
   if (auth.role !== 'representative' || auth.codVendedor === null) {
-    throw problems.forbidden('Só representantes criam pedidos.');
+    throw forbidden('Só representantes criam pedidos.');
   }
   const hash = requestHash(input);
   try {
@@ -307,20 +304,16 @@ function createOrderTx(
 ): Promise<OrderResult> {
   return withScope(db, scopeOf(auth), async (tx) => {
     if (!(await q.tryLockKey(tx, auth.idEmpresa, auth.userId, key))) {
-      throw new HttpProblem(
-        409,
+      throw new DomainError(
         'IDEMPOTENCY_KEY_IN_FLIGHT',
-        'Pedido em processamento',
         'Um envio com esta chave ainda está em andamento; tente de novo em instantes.',
       );
     }
     const previous = await q.selectIdempotencyKey(tx, auth.idEmpresa, auth.userId, key);
     if (previous) {
       if (previous.rota !== ROUTE || previous.hash_requisicao !== hash) {
-        throw new HttpProblem(
-          422,
+        throw new DomainError(
           'IDEMPOTENCY_KEY_REUSED',
-          'Chave de idempotência reutilizada',
           'Esta Idempotency-Key já foi usada para outro pedido; gere uma nova chave para um pedido diferente.',
         );
       }
@@ -355,7 +348,7 @@ function createOrderTx(
 
 async function loadOrder(tx: Tx, idEmpresa: number, id: number): Promise<Order> {
   const order = (await loadOrders(tx, idEmpresa, [id])).get(id);
-  if (!order) throw problems.notFound('Pedido');
+  if (!order) throw notFound('Pedido');
   return order;
 }
 
@@ -390,7 +383,7 @@ async function orderInScope(tx: Tx, auth: AuthContext, id: number, forUpdate = f
   const row = await q.selectOrder(tx, auth.idEmpresa, id, forUpdate);
   const reps = await visibleReps(tx, auth);
   // Out of scope answers like unknown: the caller learns nothing about other teams' orders.
-  if (!row || (reps !== null && !reps.includes(row.cod_vendedor))) throw problems.notFound('Pedido');
+  if (!row || (reps !== null && !reps.includes(row.cod_vendedor))) throw notFound('Pedido');
   return row;
 }
 
@@ -445,12 +438,10 @@ export async function listOrders(db: Db, auth: AuthContext, query: ListOrdersQue
 }
 
 /** PostgreSQL's message from a failed ERP insert, without internals a client need not see. */
-function erpFailure(err: unknown): HttpProblem {
+function erpFailure(err: unknown): DomainError {
   const message = err instanceof Error ? err.message : String(err);
-  return new HttpProblem(
-    422,
+  return new DomainError(
     'ERP_REPLICATION_FAILED',
-    'O ERP recusou o pedido',
     `A aprovação foi desfeita: o ERP não aceitou o pedido (${message.slice(0, 300)}).`,
   );
 }
@@ -465,12 +456,12 @@ export async function decideOrder(
   id: number,
   decision: { approve: true } | { approve: false; motivo: string },
 ): Promise<Order> {
-  if (auth.role === 'representative') throw problems.forbidden('Representantes não aprovam pedidos.');
+  if (auth.role === 'representative') throw forbidden('Representantes não aprovam pedidos.');
   try {
     const decided = await withScope(db, scopeOf(auth), async (tx) => {
       const row = await orderInScope(tx, auth, id, true);
       if (row.situa !== SITUA.pending_approval) {
-        throw problems.conflict(
+        throw new DomainError(
           'ORDER_ALREADY_DECIDED',
           `O pedido ${row.num_ped_sar} já está ${ORDER_STATUS_LABEL[statusOfSitua(row.situa)]}.`,
           { orderStatus: statusOfSitua(row.situa) },

@@ -19,7 +19,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, forbidden, notFound } from '../errors.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
 import { managerLogins } from '../notifications/queries.ts';
 import { touchDocuments } from '../sync/changelog.ts';
@@ -33,10 +33,10 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 /** Role check before any read: the representative side and the company side are disjoint. */
 function assertSide(auth: AuthContext, side: Side): void {
   if (side === 'representative' && (auth.role !== 'representative' || auth.codVendedor === null)) {
-    throw problems.forbidden('Só representantes usam os chamados do representante; a empresa usa /ger/chamados.');
+    throw forbidden('Só representantes usam os chamados do representante; a empresa usa /ger/chamados.');
   }
   if (side === 'company' && auth.role !== 'manager' && auth.role !== 'admin') {
-    throw problems.forbidden('Só gerentes e administradores atendem chamados.');
+    throw forbidden('Só gerentes e administradores atendem chamados.');
   }
 }
 
@@ -58,7 +58,7 @@ function summary(row: q.TicketRow): TicketSummary {
 
 async function loadTicket(tx: Tx, auth: AuthContext, id: number, side: Side): Promise<Ticket> {
   const row = await q.selectTicket(tx, auth.idEmpresa, id, side === 'representative' ? auth.codVendedor : null);
-  if (!row) throw problems.notFound('Chamado');
+  if (!row) throw notFound('Chamado');
   const messages = await q.selectMessages(tx, auth.idEmpresa, id);
   return {
     ...summary(row),
@@ -72,11 +72,9 @@ async function loadTicket(tx: Tx, auth: AuthContext, id: number, side: Side): Pr
   };
 }
 
-function closed(status: TicketStatus): HttpProblem {
-  return new HttpProblem(
-    409,
+function closed(status: TicketStatus): DomainError {
+  return new DomainError(
     'TICKET_CLOSED',
-    'Chamado encerrado',
     `O chamado está ${status} e não aceita mais mensagens nem mudanças de situação.`,
     { ticketStatus: status },
   );
@@ -85,7 +83,7 @@ function closed(status: TicketStatus): HttpProblem {
 /** Locks the ticket, checks the move and applies it; the ticket as it was. */
 async function move(tx: Tx, auth: AuthContext, id: number, side: Side, action: TicketAction) {
   const row = await q.selectTicket(tx, auth.idEmpresa, id, side === 'representative' ? auth.codVendedor : null, true);
-  if (!row) throw problems.notFound('Chamado');
+  if (!row) throw notFound('Chamado');
   const next = ticketTransition(row.status as TicketStatus, action);
   if (next === null) throw closed(row.status as TicketStatus);
   await q.updateStatus(tx, auth.idEmpresa, id, next);
@@ -131,19 +129,14 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
     if (keys) {
       const existing = await q.selectTicketByKey(tx, auth.idEmpresa, keys.ticket);
       if (existing && existing.cod_vendedor === codVendedor) return loadTicket(tx, auth, existing.id, 'representative');
-      if (existing) throw problems.forbidden('Este chamado pertence a outro representante.');
+      if (existing) throw forbidden('Este chamado pertence a outro representante.');
     }
     let about: Pick<q.NewTicketRow, 'id_pedido' | 'num_ped_sar' | 'num_ped_erp' | 'id_cliente' | 'nome_cliente'>;
     if (input.idPedido !== undefined) {
       const order = await q.selectCampoOrder(tx, auth.idEmpresa, input.idPedido);
       // Another representative's order answers like a missing one: its existence is not the caller's business.
       if (!order || order.cod_vendedor !== codVendedor) {
-        throw new HttpProblem(
-          422,
-          'ORDER_NOT_FOUND',
-          'Pedido não encontrado',
-          `O pedido ${input.idPedido} não existe entre os seus pedidos.`,
-        );
+        throw new DomainError('ORDER_NOT_FOUND', `O pedido ${input.idPedido} não existe entre os seus pedidos.`);
       }
       about = {
         id_pedido: order.id,
@@ -156,12 +149,7 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
       const num = input.numPedErp as number;
       const order = await q.selectErpOrder(tx, auth.idEmpresa, codVendedor, num);
       if (!order) {
-        throw new HttpProblem(
-          422,
-          'ORDER_NOT_FOUND',
-          'Pedido não encontrado',
-          `O pedido ${num} do ERP não existe entre os seus pedidos.`,
-        );
+        throw new DomainError('ORDER_NOT_FOUND', `O pedido ${num} do ERP não existe entre os seus pedidos.`);
       }
       about = {
         id_pedido: null,

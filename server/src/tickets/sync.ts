@@ -15,8 +15,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { DomainError } from '../errors.ts';
-import { problems } from '../http/problem.ts';
+import { DomainError, forbidden, notFound } from '../errors.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal } from '../sync/refusals.ts';
@@ -28,7 +27,7 @@ async function ticketOfKey(db: Db, auth: AuthContext, key: string): Promise<numb
   return withScope(db, scopeOf(auth), async (tx) => {
     const found = await q.selectTicketByKey(tx, auth.idEmpresa, key);
     if (found && found.cod_vendedor !== auth.codVendedor) {
-      throw problems.forbidden('Este documento pertence a outro representante.');
+      throw forbidden('Este documento pertence a outro representante.');
     }
     return found?.id ?? null;
   });
@@ -37,7 +36,7 @@ async function ticketOfKey(db: Db, auth: AuthContext, key: string): Promise<numb
 async function master(db: Db, auth: AuthContext, id: number): Promise<SyncTicket> {
   return withScope(db, scopeOf(auth), async (tx) => {
     const [doc] = await loadTicketDocs(tx, auth.idEmpresa, [String(id)]);
-    if (!doc) throw problems.notFound('Chamado');
+    if (!doc) throw notFound('Chamado');
     return doc.doc as SyncTicket;
   });
 }
