@@ -20,7 +20,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, notFound } from '../errors.ts';
 import * as q from './queries.ts';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -46,19 +46,17 @@ async function positivationToday(tx: Tx, idEmpresa: number, cal: q.Calendar, f: 
 /** The representative whose dashboard the caller asks for, or 404 when out of reach. */
 async function repInReach(tx: Tx, auth: AuthContext, codVendedor: number | undefined) {
   if (auth.role === 'representative') {
-    if (codVendedor !== undefined && codVendedor !== auth.codVendedor) throw problems.notFound('Representante');
+    if (codVendedor !== undefined && codVendedor !== auth.codVendedor) throw notFound('Representante');
     codVendedor = auth.codVendedor as number;
   } else if (codVendedor === undefined) {
-    throw new HttpProblem(
-      400,
+    throw new DomainError(
       'COD_VENDEDOR_REQUIRED',
-      'Representante não informado',
       'Informe codVendedor: o painel do representante é de um representante.',
     );
   }
   const [rep] = await q.selectReps(tx, auth.idEmpresa, { codVendedor }, 1);
   if (!rep || (auth.role === 'supervisor' && rep.cod_supervisor !== auth.codSupervisor)) {
-    throw problems.notFound('Representante');
+    throw notFound('Representante');
   }
   return rep;
 }
@@ -126,11 +124,11 @@ export function getSupervisorDashboard(
   return withScope(db, scopeOf(auth), async (tx) => {
     let codSupervisor = input.codSupervisor;
     if (auth.role === 'supervisor') {
-      if (codSupervisor !== undefined && codSupervisor !== auth.codSupervisor) throw problems.notFound('Supervisor');
+      if (codSupervisor !== undefined && codSupervisor !== auth.codSupervisor) throw notFound('Supervisor');
       codSupervisor = auth.codSupervisor as number;
     }
     if (codSupervisor !== undefined && !(await q.selectSupervisor(tx, auth.idEmpresa, codSupervisor))) {
-      throw problems.notFound('Supervisor');
+      throw notFound('Supervisor');
     }
     const idEmpresa = auth.idEmpresa;
     const f = { codSupervisor };

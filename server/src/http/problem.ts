@@ -1,28 +1,8 @@
-import { ERRORS, type ErrorCode, type FieldError, type Problem } from '@campo/shared';
+import { ERRORS, type FieldError, type Problem } from '@campo/shared';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { DomainError, forbidden, notFound, type ProblemExtra, unauthorized, validationFailed } from '../errors.ts';
-
-export { type ProblemExtra, STANDARD_PROBLEM_MEMBERS } from '../errors.ts';
-
-/**
- * The former HTTP-shaped error: kept only until every thrower names just a code (DomainError).
- * The status it is given must be the catalogue's; its title is the catalogue's.
- */
-export class HttpProblem<C extends ErrorCode = ErrorCode> extends DomainError<C> {
-  constructor(status: number, code: C, _title: string, detail?: string, extra: ProblemExtra = {}) {
-    super(code, detail ?? ERRORS[code].title, extra, status as never);
-  }
-}
-
-export const problems = {
-  notFound,
-  forbidden,
-  unauthorized,
-  conflict: <C extends ErrorCode>(code: C, detail: string, extra?: ProblemExtra) =>
-    new DomainError(code, detail, extra),
-};
+import type { DomainError } from '../errors.ts';
 
 /**
  * The RFC 9457 answer for a domain error: the status and the title come from the catalogue
@@ -56,5 +36,3 @@ export function fieldErrors(error: ZodError, where: string): FieldError[] {
     message: issue.message,
   }));
 }
-
-export const validationProblem = validationFailed;

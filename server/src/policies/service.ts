@@ -24,7 +24,7 @@ import {
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
-import { HttpProblem, problems, validationProblem } from '../http/problem.ts';
+import { DomainError, forbidden, validationFailed } from '../errors.ts';
 import { refreshLoadedCollection } from '../sync/changelog.ts';
 import { loadRuleDocs } from './documents.ts';
 import {
@@ -49,7 +49,7 @@ import {
   updateRule as updateRuleRow,
 } from './queries.ts';
 
-const ruleNotFound = () => new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', 'Regra de desconto não encontrada.');
+const ruleNotFound = () => new DomainError('NOT_FOUND', 'Regra de desconto não encontrada.');
 
 function situacaoOf(row: RuleRow, today: string): PolicyRule['situacao'] {
   if (row.vigencia_inicio > today) return 'futura';
@@ -181,7 +181,7 @@ async function checkReferences(tx: Tx, idEmpresa: number, refs: References): Pro
   for (const p of refs.pautas) {
     if (!known.has(p.id)) errors.push({ path: p.path, message: `a pauta ${p.id} não existe nesta empresa` });
   }
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw validationFailed(errors);
 }
 
 // A rule's description is Campo's own text (the ERP never receives it: the approval trigger
@@ -197,7 +197,7 @@ function cleanDescricao(descricao: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   if (clean === '') {
-    throw validationProblem([{ path: 'body.descricao', message: 'a descrição não pode ficar em branco' }]);
+    throw validationFailed([{ path: 'body.descricao', message: 'a descrição não pode ficar em branco' }]);
   }
   return encodeLossless(clean);
 }
@@ -322,7 +322,7 @@ type SubgroupOut = ProductGroups['items'][number]['subgrupos'][number];
 
 function representativeOf(auth: AuthContext): number {
   // A representative's login always names a cod_vendedor (users service); a token without one is a bug.
-  if (auth.codVendedor === null) throw problems.forbidden('Usuário representante sem código de vendedor.');
+  if (auth.codVendedor === null) throw forbidden('Usuário representante sem código de vendedor.');
   return auth.codVendedor;
 }
 
@@ -354,19 +354,19 @@ async function ceilingSubject(
   if (auth.role === 'representative') {
     const own = representativeOf(auth);
     if (query.codVendedor !== undefined && query.codVendedor !== own) {
-      throw problems.forbidden('Um representante consulta apenas a própria alçada.');
+      throw forbidden('Um representante consulta apenas a própria alçada.');
     }
     if (query.data !== undefined) {
-      throw problems.forbidden('A data da alçada de um representante é sempre a data do servidor.');
+      throw forbidden('A data da alçada de um representante é sempre a data do servidor.');
     }
     return { codVendedor: own, date: today };
   }
   if (query.codVendedor === undefined) {
-    throw validationProblem([{ path: 'query.codVendedor', message: 'informe o representante (codVendedor)' }]);
+    throw validationFailed([{ path: 'query.codVendedor', message: 'informe o representante (codVendedor)' }]);
   }
   const rep = await selectRepresentative(tx, auth.idEmpresa, query.codVendedor);
   if (!rep || (auth.role === 'supervisor' && rep.cod_supervisor !== auth.codSupervisor)) {
-    throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', 'Representante não encontrado na sua equipe.');
+    throw new DomainError('NOT_FOUND', 'Representante não encontrado na sua equipe.');
   }
   return { codVendedor: query.codVendedor, date: query.data ?? today };
 }
@@ -380,16 +380,14 @@ export async function ceilingPreview(
   const { codVendedor, date } = await ceilingSubject(tx, auth, query, businessDate(now));
   // Unknown ids, and ids of another tenant, are 404 like any object outside the caller's scope.
   if ((await selectPautaIds(tx, auth.idEmpresa, [query.idPauta])).length === 0) {
-    throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', `Pauta ${query.idPauta} não encontrada.`);
+    throw new DomainError('NOT_FOUND', `Pauta ${query.idPauta} não encontrada.`);
   }
   const ids = [...new Set(query.idProduto)];
   const products = new Map((await selectProducts(tx, auth.idEmpresa, ids)).map((p) => [p.id_produto, p]));
   const missing = ids.filter((id) => !products.has(id));
   if (missing.length > 0) {
-    throw new HttpProblem(
-      404,
+    throw new DomainError(
       'NOT_FOUND',
-      'Não encontrado',
       `Produto${missing.length > 1 ? 's' : ''} não encontrado${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
       { idProdutos: missing },
     );

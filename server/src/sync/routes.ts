@@ -22,8 +22,8 @@ import {
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
+import { DomainError } from '../errors.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
 import { pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
@@ -54,21 +54,18 @@ export function assertSyncVersion(header: string | undefined, minVersion: number
   const version = syncVersionOf(header);
   const extra = { minVersion, currentVersion: SYNC_PROTOCOL_VERSION };
   if (version !== null && version < minVersion) {
-    throw new HttpProblem(
-      426,
+    throw new DomainError(
       'SYNC_VERSION_UNSUPPORTED',
-      'Atualize o app',
       `Esta versão do app (sincronização v${version}) não é mais atendida pelo servidor; a mínima é v${minVersion}. Atualize o app para continuar sincronizando: nada do que está no aparelho se perde.`,
       extra,
     );
   }
   if (version === null || version > SYNC_PROTOCOL_VERSION) {
-    throw new HttpProblem(
-      400,
+    throw new DomainError(
       'SYNC_VERSION_UNSUPPORTED',
-      'Versão de sincronização desconhecida',
       `O servidor atende as versões ${minVersion} a ${SYNC_PROTOCOL_VERSION} da sincronização; tente de novo em instantes.`,
       extra,
+      400,
     );
   }
 }
