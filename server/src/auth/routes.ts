@@ -21,9 +21,12 @@ const loginRoute = createRoute({
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),
     400: errorResponses[400],
-    401: errorResponses[401],
-    429: problem('Too many attempts for this login from this address, or from this address: wait Retry-After seconds'),
-    503: problem('Too many logins being checked at once: retry after Retry-After seconds'),
+    401: problem('Wrong login or password, or a disabled user', 'INVALID_CREDENTIALS'),
+    429: problem(
+      'Too many attempts for this login from this address, or from this address: wait Retry-After seconds',
+      'TOO_MANY_LOGIN_ATTEMPTS',
+    ),
+    503: problem('Too many logins being checked at once: retry after Retry-After seconds', 'LOGIN_BUSY'),
   },
 });
 
@@ -37,8 +40,8 @@ const devLoginRoute = createRoute({
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),
     400: errorResponses[400],
-    401: errorResponses[401],
-    404: errorResponses[404],
+    401: problem('No active user with this login', 'INVALID_CREDENTIALS'),
+    404: problem('Development login is off (DEV_LOGIN unset)', 'ROUTE_NOT_FOUND'),
   },
 });
 

@@ -24,9 +24,12 @@ const route = createRoute({
   request: { body: { content: { 'application/json': { schema: ZClientError } }, required: true } },
   responses: {
     204: { description: 'Logged' },
-    400: problem('Invalid report: every bad field is listed in `errors`'),
-    413: problem('Report larger than 16 KiB'),
-    429: problem('Too many reports from this user or address; `retryAfterSeconds` says when to try again'),
+    400: problem('Invalid report: every bad field is listed in `errors`', 'VALIDATION_FAILED'),
+    413: problem('Report larger than 16 KiB', 'PAYLOAD_TOO_LARGE'),
+    429: problem(
+      'Too many reports from this user or address; `retryAfterSeconds` says when to try again',
+      'TOO_MANY_CLIENT_ERRORS',
+    ),
   },
 });
 

@@ -12,7 +12,7 @@ import { requireRole } from '../auth/middleware.ts';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { problemResponse } from '../http/problem.ts';
 import { logoProblems } from './logo.ts';
 import { removeLogo, setLogo, setMetaPositivacaoDia } from './service.ts';
@@ -67,12 +67,18 @@ const putLogoRoute = createRoute({
   },
   responses: {
     200: json(ZCompany, 'The company with its new logo'),
-    400: errorResponses[400],
+    400: badRequest('LOGO_EMPTY'),
     401: errorResponses[401],
     403: errorResponses[403],
-    413: problem('Larger than 500 KiB (512,000 bytes)'),
-    415: problem('Not a PNG, JPEG or WebP image, whatever the Content-Type said'),
-    422: problem('Unreadable or truncated image, or wider or taller than the maximum'),
+    413: problem('Larger than 500 KiB (512,000 bytes)', 'LOGO_TOO_LARGE'),
+    415: problem('Not a PNG, JPEG or WebP image, whatever the Content-Type said', 'LOGO_TYPE_NOT_SUPPORTED'),
+    422: problem(
+      'Unreadable or truncated image, or wider or taller than the maximum',
+      'LOGO_UNREADABLE',
+      'LOGO_TRUNCATED',
+      'LOGO_TRAILING_DATA',
+      'LOGO_DIMENSIONS_TOO_LARGE',
+    ),
   },
 });
 

@@ -23,7 +23,7 @@ import {
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
-import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
@@ -42,6 +42,7 @@ const ZVersionHeaders = z.object({
 const versionProblems = {
   426: problem(
     'The device speaks a replication version this server no longer serves: update the app (minVersion in the body)',
+    'SYNC_VERSION_UNSUPPORTED',
   ),
 };
 
@@ -80,8 +81,9 @@ const pullRoute = createRoute({
   request: { params: ZSyncPullParams, query: ZSyncPullQuery, headers: ZVersionHeaders },
   responses: {
     200: json(ZSyncPull, 'A batch of changed documents and the next checkpoint'),
-    400: errorResponses[400],
+    400: badRequest('CHECKPOINT_INVALID', 'CHECKPOINT_SCOPE', 'SYNC_VERSION_UNSUPPORTED'),
     401: errorResponses[401],
+    403: errorResponses[403],
     404: errorResponses[404],
     ...versionProblems,
   },
@@ -101,11 +103,11 @@ const pushRoute = createRoute({
   },
   responses: {
     200: json(ZSyncPushResult, 'The master states the device must adopt (RxDB conflicts)'),
-    400: errorResponses[400],
+    400: badRequest('SYNC_VERSION_UNSUPPORTED'),
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],
-    409: problem('An order of this push is being created by another request: retry'),
+    409: problem('An order of this push is being created by another request: retry', 'IDEMPOTENCY_KEY_IN_FLIGHT'),
     ...versionProblems,
   },
 });
@@ -124,8 +126,9 @@ const streamRoute = createRoute({
       description: 'An endless event stream: events `resync`, `change` (data `{ colecao }`) and `heartbeat`',
       content: { 'text/event-stream': { schema: z.string() } },
     },
+    400: badRequest('SYNC_VERSION_UNSUPPORTED'),
     401: errorResponses[401],
-    503: problem('The server sends no change announcements (no change hub)'),
+    503: problem('The server sends no change announcements (no change hub)', 'SYNC_STREAM_DISABLED'),
     ...versionProblems,
   },
 });
