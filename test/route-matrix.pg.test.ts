@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Session } from '@campo/shared';
+import { type Session, ZProblem } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../server/src/db/kysely.ts';
+import { documentedCodes } from '../server/src/http/openapi.ts';
 import { addUser } from '../server/src/users/service.ts';
 import { MATRIX_CASES } from './matrix/cases.ts';
 import { orderBody } from './matrix/orders.ts';
@@ -18,6 +19,7 @@ describe('route matrix: every route × every role, and another tenant', () => {
   let app: ReturnType<typeof testApp>;
   const tokens = new Map<MatrixCaller, string>();
   let ctx: MatrixContext;
+  let doc: unknown;
 
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);
@@ -35,6 +37,7 @@ describe('route matrix: every route × every role, and another tenant', () => {
       { caller: 'otherTenant', role: 'admin', idEmpresa: t2 },
     ] as const;
     app = testApp(db.pool);
+    doc = await (await app.request('/api/v1/openapi.json')).json();
     for (const u of users) {
       const { caller, ...rest } = u;
       await addUser(kdb, { ...rest, login: `${caller.toLowerCase()}@matrix.test`, name: caller, password: PASSWORD });
@@ -140,6 +143,7 @@ describe('route matrix: every route × every role, and another tenant', () => {
     it(`${testCase.method} ${testCase.route}`, async () => {
       const got: Partial<Record<MatrixCaller, number>> = {};
       const headers: Partial<Record<MatrixCaller, (string | null)[]>> = {};
+      const undocumented: string[] = [];
       for (const caller of callers) {
         const req = await testCase.request(ctx, caller);
         const token = tokens.get(caller);
@@ -156,8 +160,15 @@ describe('route matrix: every route × every role, and another tenant', () => {
         got[caller] = res.status;
         // Every answer, errors included, is never sniffed nor cached (docs/security.md, "Headers").
         headers[caller] = [res.headers.get('x-content-type-options'), res.headers.get('cache-control')];
-        await res.body?.cancel();
+        if (res.status >= 400) {
+          // Every answer's code is one the document lists for this route and status (and the
+          // catalogue's: the problem schema's code is its enum).
+          const { code } = ZProblem.parse(await res.json());
+          const listed = documentedCodes(doc, testCase.route, testCase.method, res.status);
+          if (!listed?.includes(code)) undocumented.push(`${caller}: ${res.status} ${code}`);
+        } else await res.body?.cancel();
       }
+      expect(undocumented).toEqual([]);
       for (const caller of callers)
         expect([caller, ...(headers[caller] ?? [])]).toEqual([caller, 'nosniff', 'no-store']);
       expect(got).toEqual(testCase.expect);

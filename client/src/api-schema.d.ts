@@ -40,6 +40,30 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -98,6 +122,30 @@ export interface paths {
                                 /** @description Latest migration this build ships: the database must have it (or a later one) applied */
                                 expectedSchemaVersion: string;
                             };
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -213,63 +261,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
-                /** @description Missing, expired or revoked token */
+                /** @description Wrong login or password, or a disabled user */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CREDENTIALS";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
                         };
                     };
                 };
@@ -279,30 +297,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "TOO_MANY_LOGIN_ATTEMPTS";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -312,30 +321,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "LOGIN_BUSY";
                         };
                     };
                 };
@@ -416,96 +404,57 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
-                /** @description Missing, expired or revoked token */
+                /** @description No active user with this login */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CREDENTIALS";
                         };
                     };
                 };
-                /** @description Not found, or not in the caller’s scope */
+                /** @description Development login is off (DEV_LOGIN unset) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "ROUTE_NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -582,30 +531,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -615,30 +543,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
                         };
                     };
                 };
@@ -648,30 +555,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "TOO_MANY_CLIENT_ERRORS";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -727,36 +625,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -841,36 +742,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -955,36 +859,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1092,30 +999,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -1125,30 +1011,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -1158,30 +1023,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1341,30 +1197,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -1374,30 +1209,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -1407,30 +1221,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1514,30 +1331,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -1547,30 +1343,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -1580,30 +1355,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -1613,30 +1367,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1794,30 +1539,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -1827,30 +1551,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -1860,30 +1563,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -1893,30 +1575,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -1952,30 +1637,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -1985,30 +1649,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -2018,30 +1661,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -2051,30 +1673,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2129,36 +1742,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2280,30 +1896,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -2313,30 +1908,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -2346,30 +1920,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -2379,30 +1932,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2507,30 +2051,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -2540,30 +2063,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2673,30 +2187,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -2706,30 +2199,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -2739,96 +2211,57 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
-                /** @description The document is already registered for the tenant (CLIENT_DOCUMENT_EXISTS) */
+                /** @description The document is already registered for the tenant */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "CLIENT_DOCUMENT_EXISTS";
                         };
                     };
                 };
-                /** @description Unknown pauta (PRICE_LIST_NOT_FOUND), or the ERP refused the record (ERP_REFUSED_CLIENT) */
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unknown pauta, or the ERP refused the record */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PRICE_LIST_NOT_FOUND" | "ERP_REFUSED_CLIENT";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -2949,30 +2382,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -2982,30 +2394,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -3015,30 +2406,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3118,30 +2500,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -3151,30 +2512,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -3184,30 +2524,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3338,30 +2669,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -3371,30 +2681,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -3404,30 +2693,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -3437,30 +2705,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3530,36 +2801,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -3569,30 +2831,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3690,30 +2943,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -3723,63 +2955,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
-                /** @description Not found, or not in the caller’s scope */
+                /** @description Not found, or not in the caller’s scope; or a price list the tenant does not have */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND" | "PAUTA_NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -3908,36 +3110,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4049,30 +3254,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -4082,63 +3266,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
-                /** @description Not found, or not in the caller’s scope */
+                /** @description Not found, or not in the caller’s scope; or a price list the tenant does not have */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND" | "PAUTA_NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4224,30 +3378,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "LOGO_EMPTY" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -4257,30 +3390,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -4290,30 +3402,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -4323,30 +3414,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "LOGO_TOO_LARGE";
                         };
                     };
                 };
@@ -4356,30 +3426,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "LOGO_TYPE_NOT_SUPPORTED";
                         };
                     };
                 };
@@ -4389,30 +3438,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4439,36 +3479,27 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -4478,30 +3509,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4564,30 +3586,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -4597,30 +3598,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -4630,30 +3610,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4745,30 +3728,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -4778,30 +3740,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -4973,30 +3926,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_INVALID" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -5006,30 +3938,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -5039,30 +3950,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -5072,30 +3962,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_KEY_IN_FLIGHT";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
                         };
                     };
                 };
@@ -5105,30 +3986,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "ORDER_REFUSED" | "IDEMPOTENCY_KEY_REUSED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -5275,30 +4147,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -5308,30 +4159,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -5341,30 +4171,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -5518,30 +4339,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -5551,30 +4351,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -5584,30 +4363,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -5617,96 +4375,45 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
-                /** @description ORDER_ALREADY_DECIDED: the order is no longer pending */
+                /** @description The order is no longer pending */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "ORDER_ALREADY_DECIDED";
                         };
                     };
                 };
-                /** @description ERP_REPLICATION_FAILED: the ERP refused the order; the approval was rolled back */
+                /** @description The ERP refused the order; the approval was rolled back */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "ERP_REPLICATION_FAILED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -5865,30 +4572,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -5898,30 +4584,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -5931,30 +4596,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -5964,96 +4608,57 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
-                /** @description ORDER_ALREADY_DECIDED: the order is no longer pending */
+                /** @description The order is no longer pending */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "ORDER_ALREADY_DECIDED";
                         };
                     };
                 };
-                /** @description ERP_REPLICATION_FAILED: the ERP refused the order; the approval was rolled back */
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description The ERP refused the order; the approval was rolled back */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "ERP_REPLICATION_FAILED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6179,30 +4784,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "COD_VENDEDOR_REQUIRED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -6212,30 +4796,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -6245,30 +4808,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6366,30 +4920,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -6399,30 +4932,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -6432,30 +4944,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -6465,30 +4956,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6579,30 +5061,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -6612,30 +5073,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -6645,30 +5085,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6744,30 +5175,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -6777,30 +5187,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -6810,30 +5199,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6879,36 +5259,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -6918,30 +5301,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PUSH_DISABLED";
                         };
                     };
                 };
@@ -7027,30 +5389,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -7060,30 +5401,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -7093,30 +5437,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PUSH_DISABLED";
                         };
                     };
                 };
@@ -7155,30 +5478,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -7188,30 +5490,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -7254,36 +5559,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -7374,30 +5682,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -7407,30 +5694,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -7440,30 +5706,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -7559,30 +5816,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -7592,30 +5828,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -7625,63 +5840,45 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
-                /** @description ORDER_NOT_FOUND: the order is not one of the caller’s */
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description The order is not one of the caller’s */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "ORDER_NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -7770,30 +5967,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -7803,30 +5979,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -7836,30 +5991,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -7869,30 +6003,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -7995,30 +6120,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -8028,30 +6132,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -8061,30 +6144,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -8094,63 +6156,45 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
-                /** @description TICKET_CLOSED: the ticket is resolvido or cancelado */
+                /** @description The ticket is resolvido or cancelado */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "TICKET_CLOSED";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -8244,30 +6288,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -8277,30 +6300,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -8310,30 +6312,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -8343,63 +6324,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
-                /** @description TICKET_CLOSED: the ticket is resolvido or cancelado */
+                /** @description The ticket is resolvido or cancelado */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "TICKET_CLOSED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -8498,30 +6449,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -8531,30 +6461,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -8564,30 +6473,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -8678,30 +6578,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -8711,30 +6590,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -8744,30 +6602,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -8777,30 +6614,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -8903,30 +6731,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -8936,30 +6743,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -8969,30 +6755,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -9002,63 +6767,45 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
-                /** @description TICKET_CLOSED: the ticket is resolvido or cancelado */
+                /** @description The ticket is resolvido or cancelado */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "TICKET_CLOSED";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -9152,30 +6899,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -9185,30 +6911,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -9218,30 +6923,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -9251,63 +6935,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
-                /** @description TICKET_CLOSED: the ticket is resolvido or cancelado */
+                /** @description The ticket is resolvido or cancelado */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "TICKET_CLOSED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -9390,30 +7044,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -9423,30 +7056,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -9456,30 +7068,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -9621,30 +7224,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -9654,30 +7236,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -9687,96 +7248,57 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
-                /** @description OPPORTUNITY_ID_TAKEN: the id exists with other content */
+                /** @description The id exists with other content */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "OPPORTUNITY_ID_TAKEN";
                         };
                     };
                 };
-                /** @description CLIENT_NOT_IN_PORTFOLIO or ORDER_NOT_FOUND */
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description A linked client or order the caller does not have */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "CLIENT_NOT_IN_PORTFOLIO" | "ORDER_NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -9827,30 +7349,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -9860,30 +7361,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -9893,30 +7373,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -9926,30 +7385,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -10055,30 +7505,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -10088,30 +7517,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -10121,30 +7529,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -10154,96 +7541,57 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
-                /** @description OPPORTUNITY_CONFLICT: changed since baseAtualizadoEm */
+                /** @description Changed since baseAtualizadoEm */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "OPPORTUNITY_CONFLICT";
                         };
                     };
                 };
-                /** @description LOSS_REASON_REQUIRED, CLIENT_OR_PROSPECT_REQUIRED, CLIENT_NOT_IN_PORTFOLIO or ORDER_NOT_FOUND */
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description A rule of the card, or a linked client or order the caller does not have */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "CLIENT_NOT_IN_PORTFOLIO" | "ORDER_NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -10306,30 +7654,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -10339,30 +7666,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -10372,30 +7678,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -10461,30 +7758,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -10494,30 +7770,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -10527,30 +7782,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -10610,30 +7868,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -10643,30 +7880,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -10676,30 +7892,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -10788,30 +7995,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -10821,30 +8007,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -10854,30 +8019,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -10962,30 +8118,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "ERP_RECORD_NOT_FOUND" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -10995,30 +8130,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -11028,63 +8142,45 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
-                /** @description LOGIN_UNAVAILABLE: the login is taken (here or in another tenant: the answer does not say) */
+                /** @description The login is taken (here or in another tenant: the answer does not say) */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "LOGIN_UNAVAILABLE";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -11156,30 +8252,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -11189,30 +8264,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -11222,30 +8276,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -11255,30 +8288,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -11360,30 +8384,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -11393,30 +8396,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -11426,30 +8408,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -11459,63 +8420,45 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
-                /** @description CANNOT_DISABLE_SELF */
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description An admin may not disable their own login */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "CANNOT_DISABLE_SELF";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -11572,30 +8515,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -11605,30 +8527,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -11638,30 +8539,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -11671,30 +8551,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -11748,36 +8631,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -11787,30 +8661,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -11863,36 +8728,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -11902,30 +8758,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -11978,36 +8825,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
                 /** @description Missing, expired or revoked token */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -12017,30 +8855,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -12551,30 +9380,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -12584,63 +9392,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
-                /** @description pedidos, funil and chamados are for representatives only */
+                /** @description The role may not do this */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -12650,30 +9416,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
@@ -12683,30 +9428,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "SYNC_VERSION_UNSUPPORTED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -13075,30 +9811,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "SYNC_VERSION_UNSUPPORTED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
                         };
                     };
                 };
@@ -13108,30 +9823,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -13141,30 +9835,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
                         };
                     };
                 };
@@ -13174,30 +9847,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
                         };
                     };
                 };
@@ -13207,30 +9859,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "IDEMPOTENCY_KEY_IN_FLIGHT";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
                         };
                     };
                 };
@@ -13240,30 +9883,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "SYNC_VERSION_UNSUPPORTED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -13313,30 +9947,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "SYNC_VERSION_UNSUPPORTED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
                         };
                     };
                 };
@@ -13346,30 +9959,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -13379,30 +9971,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "SYNC_VERSION_UNSUPPORTED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
                         };
                     };
                 };
@@ -13412,30 +9995,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/problem+json": {
-                            /** @description URI naming the problem type: urn:campo:problem:<code> */
-                            type: string;
-                            /** @description Short summary of the problem type, in pt-BR */
-                            title: string;
-                            /** @description The HTTP status code */
-                            status: number;
-                            /** @description Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING */
-                            code: string;
-                            /** @description What happened in this occurrence, in pt-BR */
-                            detail?: string;
-                            /** @description The request path */
-                            instance?: string;
-                            /** @description Id of the request, also in the X-Request-Id header and the server logs */
-                            requestId?: string;
-                            /** @description Every invalid field, for validation problems */
-                            errors?: {
-                                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
-                                path: string;
-                                /** @description What is wrong with it, in pt-BR */
-                                message: string;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "SYNC_STREAM_DISABLED";
                         };
                     };
                 };
@@ -13956,6 +10518,38 @@ export interface components {
             criadoEm: string | null;
             /** @description True when the device discards a refused registration */
             _deleted: boolean;
+        };
+        /** @description An error, as application/problem+json (RFC 9457) */
+        Problem: {
+            /** @description URI naming the problem type: urn:campo:problem:<code> */
+            type: string;
+            /** @description Short summary of the problem type, in pt-BR */
+            title: string;
+            /**
+             * Format: int64
+             * @description The HTTP status code
+             */
+            status: number;
+            /**
+             * @description Stable machine-readable code; docs/errors.md lists each with its status and meaning
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED";
+            /** @description What happened in this occurrence, in pt-BR */
+            detail?: string;
+            /** @description The request path */
+            instance?: string;
+            /** @description Id of the request, also in the X-Request-Id header and the server logs */
+            requestId?: string;
+            /** @description Every invalid field, for validation problems */
+            errors?: {
+                /** @description Where the bad value is: 'body.items.0.discountPercent', 'query.limit', 'header.idempotency-key' */
+                path: string;
+                /** @description What is wrong with it, in pt-BR */
+                message: string;
+            }[];
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;

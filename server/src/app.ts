@@ -28,7 +28,7 @@ import {
   refuseNulInUrl,
   requestLog,
 } from './http/middleware.ts';
-import { router, withIntegerFormats } from './http/openapi.ts';
+import { router, withIntegerFormats, withProblems } from './http/openapi.ts';
 import { instrumentPool } from './metrics.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
@@ -111,7 +111,7 @@ export function createApp(deps: AppDeps) {
   let document: unknown;
   api.get('/openapi.json', (c) => {
     // Built once: every route is registered by the time the first reader asks.
-    document ??= withIntegerFormats(api.getOpenAPI31Document(documentConfig));
+    document ??= withIntegerFormats(withProblems(api.getOpenAPI31Document(documentConfig)));
     return c.json(document);
   });
 

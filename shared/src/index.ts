@@ -9,6 +9,7 @@ export * from './dates.ts';
 export * from './directory.ts';
 export * from './discount-engine.ts';
 export * from './documents.ts';
+export * from './errors.ts';
 export * from './funnel.ts';
 export * from './health.ts';
 export * from './latin1.ts';

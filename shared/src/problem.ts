@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZErrorCode } from './errors.ts';
 
 export const ZFieldError = z
   .object({
@@ -15,9 +16,7 @@ export const ZProblem = z
     type: z.string().describe('URI naming the problem type: urn:campo:problem:<code>'),
     title: z.string().describe('Short summary of the problem type, in pt-BR'),
     status: z.number().int().describe('The HTTP status code'),
-    code: z
-      .string()
-      .describe('Stable machine-readable code, e.g. VALIDATION_FAILED, NOT_FOUND, DISCOUNT_ABOVE_CEILING'),
+    code: ZErrorCode,
     detail: z.string().optional().describe('What happened in this occurrence, in pt-BR'),
     instance: z.string().optional().describe('The request path'),
     requestId: z.string().optional().describe('Id of the request, also in the X-Request-Id header and the server logs'),

@@ -46,16 +46,20 @@ const ANY_ROUTE: Record<number, string[]> = {
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
-function closeObjects(node: unknown): void {
+function closeObjects(node: unknown, partOfAllOf = false): void {
   if (Array.isArray(node)) {
-    for (const item of node) closeObjects(item);
+    for (const item of node) closeObjects(item, partOfAllOf);
     return;
   }
   if (!node || typeof node !== 'object') return;
   const o = node as Record<string, unknown>;
-  // zod's plain object states nothing on extra fields; `.catchall()` and records state it.
-  if (o.type === 'object' && o.properties && !('additionalProperties' in o)) o.additionalProperties = false;
-  for (const value of Object.values(o)) closeObjects(value);
+  // zod's plain object states nothing on extra fields; `.catchall()` and records state it. A
+  // member of an allOf (a route's narrowing of a problem's `code`) names only some of the
+  // fields the whole declares: closing it would refuse the others.
+  if (!partOfAllOf && o.type === 'object' && o.properties && !('additionalProperties' in o)) {
+    o.additionalProperties = false;
+  }
+  for (const [key, value] of Object.entries(o)) closeObjects(value, key === 'allOf');
 }
 
 interface Route {

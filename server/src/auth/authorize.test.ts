@@ -2,7 +2,7 @@
 // (test/route-matrix.pg.test.ts) checks the same rules through every route.
 import type { Role } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 import {
   assertOwner,
   authorize,
@@ -40,7 +40,7 @@ function refusal(fn: () => unknown): { status: number; code: string; detail: str
     fn();
     return null;
   } catch (err) {
-    if (!(err instanceof HttpProblem)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     return { status: err.status, code: err.code, detail: err.detail };
   }
 }

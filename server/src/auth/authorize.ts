@@ -18,8 +18,8 @@
 // Nothing here reads the database: the services look objects up and ask these functions.
 import type { Role } from '@campo/shared';
 import type { MiddlewareHandler } from 'hono';
+import { forbidden } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { problems } from '../http/problem.ts';
 import type { AuthContext } from './claims.ts';
 
 interface ActionRule {
@@ -71,7 +71,7 @@ export function can(auth: AuthContext, action: Action): boolean {
 
 /** Throws the action's 403 unless the caller's role may do it. */
 export function authorize(auth: AuthContext, action: Action): void {
-  if (!can(auth, action)) throw problems.forbidden((ACTIONS[action] as ActionRule).refusal);
+  if (!can(auth, action)) throw forbidden((ACTIONS[action] as ActionRule).refusal);
 }
 
 /** For the representative-only actions: authorizes and answers the representative's code. */
@@ -152,7 +152,7 @@ export function assertOwner(auth: AuthContext, codVendedor: number | null, what 
 }
 
 /** The refusal of assertOwner, for an owner the caller cannot even see (row-level security hides it). */
-export const notYours = (what = 'Este documento') => problems.forbidden(`${what} pertence a outro representante.`);
+export const notYours = (what = 'Este documento') => forbidden(`${what} pertence a outro representante.`);
 
 /**
  * The representative's own code where the answer depends on it (the rules that reach them).
@@ -160,7 +160,7 @@ export const notYours = (what = 'Este documento') => problems.forbidden(`${what}
  */
 export function representativeCode(auth: AuthContext): number | null {
   if (auth.role !== 'representative') return null;
-  if (auth.codVendedor === null) throw problems.forbidden('Usuário representante sem código de vendedor.');
+  if (auth.codVendedor === null) throw forbidden('Usuário representante sem código de vendedor.');
   return auth.codVendedor;
 }
 
@@ -174,10 +174,10 @@ export function ownCeilingOnly(auth: AuthContext, asked: { codVendedor?: number;
   const own = representativeCode(auth);
   if (own === null) return null;
   if (asked.codVendedor !== undefined && asked.codVendedor !== own) {
-    throw problems.forbidden('Um representante consulta apenas a própria alçada.');
+    throw forbidden('Um representante consulta apenas a própria alçada.');
   }
   if (asked.data !== undefined) {
-    throw problems.forbidden('A data da alçada de um representante é sempre a data do servidor.');
+    throw forbidden('A data da alçada de um representante é sempre a data do servidor.');
   }
   return own;
 }

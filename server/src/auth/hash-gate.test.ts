@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 import { createHashGate } from './hash-gate.ts';
 
 /** A task the test finishes when it wants, so nothing depends on timing. */
@@ -50,8 +50,8 @@ describe('hash gate', () => {
     });
     await expect(overflow).rejects.toMatchObject({ status: 503, code: 'LOGIN_BUSY' });
     const err = await late.catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HttpProblem);
-    expect((err as HttpProblem).extra.retryAfterSeconds).toBe(1);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).extra.retryAfterSeconds).toBe(1);
     expect(ran).toBe(false);
     expect(gate.waiting).toBe(0);
     hold.resolve();

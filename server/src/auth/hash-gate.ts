@@ -2,7 +2,7 @@
 // 32 MiB; sixty anonymous logins at once used to take every core and slow every other request
 // of the process (GET /auth/me from 7 ms to ~3 s). Per process on purpose: what it protects is
 // this process's CPU, so several processes each keep their own.
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 
 export const DEFAULT_HASH_CONCURRENCY = 2;
 export const DEFAULT_HASH_WAIT_MS = 3000;
@@ -10,7 +10,7 @@ export const DEFAULT_HASH_WAIT_MS = 3000;
 export const DEFAULT_HASH_QUEUE = 64;
 
 export const busy = () =>
-  new HttpProblem(503, 'LOGIN_BUSY', 'Servidor ocupado', 'Muitos logins ao mesmo tempo. Tente de novo em instantes.', {
+  new DomainError('LOGIN_BUSY', 'Muitos logins ao mesmo tempo. Tente de novo em instantes.', {
     retryAfterSeconds: 1,
   });
 

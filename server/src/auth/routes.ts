@@ -3,9 +3,9 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Db } from '../db/kysely.ts';
+import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
 import { createHashGate, type HashGateOptions } from './hash-gate.ts';
 import { devLogin, login } from './service.ts';
 import type { TokenSigner } from './tokens.ts';
@@ -21,9 +21,12 @@ const loginRoute = createRoute({
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),
     400: errorResponses[400],
-    401: errorResponses[401],
-    429: problem('Too many attempts for this login from this address, or from this address: wait Retry-After seconds'),
-    503: problem('Too many logins being checked at once: retry after Retry-After seconds'),
+    401: problem('Wrong login or password, or a disabled user', 'INVALID_CREDENTIALS'),
+    429: problem(
+      'Too many attempts for this login from this address, or from this address: wait Retry-After seconds',
+      'TOO_MANY_LOGIN_ATTEMPTS',
+    ),
+    503: problem('Too many logins being checked at once: retry after Retry-After seconds', 'LOGIN_BUSY'),
   },
 });
 
@@ -37,8 +40,8 @@ const devLoginRoute = createRoute({
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),
     400: errorResponses[400],
-    401: errorResponses[401],
-    404: errorResponses[404],
+    401: problem('No active user with this login', 'INVALID_CREDENTIALS'),
+    404: problem('Development login is off (DEV_LOGIN unset)', 'ROUTE_NOT_FOUND'),
   },
 });
 
@@ -93,7 +96,7 @@ export function authRoutes(deps: {
     })
     .openapi(devLoginRoute, async (c) => {
       if (!deps.devLoginEnabled) {
-        throw new HttpProblem(404, 'ROUTE_NOT_FOUND', 'Rota não encontrada', 'Login de desenvolvimento desativado.');
+        throw new DomainError('ROUTE_NOT_FOUND', 'Login de desenvolvimento desativado.');
       }
       return c.json(await devLogin(deps.db, deps.signer, c.req.valid('json').login), 200);
     });

@@ -1,6 +1,6 @@
 import { decodeLossless, type Session } from '@campo/shared';
 import type { Db } from '../db/kysely.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 import { type UserRow, userById, userByLogin } from '../users/service.ts';
 import type { AuthContext } from './claims.ts';
 import { createHashGate, type HashGate } from './hash-gate.ts';
@@ -8,8 +8,7 @@ import { dummyHash, verifyPassword } from './password.ts';
 import { releaseLoginAttempt, reserveLoginAttempt } from './throttle.ts';
 import type { TokenSigner } from './tokens.ts';
 
-const invalidCredentials = () =>
-  new HttpProblem(401, 'INVALID_CREDENTIALS', 'Login ou senha incorretos', 'Confira o login e a senha.');
+const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'Confira o login e a senha.');
 
 async function issue(signer: TokenSigner, user: UserRow): Promise<Session> {
   const { token, expiresAt } = await signer.sign({

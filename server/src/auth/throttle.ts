@@ -11,7 +11,7 @@
 // scrypt let forty simultaneous guesses all through (issue #17).
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 
 export const LOGIN_MAX_FAILURES = 10;
 export const ADDRESS_MAX_FAILURES = 50;
@@ -22,10 +22,8 @@ const pairKey = (login: string, address: string) => `${login.trim().toLowerCase(
 const addressKey = (address: string) => `*|${address}`;
 
 const tooMany = (waitSeconds: number, detail: string) =>
-  new HttpProblem(
-    429,
+  new DomainError(
     'TOO_MANY_LOGIN_ATTEMPTS',
-    'Muitas tentativas de login',
     `${detail} Tente de novo em ${Math.max(1, Math.ceil(waitSeconds / 60))} minuto(s).`,
     { retryAfterSeconds: Math.max(1, waitSeconds) },
   );

@@ -10,7 +10,7 @@ import {
 import { createRoute } from '@hono/zod-openapi';
 import { getCompany } from '../company/service.ts';
 import type { Db } from '../db/kysely.ts';
-import { bearer, errorResponses, json, router } from '../http/openapi.ts';
+import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { getProduct, listCatalog, syncCatalog } from './service.ts';
 
 const tags = ['catalog'];
@@ -44,7 +44,11 @@ const listRoute = createRoute({
     200: json(ZCatalogPage, 'A page of products'),
     400: errorResponses[400],
     401: errorResponses[401],
-    404: errorResponses[404],
+    404: problem(
+      'Not found, or not in the caller’s scope; or a price list the tenant does not have',
+      'NOT_FOUND',
+      'PAUTA_NOT_FOUND',
+    ),
   },
 });
 
@@ -60,7 +64,11 @@ const detailRoute = createRoute({
     200: json(ZCatalogProduct, 'The product'),
     400: errorResponses[400],
     401: errorResponses[401],
-    404: errorResponses[404],
+    404: problem(
+      'Not found, or not in the caller’s scope; or a price list the tenant does not have',
+      'NOT_FOUND',
+      'PAUTA_NOT_FOUND',
+    ),
   },
 });
 

@@ -16,7 +16,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { refreshAll } from '../sync/service.ts';
 import {
   type CatalogRow,
@@ -76,8 +76,7 @@ function ruleReach(auth: AuthContext, now: Date): RuleReach {
 async function pautaFor(tx: Tx, idEmpresa: number, asked: number | undefined): Promise<number | null> {
   if (asked === undefined) return (await selectDefaultPauta(tx, idEmpresa))?.id_pauta ?? null;
   const found = await selectPauta(tx, idEmpresa, asked);
-  if (!found)
-    throw new HttpProblem(404, 'PAUTA_NOT_FOUND', 'Não encontrado', `Tabela de preço ${asked} não encontrada.`);
+  if (!found) throw new DomainError('PAUTA_NOT_FOUND', `Tabela de preço ${asked} não encontrada.`);
   return asked;
 }
 
@@ -142,7 +141,7 @@ function toCondition(rule: RuleRow): ProductCondition {
 export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date()): Promise<CatalogProduct> {
   return withScope(db, scopeOf(auth), async (tx) => {
     const row = await selectProduct(tx, auth.idEmpresa, id);
-    if (!row) throw problems.notFound('Produto');
+    if (!row) throw notFound('Produto');
     const prices = await selectProductPrices(tx, auth.idEmpresa, id);
     const rules = await selectRulesInForce(tx, ruleReach(auth, now));
     const product = { grupo: row.cod_grupo, subgrupo: row.cod_subgrupo };

@@ -7,8 +7,8 @@ import { createRoute } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { clientAddress } from '../auth/routes.ts';
 import type { TokenSigner } from '../auth/tokens.ts';
+import { DomainError } from '../errors.ts';
 import { problem, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
 import { log } from '../log.ts';
 
 /** Reports one user (or address) may send per window; more answer 429 and are not logged. */
@@ -24,9 +24,12 @@ const route = createRoute({
   request: { body: { content: { 'application/json': { schema: ZClientError } }, required: true } },
   responses: {
     204: { description: 'Logged' },
-    400: problem('Invalid report: every bad field is listed in `errors`'),
-    413: problem('Report larger than 16 KiB'),
-    429: problem('Too many reports from this user or address; `retryAfterSeconds` says when to try again'),
+    400: problem('Invalid report: every bad field is listed in `errors`', 'VALIDATION_FAILED'),
+    413: problem('Report larger than 16 KiB', 'PAYLOAD_TOO_LARGE'),
+    429: problem(
+      'Too many reports from this user or address; `retryAfterSeconds` says when to try again',
+      'TOO_MANY_CLIENT_ERRORS',
+    ),
   },
 });
 
@@ -57,10 +60,8 @@ export function clientErrorRoutes(deps: { signer: TokenSigner; trustProxy?: numb
     bodyLimit({
       maxSize: CLIENT_ERROR_MAX_BYTES,
       onError: () => {
-        throw new HttpProblem(
-          413,
+        throw new DomainError(
           'PAYLOAD_TOO_LARGE',
-          'Corpo grande demais',
           `O relatório de erro passa de ${CLIENT_ERROR_MAX_BYTES / 1024} KiB.`,
           { maxBytes: CLIENT_ERROR_MAX_BYTES },
         );
@@ -73,10 +74,8 @@ export function clientErrorRoutes(deps: { signer: TokenSigner; trustProxy?: numb
     const address = clientAddress(c, deps.trustProxy ?? 0);
     const wait = allow(claims ? `user:${claims.userId}` : `addr:${address}`);
     if (wait !== null) {
-      throw new HttpProblem(
-        429,
+      throw new DomainError(
         'TOO_MANY_CLIENT_ERRORS',
-        'Muitos relatórios de erro',
         `Muitos relatórios de erro em pouco tempo. Tente de novo em ${wait} segundo(s).`,
         { retryAfterSeconds: wait },
       );

@@ -5,21 +5,21 @@
 // outbox retry) creates one client. Text bound for the ERP is made LATIN1-safe here, before it
 // reaches the database (an emoji would fail the statement); the trigger cuts it to the ERP's
 // column widths.
-import { type NewClient, type NewClientResult, toErpText } from '@campo/shared';
+import { type ErrorCode, type NewClient, type NewClientResult, toErpText } from '@campo/shared';
 import { sql } from 'kysely';
 import { assertOwner, owns, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { pautaExists } from '../directory/service.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError, type ProblemExtra } from '../errors.ts';
 import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
 import { loadRegistrationDocs } from './documents.ts';
 
 const erp = (v: string | null, max = 100) => (v === null ? null : toErpText(v, max));
 
-function fieldProblem(status: 409 | 422, code: string, field: string, detail: string, extra = {}): HttpProblem {
-  return new HttpProblem(status, code, 'Cadastro recusado', detail, {
+function fieldProblem(code: ErrorCode, field: string, detail: string, extra: ProblemExtra = {}): DomainError {
+  return new DomainError(code, detail, {
     errors: [{ path: `body.${field}`, message: detail }],
     ...extra,
   });
@@ -82,7 +82,6 @@ export async function registerClient(
       // Name the existing client only to the representative whose portfolio holds it.
       const mine = owns(auth, same.cod_vendedor);
       throw fieldProblem(
-        409,
         'CLIENT_DOCUMENT_EXISTS',
         'documento',
         mine
@@ -92,7 +91,7 @@ export async function registerClient(
       );
     }
     if (!(await pautaExists(tx, auth.idEmpresa, input.idPauta))) {
-      throw fieldProblem(422, 'PRICE_LIST_NOT_FOUND', 'idPauta', `A pauta ${input.idPauta} não existe nesta empresa.`);
+      throw fieldProblem('PRICE_LIST_NOT_FOUND', 'idPauta', `A pauta ${input.idPauta} não existe nesta empresa.`);
     }
     let row: { id: number; id_corrent_erp: number | null; razao_social: string; cnpj_cpf: string; criado_em: Date };
     try {
@@ -124,7 +123,7 @@ export async function registerClient(
       // The trigger's own checks (the ERP's rules): refused, naming what the ERP objected to.
       const pgCode = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
       if (['23505', '23514', '23502', '23503'].includes(pgCode)) {
-        throw new HttpProblem(422, 'ERP_REFUSED_CLIENT', 'Cadastro recusado pelo ERP', (err as Error).message);
+        throw new DomainError('ERP_REFUSED_CLIENT', (err as Error).message);
       }
       throw err;
     }

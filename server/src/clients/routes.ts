@@ -52,8 +52,8 @@ const registerRoute = createRoute({
     400: errorResponses[400],
     401: errorResponses[401],
     403: errorResponses[403],
-    409: problem('The document is already registered for the tenant (CLIENT_DOCUMENT_EXISTS)'),
-    422: problem('Unknown pauta (PRICE_LIST_NOT_FOUND), or the ERP refused the record (ERP_REFUSED_CLIENT)'),
+    409: problem('The document is already registered for the tenant', 'CLIENT_DOCUMENT_EXISTS'),
+    422: problem('Unknown pauta, or the ERP refused the record', 'PRICE_LIST_NOT_FOUND', 'ERP_REFUSED_CLIENT'),
   },
 });
 

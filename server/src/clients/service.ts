@@ -19,7 +19,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { problems } from '../http/problem.ts';
+import { notFound } from '../errors.ts';
 import {
   type ClientDetailRow,
   type ClientSummaryRow,
@@ -106,7 +106,7 @@ export function listClients(db: Db, auth: AuthContext, query: ClientListQuery, n
 
 async function clientInScope(tx: Tx, auth: AuthContext, id: number): Promise<ClientDetailRow> {
   const row = await selectClient(tx, scopeOf(auth), id);
-  if (!row) throw problems.notFound('Cliente');
+  if (!row) throw notFound('Cliente');
   return row;
 }
 

@@ -7,7 +7,7 @@
 import { type SyncOrderReason, type SyncPushRow, type SyncRegistration, ZNewClient } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 import { answerOf } from '../sync/push-answer.ts';
 import { registerClient } from './register.ts';
 
@@ -53,8 +53,8 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
       _deleted: false,
     };
   } catch (err) {
-    if (!(err instanceof HttpProblem) || err.status >= 500 || err.status === 403) throw err;
-    return refused(row, [{ code: err.code, message: err.detail ?? err.title }]);
+    if (!(err instanceof DomainError) || err.status >= 500 || err.status === 403) throw err;
+    return refused(row, [{ code: err.code, message: err.detail }]);
   }
 }
 

@@ -1,14 +1,14 @@
 import { LOGO_MAX_BYTES, LOGO_MAX_DIMENSION } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
 import { gif, HTML, jpeg, png, pngBomb, pngClaiming, SVG, webp } from '../../../test/fixtures/images.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';
 
 async function refusal(bytes: Uint8Array): Promise<{ status: number; code: string }> {
   try {
     await inspectLogo(bytes);
   } catch (err) {
-    if (err instanceof HttpProblem) return { status: err.status, code: err.code };
+    if (err instanceof DomainError) return { status: err.status, code: err.code };
     throw err;
   }
   throw new Error('the logo was accepted');

@@ -6,7 +6,7 @@
 import { LOGO_MAX_BYTES, LOGO_MAX_DIMENSION, LOGO_MIME_TYPES } from '@campo/shared';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 
 export type LogoMime = (typeof LOGO_MIME_TYPES)[number];
 
@@ -25,47 +25,32 @@ const PNG_IEND = Uint8Array.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42
 
 export const logoProblems = {
   tooLarge: () =>
-    new HttpProblem(
-      413,
+    new DomainError(
       'LOGO_TOO_LARGE',
-      'Imagem grande demais',
       `O logo pode ter no máximo 500 KB (${LOGO_MAX_BYTES.toLocaleString('pt-BR')} bytes).`,
       { maxBytes: LOGO_MAX_BYTES },
     ),
   unsupportedType: (detected: string | null) =>
-    new HttpProblem(
-      415,
+    new DomainError(
       'LOGO_TYPE_NOT_SUPPORTED',
-      'Tipo de imagem não aceito',
       `O logo precisa ser uma imagem PNG, JPEG ou WebP${detected ? ` (o arquivo enviado é ${detected})` : ''}.`,
       { accepted: [...LOGO_MIME_TYPES] },
     ),
   unreadable: () =>
-    new HttpProblem(
-      422,
-      'LOGO_UNREADABLE',
-      'Imagem ilegível',
-      'Não foi possível ler as dimensões da imagem: o arquivo está corrompido.',
-    ),
+    new DomainError('LOGO_UNREADABLE', 'Não foi possível ler as dimensões da imagem: o arquivo está corrompido.'),
   truncated: () =>
-    new HttpProblem(
-      422,
+    new DomainError(
       'LOGO_TRUNCATED',
-      'Imagem incompleta',
       'O arquivo da imagem está incompleto (cortado no envio ou na gravação). Envie o arquivo novamente.',
     ),
   trailingData: () =>
-    new HttpProblem(
-      422,
+    new DomainError(
       'LOGO_TRAILING_DATA',
-      'Imagem com conteúdo estranho',
       'O arquivo tem dados depois do fim da imagem (um arquivo disfarçado de imagem). Exporte a imagem de novo e envie.',
     ),
   dimensions: (width: number, height: number) =>
-    new HttpProblem(
-      422,
+    new DomainError(
       'LOGO_DIMENSIONS_TOO_LARGE',
-      'Imagem grande demais',
       `O logo tem ${width} × ${height} pixels; o máximo é ${LOGO_MAX_DIMENSION} × ${LOGO_MAX_DIMENSION}.`,
       { width, height, maxWidth: LOGO_MAX_DIMENSION, maxHeight: LOGO_MAX_DIMENSION },
     ),

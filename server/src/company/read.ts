@@ -1,13 +1,13 @@
 // The company as the API shows it, read by the service and by the ajustes documents alike.
 import type { Company } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
-import { problems } from '../http/problem.ts';
+import { notFound } from '../errors.ts';
 import { selectCompany } from './queries.ts';
 
 export async function readCompany(tx: Tx, idEmpresa: number): Promise<Company> {
   const row = await selectCompany(tx, idEmpresa);
   // A token names a tenant the ERP no longer has: nothing to show.
-  if (!row) throw problems.notFound('Empresa');
+  if (!row) throw notFound('Empresa');
   return {
     idEmpresa: Number(row.id_empresa),
     name: row.razao_social,

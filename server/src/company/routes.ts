@@ -10,9 +10,10 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
+import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { HttpProblem, problemResponse } from '../http/problem.ts';
+import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { problemResponse } from '../http/problem.ts';
 import { logoProblems } from './logo.ts';
 import { removeLogo, setLogo, setMetaPositivacaoDia } from './service.ts';
 
@@ -66,12 +67,18 @@ const putLogoRoute = createRoute({
   },
   responses: {
     200: json(ZCompany, 'The company with its new logo'),
-    400: errorResponses[400],
+    400: badRequest('LOGO_EMPTY'),
     401: errorResponses[401],
     403: errorResponses[403],
-    413: problem('Larger than 500 KiB (512,000 bytes)'),
-    415: problem('Not a PNG, JPEG or WebP image, whatever the Content-Type said'),
-    422: problem('Unreadable or truncated image, or wider or taller than the maximum'),
+    413: problem('Larger than 500 KiB (512,000 bytes)', 'LOGO_TOO_LARGE'),
+    415: problem('Not a PNG, JPEG or WebP image, whatever the Content-Type said', 'LOGO_TYPE_NOT_SUPPORTED'),
+    422: problem(
+      'Unreadable or truncated image, or wider or taller than the maximum',
+      'LOGO_UNREADABLE',
+      'LOGO_TRUNCATED',
+      'LOGO_TRAILING_DATA',
+      'LOGO_DIMENSIONS_TOO_LARGE',
+    ),
   },
 });
 
@@ -113,7 +120,7 @@ export function companyRoutes(deps: { db: Db }) {
     .openapi(putLogoRoute, async (c) => {
       const bytes = new Uint8Array(await c.req.arrayBuffer());
       if (bytes.length === 0) {
-        throw new HttpProblem(400, 'LOGO_EMPTY', 'Imagem vazia', 'Envie o arquivo da imagem no corpo da requisição.');
+        throw new DomainError('LOGO_EMPTY', 'Envie o arquivo da imagem no corpo da requisição.');
       }
       return c.json(await setLogo(deps.db, c.get('auth'), bytes), 200);
     })

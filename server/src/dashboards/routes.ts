@@ -13,7 +13,7 @@ import {
 import { createRoute, z } from '@hono/zod-openapi';
 import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { bearer, errorResponses, json, router } from '../http/openapi.ts';
+import { badRequest, bearer, errorResponses, json, router } from '../http/openapi.ts';
 import { getManagerDashboard, getRepDashboard, getSupervisorCards, getSupervisorDashboard } from './service.ts';
 
 const CALENDAR = 'Months and days are São Paulo calendar ones.';
@@ -49,7 +49,7 @@ const repRoute = createRoute({
   },
   responses: {
     200: json(ZRepDashboard, 'The dashboard'),
-    400: errorResponses[400],
+    400: badRequest('COD_VENDEDOR_REQUIRED'),
     401: errorResponses[401],
     404: errorResponses[404],
   },

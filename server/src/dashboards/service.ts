@@ -21,7 +21,7 @@ import { reaches, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, notFound } from '../errors.ts';
 import * as q from './queries.ts';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -48,19 +48,17 @@ async function positivationToday(tx: Tx, idEmpresa: number, cal: q.Calendar, f: 
 async function repInReach(tx: Tx, auth: AuthContext, codVendedor: number | undefined) {
   const reach = reachOf(auth);
   if (reach.kind === 'own') {
-    if (codVendedor !== undefined && codVendedor !== reach.codVendedor) throw problems.notFound('Representante');
+    if (codVendedor !== undefined && codVendedor !== reach.codVendedor) throw notFound('Representante');
     codVendedor = reach.codVendedor as number;
   } else if (codVendedor === undefined) {
-    throw new HttpProblem(
-      400,
+    throw new DomainError(
       'COD_VENDEDOR_REQUIRED',
-      'Representante não informado',
       'Informe codVendedor: o painel do representante é de um representante.',
     );
   }
   const [rep] = await q.selectReps(tx, auth.idEmpresa, { codVendedor }, 1);
   if (!rep || !reaches(auth, { codVendedor: rep.cod_vendedor, codSupervisor: rep.cod_supervisor })) {
-    throw problems.notFound('Representante');
+    throw notFound('Representante');
   }
   return rep;
 }
@@ -129,11 +127,11 @@ export function getSupervisorDashboard(
     let codSupervisor = input.codSupervisor;
     const reach = reachOf(auth);
     if (reach.kind === 'team') {
-      if (codSupervisor !== undefined && codSupervisor !== reach.codSupervisor) throw problems.notFound('Supervisor');
+      if (codSupervisor !== undefined && codSupervisor !== reach.codSupervisor) throw notFound('Supervisor');
       codSupervisor = reach.codSupervisor as number;
     }
     if (codSupervisor !== undefined && !(await q.selectSupervisor(tx, auth.idEmpresa, codSupervisor))) {
-      throw problems.notFound('Supervisor');
+      throw notFound('Supervisor');
     }
     const idEmpresa = auth.idEmpresa;
     const f = { codSupervisor };

@@ -46,8 +46,8 @@ const createOpportunityRoute = createRoute({
     400: errorResponses[400],
     401: errorResponses[401],
     403: errorResponses[403],
-    409: problem('OPPORTUNITY_ID_TAKEN: the id exists with other content'),
-    422: problem('CLIENT_NOT_IN_PORTFOLIO or ORDER_NOT_FOUND'),
+    409: problem('The id exists with other content', 'OPPORTUNITY_ID_TAKEN'),
+    422: problem('A linked client or order the caller does not have', 'CLIENT_NOT_IN_PORTFOLIO', 'ORDER_NOT_FOUND'),
   },
 });
 
@@ -68,8 +68,14 @@ const patchRoute = createRoute({
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],
-    409: problem('OPPORTUNITY_CONFLICT: changed since baseAtualizadoEm'),
-    422: problem('LOSS_REASON_REQUIRED, CLIENT_OR_PROSPECT_REQUIRED, CLIENT_NOT_IN_PORTFOLIO or ORDER_NOT_FOUND'),
+    409: problem('Changed since baseAtualizadoEm', 'OPPORTUNITY_CONFLICT'),
+    422: problem(
+      'A rule of the card, or a linked client or order the caller does not have',
+      'LOSS_REASON_REQUIRED',
+      'CLIENT_OR_PROSPECT_REQUIRED',
+      'CLIENT_NOT_IN_PORTFOLIO',
+      'ORDER_NOT_FOUND',
+    ),
   },
 });
 

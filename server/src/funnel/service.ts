@@ -5,6 +5,7 @@
 // fields sent; with baseAtualizadoEm it is refused (409 OPPORTUNITY_CONFLICT, with the
 // current card) when the card changed since that version — see shared/src/funnel.ts.
 import {
+  type ErrorCode,
   encodeLossless,
   type FunnelStage,
   type Opportunity,
@@ -15,7 +16,7 @@ import { owns, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { loadOpportunityDocs, opportunitySyncDoc, toApi } from './documents.ts';
 import * as q from './queries.ts';
@@ -27,8 +28,8 @@ const lossless = (v: string | null | undefined) =>
 
 const rep = (auth: AuthContext): number => representativeFor(auth, 'funnel.use');
 
-const invalid = (code: string, detail: string, field: string) =>
-  new HttpProblem(422, code, 'Oportunidade recusada', detail, { errors: [{ path: `body.${field}`, message: detail }] });
+const invalid = (code: ErrorCode, detail: string, field: string) =>
+  new DomainError(code, detail, { errors: [{ path: `body.${field}`, message: detail }] });
 
 async function checkLinks(
   tx: Tx,
@@ -46,7 +47,7 @@ async function checkLinks(
 
 async function load(tx: Tx, auth: AuthContext, cod: number, id: string): Promise<Opportunity> {
   const row = await q.selectOpportunity(tx, auth.idEmpresa, cod, id);
-  if (!row) throw problems.notFound('Oportunidade');
+  if (!row) throw notFound('Oportunidade');
   return toApi(row);
 }
 
@@ -118,11 +119,11 @@ export async function createOpportunity(
     }
     // The id is taken: by this representative (a repeated POST) or by someone the caller cannot see.
     if (!existing) {
-      throw problems.conflict('OPPORTUNITY_ID_TAKEN', 'Este id já pertence a outra oportunidade; gere um novo UUID.');
+      throw new DomainError('OPPORTUNITY_ID_TAKEN', 'Este id já pertence a outra oportunidade; gere um novo UUID.');
     }
     const body = toApi(existing);
     if (content(body) !== content(wanted)) {
-      throw problems.conflict(
+      throw new DomainError(
         'OPPORTUNITY_ID_TAKEN',
         'Já existe uma oportunidade sua com este id e outro conteúdo; altere-a com PATCH /funil/{id} ou gere um novo UUID.',
         { atual: body },
@@ -142,13 +143,13 @@ export async function updateOpportunity(
   const cod = rep(auth);
   return withScope(db, scopeOf(auth), async (tx) => {
     const owner = await q.selectOwner(tx, auth.idEmpresa, id);
-    if (!owner || !owns(auth, owner.cod_vendedor)) throw problems.notFound('Oportunidade');
+    if (!owner || !owns(auth, owner.cod_vendedor)) throw notFound('Oportunidade');
     const current = await load(tx, auth, cod, id);
     if (
       patch.baseAtualizadoEm !== undefined &&
       new Date(patch.baseAtualizadoEm).getTime() !== new Date(current.atualizadoEm).getTime()
     ) {
-      throw problems.conflict(
+      throw new DomainError(
         'OPPORTUNITY_CONFLICT',
         'A oportunidade foi alterada depois da versão em que esta mudança se baseou; recarregue e tente de novo.',
         { atual: current },
@@ -204,7 +205,7 @@ export async function updateOpportunity(
 export async function deleteOpportunity(db: Db, auth: AuthContext, id: string): Promise<void> {
   const cod = rep(auth);
   await withScope(db, scopeOf(auth), async (tx) => {
-    if ((await q.deleteOpportunity(tx, auth.idEmpresa, cod, id)) === 0) throw problems.notFound('Oportunidade');
+    if ((await q.deleteOpportunity(tx, auth.idEmpresa, cod, id)) === 0) throw notFound('Oportunidade');
     await touchDocuments(tx, auth.idEmpresa, 'funil', cod, [], [id]);
   });
 }

@@ -20,7 +20,7 @@ import { assertOwner, notYours } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
@@ -92,12 +92,12 @@ async function current(db: Db, auth: AuthContext, id: string) {
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** A business refusal (a client gone from the portfolio, an order not found, a rule of the card). */
-const isRefusal = (err: unknown): err is HttpProblem =>
-  err instanceof HttpProblem && (err.status === 400 || err.status === 422 || err.code === 'NOT_FOUND');
+const isRefusal = (err: unknown): err is DomainError =>
+  err instanceof DomainError && (err.status === 400 || err.status === 422 || err.code === 'NOT_FOUND');
 
-const refusalOf = (err: HttpProblem, campos?: Record<string, unknown>): SyncRefusal => ({
+const refusalOf = (err: DomainError, campos?: Record<string, unknown>): SyncRefusal => ({
   code: err.code,
-  message: err.detail ?? err.title,
+  message: err.detail,
   ...(campos ? { campos } : {}),
 });
 
@@ -135,7 +135,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
       return { ...body, _deleted: false };
     } catch (err) {
       // Row-level security hides another representative's card: its id is simply taken.
-      if (err instanceof HttpProblem && err.code === 'OPPORTUNITY_ID_TAKEN') {
+      if (err instanceof DomainError && err.code === 'OPPORTUNITY_ID_TAKEN') {
         throw notYours();
       }
       if (isRefusal(err)) return refusedCreation(next, refusalOf(err));

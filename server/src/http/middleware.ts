@@ -5,10 +5,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { secureHeaders } from 'hono/secure-headers';
+import { DomainError, validationFailed } from '../errors.ts';
 import { log, withRequestId } from '../log.ts';
 import { httpDuration } from '../metrics.ts';
 import type { AppEnv } from './env.ts';
-import { fieldErrors, HttpProblem, problemResponse, validationProblem } from './problem.ts';
+import { fieldErrors, problemResponse } from './problem.ts';
 
 const REQUEST_ID = /^[\w.-]{8,64}$/;
 
@@ -64,13 +65,9 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const SYNC_PUSH_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 const tooLarge = (max: number) =>
-  new HttpProblem(
-    413,
-    'PAYLOAD_TOO_LARGE',
-    'Corpo grande demais',
-    `O corpo da requisição passa de ${Math.round(max / 1024)} KiB.`,
-    { maxBytes: max },
-  );
+  new DomainError('PAYLOAD_TOO_LARGE', `O corpo da requisição passa de ${Math.round(max / 1024)} KiB.`, {
+    maxBytes: max,
+  });
 const limits = new Map(
   [BODY_LIMIT_BYTES, SYNC_PUSH_BODY_LIMIT_BYTES].map((max) => [
     max,
@@ -113,12 +110,7 @@ export const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
  */
 export const refuseNulInUrl: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (/%00/i.test(c.req.url) || c.req.url.includes('\u0000')) {
-    throw new HttpProblem(
-      400,
-      'INVALID_CHARACTER',
-      'Caractere inválido',
-      'O endereço da requisição tem um caractere nulo.',
-    );
+    throw new DomainError('INVALID_CHARACTER', 'O endereço da requisição tem um caractere nulo.');
   }
   await next();
 };
@@ -128,7 +120,7 @@ const UNSTORABLE_TEXT = new Set(['22P05', '22021']);
 
 /** Errors become problems; anything unexpected is logged with its stack and answered without it. */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
-  if (err instanceof HttpProblem) return problemResponse(c, err);
+  if (err instanceof DomainError) return problemResponse(c, err);
   // Every text input is meant to be escaped, transliterated or folded before it reaches the
   // database; should one be missed, the person gets a 400 that says why, never a 500.
   const pgCode = (err as { code?: unknown }).code;
@@ -136,10 +128,8 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     log.warn('text the database cannot hold reached it', { requestId: c.get('requestId'), path: c.req.path, pgCode });
     return problemResponse(
       c,
-      new HttpProblem(
-        400,
+      new DomainError(
         'UNSUPPORTED_CHARACTER',
-        'Caractere não suportado',
         'Um dos textos enviados tem um caractere que não pode ser gravado (por exemplo um caractere nulo).',
       ),
     );
@@ -147,16 +137,16 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof HTTPException) {
     const status = err.status;
     if (status === 400 && /json/i.test(err.message)) {
-      return problemResponse(
-        c,
-        new HttpProblem(400, 'MALFORMED_JSON', 'JSON inválido', 'O corpo não é um JSON válido.'),
-      );
+      return problemResponse(c, new DomainError('MALFORMED_JSON', 'O corpo não é um JSON válido.'));
     }
-    const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 401 ? 'UNAUTHORIZED' : 'HTTP_ERROR';
-    return problemResponse(c, new HttpProblem(status, code, err.message || 'Erro na requisição'));
+    const detail = err.message || 'A requisição foi recusada.';
+    if (status === 413) return problemResponse(c, new DomainError('PAYLOAD_TOO_LARGE', detail));
+    if (status === 401) return problemResponse(c, new DomainError('UNAUTHORIZED', detail));
+    // Whatever else the framework refuses keeps the framework's status.
+    return problemResponse(c, new DomainError('HTTP_ERROR', detail), status);
   }
   if (err instanceof SyntaxError) {
-    return problemResponse(c, new HttpProblem(400, 'MALFORMED_JSON', 'JSON inválido', 'O corpo não é um JSON válido.'));
+    return problemResponse(c, new DomainError('MALFORMED_JSON', 'O corpo não é um JSON válido.'));
   }
   log.error('unhandled error', {
     requestId: c.get('requestId'),
@@ -165,17 +155,12 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   });
   return problemResponse(
     c,
-    new HttpProblem(
-      500,
-      'INTERNAL_ERROR',
-      'Erro interno',
-      'Ocorreu um erro inesperado. Informe o requestId ao suporte.',
-    ),
+    new DomainError('INTERNAL_ERROR', 'Ocorreu um erro inesperado. Informe o requestId ao suporte.'),
   );
 };
 
 export const notFound: NotFoundHandler<AppEnv> = (c) =>
-  problemResponse(c, new HttpProblem(404, 'ROUTE_NOT_FOUND', 'Rota não encontrada', `${c.req.method} ${c.req.path}`));
+  problemResponse(c, new DomainError('ROUTE_NOT_FOUND', `${c.req.method} ${c.req.path}`));
 
 /** Validation failures of any route: 400 with every bad field listed. */
 // biome-ignore lint/suspicious/noExplicitAny: the hook is shared by routes of every input type
@@ -183,6 +168,6 @@ export const validationHook: Hook<any, AppEnv, any, any> = (result, c: Context<A
   if (!result.success)
     return problemResponse(
       c,
-      validationProblem(fieldErrors(result.error, result.target === 'json' ? 'body' : result.target)),
+      validationFailed(fieldErrors(result.error, result.target === 'json' ? 'body' : result.target)),
     );
 };

@@ -3,7 +3,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 // The check every test app runs (test/support/app.ts), tested here where zod-openapi resolves.
 import { ContractViolation, checkedFetch } from '../../../test/support/response-contract.ts';
-import { errorResponses, json, router } from './openapi.ts';
+import { errorResponses, json, router, withProblems } from './openapi.ts';
 
 const ZThing = z.object({ id: z.number().int(), nome: z.string(), tags: z.array(z.string()).optional() });
 
@@ -20,7 +20,10 @@ function appAnswering(answer: () => Response) {
     // The route's declared answer is what is under test: the handler sends anything.
     () => answer() as never,
   );
-  api.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 't', version: '1' } });
+  // Served the way app.ts serves it: withProblems adds the Problem component the routes' errors use.
+  api.get('/openapi.json', (c) =>
+    c.json(withProblems(api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } }))),
+  );
   const app = new OpenAPIHono();
   app.route(API_BASE, api);
   const fetch = checkedFetch(app.fetch);

@@ -1,6 +1,5 @@
 import {
   ZPendingCount,
-  ZProblem,
   ZPushSubscriptionCreate,
   ZPushSubscriptionDelete,
   ZPushSubscriptionSaved,
@@ -9,27 +8,22 @@ import {
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { Db } from '../db/kysely.ts';
+import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { bearer, errorResponses, json, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { pendingCount, subscribe, unsubscribe } from './service.ts';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS, type PushSettings } from './vapid.ts';
 
 const tags = ['notifications'];
 const jsonBody = <T>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
-const unavailable = {
-  description: 'Push is disabled on this server (no VAPID keys configured)',
-  content: { 'application/problem+json': { schema: ZProblem } },
-};
+const unavailable = problem('Push is disabled on this server (no VAPID keys configured)', 'PUSH_DISABLED');
 
 /** Answers 503 before the body is read when the server has no VAPID keys. */
 function requirePush(settings: PushSettings): MiddlewareHandler<AppEnv> {
   return async (_c, next) => {
     if (!settings.vapid) {
-      throw new HttpProblem(
-        503,
+      throw new DomainError(
         'PUSH_DISABLED',
-        'Notificações indisponíveis',
         'As notificações push estão desativadas neste servidor (sem chaves VAPID configuradas).',
       );
     }

@@ -6,7 +6,7 @@ import { can, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { validationProblem } from '../http/problem.ts';
+import { validationFailed } from '../errors.ts';
 import { log } from '../log.ts';
 import {
   countPendingOrders,
@@ -38,12 +38,10 @@ export async function subscribe(
 ): Promise<{ saved: PushSubscriptionSaved; created: boolean }> {
   return withScope(db, scopeOf(auth), async (tx) => {
     if (!endpointHostAllowed(body.endpoint, ctx.endpointHosts)) {
-      throw validationProblem([
-        { path: 'body.endpoint', message: 'não é o serviço de push de um navegador conhecido' },
-      ]);
+      throw validationFailed([{ path: 'body.endpoint', message: 'não é o serviço de push de um navegador conhecido' }]);
     }
     if (!isP256Point(body.keys.p256dh)) {
-      throw validationProblem([{ path: 'body.keys.p256dh', message: 'não é uma chave pública P-256 válida' }]);
+      throw validationFailed([{ path: 'body.keys.p256dh', message: 'não é uma chave pública P-256 válida' }]);
     }
     // A device that was registered in another tenant (the same phone, another account) stops
     // receiving that account's notifications now: it is in other hands.

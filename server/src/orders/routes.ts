@@ -9,8 +9,8 @@ import {
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
-import { bearer, errorResponses, idParam, json, problem, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
+import { badRequest, bearer, errorResponses, idParam, json, problem, router } from '../http/openapi.ts';
 import { createOrder, decideOrder, getOrder, listOrders } from './service.ts';
 
 const ZIdParam = idParam('Order id');
@@ -37,11 +37,15 @@ const createOrderRoute = createRoute({
   },
   responses: {
     201: json(ZOrder, 'Created (or replayed: header Idempotent-Replayed: true)'),
-    400: errorResponses[400],
+    400: badRequest('IDEMPOTENCY_KEY_INVALID'),
     401: errorResponses[401],
     403: errorResponses[403],
-    409: problem('Another request with this key is still being processed'),
-    422: problem('Refused: ORDER_REFUSED with `reasons`, or IDEMPOTENCY_KEY_REUSED'),
+    409: problem('Another request with this key is still being processed', 'IDEMPOTENCY_KEY_IN_FLIGHT'),
+    422: problem(
+      'Refused: ORDER_REFUSED with `reasons`, or IDEMPOTENCY_KEY_REUSED',
+      'ORDER_REFUSED',
+      'IDEMPOTENCY_KEY_REUSED',
+    ),
   },
 });
 
@@ -104,8 +108,8 @@ const decisionResponses = {
   401: errorResponses[401],
   403: errorResponses[403],
   404: errorResponses[404],
-  409: problem('ORDER_ALREADY_DECIDED: the order is no longer pending'),
-  422: problem('ERP_REPLICATION_FAILED: the ERP refused the order; the approval was rolled back'),
+  409: problem('The order is no longer pending', 'ORDER_ALREADY_DECIDED'),
+  422: problem('The ERP refused the order; the approval was rolled back', 'ERP_REPLICATION_FAILED'),
 };
 
 const approveRoute = createRoute({
@@ -136,10 +140,8 @@ export function orderRoutes(deps: { db: Db }) {
       const raw = c.req.valid('header')['idempotency-key'];
       const key = raw === undefined ? undefined : IDEMPOTENCY_KEY.exec(raw.trim())?.[1];
       if (!key) {
-        throw new HttpProblem(
-          400,
+        throw new DomainError(
           'IDEMPOTENCY_KEY_INVALID',
-          'Idempotency-Key ausente ou inválida',
           raw === undefined
             ? 'Envie o cabeçalho Idempotency-Key com uma chave única por pedido (por exemplo um UUID).'
             : 'A Idempotency-Key deve ter de 8 a 128 letras, dígitos, ponto, hífen, dois-pontos ou sublinhado.',

@@ -25,7 +25,7 @@ import { authorize, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
 import { loadCeilingInputs } from '../policies/service.ts';
@@ -42,13 +42,11 @@ export interface OrderResult {
 
 const ROUTE = 'POST /orders';
 
-function refused(reasons: RefusalReason[]): HttpProblem {
-  return new HttpProblem(
-    422,
+function refused(reasons: RefusalReason[]): DomainError {
+  return new DomainError(
     'ORDER_REFUSED',
-    'Pedido recusado',
     reasons.length === 1
-      ? reasons[0]?.message
+      ? (reasons[0]?.message ?? '')
       : `${reasons.length} motivos de recusa: ${reasons.map((r) => r.message).join(' ')}`,
     { reasons },
   );
@@ -290,7 +288,7 @@ export async function createOrder(
     if (!result.replayed) ordersTotal.inc({ outcome: 'created' });
     return result;
   } catch (err) {
-    if (err instanceof HttpProblem && err.code === 'ORDER_REFUSED') ordersTotal.inc({ outcome: 'refused' });
+    if (err instanceof DomainError && err.code === 'ORDER_REFUSED') ordersTotal.inc({ outcome: 'refused' });
     throw err;
   }
 }
@@ -305,20 +303,16 @@ function createOrderTx(
 ): Promise<OrderResult> {
   return withScope(db, scopeOf(auth), async (tx) => {
     if (!(await q.tryLockKey(tx, auth.idEmpresa, auth.userId, key))) {
-      throw new HttpProblem(
-        409,
+      throw new DomainError(
         'IDEMPOTENCY_KEY_IN_FLIGHT',
-        'Pedido em processamento',
         'Um envio com esta chave ainda está em andamento; tente de novo em instantes.',
       );
     }
     const previous = await q.selectIdempotencyKey(tx, auth.idEmpresa, auth.userId, key);
     if (previous) {
       if (previous.rota !== ROUTE || previous.hash_requisicao !== hash) {
-        throw new HttpProblem(
-          422,
+        throw new DomainError(
           'IDEMPOTENCY_KEY_REUSED',
-          'Chave de idempotência reutilizada',
           'Esta Idempotency-Key já foi usada para outro pedido; gere uma nova chave para um pedido diferente.',
         );
       }
@@ -353,7 +347,7 @@ function createOrderTx(
 
 async function loadOrder(tx: Tx, idEmpresa: number, id: number): Promise<Order> {
   const order = (await loadOrders(tx, idEmpresa, [id])).get(id);
-  if (!order) throw problems.notFound('Pedido');
+  if (!order) throw notFound('Pedido');
   return order;
 }
 
@@ -389,7 +383,7 @@ async function orderInScope(tx: Tx, auth: AuthContext, id: number, forUpdate = f
   const row = await q.selectOrder(tx, auth.idEmpresa, id, forUpdate);
   const reps = await visibleReps(tx, auth);
   // Out of scope answers like unknown: the caller learns nothing about other teams' orders.
-  if (!row || (reps !== null && !reps.includes(row.cod_vendedor))) throw problems.notFound('Pedido');
+  if (!row || (reps !== null && !reps.includes(row.cod_vendedor))) throw notFound('Pedido');
   return row;
 }
 
@@ -444,12 +438,10 @@ export async function listOrders(db: Db, auth: AuthContext, query: ListOrdersQue
 }
 
 /** PostgreSQL's message from a failed ERP insert, without internals a client need not see. */
-function erpFailure(err: unknown): HttpProblem {
+function erpFailure(err: unknown): DomainError {
   const message = err instanceof Error ? err.message : String(err);
-  return new HttpProblem(
-    422,
+  return new DomainError(
     'ERP_REPLICATION_FAILED',
-    'O ERP recusou o pedido',
     `A aprovação foi desfeita: o ERP não aceitou o pedido (${message.slice(0, 300)}).`,
   );
 }
@@ -469,7 +461,7 @@ export async function decideOrder(
     const decided = await withScope(db, scopeOf(auth), async (tx) => {
       const row = await orderInScope(tx, auth, id, true);
       if (row.situa !== SITUA.pending_approval) {
-        throw problems.conflict(
+        throw new DomainError(
           'ORDER_ALREADY_DECIDED',
           `O pedido ${row.num_ped_sar} já está ${ORDER_STATUS_LABEL[statusOfSitua(row.situa)]}.`,
           { orderStatus: statusOfSitua(row.situa) },
@@ -503,7 +495,7 @@ export async function decideOrder(
     ordersTotal.inc({ outcome: decision.approve ? 'approved' : 'rejected' });
     return decided;
   } catch (err) {
-    if (err instanceof HttpProblem) throw err;
+    if (err instanceof DomainError) throw err;
     // Raised by trg_pedido_aprovado or the ERP's own constraints: the whole approval rolled back.
     if (decision.approve && typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') {
       throw erpFailure(err);

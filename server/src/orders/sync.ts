@@ -16,7 +16,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
 import { answerOf } from '../sync/push-answer.ts';
 import { orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
@@ -37,12 +37,12 @@ function refusedDoc(row: SyncPushRow, reasons: SyncOrderReason[], now: Date): Sy
   };
 }
 
-const reasonsOf = (problem: HttpProblem): SyncOrderReason[] => {
+const reasonsOf = (problem: DomainError): SyncOrderReason[] => {
   const reasons = problem.extra.reasons as RefusalReason[] | undefined;
   if (reasons?.length) return reasons;
   const errors = problem.extra.errors as { path: string; message: string }[] | undefined;
   if (errors?.length) return errors.map((e) => ({ code: problem.code, message: `${e.path}: ${e.message}` }));
-  return [{ code: problem.code, message: problem.detail ?? problem.title }];
+  return [{ code: problem.code, message: problem.detail }];
 };
 
 /** The order this user created with the key, as the device should hold it; null when none. */
@@ -85,7 +85,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, now: Date): 
     const result = await createOrder(db, auth, key, draft.data, now);
     return orderSyncDoc(result.body, key).doc as SyncOrder;
   } catch (err) {
-    if (!(err instanceof HttpProblem) || err.status >= 500 || err.status === 409) throw err;
+    if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
     return refusedDoc(row, reasonsOf(err), now);
   }
 }

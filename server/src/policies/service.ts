@@ -26,7 +26,7 @@ import { ownCeilingOnly, reaches, representativeCode } from '../auth/authorize.t
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, validationProblem } from '../http/problem.ts';
+import { DomainError, validationFailed } from '../errors.ts';
 import { refreshLoadedCollection } from '../sync/changelog.ts';
 import { loadRuleDocs } from './documents.ts';
 import {
@@ -51,7 +51,7 @@ import {
   updateRule as updateRuleRow,
 } from './queries.ts';
 
-const ruleNotFound = () => new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', 'Regra de desconto não encontrada.');
+const ruleNotFound = () => new DomainError('NOT_FOUND', 'Regra de desconto não encontrada.');
 
 function situacaoOf(row: RuleRow, today: string): PolicyRule['situacao'] {
   if (row.vigencia_inicio > today) return 'futura';
@@ -187,7 +187,7 @@ async function checkReferences(tx: Tx, idEmpresa: number, refs: References): Pro
   for (const p of refs.pautas) {
     if (!known.has(p.id)) errors.push({ path: p.path, message: `a pauta ${p.id} não existe nesta empresa` });
   }
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw validationFailed(errors);
 }
 
 // A rule's description is Campo's own text (the ERP never receives it: the approval trigger
@@ -203,7 +203,7 @@ function cleanDescricao(descricao: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   if (clean === '') {
-    throw validationProblem([{ path: 'body.descricao', message: 'a descrição não pode ficar em branco' }]);
+    throw validationFailed([{ path: 'body.descricao', message: 'a descrição não pode ficar em branco' }]);
   }
   return encodeLossless(clean);
 }
@@ -363,11 +363,11 @@ async function ceilingSubject(
   const own = ownCeilingOnly(auth, query);
   if (own !== null) return { codVendedor: own, date: today };
   if (query.codVendedor === undefined) {
-    throw validationProblem([{ path: 'query.codVendedor', message: 'informe o representante (codVendedor)' }]);
+    throw validationFailed([{ path: 'query.codVendedor', message: 'informe o representante (codVendedor)' }]);
   }
   const rep = await selectRepresentative(tx, auth.idEmpresa, query.codVendedor);
   if (!rep || !reaches(auth, { codVendedor: query.codVendedor, codSupervisor: rep.cod_supervisor })) {
-    throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', 'Representante não encontrado na sua equipe.');
+    throw new DomainError('NOT_FOUND', 'Representante não encontrado na sua equipe.');
   }
   return { codVendedor: query.codVendedor, date: query.data ?? today };
 }
@@ -382,16 +382,14 @@ export async function ceilingPreview(
     const { codVendedor, date } = await ceilingSubject(tx, auth, query, businessDate(now));
     // Unknown ids, and ids of another tenant, are 404 like any object outside the caller's scope.
     if ((await selectPautaIds(tx, auth.idEmpresa, [query.idPauta])).length === 0) {
-      throw new HttpProblem(404, 'NOT_FOUND', 'Não encontrado', `Pauta ${query.idPauta} não encontrada.`);
+      throw new DomainError('NOT_FOUND', `Pauta ${query.idPauta} não encontrada.`);
     }
     const ids = [...new Set(query.idProduto)];
     const products = new Map((await selectProducts(tx, auth.idEmpresa, ids)).map((p) => [p.id_produto, p]));
     const missing = ids.filter((id) => !products.has(id));
     if (missing.length > 0) {
-      throw new HttpProblem(
-        404,
+      throw new DomainError(
         'NOT_FOUND',
-        'Não encontrado',
         `Produto${missing.length > 1 ? 's' : ''} não encontrado${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
         { idProdutos: missing },
       );

@@ -22,8 +22,8 @@ import {
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Db } from '../db/kysely.ts';
-import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { DomainError } from '../errors.ts';
+import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
@@ -42,6 +42,7 @@ const ZVersionHeaders = z.object({
 const versionProblems = {
   426: problem(
     'The device speaks a replication version this server no longer serves: update the app (minVersion in the body)',
+    'SYNC_VERSION_UNSUPPORTED',
   ),
 };
 
@@ -54,21 +55,18 @@ export function assertSyncVersion(header: string | undefined, minVersion: number
   const version = syncVersionOf(header);
   const extra = { minVersion, currentVersion: SYNC_PROTOCOL_VERSION };
   if (version !== null && version < minVersion) {
-    throw new HttpProblem(
-      426,
+    throw new DomainError(
       'SYNC_VERSION_UNSUPPORTED',
-      'Atualize o app',
       `Esta versão do app (sincronização v${version}) não é mais atendida pelo servidor; a mínima é v${minVersion}. Atualize o app para continuar sincronizando: nada do que está no aparelho se perde.`,
       extra,
     );
   }
   if (version === null || version > SYNC_PROTOCOL_VERSION) {
-    throw new HttpProblem(
-      400,
+    throw new DomainError(
       'SYNC_VERSION_UNSUPPORTED',
-      'Versão de sincronização desconhecida',
       `O servidor atende as versões ${minVersion} a ${SYNC_PROTOCOL_VERSION} da sincronização; tente de novo em instantes.`,
       extra,
+      400,
     );
   }
 }
@@ -83,9 +81,9 @@ const pullRoute = createRoute({
   request: { params: ZSyncPullParams, query: ZSyncPullQuery, headers: ZVersionHeaders },
   responses: {
     200: json(ZSyncPull, 'A batch of changed documents and the next checkpoint'),
-    400: errorResponses[400],
+    400: badRequest('CHECKPOINT_INVALID', 'CHECKPOINT_SCOPE', 'SYNC_VERSION_UNSUPPORTED'),
     401: errorResponses[401],
-    403: problem('pedidos, funil and chamados are for representatives only'),
+    403: errorResponses[403],
     404: errorResponses[404],
     ...versionProblems,
   },
@@ -105,11 +103,11 @@ const pushRoute = createRoute({
   },
   responses: {
     200: json(ZSyncPushResult, 'The master states the device must adopt (RxDB conflicts)'),
-    400: errorResponses[400],
+    400: badRequest('SYNC_VERSION_UNSUPPORTED'),
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],
-    409: problem('An order of this push is being created by another request: retry'),
+    409: problem('An order of this push is being created by another request: retry', 'IDEMPOTENCY_KEY_IN_FLIGHT'),
     ...versionProblems,
   },
 });
@@ -128,9 +126,9 @@ const streamRoute = createRoute({
       description: 'An endless event stream: events `resync`, `change` (data `{ colecao }`) and `heartbeat`',
       content: { 'text/event-stream': { schema: z.string() } },
     },
-    400: errorResponses[400],
+    400: badRequest('SYNC_VERSION_UNSUPPORTED'),
     401: errorResponses[401],
-    503: problem('The server sends no change announcements (no change hub)'),
+    503: problem('The server sends no change announcements (no change hub)', 'SYNC_STREAM_DISABLED'),
     ...versionProblems,
   },
 });

@@ -22,7 +22,7 @@ import { can } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, forbidden, notFound } from '../errors.ts';
 import { documentsOf, hasChangeLog, idOfKey, isSqlCollection } from './changelog.ts';
 import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
 import { changesHeldBack, selectChanges, selectHorizon } from './queries.ts';
@@ -32,13 +32,13 @@ const HELD_BACK_STEP_MS = 25;
 
 export function collectionOf(name: string): SyncCollection {
   const found = SYNC_COLLECTIONS.find((c) => c === name);
-  if (!found) throw problems.notFound('Coleção');
+  if (!found) throw notFound('Coleção');
   return found;
 }
 
 function assertMayReplicate(auth: AuthContext, colecao: SyncCollection): void {
   if (isRepresentativeOnly(colecao) && !can(auth, 'sync.representative')) {
-    throw problems.forbidden(`Só representantes replicam a coleção ${colecao}.`);
+    throw forbidden(`Só representantes replicam a coleção ${colecao}.`);
   }
 }
 
@@ -53,12 +53,10 @@ function scopeKey(scope: Scope, colecao: SyncCollection): string {
 function checkpointAfter(value: string | undefined, expectedScope: string): { xid: number; revisao: number } {
   if (value === undefined) return { xid: 0, revisao: 0 };
   const data = decodeCheckpoint(value);
-  if (!data) throw new HttpProblem(400, 'CHECKPOINT_INVALID', 'Checkpoint inválido', 'Checkpoint malformado.');
+  if (!data) throw new DomainError('CHECKPOINT_INVALID', 'Checkpoint malformado.');
   if (data.scope !== expectedScope)
-    throw new HttpProblem(
-      400,
+    throw new DomainError(
       'CHECKPOINT_SCOPE',
-      'Checkpoint inválido',
       'O checkpoint é de outro usuário ou de outra coleção: sincronize do início.',
     );
   return { xid: data.xid, revisao: data.revisao };
@@ -174,7 +172,7 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
 
 export async function push(db: Db, auth: AuthContext, name: string, rows: SyncPushRow[]): Promise<SyncPushResult> {
   const colecao = collectionOf(name);
-  if (!isWritable(colecao)) throw problems.notFound('Coleção');
+  if (!isWritable(colecao)) throw notFound('Coleção');
   assertMayReplicate(auth, colecao);
   return pushTo(colecao, db, auth, rows);
 }

@@ -9,8 +9,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { AuthContext } from '../auth/claims.ts';
 import { scopeOf, type Tx } from '../db/scope.ts';
+import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
-import { HttpProblem } from '../http/problem.ts';
 import { currentRequestId, log as defaultLog, outsideRequest } from '../log.ts';
 import { sseStreamsOpen } from '../metrics.ts';
 
@@ -234,10 +234,8 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
  */
 export function streamChanges(c: Context<AppEnv>, hub: ChangeHub | undefined, auth: AuthContext, heartbeatMs: number) {
   if (!hub) {
-    throw new HttpProblem(
-      503,
+    throw new DomainError(
       'SYNC_STREAM_DISABLED',
-      'Avisos de sincronização indisponíveis',
       'Este servidor não envia avisos de alteração: sincronize periodicamente.',
     );
   }

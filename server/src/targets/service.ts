@@ -6,7 +6,7 @@ import { teamOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { validationProblem } from '../http/problem.ts';
+import { validationFailed } from '../errors.ts';
 import * as q from './queries.ts';
 
 export async function listTargets(
@@ -43,7 +43,7 @@ export async function setTargets(db: Db, auth: AuthContext, month: string, input
             },
           ],
     );
-    if (unknown.length) throw validationProblem(unknown);
+    if (unknown.length) throw validationFailed(unknown);
     for (const m of input.metas) {
       if (m.valorMeta === null) await q.deleteTarget(tx, auth.idEmpresa, month, m.codVendedor);
       else await q.upsertTarget(tx, auth.idEmpresa, month, m.codVendedor, m.valorMeta);

@@ -24,7 +24,7 @@ const actionResponses = (what: string) => ({
   401: errorResponses[401],
   403: errorResponses[403],
   404: errorResponses[404],
-  409: problem('TICKET_CLOSED: the ticket is resolvido or cancelado'),
+  409: problem('The ticket is resolvido or cancelado', 'TICKET_CLOSED'),
 });
 const replyBody = { body: { required: true, content: { 'application/json': { schema: ZTicketReply } } } };
 
@@ -75,7 +75,7 @@ const createTicketRoute = createRoute({
     400: errorResponses[400],
     401: errorResponses[401],
     403: errorResponses[403],
-    422: problem('ORDER_NOT_FOUND: the order is not one of the caller’s'),
+    422: problem('The order is not one of the caller’s', 'ORDER_NOT_FOUND'),
   },
 });
 

@@ -20,7 +20,7 @@ import { assertOwner, authorize, representativeFor } from '../auth/authorize.ts'
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { loadTicketDocs } from './documents.ts';
@@ -52,7 +52,7 @@ function summary(row: q.TicketRow): TicketSummary {
 
 async function loadTicket(tx: Tx, auth: AuthContext, id: number, side: Side): Promise<Ticket> {
   const row = await q.selectTicket(tx, auth.idEmpresa, id, side === 'representative' ? auth.codVendedor : null);
-  if (!row) throw problems.notFound('Chamado');
+  if (!row) throw notFound('Chamado');
   const messages = await q.selectMessages(tx, auth.idEmpresa, id);
   return {
     ...summary(row),
@@ -66,11 +66,9 @@ async function loadTicket(tx: Tx, auth: AuthContext, id: number, side: Side): Pr
   };
 }
 
-function closed(status: TicketStatus): HttpProblem {
-  return new HttpProblem(
-    409,
+function closed(status: TicketStatus): DomainError {
+  return new DomainError(
     'TICKET_CLOSED',
-    'Chamado encerrado',
     `O chamado está ${status} e não aceita mais mensagens nem mudanças de situação.`,
     { ticketStatus: status },
   );
@@ -79,7 +77,7 @@ function closed(status: TicketStatus): HttpProblem {
 /** Locks the ticket, checks the move and applies it; the ticket as it was. */
 async function move(tx: Tx, auth: AuthContext, id: number, side: Side, action: TicketAction) {
   const row = await q.selectTicket(tx, auth.idEmpresa, id, side === 'representative' ? auth.codVendedor : null, true);
-  if (!row) throw problems.notFound('Chamado');
+  if (!row) throw notFound('Chamado');
   const next = ticketTransition(row.status as TicketStatus, action);
   if (next === null) throw closed(row.status as TicketStatus);
   await q.updateStatus(tx, auth.idEmpresa, id, next);
@@ -130,12 +128,7 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
       const order = await q.selectCampoOrder(tx, auth.idEmpresa, input.idPedido);
       // Another representative's order answers like a missing one: its existence is not the caller's business.
       if (!order || order.cod_vendedor !== codVendedor) {
-        throw new HttpProblem(
-          422,
-          'ORDER_NOT_FOUND',
-          'Pedido não encontrado',
-          `O pedido ${input.idPedido} não existe entre os seus pedidos.`,
-        );
+        throw new DomainError('ORDER_NOT_FOUND', `O pedido ${input.idPedido} não existe entre os seus pedidos.`);
       }
       about = {
         id_pedido: order.id,
@@ -148,12 +141,7 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
       const num = input.numPedErp as number;
       const order = await q.selectErpOrder(tx, auth.idEmpresa, codVendedor, num);
       if (!order) {
-        throw new HttpProblem(
-          422,
-          'ORDER_NOT_FOUND',
-          'Pedido não encontrado',
-          `O pedido ${num} do ERP não existe entre os seus pedidos.`,
-        );
+        throw new DomainError('ORDER_NOT_FOUND', `O pedido ${num} do ERP não existe entre os seus pedidos.`);
       }
       about = {
         id_pedido: null,

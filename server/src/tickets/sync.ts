@@ -16,7 +16,7 @@ import { assertOwner } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal } from '../sync/refusals.ts';
@@ -35,7 +35,7 @@ async function ticketOfKey(db: Db, auth: AuthContext, key: string): Promise<numb
 async function master(db: Db, auth: AuthContext, id: number): Promise<SyncTicket> {
   return withScope(db, scopeOf(auth), async (tx) => {
     const [doc] = await loadTicketDocs(tx, auth.idEmpresa, [String(id)]);
-    if (!doc) throw problems.notFound('Chamado');
+    if (!doc) throw notFound('Chamado');
     return doc.doc as SyncTicket;
   });
 }
@@ -79,7 +79,7 @@ async function unlessClosed(action: () => Promise<unknown>): Promise<boolean> {
     await action();
     return true;
   } catch (err) {
-    if (err instanceof HttpProblem && err.code === 'TICKET_CLOSED') return false;
+    if (err instanceof DomainError && err.code === 'TICKET_CLOSED') return false;
     throw err;
   }
 }
@@ -149,8 +149,8 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
       id = (await createTicket(db, auth, input.data, { ticket: key, message: first.id })).id;
     } catch (err) {
       // An order that is not the representative's, or gone: the ticket cannot be opened.
-      if (err instanceof HttpProblem && (err.status === 400 || err.status === 422 || err.code === 'NOT_FOUND')) {
-        return refusedTicket(next, { code: err.code, message: err.detail ?? err.title });
+      if (err instanceof DomainError && (err.status === 400 || err.status === 422 || err.code === 'NOT_FOUND')) {
+        return refusedTicket(next, { code: err.code, message: err.detail });
       }
       if (!isSameKeyRace(err, 'chamados_chave_key')) throw err;
       id = await ticketOfKey(db, auth, key);

@@ -12,7 +12,7 @@ import {
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
-import { HttpProblem, problems } from '../http/problem.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { countTenantUsers, selectTenantUser, selectTenantUsers } from './queries.ts';
 import { addUser, resetPassword, setUserActive, UserError } from './service.ts';
 
@@ -39,38 +39,26 @@ function asProblem(err: unknown): unknown {
     case 'USER_EXISTS':
       // Logins are global, so a taken login may belong to another tenant. One refusal for every
       // taken login, whoever holds it, that names nobody and no tenant (docs/security.md).
-      return new HttpProblem(
-        409,
-        'LOGIN_UNAVAILABLE',
-        'Login indisponível',
-        'Este login não pode ser usado. Escolha outro.',
-        {
-          errors: [{ path: 'body.login', message: 'login indisponível: escolha outro' }],
-        },
-      );
+      return new DomainError('LOGIN_UNAVAILABLE', 'Este login não pode ser usado. Escolha outro.', {
+        errors: [{ path: 'body.login', message: 'login indisponível: escolha outro' }],
+      });
     case 'ERP_RECORD_NOT_FOUND': {
       const field = err.message.startsWith('supervisor') ? 'codSupervisor' : 'codVendedor';
       const what = field === 'codSupervisor' ? 'supervisor' : 'vendedor';
-      return new HttpProblem(
-        400,
-        'ERP_RECORD_NOT_FOUND',
-        'Código não encontrado no ERP',
-        `Este ${what} não existe na empresa.`,
-        {
-          errors: [{ path: `body.${field}`, message: `${what} não encontrado no ERP desta empresa` }],
-        },
-      );
+      return new DomainError('ERP_RECORD_NOT_FOUND', `Este ${what} não existe na empresa.`, {
+        errors: [{ path: `body.${field}`, message: `${what} não encontrado no ERP desta empresa` }],
+      });
     }
     case 'USER_NOT_FOUND':
-      return problems.notFound('Usuário');
+      return notFound('Usuário');
     default:
-      return new HttpProblem(400, 'VALIDATION_FAILED', 'Dados inválidos', err.message);
+      return new DomainError('VALIDATION_FAILED', err.message);
   }
 }
 
 async function tenantUser(tx: Tx, auth: AuthContext, id: number): Promise<Row> {
   const row = await selectTenantUser(tx, auth.idEmpresa, id);
-  if (!row) throw problems.notFound('Usuário');
+  if (!row) throw notFound('Usuário');
   return row;
 }
 
@@ -109,12 +97,7 @@ export function setActive(db: Db, auth: AuthContext, id: number, active: boolean
     const row = await tenantUser(tx, auth, id);
     // An admin disabling themself would lock the tenant out of user management mid-session.
     if (!active && row.id === auth.userId) {
-      throw new HttpProblem(
-        422,
-        'CANNOT_DISABLE_SELF',
-        'Não é possível desativar a si mesmo',
-        'Peça a outro administrador para desativar o seu login.',
-      );
+      throw new DomainError('CANNOT_DISABLE_SELF', 'Peça a outro administrador para desativar o seu login.');
     }
     try {
       await setUserActive(tx, row.login, active);

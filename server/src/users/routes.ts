@@ -10,7 +10,7 @@ import {
 import { createRoute } from '@hono/zod-openapi';
 import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { createUser, getUser, listUsers, resetUserPassword, setActive } from './admin.ts';
 
 const tags = ['usuarios'];
@@ -48,10 +48,10 @@ const createUserRoute = createRoute({
   request: { body: jsonBody(ZUserCreateRequest) },
   responses: {
     201: json(ZUserView, 'The login created'),
-    400: errorResponses[400],
+    400: badRequest('ERP_RECORD_NOT_FOUND'),
     401: errorResponses[401],
     403: errorResponses[403],
-    409: problem('LOGIN_UNAVAILABLE: the login is taken (here or in another tenant: the answer does not say)'),
+    409: problem('The login is taken (here or in another tenant: the answer does not say)', 'LOGIN_UNAVAILABLE'),
   },
 });
 
@@ -88,7 +88,7 @@ const activeRoute = createRoute({
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],
-    422: problem('CANNOT_DISABLE_SELF'),
+    422: problem('An admin may not disable their own login', 'CANNOT_DISABLE_SELF'),
   },
 });
 

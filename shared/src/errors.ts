@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/**
+ * Every `code` a problem answer can carry, each with its HTTP status and its pt-BR title (one
+ * title per code: RFC 9457 says a problem type's title does not change from occurrence to
+ * occurrence; what happened this time goes in `detail`). The only list of codes: the server's
+ * DomainError takes a key of it, the problem schema's `code` is its enum, and docs/errors.md
+ * explains each one (a test keeps that table equal to this map).
+ *
+ * A code keeps its string and its status for good: clients branch on them. A code with two
+ * statuses lists the usual one first; the thrower names the other where it applies.
+ */
+export const ERRORS = {
+  // Input the route's contract refuses, before any business rule.
+  VALIDATION_FAILED: { status: 400, title: 'Dados inválidos' },
+  MALFORMED_JSON: { status: 400, title: 'JSON inválido' },
+  INVALID_CHARACTER: { status: 400, title: 'Caractere inválido' },
+  UNSUPPORTED_CHARACTER: { status: 400, title: 'Caractere não suportado' },
+  HTTP_ERROR: { status: 400, title: 'Erro na requisição' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Corpo grande demais' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'Rota não encontrada' },
+  INTERNAL_ERROR: { status: 500, title: 'Erro interno' },
+
+  // Who may do what.
+  UNAUTHORIZED: { status: 401, title: 'Não autenticado' },
+  INVALID_CREDENTIALS: { status: 401, title: 'Login ou senha incorretos' },
+  TOO_MANY_LOGIN_ATTEMPTS: { status: 429, title: 'Muitas tentativas de login' },
+  LOGIN_BUSY: { status: 503, title: 'Servidor ocupado' },
+  FORBIDDEN: { status: 403, title: 'Proibido' },
+  NOT_FOUND: { status: 404, title: 'Não encontrado' },
+
+  // Orders.
+  IDEMPOTENCY_KEY_INVALID: { status: 400, title: 'Idempotency-Key ausente ou inválida' },
+  IDEMPOTENCY_KEY_IN_FLIGHT: { status: 409, title: 'Pedido em processamento' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, title: 'Chave de idempotência reutilizada' },
+  ORDER_REFUSED: { status: 422, title: 'Pedido recusado' },
+  ORDER_ALREADY_DECIDED: { status: 409, title: 'Pedido já decidido' },
+  ERP_REPLICATION_FAILED: { status: 422, title: 'O ERP recusou o pedido' },
+
+  // Catalogue, clients and the company.
+  PAUTA_NOT_FOUND: { status: 404, title: 'Tabela de preço não encontrada' },
+  PRICE_LIST_NOT_FOUND: { status: 422, title: 'Pauta não encontrada' },
+  CLIENT_DOCUMENT_EXISTS: { status: 409, title: 'Documento já cadastrado' },
+  ERP_REFUSED_CLIENT: { status: 422, title: 'Cadastro recusado pelo ERP' },
+  LOGO_EMPTY: { status: 400, title: 'Imagem vazia' },
+  LOGO_TOO_LARGE: { status: 413, title: 'Imagem grande demais' },
+  LOGO_TYPE_NOT_SUPPORTED: { status: 415, title: 'Tipo de imagem não aceito' },
+  LOGO_UNREADABLE: { status: 422, title: 'Imagem ilegível' },
+  LOGO_TRUNCATED: { status: 422, title: 'Imagem incompleta' },
+  LOGO_TRAILING_DATA: { status: 422, title: 'Imagem com conteúdo estranho' },
+  LOGO_DIMENSIONS_TOO_LARGE: { status: 422, title: 'Imagem com dimensões grandes demais' },
+
+  // Tickets and the sales funnel.
+  TICKET_CLOSED: { status: 409, title: 'Chamado encerrado' },
+  ORDER_NOT_FOUND: { status: 422, title: 'Pedido não encontrado' },
+  CLIENT_NOT_IN_PORTFOLIO: { status: 422, title: 'Cliente fora da carteira' },
+  LOSS_REASON_REQUIRED: { status: 422, title: 'Motivo da perda obrigatório' },
+  CLIENT_OR_PROSPECT_REQUIRED: { status: 422, title: 'Cliente ou prospect obrigatório' },
+  OPPORTUNITY_ID_TAKEN: { status: 409, title: 'Id de oportunidade em uso' },
+  OPPORTUNITY_CONFLICT: { status: 409, title: 'Oportunidade alterada' },
+
+  // Dashboards, users, notifications, error reports.
+  COD_VENDEDOR_REQUIRED: { status: 400, title: 'Representante não informado' },
+  ERP_RECORD_NOT_FOUND: { status: 400, title: 'Código não encontrado no ERP' },
+  LOGIN_UNAVAILABLE: { status: 409, title: 'Login indisponível' },
+  CANNOT_DISABLE_SELF: { status: 422, title: 'Não é possível desativar a si mesmo' },
+  PUSH_DISABLED: { status: 503, title: 'Notificações indisponíveis' },
+  TOO_MANY_CLIENT_ERRORS: { status: 429, title: 'Muitos relatórios de erro' },
+
+  // Replication.
+  CHECKPOINT_INVALID: { status: 400, title: 'Checkpoint inválido' },
+  CHECKPOINT_SCOPE: { status: 400, title: 'Checkpoint de outro escopo' },
+  // 426: the app is older than the server serves; 400: newer than it knows (a rolling deploy).
+  SYNC_VERSION_UNSUPPORTED: { status: [426, 400], title: 'Versão de sincronização não atendida' },
+  SYNC_STREAM_DISABLED: { status: 503, title: 'Avisos de sincronização indisponíveis' },
+} as const satisfies Record<string, { status: number | readonly [number, ...number[]]; title: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
+export const ZErrorCode = z
+  .enum(ERROR_CODES)
+  .describe('Stable machine-readable code; docs/errors.md lists each with its status and meaning');
+
+type StatusEntry<C extends ErrorCode> = (typeof ERRORS)[C]['status'];
+/** The HTTP statuses a code may answer with (most codes have one). */
+export type ErrorStatus<C extends ErrorCode = ErrorCode> =
+  StatusEntry<C> extends readonly (infer S)[] ? S : StatusEntry<C>;
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.hasOwn(ERRORS, value);
+
+/** Every status a code may answer with, the usual one first (none for a string not in the catalogue). */
+export function errorStatuses(code: ErrorCode): readonly number[] {
+  if (!isErrorCode(code)) return [];
+  const status: number | readonly number[] = ERRORS[code].status;
+  return typeof status === 'number' ? [status] : status;
+}
+
+/** The usual HTTP status of a code. */
+export const errorStatus = (code: ErrorCode): number => errorStatuses(code)[0] as number;
