@@ -5,6 +5,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from './kysely.ts';
+import { PREPARED } from './prepared.ts';
 import type { DB } from './types.ts';
 
 export type Tx = Transaction<DB>;
@@ -32,7 +33,7 @@ export function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): 
     // The business calendar is São Paulo's: current_date in views (rules in force, today's
     // positivation) and timestamps written into the ERP follow it, whatever the server's zone.
     // The shared lock registers the transaction before it can take an xid (see WRITER_LOCK_NS).
-    await sql`select set_config('campo.id_empresa', ${String(scope.idEmpresa)}, true),
+    await sql`${sql.raw(PREPARED)}select set_config('campo.id_empresa', ${String(scope.idEmpresa)}, true),
                      set_config('campo.cod_vendedor', ${scope.codVendedor === null ? '' : String(scope.codVendedor)}, true),
                      set_config('TimeZone', 'America/Sao_Paulo', true),
                      pg_advisory_xact_lock_shared(${WRITER_LOCK_NS}, pg_backend_pid())`.execute(tx);
