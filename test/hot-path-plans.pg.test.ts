@@ -1,6 +1,6 @@
 // Campo runs inside the client's ERP database: PostgreSQL CPU spent planning the same
 // statements again and again is taken from the ERP. The hot paths (an order, the approvers'
-// pending-count badge, the token check) run their statements prepared, so each connection
+// pending-count badge, the token check, the supervisor's dashboard) run their statements prepared, so each connection
 // plans them once; this holds them to it, on one connection whose statements the test sees:
 // how many statements an order costs, that each is a prepared one PostgreSQL runs from its
 // plan cache (a generic plan, so no planning per call),
@@ -192,6 +192,25 @@ describe('hot paths plan once per connection', () => {
         planCacheMode: 'force_generic_plan',
       });
       expect(t.planning, `${s.text.slice(0, 120)}: ${JSON.stringify(t)}`).toBeLessThan(t.execution);
+    }
+  });
+
+  it("the supervisor's dashboard runs its statements prepared, each planned once per connection", async () => {
+    const dashboard = () =>
+      app.request('/api/v1/dashboard/supervisor', { headers: { authorization: `Bearer ${tokens.supervisor}` } });
+    for (let i = 0; i < ORDERS - 1; i++) expect((await dashboard()).status).toBe(200);
+    recording = [];
+    const res = await dashboard();
+    const seen = recording;
+    recording = null;
+    expect(res.status).toBe(200);
+    const statements = seen.filter((x) => !/^(begin|commit)$/i.test(x.text.trim()));
+    expect(statements.length).toBeGreaterThanOrEqual(5);
+    const counters = await planCounters();
+    for (const x of statements) {
+      expect(x.text.slice(0, 24).includes(PREPARED), x.text.slice(0, 120)).toBe(true);
+      const c = counters.get(x.text);
+      expect(c?.custom_plans, x.text.slice(0, 120)).toBeLessThanOrEqual(5);
     }
   });
 
