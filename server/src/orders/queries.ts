@@ -1,4 +1,4 @@
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, type RawBuilder, sql } from 'kysely';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 import type { PedidoItensTable, PedidosTable } from '../db/types.ts';
@@ -54,7 +54,7 @@ export interface OrderContext {
  * names exists, its products priced on its pauta (the one it names, else the client's), and
  * the representative's ceilings and the discount rules in force on `date` that may reach them
  * (the rows policies' loadCeilingInputs reads, for ceilingInputs). Must run after the key's
- * lock (lockOrderKey), in a later statement: its snapshot then sees a first request's commit.
+ * lock (orderKeyLock), in a later statement: its snapshot then sees a first request's commit.
  */
 export async function selectOrderContext(
   tx: Tx,
@@ -434,9 +434,9 @@ export async function insertIdempotencyKey(
 }
 
 /**
- * Takes the key for this transaction without waiting: false when another request with the
- * same key is still being processed (it will answer 409 instead of queueing behind it). In
- * the same statement, the shared locks of the change-log collections the order touches
+ * Select-list items for the order's first statement (withScopeAnd): takes the key for this
+ * transaction without waiting, `ok` false when another request with the same key is still
+ * being processed (it will answer 409 instead of queueing behind it). In the same statement, the shared locks of the change-log collections the order touches
  * (pedidos, and clientes for its client's last order date), which touchSqlDocuments would
  * otherwise take in a statement of its own. And, for the rest of the order's transaction,
  * generic plans from the first execution on: with custom plans PostgreSQL judged a custom plan
@@ -444,13 +444,11 @@ export async function insertIdempotencyKey(
  * order (6 ms of planning for 2 ms of execution on the small fixture); the generic plans of
  * these statements look rows up by the same indexes.
  */
-export async function lockOrderKey(tx: Tx, idEmpresa: number, idUsuario: number, chave: string): Promise<boolean> {
-  const { rows } = await sql<{ ok: boolean }>`${sql.raw(PREPARED)}
-    select set_config('plan_cache_mode', 'force_generic_plan', true),
-           pg_try_advisory_xact_lock(hashtextextended(${`campo:idem:${idEmpresa}:${idUsuario}:${chave}`}, 0)) as ok,
-           pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('pedidos')}), ${idEmpresa}),
-           pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('clientes')}), ${idEmpresa})`.execute(tx);
-  return rows[0]?.ok === true;
+export function orderKeyLock(idEmpresa: number, idUsuario: number, chave: string): RawBuilder<{ ok: boolean }> {
+  return sql<{ ok: boolean }>`set_config('plan_cache_mode', 'force_generic_plan', true),
+    pg_try_advisory_xact_lock(hashtextextended(${`campo:idem:${idEmpresa}:${idUsuario}:${chave}`}, 0)) as ok,
+    pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('pedidos')}), ${idEmpresa}),
+    pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('clientes')}), ${idEmpresa})`;
 }
 
 /** The Idempotency-Key an order was created with: the id of its document on the devices. */

@@ -23,7 +23,7 @@ import {
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { scopeOf, type Tx, withScope, withScopeAnd } from '../db/scope.ts';
 import { HttpProblem, problems } from '../http/problem.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
@@ -306,7 +306,7 @@ export async function createOrder(
 }
 
 /**
- * The order's transaction in few statements (docs/orders.md, "Cost"): the scope, the key's
+ * The order's transaction in few statements (docs/orders.md, "Cost"): the scope with the key's
  * lock, one context read, the order row, the rest of the order with its key, the push
  * audience (and outbox rows when someone has a device), and the two change-log touches.
  */
@@ -318,8 +318,9 @@ function createOrderTx(
   hash: string,
   now: Date,
 ): Promise<OrderResult> {
-  return withScope(db, scopeOf(auth), async (tx) => {
-    if (!(await q.lockOrderKey(tx, auth.idEmpresa, auth.userId, key))) {
+  const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key);
+  return withScopeAnd(db, scopeOf(auth), lock, async (tx, { ok }) => {
+    if (!ok) {
       throw new HttpProblem(
         409,
         'IDEMPOTENCY_KEY_IN_FLIGHT',
