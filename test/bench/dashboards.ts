@@ -1,7 +1,10 @@
 // The dashboards on the large reference ERP: each dashboard, in-process through the whole API
 // (auth, validation, the SQL), for a representative, a supervisor and a manager, timed after a
 // warm-up. The fixture is built as of now, so the current month has data. Target: < 100 ms.
+// pg_stat_statements says what each dashboard costs PostgreSQL, and which of its statements
+// spend more time planning than executing (issue #20: none should, on a hot path).
 
+import { measurePhase, PG_STAT_SETTINGS, type StatementCost, shortQuery } from './pg-cost.ts';
 import { table, writeSection } from './report.ts';
 import { percentile, withBenchErp } from './setup.ts';
 
@@ -10,51 +13,89 @@ const RUNS = 40;
 const TARGET_MS = 100;
 
 export async function benchDashboards(): Promise<void> {
-  await withBenchErp('large', async ({ app, fixture, token: tokenOf }) => {
-    const logins = {
-      'rep@bench.test': 'representative',
-      'sup@bench.test': 'supervisor',
-      'mgr@bench.test': 'manager',
-    } as const;
-    const token = (login: keyof typeof logins) => tokenOf(logins[login]);
-    const cases = [
-      { name: 'GET /dashboard/rep (representative)', login: 'rep@bench.test', path: '/dashboard/rep' },
-      { name: 'GET /dashboard/supervisor (supervisor)', login: 'sup@bench.test', path: '/dashboard/supervisor' },
-      {
-        name: 'GET /dashboard/supervisor (manager, whole tenant)',
-        login: 'mgr@bench.test',
-        path: '/dashboard/supervisor',
-      },
-      { name: 'GET /dashboard/manager (manager)', login: 'mgr@bench.test', path: '/dashboard/manager' },
-      { name: 'GET /equipe/supervisores (manager)', login: 'mgr@bench.test', path: '/equipe/supervisores' },
-    ] as const;
-    const results: (string | number)[][] = [];
-    for (const c of cases) {
-      const auth = { authorization: `Bearer ${await token(c.login)}` };
-      const times: number[] = [];
-      for (let i = 0; i < WARM_UP + RUNS; i++) {
-        const t = performance.now();
-        const res = await app.request(`/api/v1${c.path}`, { headers: auth });
-        if (res.status !== 200) throw new Error(`${c.name}: ${res.status} ${await res.text()}`);
-        await res.arrayBuffer();
-        if (i >= WARM_UP) times.push(performance.now() - t);
+  await withBenchErp(
+    'large',
+    async ({ app, fixture, token: tokenOf, pool, postmasterPid }) => {
+      const logins = {
+        'rep@bench.test': 'representative',
+        'sup@bench.test': 'supervisor',
+        'mgr@bench.test': 'manager',
+      } as const;
+      const token = (login: keyof typeof logins) => tokenOf(logins[login]);
+      const cases = [
+        { name: 'GET /dashboard/rep (representative)', login: 'rep@bench.test', path: '/dashboard/rep' },
+        { name: 'GET /dashboard/supervisor (supervisor)', login: 'sup@bench.test', path: '/dashboard/supervisor' },
+        {
+          name: 'GET /dashboard/supervisor (manager, whole tenant)',
+          login: 'mgr@bench.test',
+          path: '/dashboard/supervisor',
+        },
+        { name: 'GET /dashboard/manager (manager)', login: 'mgr@bench.test', path: '/dashboard/manager' },
+        { name: 'GET /equipe/supervisores (manager)', login: 'mgr@bench.test', path: '/equipe/supervisores' },
+      ] as const;
+      const results: (string | number)[][] = [];
+      const planHeavy: (string | number)[][] = [];
+      const ms = (v: number) => `${v.toFixed(2)} ms`;
+      for (const c of cases) {
+        const auth = { authorization: `Bearer ${await token(c.login)}` };
+        const times: number[] = [];
+        const request = async (timed: boolean) => {
+          const t = performance.now();
+          const res = await app.request(`/api/v1${c.path}`, { headers: auth });
+          if (res.status !== 200) throw new Error(`${c.name}: ${res.status} ${await res.text()}`);
+          await res.arrayBuffer();
+          if (timed) times.push(performance.now() - t);
+        };
+        for (let i = 0; i < WARM_UP; i++) await request(false);
+        const cost = await measurePhase(pool, postmasterPid, async () => {
+          for (let i = 0; i < RUNS; i++) await request(true);
+        });
+        for (const st of cost.statements.filter((x: StatementCost) => x.planMs > x.execMs && x.calls >= RUNS)) {
+          planHeavy.push([c.name, shortQuery(st.query, 70), ms(st.planMs / st.calls), ms(st.execMs / st.calls)]);
+        }
+        times.sort((a, b) => a - b);
+        const p50 = percentile(times, 50);
+        const p95 = percentile(times, 95);
+        results.push([
+          c.name,
+          `${p50.toFixed(1)} ms`,
+          `${p95.toFixed(1)} ms`,
+          p95 < TARGET_MS ? 'yes' : 'no',
+          (cost.calls / RUNS).toFixed(1),
+          ms(cost.planMs / RUNS),
+          ms(cost.execMs / RUNS),
+        ]);
+        process.stderr.write(`${c.name}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms\n`);
       }
-      times.sort((a, b) => a - b);
-      const p50 = percentile(times, 50);
-      const p95 = percentile(times, 95);
-      results.push([c.name, `${p50.toFixed(1)} ms`, `${p95.toFixed(1)} ms`, p95 < TARGET_MS ? 'yes' : 'no']);
-      process.stderr.write(`${c.name}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms\n`);
-    }
-    const lines = fixture.counts.pedidos_venda_itens ?? 0;
-    const body = [
-      `Command: \`pnpm bench dashboards\` (PostgreSQL 18, the \`large\` fixture built as of the run's day with`,
-      `${lines.toLocaleString('en')} ERP order lines; in-process \`app.request\` through auth, validation and SQL;`,
-      `${RUNS} sequential requests per row after ${WARM_UP} warm-up ones; the representative with the most clients`,
-      `of the first tenant, their supervisor, a manager). Target: p95 under ${TARGET_MS} ms.`,
-      '',
-      table(['dashboard', 'p50', 'p95', `under ${TARGET_MS} ms`], results),
-    ].join('\n');
-    writeSection('dashboards', 'Dashboards on the large fixture', body);
-    process.stdout.write(`${body}\n`);
-  });
+      const lines = fixture.counts.pedidos_venda_itens ?? 0;
+      const body = [
+        `Command: \`pnpm bench dashboards\` (PostgreSQL 18, the \`large\` fixture built as of the run's day with`,
+        `${lines.toLocaleString('en')} ERP order lines; in-process \`app.request\` through auth, validation and SQL;`,
+        `${RUNS} sequential requests per row after ${WARM_UP} warm-up ones; the representative with the most clients`,
+        `of the first tenant, their supervisor, a manager). Target: p95 under ${TARGET_MS} ms.`,
+        '',
+        table(
+          [
+            'dashboard',
+            'p50',
+            'p95',
+            `under ${TARGET_MS} ms`,
+            'statements / request',
+            'planning / request',
+            'execution / request',
+          ],
+          results,
+        ),
+        '',
+        'Planning and execution: pg_stat_statements over the timed requests. Statements that spend more time planning',
+        `than executing: ${planHeavy.length === 0 ? 'none.' : ''}`,
+        ...(planHeavy.length === 0
+          ? []
+          : ['', table(['dashboard', 'statement', 'planning / call', 'execution / call'], planHeavy)]),
+      ].join('\n');
+      writeSection('dashboards', 'Dashboards on the large fixture', body);
+      process.stdout.write(`${body}\n`);
+    },
+    { settings: PG_STAT_SETTINGS },
+  );
 }

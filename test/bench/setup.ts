@@ -29,10 +29,20 @@ export interface BenchErp {
   token: (role: 'representative' | 'supervisor' | 'manager') => Promise<string>;
   /** Creates a representative user for another representative of the tenant; its token. */
   tokenOfRep: (codVendedor: number) => Promise<string>;
+  /** The postmaster's pid, for pg-cost.ts. */
+  postmasterPid: number;
 }
 
-export async function withBenchErp(scale: FixtureScale, fn: (erp: BenchErp) => Promise<void>): Promise<void> {
-  const server = await startEmbeddedPostgres({});
+export async function withBenchErp(
+  scale: FixtureScale,
+  fn: (erp: BenchErp) => Promise<void>,
+  options: { settings?: string[] } = {},
+): Promise<void> {
+  // BENCH_PORT_BASE pins PostgreSQL's port on a shared machine.
+  const server = await startEmbeddedPostgres({
+    settings: options.settings ?? [],
+    port: Number(process.env.BENCH_PORT_BASE ?? 0),
+  });
   try {
     const admin = createPool(server.url(), 1);
     await admin.query("create database erp encoding 'LATIN1' lc_collate 'C' lc_ctype 'C' template template0");
@@ -93,6 +103,7 @@ export async function withBenchErp(scale: FixtureScale, fn: (erp: BenchErp) => P
         app,
         fixture,
         who: { idEmpresa: who.id_empresa, codVendedor: who.cod_vendedor, codSupervisor: who.cod_supervisor },
+        postmasterPid: server.pid,
         token: (role) =>
           once(role, () =>
             login({

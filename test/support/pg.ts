@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { prepareMarkedStatements } from '../../server/src/db/prepared.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,6 +35,8 @@ export function serverRolePool(url: string): pg.Pool {
     pool.on('connect', (client) => {
       client.on('error', () => undefined);
     });
+    // As in production: the hot paths' statements run prepared.
+    prepareMarkedStatements(pool);
     serverPools.set(url, pool);
   }
   return pool;

@@ -4,6 +4,7 @@
 // are São Paulo's: withScope sets the session time zone, so current_date, a date cast to
 // timestamptz and an ERP timestamp cast to timestamptz all follow the business calendar.
 import { sql } from 'kysely';
+import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 
 /** Which representatives a figure covers: one, one supervisor's team, or the whole tenant. */
@@ -30,7 +31,7 @@ export interface Calendar {
 
 /** The month asked (YYYY-MM) or the current one, and today, in São Paulo. */
 export async function selectCalendar(tx: Tx, mes: string | undefined): Promise<Calendar> {
-  const { rows } = await sql<Record<string, string>>`
+  const { rows } = await sql<Record<string, string>>`${sql.raw(PREPARED)}
     select to_char(m, 'YYYY-MM')                            as mes,
            m::text                                          as ini,
            (m + interval '1 month')::date::text             as fim,
@@ -75,7 +76,7 @@ async function figures(tx: Tx, inner: ReturnType<typeof sql>, aggregate: ReturnT
     cod_vendedor: number | null;
     cod_supervisor: number | null;
     valor: string | number;
-  }>`
+  }>`${sql.raw(PREPARED)}
     select ${nivel} as nivel, x.cod_vendedor, x.cod_supervisor, ${aggregate} as valor
       from (${inner}) x
      group by grouping sets ((x.cod_supervisor, x.cod_vendedor), (x.cod_supervisor), ())`.execute(tx);
@@ -158,6 +159,7 @@ export async function selectFlexBase(tx: Tx, idEmpresa: number, codVendedor: num
 export async function selectReps(tx: Tx, idEmpresa: number, f: TeamFilter, limit: number) {
   const rows = await tx
     .selectFrom('app.vw_vendedores as v')
+    .modifyFront(sql.raw(PREPARED))
     .select(['v.cod_vendedor', 'v.nome', 'v.cod_supervisor', 'v.perc_comissao', 'v.perc_comissao_flex'])
     .where('v.id_empresa', '=', idEmpresa)
     .$if(f.codVendedor !== undefined, (qb) => qb.where('v.cod_vendedor', '=', f.codVendedor as number))
@@ -172,6 +174,7 @@ export async function selectReps(tx: Tx, idEmpresa: number, f: TeamFilter, limit
 export function selectRepSupervisors(tx: Tx, idEmpresa: number) {
   return tx
     .selectFrom('app.vw_vendedores')
+    .modifyFront(sql.raw(PREPARED))
     .select(['cod_vendedor', 'cod_supervisor'])
     .where('id_empresa', '=', idEmpresa)
     .execute();
@@ -180,6 +183,7 @@ export function selectRepSupervisors(tx: Tx, idEmpresa: number) {
 export function selectSupervisors(tx: Tx, idEmpresa: number, limit: number) {
   return tx
     .selectFrom('app.vw_supervisores')
+    .modifyFront(sql.raw(PREPARED))
     .select(['cod_supervisor', 'nome'])
     .where('id_empresa', '=', idEmpresa)
     .orderBy('cod_supervisor')
@@ -190,6 +194,7 @@ export function selectSupervisors(tx: Tx, idEmpresa: number, limit: number) {
 export function selectSupervisor(tx: Tx, idEmpresa: number, codSupervisor: number) {
   return tx
     .selectFrom('app.vw_supervisores')
+    .modifyFront(sql.raw(PREPARED))
     .select(['cod_supervisor', 'nome'])
     .where('id_empresa', '=', idEmpresa)
     .where('cod_supervisor', '=', codSupervisor)
@@ -199,6 +204,7 @@ export function selectSupervisor(tx: Tx, idEmpresa: number, codSupervisor: numbe
 export async function selectMetaPositivacaoDia(tx: Tx, idEmpresa: number): Promise<number | null> {
   const row = await tx
     .selectFrom('app.config_empresa')
+    .modifyFront(sql.raw(PREPARED))
     .select('meta_positivacao_dia')
     .where('id_empresa', '=', idEmpresa)
     .executeTakeFirst();
@@ -233,6 +239,7 @@ export async function selectInactiveClients(
 export function selectRecentOrders(tx: Tx, idEmpresa: number, codVendedor: number, fromDay: string, limit: number) {
   return tx
     .selectFrom('app.pedidos')
+    .modifyFront(sql.raw(PREPARED))
     .select(['id', 'num_ped_sar', 'id_cliente', 'nome_cliente', 'situa', 'valor_total', 'criado_em'])
     .where('id_empresa', '=', idEmpresa)
     .where('cod_vendedor', '=', codVendedor)
@@ -246,6 +253,7 @@ export function selectRecentOrders(tx: Tx, idEmpresa: number, codVendedor: numbe
 export async function countPendingOrders(tx: Tx, idEmpresa: number): Promise<number> {
   const row = await tx
     .selectFrom('app.pedidos')
+    .modifyFront(sql.raw(PREPARED))
     .select((eb) => eb.fn.countAll<string>().as('total'))
     .where('id_empresa', '=', idEmpresa)
     .where('situa', '=', 1)

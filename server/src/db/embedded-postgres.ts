@@ -31,12 +31,16 @@ export interface EmbeddedPostgresOptions {
   major?: PgMajor;
   /** Trade durability for speed (tests). */
   fast?: boolean;
+  /** More `name=value` server settings (benchmarks: shared_preload_libraries=pg_stat_statements). */
+  settings?: string[];
   onLog?: (line: string) => void;
 }
 
 export interface EmbeddedPostgres {
   readonly port: number;
   readonly major: PgMajor;
+  /** The postmaster's process id: its children are the server's processes (benchmarks read their CPU time). */
+  readonly pid: number;
   /** Connection URL for a database of this cluster (superuser `postgres`, trust auth on loopback). */
   url(database?: string): string;
   stop(): Promise<void>;
@@ -227,6 +231,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     'unix_socket_directories=',
     'max_connections=300',
     ...(options.fast ? ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'] : []),
+    ...(options.settings ?? []),
   ];
   const server = spawn(
     join(native, 'bin', 'postgres'),
@@ -255,9 +260,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   }
 
   let stopped: Promise<void> | null = null;
+  const pid = server.pid;
   return {
     port,
     major,
+    pid,
     url,
     stop() {
       stopped ??= new Promise<void>((resolve) => {

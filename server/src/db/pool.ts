@@ -1,5 +1,6 @@
 import { readCp1252 } from '@campo/shared';
 import pg from 'pg';
+import { prepareMarkedStatements } from './prepared.ts';
 
 // The ERP database is LATIN1. The connection speaks UTF8 and PostgreSQL converts on the way in
 // and out, so JavaScript strings stay Unicode; text that cannot be held in LATIN1 must be made
@@ -14,6 +15,7 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
+  prepareMarkedStatements(pool);
   return pool;
 }
 

@@ -2,8 +2,8 @@
 // that creates, approves or rejects the order. The spec leaves the content of the messages
 // open; they say what happened, to which client and for how much, and open the order.
 import type { Tx } from '../db/scope.ts';
-import { type EnqueuedPush, enqueuePush } from './outbox.ts';
-import { representativeName } from './queries.ts';
+import { type EnqueuedPush, enqueuePush, enqueuePushTo } from './outbox.ts';
+import { selectPendingApprovalAudience } from './queries.ts';
 
 export interface OrderForPush {
   idEmpresa: number;
@@ -32,18 +32,23 @@ const common = (order: OrderForPush) => ({
 
 /** A new order awaits approval: its representative's supervisors and the tenant's managers. */
 export async function notifyOrderPendingApproval(tx: Tx, order: OrderForPush): Promise<EnqueuedPush> {
-  const rep = (await representativeName(tx, order.idEmpresa, order.codVendedor)) ?? `Vendedor ${order.codVendedor}`;
-  return enqueuePush(tx, {
-    idEmpresa: order.idEmpresa,
-    to: { approversOf: order.codVendedor },
-    notification: {
-      type: 'order.pending_approval',
-      title: `Pedido ${order.numPedSar} aguarda aprovação`,
-      body: `${rep} · ${order.nomeCliente} · ${brl.format(order.valorTotal)}`,
-      ...common(order),
+  // One read for the name and the recipients: this runs in every order's transaction.
+  const audience = await selectPendingApprovalAudience(tx, order.idEmpresa, order.codVendedor);
+  const rep = audience.nome ?? `Vendedor ${order.codVendedor}`;
+  return enqueuePushTo(
+    tx,
+    {
+      idEmpresa: order.idEmpresa,
+      notification: {
+        type: 'order.pending_approval',
+        title: `Pedido ${order.numPedSar} aguarda aprovação`,
+        body: `${rep} · ${order.nomeCliente} · ${brl.format(order.valorTotal)}`,
+        ...common(order),
+      },
+      ttlSeconds: PENDING_TTL_SECONDS,
     },
-    ttlSeconds: PENDING_TTL_SECONDS,
-  });
+    audience.logins,
+  );
 }
 
 export type OrderDecision = { status: 'approved' } | { status: 'rejected'; reason: string };

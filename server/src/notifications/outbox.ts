@@ -103,10 +103,22 @@ export function pushMessage(n: PushNotification, createdAt: Date): PushMessage {
  * registered device gets no row; with push disabled nobody can register, so nothing piles up.
  */
 export async function enqueuePush(tx: Tx, input: EnqueuePushInput): Promise<EnqueuedPush> {
-  const message = pushMessage(input.notification, new Date());
   const candidates = await resolveRecipients(tx, input.idEmpresa, input.to);
   const withDevices = new Set(await loginsWithDevices(tx, input.idEmpresa, candidates));
-  const logins = candidates.filter((l) => withDevices.has(l));
+  return enqueuePushTo(
+    tx,
+    input,
+    candidates.filter((l) => withDevices.has(l)),
+  );
+}
+
+/** enqueuePush for recipients the caller already resolved to logins with a device (in its own read). */
+export async function enqueuePushTo(
+  tx: Tx,
+  input: Omit<EnqueuePushInput, 'to'>,
+  logins: string[],
+): Promise<EnqueuedPush> {
+  const message = pushMessage(input.notification, new Date());
   // UTF-8 bytes in a bytea column: the LATIN1 database could not hold every character as text.
   const payload = Buffer.from(JSON.stringify(message), 'utf8');
   const topic = input.topic !== undefined ? input.topic : TOPIC.test(message.tag) ? message.tag : null;

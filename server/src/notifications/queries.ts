@@ -2,6 +2,7 @@
 // withScope (tenant set, row-level security in force); the worker's run in its own
 // transaction, which sets the tenant of each outbox row before touching that row's data.
 import { sql } from 'kysely';
+import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 import { currentRequestId } from '../log.ts';
 
@@ -85,10 +86,14 @@ export async function deleteOwnSubscription(
 
 // The pending-approval badge ----------------------------------------------------------------
 
-/** Orders awaiting approval (situa 1) of the tenant, or of one supervisor's representatives. */
+/**
+ * Orders awaiting approval (situa 1) of the tenant, or of one supervisor's representatives.
+ * Every approver's app polls it: prepared, as planning the team view cost more than counting.
+ */
 export async function countPendingOrders(tx: Tx, idEmpresa: number, codSupervisor: number | null): Promise<number> {
   let query = tx
     .selectFrom('app.pedidos as p')
+    .modifyFront(sql.raw(PREPARED))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('p.id_empresa', '=', idEmpresa)
     .where('p.situa', '=', 1);
@@ -153,16 +158,32 @@ export async function representativeLogins(tx: Tx, idEmpresa: number, codVendedo
   return rows.map((r) => r.login);
 }
 
-export async function representativeName(tx: Tx, idEmpresa: number, codVendedor: number): Promise<string | null> {
-  const row = await tx
-    .selectFrom('app.vw_vendedores')
-    .select('nome')
-    .where('id_empresa', '=', idEmpresa)
-    .where('cod_vendedor', '=', codVendedor)
-    .orderBy('id_filial')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.nome ?? null;
+/**
+ * Who hears of a new order, in one prepared statement on the order's path: the
+ * representative's name, and the approvers (approverLogins: the representative's
+ * supervisors, then the tenant's managers) that have at least one registered device.
+ */
+export async function selectPendingApprovalAudience(
+  tx: Tx,
+  idEmpresa: number,
+  codVendedor: number,
+): Promise<{ nome: string | null; logins: string[] }> {
+  const { rows } = await sql<{ nome: string | null; logins: string[] }>`${sql.raw(PREPARED)}
+    select (select v.nome from app.vw_vendedores v
+             where v.id_empresa = ${idEmpresa} and v.cod_vendedor = ${codVendedor}
+             order by v.id_filial limit 1) as nome,
+           array(select u.login
+                   from app.usuarios u
+                  where u.id_empresa = ${idEmpresa} and u.ativo
+                    and (u.papel = 'manager'
+                         or (u.papel = 'supervisor'
+                             and u.cod_supervisor in (select v.cod_supervisor from app.vw_vendedores v
+                                                       where v.id_empresa = ${idEmpresa}
+                                                         and v.cod_vendedor = ${codVendedor})))
+                    and exists (select 1 from app.push_inscricoes i
+                                 where i.id_empresa = ${idEmpresa} and i.usuario = u.login)
+                  order by u.papel = 'manager', u.login) as logins`.execute(tx);
+  return rows[0] ?? { nome: null, logins: [] };
 }
 
 /** The given logins that have at least one registered device in the tenant. */

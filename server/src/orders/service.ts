@@ -24,11 +24,11 @@ import {
 import { authorize, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { scopeOf, type Tx, withScope, withScopeAnd } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
-import { loadCeilingInputs } from '../policies/service.ts';
+import { ceilingInputs } from '../policies/service.ts';
 import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
 import { loadOrderDocs, orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
@@ -69,10 +69,13 @@ export function requestHash(input: OrderCreate): string {
     .digest('hex');
 }
 
-/** Checks the order against the portfolio, the catalog and the ceilings; throws ORDER_REFUSED with every reason. */
-async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now: Date) {
+/**
+ * Checks the order against the portfolio, the catalog and the ceilings read by the order's
+ * context statement; throws ORDER_REFUSED with every reason.
+ */
+function priceAndCheck(auth: AuthContext, input: OrderCreate, date: string, context: q.OrderContext) {
   const codVendedor = auth.codVendedor as number;
-  const client = await q.selectClientForOrder(tx, auth.idEmpresa, input.idCliente);
+  const client = context.client;
   if (!client || client.cod_vendedor !== codVendedor) {
     throw refused([
       { code: 'CLIENT_NOT_IN_PORTFOLIO', message: `O cliente ${input.idCliente} não está na sua carteira.` },
@@ -101,22 +104,13 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
       },
     ]);
   }
-  if (input.idPauta !== undefined && !(await q.selectPautaExists(tx, auth.idEmpresa, idPauta))) {
+  if (!context.pautaExists) {
     throw refused([{ code: 'PRICE_LIST_NOT_FOUND', message: `A pauta ${idPauta} não existe.` }]);
   }
 
-  const date = businessDate(now);
-  const products = new Map(
-    (
-      await q.selectProductsWithPrice(
-        tx,
-        auth.idEmpresa,
-        idPauta,
-        input.itens.map((i) => i.idProduto),
-      )
-    ).map((p) => [p.id_produto, p]),
-  );
-  const { ceilings, rules } = await loadCeilingInputs(tx, { idEmpresa: auth.idEmpresa, codVendedor, date });
+  const products = new Map(context.products.map((p) => [p.id_produto, p]));
+  const { ceilings, rules } = ceilingInputs(context.ceilings, context.rules);
+
   const reasons: RefusalReason[] = [];
   const lines = input.itens.map((item, index) => {
     const line = index + 1;
@@ -178,57 +172,42 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
 }
 
 /**
- * Inserts the order, its lines and its first history entry, and builds the answer from what it
- * wrote rather than reading it back (four statements fewer on the busiest route). A test holds
- * it equal to what GET /orders/{id} reads (load.ts).
+ * Inserts the order, then its lines, first history entry and idempotency record, and builds
+ * the answer from what it wrote rather than reading it back. A test holds it equal to what
+ * GET /orders/{id} reads (load.ts).
  */
-async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now: Date): Promise<Order> {
-  const { client, idPauta, endEntrega, lines } = await priceAndCheck(tx, auth, input, now);
+async function insertOrderTx(
+  tx: Tx,
+  auth: AuthContext,
+  input: OrderCreate,
+  checked: ReturnType<typeof priceAndCheck>,
+  idempotency: { key: string; hash: string },
+): Promise<Order> {
+  const { client, idPauta, endEntrega, lines } = checked;
   const totals = orderTotals(lines.map((l) => l.amounts));
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
   const {
     id,
     num_ped_sar: numPedSar,
     criado_em,
-  } = await q.insertNewOrder(
-    tx,
-    auth.idEmpresa,
-    {
-      cod_vendedor: auth.codVendedor as number,
-      id_cliente: input.idCliente,
-      // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
-      // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
-      nome_cliente: toErpText(client.razao_social ?? ''),
-      cnpj_cpf_cliente: client.cnpj_cpf,
-      // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
-      end_entrega: endEntrega,
-      id_pauta: idPauta,
-      observacao,
-      valor_bruto: totals.gross,
-      valor_desconto: totals.discount,
-      valor_total: totals.total,
-    },
-    lines.map((l) => ({
-      id_produto: l.item.idProduto,
-      cod_produto: toErpText(l.product.cod_produto ?? ''),
-      descricao: toErpText(l.product.descricao ?? ''),
-      categoria: l.product.categoria === null ? null : toErpText(l.product.categoria),
-      cod_grupo: l.product.cod_grupo,
-      cod_subgrupo: l.product.cod_subgrupo,
-      quantidade: l.item.quantidade,
-      preco_tabela: l.product.preco as number,
-      preco_unitario: l.amounts.unitPrice,
-      perc_desconto: l.item.descontoPercent,
-      teto_desconto: l.ceiling.ceilingPercent,
-      id_regra: l.ceiling.rule?.id ?? null,
-      id_pauta: idPauta,
-      valor_total: l.amounts.total,
-    })),
-    auth.login,
-  );
+  } = await q.insertOrder(tx, auth.idEmpresa, {
+    cod_vendedor: auth.codVendedor as number,
+    id_cliente: input.idCliente,
+    // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
+    // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
+    nome_cliente: toErpText(client.razao_social ?? ''),
+    cnpj_cpf_cliente: client.cnpj_cpf,
+    // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
+    end_entrega: endEntrega,
+    id_pauta: idPauta,
+    observacao,
+    valor_bruto: totals.gross,
+    valor_desconto: totals.discount,
+    valor_total: totals.total,
+  });
   // now() is the transaction's start: the history entry carries the order's own timestamp.
   const criadoEm = new Date(criado_em).toISOString();
-  return {
+  const body: Order = {
     id,
     numPedSar,
     status: 'pending_approval',
@@ -266,6 +245,36 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     })),
     historico: [{ de: null, para: 'pending_approval', usuario: auth.login, motivo: null, em: criadoEm }],
   };
+  await q.insertOrderRest(
+    tx,
+    auth.idEmpresa,
+    id,
+    lines.map((l) => ({
+      id_produto: l.item.idProduto,
+      cod_produto: toErpText(l.product.cod_produto ?? ''),
+      descricao: toErpText(l.product.descricao ?? ''),
+      categoria: l.product.categoria === null ? null : toErpText(l.product.categoria),
+      cod_grupo: l.product.cod_grupo,
+      cod_subgrupo: l.product.cod_subgrupo,
+      quantidade: l.item.quantidade,
+      preco_tabela: l.product.preco as number,
+      preco_unitario: l.amounts.unitPrice,
+      perc_desconto: l.item.descontoPercent,
+      teto_desconto: l.ceiling.ceilingPercent,
+      id_regra: l.ceiling.rule?.id ?? null,
+      id_pauta: idPauta,
+      valor_total: l.amounts.total,
+    })),
+    auth.login,
+    {
+      id_usuario: auth.userId,
+      chave: idempotency.key,
+      rota: ROUTE,
+      hash_requisicao: idempotency.hash,
+      corpo_resposta: Buffer.from(JSON.stringify(body), 'utf8'),
+    },
+  );
+  return body;
 }
 
 /**
@@ -293,6 +302,11 @@ export async function createOrder(
   }
 }
 
+/**
+ * The order's transaction in few statements (docs/orders.md, "Cost"): the scope with the key's
+ * lock, one context read, the order row, the rest of the order with its key, the push
+ * audience (and outbox rows when someone has a device), and the two change-log touches.
+ */
 function createOrderTx(
   db: Db,
   auth: AuthContext,
@@ -301,14 +315,26 @@ function createOrderTx(
   hash: string,
   now: Date,
 ): Promise<OrderResult> {
-  return withScope(db, scopeOf(auth), async (tx) => {
-    if (!(await q.tryLockKey(tx, auth.idEmpresa, auth.userId, key))) {
+  const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key);
+  return withScopeAnd(db, scopeOf(auth), lock, async (tx, { ok }) => {
+    if (!ok) {
       throw new DomainError(
         'IDEMPOTENCY_KEY_IN_FLIGHT',
         'Um envio com esta chave ainda está em andamento; tente de novo em instantes.',
       );
     }
-    const previous = await q.selectIdempotencyKey(tx, auth.idEmpresa, auth.userId, key);
+    const date = businessDate(now);
+    const context = await q.selectOrderContext(tx, {
+      idEmpresa: auth.idEmpresa,
+      idUsuario: auth.userId,
+      chave: key,
+      codVendedor: auth.codVendedor as number,
+      idCliente: input.idCliente,
+      idPauta: input.idPauta ?? null,
+      idProdutos: [...new Set(input.itens.map((i) => i.idProduto))],
+      date,
+    });
+    const previous = context.key;
     if (previous) {
       if (previous.rota !== ROUTE || previous.hash_requisicao !== hash) {
         throw new DomainError(
@@ -322,25 +348,14 @@ function createOrderTx(
         replayed: true,
       };
     }
-    const body = await insertOrderTx(tx, auth, input, now);
-    const id = body.id;
+    const body = await insertOrderTx(tx, auth, input, priceAndCheck(auth, input, date, context), { key, hash });
     // In the order's transaction: the approvers hear of it exactly when it commits.
     await notifyOrderPendingApproval(tx, { ...body, idEmpresa: auth.idEmpresa });
     // The device's copy (collection pedidos), built from the answer in hand: no extra read.
     await touchDocuments(tx, auth.idEmpresa, 'pedidos', auth.codVendedor, [orderSyncDoc(body, key)]);
     // The client's last order date changed: its portfolio document goes out with the order,
-    // not at the next scheduled refresh.
-    await touchSqlDocuments(tx, auth.idEmpresa, 'clientes', auth.codVendedor, [body.idCliente]);
-    await q.insertIdempotencyKey(tx, {
-      id_empresa: auth.idEmpresa,
-      id_usuario: auth.userId,
-      chave: key,
-      rota: ROUTE,
-      hash_requisicao: hash,
-      status_resposta: 201,
-      corpo_resposta: Buffer.from(JSON.stringify(body), 'utf8'),
-      id_pedido: id,
-    });
+    // not at the next scheduled refresh. Its lock was taken with the key's.
+    await touchSqlDocuments(tx, auth.idEmpresa, 'clientes', auth.codVendedor, [body.idCliente], { locked: true });
     return { status: 201, body, replayed: false };
   });
 }

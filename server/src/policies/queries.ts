@@ -44,6 +44,21 @@ export interface RuleRow {
   atualizado_em: Date;
 }
 
+/** What the discount engine reads of a rule row (policies' toEngineRule). */
+export type EngineRuleRow = Pick<
+  RuleRow,
+  | 'id'
+  | 'descricao'
+  | 'grupo'
+  | 'subgrupo'
+  | 'representante'
+  | 'id_pauta'
+  | 'percent'
+  | 'vigencia_inicio'
+  | 'vigencia_fim'
+  | 'promocao'
+>;
+
 export interface RuleListFilters {
   situacao: 'vigentes' | 'expiradas' | 'futuras' | 'todas';
   /** The business date the situation is judged on. */

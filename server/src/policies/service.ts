@@ -32,6 +32,7 @@ import { loadRuleDocs } from './documents.ts';
 import {
   countRules,
   deleteRule as deleteRuleRow,
+  type EngineRuleRow,
   insertRules,
   type RuleListFilters,
   type RuleRow,
@@ -50,6 +51,9 @@ import {
   selectSubgroups,
   updateRule as updateRuleRow,
 } from './queries.ts';
+
+/** The rule row the order's context read returns, ready for the engine (orders/queries.ts). */
+export type { EngineRuleRow };
 
 const ruleNotFound = () => new DomainError('NOT_FOUND', 'Regra de desconto não encontrada.');
 
@@ -79,7 +83,7 @@ function toPolicyRule(row: RuleRow, today: string): PolicyRule {
   };
 }
 
-function toEngineRule(row: RuleRow): DiscountRule {
+function toEngineRule(row: EngineRuleRow): DiscountRule {
   return {
     id: row.id,
     descricao: decodeLossless(row.descricao),
@@ -105,6 +109,18 @@ export async function loadCeilingInputs(
   who: { idEmpresa: number; codVendedor: number; date?: string },
 ): Promise<{ ceilings: RepresentativeCeilings; rules: DiscountRule[] }> {
   const rows = await selectCeilings(tx, who.idEmpresa, who.codVendedor);
+  const rules = await selectRulesReaching(tx, who.idEmpresa, { codVendedor: who.codVendedor, date: who.date ?? null });
+  return ceilingInputs(rows, rules);
+}
+
+/**
+ * The engine's inputs from the rows loadCeilingInputs reads: for the order, which reads the
+ * same rows within its one context statement (orders/queries.ts).
+ */
+export function ceilingInputs(
+  rows: readonly { categoria: string | null; perc_desc_max: number | null }[],
+  rules: readonly EngineRuleRow[],
+): { ceilings: RepresentativeCeilings; rules: DiscountRule[] } {
   const byCategory: Record<string, number> = {};
   let defaultPercent: number | null = null;
   for (const row of rows) {
@@ -112,7 +128,6 @@ export async function loadCeilingInputs(
     if (row.categoria === null) defaultPercent = row.perc_desc_max;
     else byCategory[row.categoria] = row.perc_desc_max;
   }
-  const rules = await selectRulesReaching(tx, who.idEmpresa, { codVendedor: who.codVendedor, date: who.date ?? null });
   return { ceilings: { defaultPercent, byCategory }, rules: rules.map(toEngineRule) };
 }
 

@@ -15,8 +15,9 @@
 import { createHash } from 'node:crypto';
 import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
+import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
-import { announceChange, SYNC_CHANNEL } from './stream.ts';
+import { announceChange, changeNotice, SYNC_CHANNEL } from './stream.ts';
 
 export interface DocumentRow {
   chave: string;
@@ -208,11 +209,26 @@ export async function touchSqlDocuments(
   colecao: SqlCollection,
   codVendedor: number | null,
   ids: number[],
+  options: { locked?: boolean } = {},
 ): Promise<void> {
-  await lockCollection(tx, idEmpresa, colecao, 'shared');
-  const counts = await upsertSqlDocuments(tx, idEmpresa, colecao, ids);
-  if (counts.inserted + counts.updated > 0) await announceChange(tx, { idEmpresa, colecao, codVendedor });
+  // A caller that took the shared lock in an earlier statement of its transaction (an order:
+  // with its idempotency key) saves the round trip. Never in this statement: the documents
+  // are built from its snapshot, which must not predate a refresh it would wait for.
+  if (!options.locked) await lockCollection(tx, idEmpresa, colecao, 'shared');
+  // Prepared (a fixed text for the ids as one array): planning the portfolio view cost more
+  // than building the few documents.
+  await sql`${sql.raw(PREPARED)}
+    with docs as materialized (
+      select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash, d.doc::text as dados
+        from (${documentsOf(colecao, idEmpresa, ids)}) d
+    ),
+    gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('docs'))})
+    select case when exists (select 1 from gravadas)
+                then pg_notify(${SYNC_CHANNEL}, ${changeNotice({ idEmpresa, colecao, codVendedor })}) end`.execute(tx);
 }
+
+/** The advisory lock key of a collection's refreshes (lockCollection), for callers that take it in their own statement. */
+export const collectionLockKey = (colecao: SyncCollection) => `campo.sync:${colecao}`;
 
 /**
  * Refreshes of one collection of a tenant are serialised by an exclusive advisory lock, and
@@ -226,7 +242,7 @@ export async function lockCollection(
   colecao: SyncCollection,
   mode: 'shared' | 'exclusive',
 ): Promise<void> {
-  const key = `campo.sync:${colecao}`;
+  const key = collectionLockKey(colecao);
   await (mode === 'shared'
     ? sql`select pg_advisory_xact_lock_shared(hashtext(${key}), ${idEmpresa})`
     : sql`select pg_advisory_xact_lock(hashtext(${key}), ${idEmpresa})`
@@ -349,9 +365,9 @@ export async function touchDocuments(
   // lock inside the statement is enough here: it only has to keep a refresh from running
   // alongside, and a refresh takes its own snapshot after the lock it waits on.
   const payload = JSON.stringify({ idEmpresa, colecao, codVendedor });
-  await sql`
+  await sql`${sql.raw(PREPARED)}
     with trava as materialized (
-      select pg_advisory_xact_lock_shared(hashtext(${`campo.sync:${colecao}`}), ${idEmpresa}) as ok
+      select pg_advisory_xact_lock_shared(hashtext(${collectionLockKey(colecao)}), ${idEmpresa}) as ok
     ),
     novos as (
       select t.* from trava,

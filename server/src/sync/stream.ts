@@ -33,13 +33,17 @@ export interface SyncChange {
  * (and only if) the transaction commits. The payload holds only numbers and ASCII.
  */
 export async function announceChange(tx: Tx, change: SyncChange): Promise<void> {
-  const payload = JSON.stringify({
+  await sql`select pg_notify(${SYNC_CHANNEL}, ${changeNotice(change)})`.execute(tx);
+}
+
+/** The payload of a change's NOTIFY (for statements that announce as they write). */
+export function changeNotice(change: SyncChange): string {
+  return JSON.stringify({
     idEmpresa: change.idEmpresa,
     colecao: change.colecao,
     codVendedor: change.codVendedor,
     requestId: change.requestId ?? currentRequestId(),
   });
-  await sql`select pg_notify(${SYNC_CHANNEL}, ${payload})`.execute(tx);
 }
 
 /** Who listens: a tenant, and a representative (their changes and the tenant-wide ones) or null (all). */

@@ -1,0 +1,88 @@
+// What a benchmark costs PostgreSQL itself. Campo runs inside the client's ERP database, so
+// every millisecond of PostgreSQL CPU it spends is taken from the ERP: throughput alone hides
+// that (a fast machine absorbs a wasteful path). Two independent measures per phase:
+// pg_stat_statements (statements, planning and execution time, per statement) and the CPU time
+// the kernel charged to every PostgreSQL process (backends and background workers alike).
+import { readdirSync, readFileSync } from 'node:fs';
+import type pg from 'pg';
+
+/** Server settings a benchmark's embedded PostgreSQL needs for statementCost (planning time included). */
+export const PG_STAT_SETTINGS = [
+  'shared_preload_libraries=pg_stat_statements',
+  'pg_stat_statements.track=all',
+  'pg_stat_statements.track_planning=on',
+  'pg_stat_statements.max=5000',
+];
+
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks (100 on every Linux we run on). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time (ms, user + system) of the postmaster and all its children, as Linux has charged them so far. */
+export function pgProcessCpuMs(postmasterPid: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // The command may contain spaces and parentheses: the fields start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    if (Number(entry) !== postmasterPid && ppid !== postmasterPid) continue;
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+export interface StatementCost {
+  query: string;
+  calls: number;
+  planMs: number;
+  execMs: number;
+}
+
+export interface PhaseCost {
+  /** Every statement clients sent in the phase (BEGIN and COMMIT included), by statement text. */
+  statements: StatementCost[];
+  calls: number;
+  planMs: number;
+  execMs: number;
+  /** CPU charged to PostgreSQL's processes during the phase. */
+  processCpuMs: number;
+}
+
+/** Measures what `run` costs PostgreSQL. `pool` is a superuser pool on a database with the extension. */
+export async function measurePhase(pool: pg.Pool, postmasterPid: number, run: () => Promise<void>): Promise<PhaseCost> {
+  await pool.query('create extension if not exists pg_stat_statements');
+  await pool.query('select pg_stat_statements_reset()');
+  const cpuBefore = pgProcessCpuMs(postmasterPid);
+  await run();
+  const processCpuMs = pgProcessCpuMs(postmasterPid) - cpuBefore;
+  const { rows } = await pool.query<{ query: string; calls: number; plan_ms: number; exec_ms: number }>(
+    `select query, calls::float8 as calls, total_plan_time as plan_ms, total_exec_time as exec_ms
+       from pg_stat_statements
+      where query not like '%pg_stat_statements%'
+        -- What the client sent: a statement's time includes the statements it ran itself
+        -- (functions, foreign-key checks), which track=all also lists.
+        and toplevel
+      order by total_plan_time + total_exec_time desc`,
+  );
+  const statements = rows.map((r) => ({ query: r.query, calls: r.calls, planMs: r.plan_ms, execMs: r.exec_ms }));
+  const sum = (f: (s: StatementCost) => number) => statements.reduce((a, s) => a + f(s), 0);
+  return {
+    statements,
+    calls: sum((s) => s.calls),
+    planMs: sum((s) => s.planMs),
+    execMs: sum((s) => s.execMs),
+    processCpuMs,
+  };
+}
+
+/** A statement's text on one short line, for a table. */
+export function shortQuery(query: string, max = 90): string {
+  const flat = query.replace(/\s+/g, ' ').trim();
+  return `\`${(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat).replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
+}

@@ -1,0 +1,239 @@
+// Campo runs inside the client's ERP database: PostgreSQL CPU spent planning the same
+// statements again and again is taken from the ERP. The hot paths (an order, the approvers'
+// pending-count badge, the token check, the supervisor's dashboard) run their statements prepared, so each connection
+// plans them once; this holds them to it, on one connection whose statements the test sees:
+// how many statements an order costs, that each is a prepared one PostgreSQL runs from its
+// plan cache (a generic plan, so no planning per call),
+// and that executing the reads costs more than what planning is left.
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../server/src/app.ts';
+import { createPool } from '../server/src/db/pool.ts';
+import { PREPARED } from '../server/src/db/prepared.ts';
+import { TEST_JWT_SECRET } from './support/app.ts';
+import { type ErpPeople, provisionedErp } from './support/erp.ts';
+import { asServerRole, useTestDatabase } from './support/pg.ts';
+import { logInAs } from './support/session.ts';
+
+const db = useTestDatabase();
+
+/** Runs past PostgreSQL's five custom plans, so a generic plan is chosen if it ever will be. */
+const ORDERS = 12;
+
+interface Seen {
+  text: string;
+  values: unknown[];
+}
+
+/** A parameter as an SQL literal, for EXECUTE name(...). */
+function literal(client: pg.PoolClient, v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (Array.isArray(v)) {
+    const items = v.map((x) => (x === null ? 'NULL' : `"${String(x).replace(/["\\]/g, '\\$&')}"`));
+    return client.escapeLiteral(`{${items.join(',')}}`);
+  }
+  if (Buffer.isBuffer(v)) return client.escapeLiteral(`\\x${v.toString('hex')}`);
+  if (v instanceof Date) return client.escapeLiteral(v.toISOString());
+  return client.escapeLiteral(String(v));
+}
+
+describe('hot paths plan once per connection', () => {
+  let pool: pg.Pool;
+  let app: ReturnType<typeof createApp>;
+  let erp: ErpPeople;
+  let recording: Seen[] | null = null;
+  const tokens: Record<string, string> = {};
+  let order: { idCliente: number; itens: { idProduto: number; quantidade: number; descontoPercent: number }[] };
+  let rep: ErpPeople['reps'][number];
+
+  beforeAll(async () => {
+    erp = await provisionedErp(db.pool);
+    // One connection: every statement of the app runs on the backend the test inspects.
+    pool = createPool(asServerRole(db.url), 1);
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        if (recording && typeof args[0] === 'string') {
+          recording.push({ text: args[0], values: Array.isArray(args[1]) ? args[1] : [] });
+        }
+        return query(...args);
+      };
+    });
+    app = createApp({ pool, config: { jwtSecret: TEST_JWT_SECRET, tokenTtlHours: 1, devLogin: false } });
+    rep = erp.reps[0] as ErpPeople['reps'][number];
+    const client = await db.pool.query(
+      `select id_cliente, id_pauta from app.vw_clientes
+        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
+          and end_entrega is not null
+        order by id_cliente limit 1`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
+    const products = await db.pool.query(
+      `select p.id_produto from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
+        where p.id_empresa = $1 and p.ativo order by p.id_produto limit 5`,
+      [rep.idEmpresa, client.rows[0].id_pauta],
+    );
+    order = {
+      idCliente: client.rows[0].id_cliente,
+      itens: products.rows.map((p, k) => ({ idProduto: p.id_produto, quantidade: 1 + k, descontoPercent: 0 })),
+    };
+    tokens.rep = await logInAs(app, db.pool, {
+      login: 'rep@plans.test',
+      role: 'representative',
+      idEmpresa: rep.idEmpresa,
+      codVendedor: rep.codVendedor,
+    });
+    tokens.supervisor = await logInAs(app, db.pool, {
+      login: 'sup@plans.test',
+      role: 'supervisor',
+      idEmpresa: rep.idEmpresa,
+      codSupervisor: rep.codSupervisor,
+    });
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  const postOrder = () =>
+    app.request('/api/v1/orders', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.rep}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      body: JSON.stringify(order),
+    });
+
+  /** The plan-cache counters of this connection's prepared statements, by text. */
+  async function planCounters() {
+    const { rows } = await pool.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+      'select statement, generic_plans::int, custom_plans::int from pg_prepared_statements where not from_sql',
+    );
+    return new Map(rows.map((r) => [r.statement, r]));
+  }
+
+  /** Median planning and execution time (ms) of a prepared statement run again with the parameters it had. */
+  async function planVersusExecution(
+    seen: Seen,
+    scope: { idEmpresa: number; codVendedor: number | null; planCacheMode: 'auto' | 'force_generic_plan' },
+  ) {
+    const client = await pool.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>(
+        'select name from pg_prepared_statements where statement = $1',
+        [seen.text],
+      );
+      const name = rows[0]?.name;
+      if (!name) throw new Error(`not prepared: ${seen.text.slice(0, 80)}`);
+      const planning: number[] = [];
+      const execution: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        await client.query('begin');
+        await client.query(
+          `select set_config('campo.id_empresa', $1, true), set_config('campo.cod_vendedor', $2, true),
+                  set_config('TimeZone', 'America/Sao_Paulo', true), set_config('plan_cache_mode', $3, true)`,
+          [String(scope.idEmpresa), scope.codVendedor === null ? '' : String(scope.codVendedor), scope.planCacheMode],
+        );
+        const explained = await client.query<{ 'QUERY PLAN': [{ 'Planning Time': number; 'Execution Time': number }] }>(
+          `explain (analyze, summary, format json) execute ${name}(${seen.values.map((v) => literal(client, v)).join(', ')})`,
+        );
+        await client.query('rollback');
+        const plan = explained.rows[0]?.['QUERY PLAN'][0];
+        planning.push(plan?.['Planning Time'] ?? Number.NaN);
+        execution.push(plan?.['Execution Time'] ?? Number.NaN);
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+      return { planning: median(planning), execution: median(execution) };
+    } finally {
+      client.release();
+    }
+  }
+
+  it('an order takes nine statements, each prepared and planned once per connection', async () => {
+    for (let i = 0; i < ORDERS - 1; i++) expect((await postOrder()).status).toBe(201);
+    recording = [];
+    const res = await postOrder();
+    const seen = recording;
+    recording = null;
+    expect(res.status).toBe(201);
+
+    const texts = seen.map((s) => s.text.trim().split(/\s+/).slice(0, 3).join(' '));
+    // BEGIN, the scope with the key's lock, the context read, the order, its lines + history
+    // + key, the push audience, the two change-log touches, COMMIT (the token check is cached).
+    expect(texts, texts.join('\n')).toHaveLength(9);
+    const inTransaction = seen.slice(1, -1);
+    expect(seen[0]?.text.toLowerCase()).toBe('begin');
+    expect(seen.at(-1)?.text.toLowerCase()).toBe('commit');
+    for (const s of inTransaction) expect(s.text.startsWith(PREPARED), s.text.slice(0, 120)).toBe(true);
+
+    const counters = await planCounters();
+    for (const [i, s] of inTransaction.entries()) {
+      const c = counters.get(s.text);
+      expect(c, s.text.slice(0, 120)).toBeDefined();
+      // The scope with the key's lock: at most the first five executions planned with their
+      // parameters, every later one from the generic plan. After it the order forces generic
+      // plans (orderKeyLock): never a custom one, whatever the planner would judge on other data.
+      expect(c?.custom_plans, s.text.slice(0, 120)).toBeLessThanOrEqual(i < 1 ? 5 : 0);
+      expect(c?.generic_plans, s.text.slice(0, 120)).toBeGreaterThanOrEqual(i < 1 ? ORDERS - 5 : ORDERS);
+    }
+
+    // The reads: what is left of planning (fetching the cached plan) costs less than running them.
+    const reads = inTransaction.filter((s) => /\bselect\b/i.test(s.text) && !/\binsert\b/i.test(s.text));
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    for (const s of reads.filter((r) => !/pg_try_advisory|set_config/.test(r.text))) {
+      // In the order's transaction, as orderKeyLock sets it.
+      const t = await planVersusExecution(s, {
+        idEmpresa: rep.idEmpresa,
+        codVendedor: rep.codVendedor,
+        planCacheMode: 'force_generic_plan',
+      });
+      expect(t.planning, `${s.text.slice(0, 120)}: ${JSON.stringify(t)}`).toBeLessThan(t.execution);
+    }
+  });
+
+  it("the supervisor's dashboard runs its statements prepared, each planned once per connection", async () => {
+    const dashboard = () =>
+      app.request('/api/v1/dashboard/supervisor', { headers: { authorization: `Bearer ${tokens.supervisor}` } });
+    for (let i = 0; i < ORDERS - 1; i++) expect((await dashboard()).status).toBe(200);
+    recording = [];
+    const res = await dashboard();
+    const seen = recording;
+    recording = null;
+    expect(res.status).toBe(200);
+    const statements = seen.filter((x) => !/^(begin|commit)$/i.test(x.text.trim()));
+    expect(statements.length).toBeGreaterThanOrEqual(5);
+    const counters = await planCounters();
+    for (const x of statements) {
+      expect(x.text.slice(0, 24).includes(PREPARED), x.text.slice(0, 120)).toBe(true);
+      const c = counters.get(x.text);
+      expect(c?.custom_plans, x.text.slice(0, 120)).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it("the approvers' pending count is prepared, planned once, and plans for less than it runs", async () => {
+    const badge = () =>
+      app.request('/api/v1/notifications/pending-count', { headers: { authorization: `Bearer ${tokens.supervisor}` } });
+    for (let i = 0; i < ORDERS - 1; i++) expect((await badge()).status).toBe(200);
+    recording = [];
+    const res = await badge();
+    const seen = recording;
+    recording = null;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { count: number }).count).toBeGreaterThanOrEqual(ORDERS);
+
+    const count = seen.find((s) => /count\(\*\)/i.test(s.text));
+    expect(count?.text.includes(PREPARED)).toBe(true);
+    const c = (await planCounters()).get(count?.text ?? '');
+    expect(c?.custom_plans).toBeLessThanOrEqual(5);
+    expect(c?.generic_plans).toBeGreaterThanOrEqual(ORDERS - 5);
+    const t = await planVersusExecution(count as Seen, {
+      idEmpresa: rep.idEmpresa,
+      codVendedor: null,
+      planCacheMode: 'auto',
+    });
+    expect(t.planning, JSON.stringify(t)).toBeLessThan(t.execution);
+  });
+});
