@@ -1,6 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
-import type { PedidoItensTable, PedidosTable } from '../db/types.ts';
+import type { AppPedidoItens, AppPedidos } from '../db/types.ts';
 
 export function selectClientForOrder(tx: Tx, idEmpresa: number, idCliente: number) {
   return tx
@@ -45,8 +45,8 @@ export function selectProductsWithPrice(tx: Tx, idEmpresa: number, idPauta: numb
     .execute();
 }
 
-export type NewOrderRow = Omit<Insertable<PedidosTable>, 'num_ped_sar' | 'id_empresa'>;
-export type NewOrderLineRow = Omit<Insertable<PedidoItensTable>, 'id_pedido' | 'id_empresa' | 'seq'>;
+export type NewOrderRow = Omit<Insertable<AppPedidos>, 'num_ped_sar' | 'id_empresa'>;
+export type NewOrderLineRow = Omit<Insertable<AppPedidoItens>, 'id_pedido' | 'id_empresa' | 'seq'>;
 
 /**
  * A new order in two statements rather than four (the busiest route of the API): the order

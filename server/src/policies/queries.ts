@@ -7,7 +7,7 @@
 // 'YYYY-MM-DD' strings, which PostgreSQL reads the same under every DateStyle.
 import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import type { Tx } from '../db/scope.ts';
-import type { DB, RegrasDescontoTable } from '../db/types.ts';
+import type { AppRegrasDesconto, DB } from '../db/types.ts';
 
 type RuleEb = ExpressionBuilder<DB, 'app.regras_desconto'>;
 
@@ -108,7 +108,7 @@ export async function selectRule(tx: Tx, idEmpresa: number, id: number): Promise
 }
 
 export type RuleValues = Omit<
-  Insertable<RegrasDescontoTable>,
+  Insertable<AppRegrasDesconto>,
   'id' | 'id_empresa' | 'criado_em' | 'atualizado_em' | 'criado_por'
 >;
 

@@ -2,9 +2,9 @@ import { losslessLikePattern } from '@campo/shared';
 import type { Insertable, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
-import type { UsuariosTable } from '../db/types.ts';
+import type { AppUsuarios } from '../db/types.ts';
 
-export type UserRow = Selectable<UsuariosTable>;
+export type UserRow = Selectable<AppUsuarios>;
 
 const columns = [
   'id',
@@ -31,7 +31,7 @@ export function selectUserById(db: Db, id: number): Promise<UserRow | undefined>
   >;
 }
 
-export function insertUser(db: Db, row: Insertable<UsuariosTable>): Promise<{ id: number }> {
+export function insertUser(db: Db, row: Insertable<AppUsuarios>): Promise<{ id: number }> {
   return db.insertInto('app.usuarios').values(row).returning('id').executeTakeFirstOrThrow();
 }
 
