@@ -1,8 +1,8 @@
 import type { OrderSummary } from '@campo/shared';
 import { useState } from 'preact/hooks';
-import { brl, dateTime } from './kit/format.ts';
-import { Pager } from './kit/pager.tsx';
-import { useApi } from './kit/use-api.ts';
+import { brl, dateTime } from '../../kit/format.ts';
+import { Pager } from '../../kit/pager.tsx';
+import { useApi } from '../../kit/use-api.ts';
 
 interface OrderPage {
   items: OrderSummary[];

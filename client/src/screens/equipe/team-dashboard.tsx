@@ -3,8 +3,8 @@
 // reach the same view for any supervisor from the team cards (/metas/equipe/<cod>).
 import type { RepRanking, SupervisorDashboard } from '@campo/shared';
 import { useMemo } from 'preact/hooks';
-import { brl, num } from '../aprovacoes/kit/format.ts';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import { brl, num } from '../../kit/format.ts';
+import { useApi } from '../../kit/use-api.ts';
 import { BarChart } from './bar-chart.tsx';
 
 const PRIMARY = '#00815f';

@@ -1,6 +1,6 @@
 import type { SupervisorCards } from '@campo/shared';
-import { brl, num } from '../aprovacoes/kit/format.ts';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import { brl, num } from '../../kit/format.ts';
+import { useApi } from '../../kit/use-api.ts';
 
 export function TeamCards(props: { mes?: string }) {
   const { data, error } = useApi<SupervisorCards>(`/equipe/supervisores${props.mes ? `?mes=${props.mes}` : ''}`);

@@ -1,6 +1,6 @@
 // The selectors' data of the rule editor and the preview, fetched once per visit.
 import type { DirectoryPautas, DirectoryReps, ProductGroups } from '@campo/shared';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import { useApi } from '../../kit/use-api.ts';
 
 export function useLookups() {
   const groups = useApi<ProductGroups>('/politicas/grupos-produto');
