@@ -8,6 +8,7 @@ export * from './dashboards.ts';
 export * from './dates.ts';
 export * from './directory.ts';
 export * from './discount-engine.ts';
+export * from './discount-rules.ts';
 export * from './documents.ts';
 export * from './funnel.ts';
 export * from './health.ts';

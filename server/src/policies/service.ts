@@ -21,6 +21,7 @@ import {
   type ProductGroups,
   type RepresentativeCeilings,
   type RulesInForce,
+  ruleFromRow,
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Tx } from '../db/scope.ts';
@@ -77,21 +78,6 @@ function toPolicyRule(row: RuleRow, today: string): PolicyRule {
   };
 }
 
-function toEngineRule(row: RuleRow): DiscountRule {
-  return {
-    id: row.id,
-    descricao: decodeLossless(row.descricao),
-    grupo: row.grupo,
-    subgrupo: row.subgrupo,
-    representante: row.representante,
-    idPauta: row.id_pauta,
-    percent: row.percent,
-    vigenciaInicio: row.vigencia_inicio,
-    vigenciaFim: row.vigencia_fim ?? OPEN_ENDED_DATE,
-    promocao: row.promocao,
-  };
-}
-
 /**
  * A representative's ceilings and every rule that may reach them, exactly as the discount
  * engine takes them. The ceiling preview and the order service both call this, so an order
@@ -111,7 +97,7 @@ export async function loadCeilingInputs(
     else byCategory[row.categoria] = row.perc_desc_max;
   }
   const rules = await selectRulesReaching(tx, who.idEmpresa, { codVendedor: who.codVendedor, date: who.date ?? null });
-  return { ceilings: { defaultPercent, byCategory }, rules: rules.map(toEngineRule) };
+  return { ceilings: { defaultPercent, byCategory }, rules: rules.map(ruleFromRow) };
 }
 
 export async function listRules(
