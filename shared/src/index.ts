@@ -10,6 +10,7 @@ export * from './directory.ts';
 export * from './discount-engine.ts';
 export * from './discount-rules.ts';
 export * from './documents.ts';
+export * from './format.ts';
 export * from './funnel.ts';
 export * from './health.ts';
 export * from './latin1.ts';
