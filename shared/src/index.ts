@@ -1,5 +1,6 @@
 export * from './api.ts';
 export * from './auth.ts';
+export * from './backoff.ts';
 export * from './catalog.ts';
 export * from './client-errors.ts';
 export * from './clients.ts';
