@@ -1,59 +1,29 @@
 // The app shell in a real browser: log in, the role's nav, the route guard, the shell opening
 // with no network at all after one visit (service worker), and logout.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser, setUserActive } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  goOffline,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-  waitForServiceWorker,
-} from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { setUserActive } from '../../server/src/users/service.ts';
+import { type Browser, goOffline, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.navegador@campo.test';
 const PASSWORD = 'senha-do-navegador-1';
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [{ login: LOGIN, name: 'Rita Navegadora', role: 'representative' }],
+});
+const db = suite.db;
 /** Console errors of the whole run: a CSP violation shows up here, not as a failed step. */
-const consoleErrors: string[] = [];
+const consoleErrors = suite.consoleErrors;
+let server: WebServer;
+let browser: Browser;
+let page: Page;
 
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Rita Navegadora',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  server = await startWebServer(db.pool);
-  browser = await launchBrowser();
-  page = browser.page;
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
+beforeAll(() => {
+  ({ server, page } = suite);
+  browser = suite.browsers[0] as Browser;
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-screenshotOnFailure(() => page);
 
 const nav = () => page.getByRole('navigation', { name: 'Navegação principal' });
 
