@@ -5,7 +5,7 @@
 // opened offline, with its reply draft surviving a reload, reaches app.chamados the same way.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, goOffline, logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 
 const LOGIN = 'rep.funil@campo.test';
@@ -27,13 +27,11 @@ const suite = useBrowserSuite({
 });
 const db = suite.db;
 let server: WebServer;
-let browser: Browser;
 let page: Page;
 let opportunityId = '';
 
 beforeAll(() => {
   ({ server, page, rep } = suite);
-  browser = suite.browsers[0] as Browser;
 });
 
 const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
@@ -99,8 +97,7 @@ describe('the funnel, offline', () => {
 
   it('moves the card by dragging it with the server down, and the move survives a reload', async () => {
     await waitForServiceWorker(page);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await dragCard('proposta');
     console.log(await page.evaluate(() => (globalThis as unknown as { __log: string[] }).__log));
     await column('proposta').getByRole('article', { name: PROSPECT }).waitFor(WAIT);
@@ -164,8 +161,7 @@ describe('SAC, offline', () => {
     expect(erpOrder).toBeGreaterThan(0);
     await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'SAC' }).click();
     await page.getByRole('link', { name: 'Novo chamado' }).waitFor(WAIT);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await page.getByRole('link', { name: 'Novo chamado' }).click();
     await page.getByLabel('Um pedido antigo do ERP, pelo número').check();
     await page.getByLabel('Número do pedido no ERP').fill(String(erpOrder));

@@ -5,7 +5,7 @@
 import { cnpjCheckDigits, formatCnpj } from '@campo/shared/documents';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, goOffline, logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 
 const LOGIN = 'rep.cadastro@campo.test';
@@ -33,12 +33,10 @@ const suite = useBrowserSuite({
 });
 const db = suite.db;
 let server: WebServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(() => {
   ({ server, page } = suite);
-  browser = suite.browsers[0] as Browser;
 });
 
 /** A CNPJ with valid check digits that the fixture does not hold. */
@@ -65,8 +63,7 @@ describe('a new client registered offline', () => {
   });
 
   it('is checked field by field and queued with no network, keeping what was typed', async () => {
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await expect(page.request.get(`${server.url}/api/v1/health`).then((r) => r.status())).rejects.toThrow();
 
     await page.getByRole('link', { name: 'Novo cliente' }).click();

@@ -9,8 +9,9 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../fixtures/images.ts';
 import { testApp } from '../support/app.ts';
-import { type Browser, goOffline, logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
+import { clientWithPauta } from '../support/erp.ts';
 import { logInAs } from '../support/session.ts';
 
 const LOGIN = 'rep.pedidos@campo.test';
@@ -50,19 +51,14 @@ const suite = useBrowserSuite({
   password: PASSWORD,
   users: [{ login: LOGIN, name: 'Paula Pedidos', role: 'representative' }],
   setUp: async ({ db, rep }) => {
-    const c = await db.pool.query(
-      `select id_cliente, coalesce(nullif(nome_fantasia, ''), razao_social) as nome, id_pauta from app.vw_clientes
-        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-        order by id_cliente limit 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    client = { id: c.rows[0].id_cliente, name: c.rows[0].nome };
+    const c = await clientWithPauta(db.pool, rep);
+    client = { id: c.id, name: c.name };
     const products = await db.pool.query<Product>(
       `select p.id_produto as id, p.cod_produto as code, p.descricao as description, p.cod_grupo as grupo
          from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
         where p.id_empresa = $1 and p.ativo and p.cod_grupo is not null and p.cod_produto is not null
         order by p.id_produto`,
-      [rep.idEmpresa, c.rows[0].id_pauta],
+      [rep.idEmpresa, c.idPauta],
     );
     promo = products.rows[0] as Product;
     const other = products.rows.find((p) => p.grupo !== promo.grupo);
@@ -119,18 +115,16 @@ const suite = useBrowserSuite({
 const db = suite.db;
 const consoleErrors = suite.consoleErrors;
 let server: WebServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(() => {
   ({ server, page } = suite);
-  browser = suite.browsers[0] as Browser;
 });
 
 /** The network back: the server listens again and the browser is online (goOffline's undo, mid-test). */
 async function goOnline(): Promise<void> {
   await server.restart();
-  await browser?.context.setOffline(false);
+  await suite.context.setOffline(false);
 }
 
 const line = (p: Product) => page.getByRole('article', { name: p.description, exact: true });
@@ -168,8 +162,7 @@ describe('orders, cart and outbox', () => {
       .click();
 
     await waitForServiceWorker(page);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
 
     await addProduct(plain);
     expect(await line(plain).textContent()).toContain('Teto 10% (seu teto padrão)');
@@ -207,8 +200,7 @@ describe('orders, cart and outbox', () => {
   it('shows a refusal per line, and resends the corrected order under the same id', async () => {
     await page.goto(`${server.url}/pedidos/novo?cliente=${client.id}`);
     await page.locator('.chosen-client').getByText(client.name, { exact: true }).waitFor(WAIT);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     // While the device is away, the manager deletes the rule it still holds.
     expect((await call(tokens.manager, 'DELETE', `/politicas/regras/${ruleId}`)).status).toBe(204);
 

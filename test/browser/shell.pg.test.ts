@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { setUserActive } from '../../server/src/users/service.ts';
-import { type Browser, goOffline, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { type WebServer, waitForServiceWorker } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 
 const LOGIN = 'rep.navegador@campo.test';
@@ -17,12 +17,10 @@ const db = suite.db;
 /** Console errors of the whole run: a CSP violation shows up here, not as a failed step. */
 const consoleErrors = suite.consoleErrors;
 let server: WebServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(() => {
   ({ server, page } = suite);
-  browser = suite.browsers[0] as Browser;
 });
 
 const nav = () => page.getByRole('navigation', { name: 'Navegação principal' });
@@ -59,8 +57,7 @@ describe('the app shell', () => {
 
   it('opens the shell with the server down and no network, from the service worker', async () => {
     await waitForServiceWorker(page);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await expect(page.request.get(`${server.url}/`).then((r) => r.status())).rejects.toThrow();
     await page.reload();
     await page.getByRole('heading', { name: 'Pedidos' }).waitFor();

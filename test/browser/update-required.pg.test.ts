@@ -9,7 +9,7 @@
 import { SYNC_PROTOCOL_VERSION } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, createProspectCard, logInAndSync, type WebServer } from '../support/browser.ts';
+import { createProspectCard, logInAndSync, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { versionGate } from '../support/version-gate.ts';
 
@@ -49,12 +49,10 @@ const suite = useBrowserSuite({
 });
 const db = suite.db;
 let server: WebServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(() => {
   ({ server, page } = suite);
-  browser = suite.browsers[0] as Browser;
 });
 
 const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
@@ -74,8 +72,7 @@ describe('an app older than the server accepts', () => {
   });
 
   it('shows "Atualize o app" on 426 and keeps the move made offline on the phone', async () => {
-    const context = browser?.context;
-    if (!context) throw new Error('no browser');
+    const context = suite.context;
     await server.stop();
     await context.setOffline(true);
     await card().getByLabel('Mover para').selectOption({ label: 'Proposta' });

@@ -16,7 +16,6 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STORE_VERSION } from '../../client/src/db/schemas.ts';
 import {
-  type Browser,
   buildNextStoreFixture,
   CLIENT_DIST,
   createProspectCard,
@@ -24,6 +23,7 @@ import {
   type WebServer,
 } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
+import { clientWithPauta } from '../support/erp.ts';
 import { versionGate } from '../support/version-gate.ts';
 
 const LOGIN = 'rep.upgrade@campo.test';
@@ -53,19 +53,14 @@ const suite = useBrowserSuite({
   users: [{ login: LOGIN, name: 'Ulisses Upgrade', role: 'representative' }],
   setUp: async ({ db, rep: first }) => {
     rep = first;
-    const c = await db.pool.query(
-      `select id_cliente, coalesce(nullif(nome_fantasia, ''), razao_social) as nome, id_pauta from app.vw_clientes
-        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-        order by id_cliente limit 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    client = { id: c.rows[0].id_cliente, name: c.rows[0].nome };
+    const c = await clientWithPauta(db.pool, rep);
+    client = { id: c.id, name: c.name };
     const p = await db.pool.query<{ code: string; description: string }>(
       `select p.cod_produto as code, p.descricao as description
          from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
         where p.id_empresa = $1 and p.ativo and p.cod_produto is not null
         order by p.id_produto limit 1`,
-      [rep.idEmpresa, c.rows[0].id_pauta],
+      [rep.idEmpresa, c.idPauta],
     );
     if (!p.rows[0]) throw new Error("the fixture has no product on the client's pauta");
     product = p.rows[0];
@@ -75,12 +70,10 @@ const suite = useBrowserSuite({
 });
 const db = suite.db;
 let server: WebServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(() => {
   ({ server, page } = suite);
-  browser = suite.browsers[0] as Browser;
 });
 
 const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
@@ -140,8 +133,7 @@ describe('an update whose local store changed', () => {
   });
 
   it('queues an order and moves the card with no network', async () => {
-    const context = browser?.context;
-    if (!context) throw new Error('no browser');
+    const context = suite.context;
     await server.stop();
     await context.setOffline(true);
 
@@ -161,8 +153,7 @@ describe('an update whose local store changed', () => {
   });
 
   it('N+1 is deployed: the app updates, migrates its store and pushes the order once and the move', async () => {
-    const context = browser?.context;
-    if (!context) throw new Error('no browser');
+    const context = suite.context;
     // The deploy: N+1 is served, and the server no longer serves build N.
     gate.minVersion = SYNC_PROTOCOL_VERSION + 1;
     await server.restart({ webRoot: nextBuild });

@@ -4,12 +4,13 @@
 // test, and everything closed when the file ends. A file adds its own data in `setUp` (before the
 // server starts) and binds what it needs in a beforeAll of its own, which runs after this one.
 import type { Role } from '@campo/shared';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { addUser } from '../../server/src/users/service.ts';
 import {
   type Browser,
+  goOffline,
   launchBrowser,
   requireClientBuild,
   screenshotOnFailure,
@@ -56,8 +57,11 @@ export interface BrowserSuite {
   readonly rep: Representative;
   readonly server: WebServer;
   readonly browsers: Browser[];
-  /** The first browser's page. */
+  /** The first browser's page, and its context (offline switch, cookies). */
   readonly page: Page;
+  readonly context: BrowserContext;
+  /** Cuts the first browser's network for real, undone at the end of the test (goOffline). */
+  goOffline(): Promise<void>;
   /** Console errors of the first page for the whole file (a CSP violation shows only there). */
   readonly consoleErrors: string[];
 }
@@ -127,6 +131,12 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     },
     get page() {
       return need(state.browsers[0], 'browser').page;
+    },
+    get context() {
+      return need(state.browsers[0], 'browser').context;
+    },
+    goOffline() {
+      return goOffline(need(state.server, 'server'), need(state.browsers[0], 'browser').context);
     },
     get consoleErrors() {
       return state.consoleErrors;

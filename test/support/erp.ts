@@ -57,3 +57,19 @@ export async function orderableClient(
   );
   return { idCliente: row.id_cliente, idProduto: row.id_produto };
 }
+
+/** The representative's first client with a price list that is not blocked (id and display name). */
+export async function clientWithPauta(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+): Promise<{ id: number; name: string; idPauta: number }> {
+  const { rows } = await pool.query<{ id_cliente: number; nome: string; id_pauta: number }>(
+    `select id_cliente, coalesce(nullif(nome_fantasia, ''), razao_social) as nome, id_pauta from app.vw_clientes
+      where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
+      order by id_cliente limit 1`,
+    [rep.idEmpresa, rep.codVendedor],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no client with a price list for representative ${rep.codVendedor}`);
+  return { id: row.id_cliente, name: row.nome, idPauta: row.id_pauta };
+}
