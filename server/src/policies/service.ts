@@ -6,7 +6,6 @@ import {
   type CeilingPreview,
   type CeilingQuery,
   type DiscountRule,
-  decodeLossless,
   encodeLossless,
   type FieldError,
   lineCeiling,
@@ -60,16 +59,9 @@ function situacaoOf(row: RuleRow, today: string): PolicyRule['situacao'] {
 
 function toPolicyRule(row: RuleRow, today: string): PolicyRule {
   return {
-    id: row.id,
-    descricao: decodeLossless(row.descricao),
-    grupo: row.grupo,
-    subgrupo: row.subgrupo,
-    representante: row.representante,
-    idPauta: row.id_pauta,
-    percent: row.percent,
-    vigenciaInicio: row.vigencia_inicio,
+    ...ruleFromRow(row),
+    // The API says an open end as null; OPEN_ENDED_DATE is the engine's, for comparing dates.
     vigenciaFim: row.vigencia_fim,
-    promocao: row.promocao,
     badge: row.promocao ? 'Promocao' : 'Cond. especial',
     situacao: situacaoOf(row, today),
     criadoPor: row.criado_por,
