@@ -3,7 +3,7 @@
 // number the ERP keeps; the shared validators stay the only judges of a valid document.
 
 import { formatCnpj, formatCpf, normalizeDocument } from '@campo/shared/documents';
-import { formatBrl } from '@campo/shared/format';
+import { formatBrl, formatPercent } from '@campo/shared/format';
 
 const day = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short' });
 
@@ -20,9 +20,7 @@ export function formatDate(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : day.format(d);
 }
 
-export function formatPercent(value: number): string {
-  return `${value.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`;
-}
+export { formatPercent };
 
 /** A stored CPF/CNPJ as people read it. */
 export function formatDocument(doc: string | null | undefined): string {

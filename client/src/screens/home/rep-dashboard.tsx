@@ -3,7 +3,7 @@
 // positivation against the company's daily target (both from the device).
 
 import type { RepDashboard as Dashboard, OrderStatus } from '@campo/shared';
-import { formatBrl } from '@campo/shared/format';
+import { formatBrl, formatMonth } from '@campo/shared/format';
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { map } from 'rxjs';
@@ -34,13 +34,7 @@ const STATUS: Record<OrderStatus | 'queued' | 'refused', string> = {
   rejected: 'Rejeitado',
 };
 
-function monthName(mes: string): string {
-  const [y, m] = mes.split('-').map(Number);
-  if (!y || !m) return mes;
-  return new Intl.DateTimeFormat('pt-BR', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(y, m - 1, 1)),
-  );
-}
+const monthName = formatMonth;
 
 function TargetChart(props: { billed: number; target: number; label: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
