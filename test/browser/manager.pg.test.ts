@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { gif, png } from '../fixtures/images.ts';
 import { logIn, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { orderableClient } from '../support/erp.ts';
+import { knownCeiling, orderableClient } from '../support/erp.ts';
 
 const MANAGER = 'gerente.navegador@campo.test';
 const REP = 'rep.semacesso@campo.test';
@@ -51,16 +51,7 @@ const suite = useBrowserSuite({
       description: product.rows[0]?.descricao ?? '',
     };
     // A known base ceiling (5%) below the rule, so the rule is what sets the line.
-    await db.pool.query('delete from app.regras_desconto where id_empresa = $1', [idEmpresa]);
-    await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
-      idEmpresa,
-      rep.codVendedor,
-    ]);
-    await db.pool.query(
-      `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
-       values ($1, $2, null, 5)`,
-      [idEmpresa, rep.codVendedor],
-    );
+    await knownCeiling(db.pool, rep, 5);
   },
 });
 const db = suite.db;

@@ -11,7 +11,7 @@ import { png } from '../fixtures/images.ts';
 import { testApp } from '../support/app.ts';
 import { logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { clientWithPauta } from '../support/erp.ts';
+import { clientWithPauta, knownCeiling } from '../support/erp.ts';
 import { logInAs } from '../support/session.ts';
 
 const LOGIN = 'rep.pedidos@campo.test';
@@ -66,16 +66,7 @@ const suite = useBrowserSuite({
     plain = other;
 
     // A known ceiling, as in the orders API tests: 10% by default, no category ceilings, no rules.
-    await db.pool.query('delete from app.regras_desconto');
-    await db.pool.query(
-      `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
-       values ($1, $2, null, 10)`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
-      rep.idEmpresa,
-      rep.codVendedor,
-    ]);
+    await knownCeiling(db.pool, rep, 10);
 
     api = testApp(db.pool);
     tokens.manager = await logInAs(api, db.pool, {

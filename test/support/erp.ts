@@ -73,3 +73,24 @@ export async function clientWithPauta(
   if (!row) throw new Error(`no client with a price list for representative ${rep.codVendedor}`);
   return { id: row.id_cliente, name: row.nome, idPauta: row.id_pauta };
 }
+
+/**
+ * A known discount ceiling for the representative: `percent` by default, no category ceilings
+ * and no rules in the tenant, so a test's own rule is the only one that can raise it.
+ */
+export async function knownCeiling(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+  percent: number,
+): Promise<void> {
+  await pool.query('delete from app.regras_desconto where id_empresa = $1', [rep.idEmpresa]);
+  await pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
+    rep.idEmpresa,
+    rep.codVendedor,
+  ]);
+  await pool.query(
+    `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
+     values ($1, $2, null, $3)`,
+    [rep.idEmpresa, rep.codVendedor, percent],
+  );
+}
