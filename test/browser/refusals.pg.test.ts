@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logIn, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
+import { firstErpOrderNumber } from '../support/erp.ts';
 
 const LOGIN = 'rep.recusa@campo.test';
 const PASSWORD = 'senha-da-recusa-1';
@@ -80,11 +81,7 @@ const suite = useBrowserSuite({
   password: PASSWORD,
   users: [{ login: LOGIN, name: 'Rita Recusa', role: 'representative' }],
   setUp: async ({ db, rep }) => {
-    const order = await db.pool.query<{ num: number }>(
-      'select num_pedido as num from app.vw_sitpedido where id_empresa = $1 and cod_vendedor = $2 order by id_pedido limit 1',
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    erpOrder = order.rows[0]?.num ?? 0;
+    erpOrder = await firstErpOrderNumber(db.pool, rep);
   },
   server: { wrap: refuse },
 });

@@ -64,6 +64,8 @@ export interface BrowserSuite {
   goOffline(): Promise<void>;
   /** Console errors of the first page for the whole file (a CSP violation shows only there). */
   readonly consoleErrors: string[];
+  /** The console errors that are Content Security Policy violations: none is the expectation. */
+  cspViolations(): string[];
 }
 
 export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
@@ -140,6 +142,9 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     },
     get consoleErrors() {
       return state.consoleErrors;
+    },
+    cspViolations() {
+      return state.consoleErrors.filter((e) => /Content Security Policy/i.test(e));
     },
   };
 }

@@ -94,3 +94,15 @@ export async function knownCeiling(
     [rep.idEmpresa, rep.codVendedor, percent],
   );
 }
+
+/** The ERP number of the representative's first ERP order (0 when none): what a ticket can name. */
+export async function firstErpOrderNumber(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+): Promise<number> {
+  const { rows } = await pool.query<{ num: number }>(
+    'select num_pedido as num from app.vw_sitpedido where id_empresa = $1 and cod_vendedor = $2 order by id_pedido limit 1',
+    [rep.idEmpresa, rep.codVendedor],
+  );
+  return rows[0]?.num ?? 0;
+}
