@@ -29,3 +29,10 @@ describe('ISO dates', () => {
     expect(addDays('2025-03-01', 0)).toBe('2025-03-01');
   });
 });
+
+describe('businessDate of a stored instant', () => {
+  it('reads an ISO timestamp as the same day a Date of it gives', () => {
+    expect(businessDate('2026-03-10T02:30:00Z')).toBe('2026-03-09');
+    expect(businessDate('2026-03-10T03:00:00Z')).toBe(businessDate(new Date('2026-03-10T03:00:00Z')));
+  });
+});

@@ -7,14 +7,20 @@ import { z } from 'zod';
 /** The time zone whose calendar decides which rules are in force. */
 export const BUSINESS_TIME_ZONE = 'America/Sao_Paulo';
 
-/** The calendar day, YYYY-MM-DD, that `now` falls on in the business time zone. */
-export function businessDate(now: Date = new Date(), timeZone: string = BUSINESS_TIME_ZONE): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now);
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The calendar day, YYYY-MM-DD, that `now` falls on in the business time zone. The one "today in
+ * São Paulo" of server and app (the app also calls it per order to group them by day, hence the
+ * formatter kept per zone).
+ */
+export function businessDate(now: Date | string = new Date(), timeZone: string = BUSINESS_TIME_ZONE): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(typeof now === 'string' ? new Date(now) : now);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }

@@ -4,6 +4,8 @@
 // (integers), so 12.35 % against a 12.35 % ceiling is exactly at the boundary, never a float
 // rounding error away from it.
 
+import { formatPercent } from './format.ts';
+
 /** The ceiling when neither the representative nor a category ceiling is set. */
 export const DEFAULT_CEILING_PERCENT = 5;
 
@@ -140,7 +142,7 @@ export function checkLineDiscount(discountPercent: number, ceiling: LineCeiling)
 
 /** Plain-words reason for a refused line, in pt-BR, naming the ceiling and what set it. */
 export function describeCeiling(ceiling: LineCeiling): string {
-  const pct = (n: number) => `${n.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`;
+  const pct = formatPercent;
   switch (ceiling.source) {
     case 'rule':
       return `teto de ${pct(ceiling.ceilingPercent)} pela regra "${ceiling.rule?.descricao ?? ''}" (#${ceiling.rule?.id})`;

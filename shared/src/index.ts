@@ -1,5 +1,6 @@
 export * from './api.ts';
 export * from './auth.ts';
+export * from './backoff.ts';
 export * from './catalog.ts';
 export * from './client-errors.ts';
 export * from './clients.ts';
@@ -8,8 +9,10 @@ export * from './dashboards.ts';
 export * from './dates.ts';
 export * from './directory.ts';
 export * from './discount-engine.ts';
+export * from './discount-rules.ts';
 export * from './documents.ts';
 export * from './errors.ts';
+export * from './format.ts';
 export * from './funnel.ts';
 export * from './health.ts';
 export * from './latin1.ts';

@@ -1,30 +1,49 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { orderableClient } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const REP = 'rep.aprovacao@campo.test';
 const SUP = 'sup.aprovacao@campo.test';
 const PASSWORD = 'senha-da-aprovacao-1';
 const WAIT = { timeout: 30_000 };
 
-let server: WebServer;
-let repBrowser: Browser | undefined;
-let supBrowser: Browser | undefined;
 let current: Page | undefined;
 let order: { id: number; numPedSar: number };
 let sale: { idCliente: number; code: string; description: string };
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [
+    { login: REP, name: 'Rita Aprovação', role: 'representative' },
+    { login: SUP, name: 'Sérgio Supervisor', role: 'supervisor' },
+  ],
+  setUp: async ({ db, rep }) => {
+    // A client of the rep that can receive orders, and a product with a price on its pauta.
+    const orderable = await orderableClient(db.pool, rep);
+    const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
+      'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
+      [orderable.idProduto, rep.idEmpresa],
+    );
+    sale = {
+      idCliente: orderable.idCliente,
+      code: product.rows[0]?.cod_produto ?? '',
+      description: product.rows[0]?.descricao ?? '',
+    };
+  },
+  // The representative's phone and the supervisor's.
+  browsers: 2,
+  screenshotOf: () => current,
+});
+const db = suite.db;
+let server: WebServer;
+let repBrowser: Browser;
+let supBrowser: Browser;
+
+beforeAll(() => {
+  server = suite.server;
+  [repBrowser, supBrowser] = suite.browsers as [Browser, Browser];
+});
 
 async function logIn(page: Page, login: string) {
   await page.goto(`${server.url}/login`);
@@ -32,55 +51,6 @@ async function logIn(page: Page, login: string) {
   await page.getByLabel('Senha').fill(PASSWORD);
   await page.getByRole('button', { name: 'Entrar' }).click();
 }
-
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  const kdb = createDb(db.pool);
-  await addUser(kdb, {
-    login: REP,
-    name: 'Rita Aprovação',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  await addUser(kdb, {
-    login: SUP,
-    name: 'Sérgio Supervisor',
-    role: 'supervisor',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: null,
-    codSupervisor: rep.codSupervisor,
-    password: PASSWORD,
-  });
-  // A client of the rep that can receive orders, and a product with a price on its pauta.
-  const orderable = await orderableClient(db.pool, rep);
-  const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
-    'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-    [orderable.idProduto, rep.idEmpresa],
-  );
-  sale = {
-    idCliente: orderable.idCliente,
-    code: product.rows[0]?.cod_produto ?? '',
-    description: product.rows[0]?.descricao ?? '',
-  };
-  server = await startWebServer(db.pool);
-
-  repBrowser = await launchBrowser();
-  supBrowser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await repBrowser?.close();
-  await supBrowser?.close();
-  await server?.stop();
-});
-
-screenshotOnFailure(() => current);
 
 describe('order approval across two browsers', () => {
   it('takes the order in the representative’s cart and shows it awaiting approval', async () => {

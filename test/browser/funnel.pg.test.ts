@@ -4,65 +4,32 @@
 // server's app.oportunidades row takes the new stage once the network is back. A ticket
 // opened offline, with its reply draft surviving a reload, reaches app.chamados the same way.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  goOffline,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-  waitForServiceWorker,
-} from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { firstErpOrderNumber } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.funil@campo.test';
 const PASSWORD = 'senha-do-funil-1';
 const PROSPECT = 'Mercearia São João';
 const WAIT = { timeout: 30_000 };
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let rep: { idEmpresa: number; codVendedor: number };
-let opportunityId = '';
 let erpOrder = 0;
-
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const first = erp.reps[0];
-  if (!first) throw new Error('the fixture has no representative');
-  rep = first;
-  const order = await db.pool.query<{ num: number }>(
-    'select num_pedido as num from app.vw_sitpedido where id_empresa = $1 and cod_vendedor = $2 order by id_pedido limit 1',
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  erpOrder = order.rows[0]?.num ?? 0;
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Fábio Funil',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  server = await startWebServer(db.pool);
-  browser = await launchBrowser();
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [{ login: LOGIN, name: 'Fábio Funil', role: 'representative' }],
+  setUp: async ({ db, rep }) => {
+    erpOrder = await firstErpOrderNumber(db.pool, rep);
+  },
 });
+const db = suite.db;
+let server: WebServer;
+let page: Page;
+let opportunityId = '';
 
-screenshotOnFailure(() => page);
+beforeAll(() => {
+  ({ server, page, rep } = suite);
+});
 
 const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
 const column = (stage: string) => page.locator(`section[data-stage="${stage}"]`);
@@ -94,11 +61,7 @@ async function stageOnServer(id: string): Promise<string | null> {
 
 describe('the funnel, offline', () => {
   it('logs in and finishes the first sync', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Login').fill(LOGIN);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    await logIn(page, server.url, LOGIN, PASSWORD);
     await expect.poll(() => syncStatus().textContent(), WAIT).toMatch(/Sincronizado às \d\d:\d\d/);
     // The representative's dashboard, from GET /dashboard/rep.
     await page.getByRole('heading', { name: 'Comissão do mês' }).waitFor(WAIT);
@@ -131,8 +94,7 @@ describe('the funnel, offline', () => {
 
   it('moves the card by dragging it with the server down, and the move survives a reload', async () => {
     await waitForServiceWorker(page);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await dragCard('proposta');
     console.log(await page.evaluate(() => (globalThis as unknown as { __log: string[] }).__log));
     await column('proposta').getByRole('article', { name: PROSPECT }).waitFor(WAIT);
@@ -196,8 +158,7 @@ describe('SAC, offline', () => {
     expect(erpOrder).toBeGreaterThan(0);
     await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'SAC' }).click();
     await page.getByRole('link', { name: 'Novo chamado' }).waitFor(WAIT);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await page.getByRole('link', { name: 'Novo chamado' }).click();
     await page.getByLabel('Um pedido antigo do ERP, pelo número').check();
     await page.getByLabel('Número do pedido no ERP').fill(String(erpOrder));

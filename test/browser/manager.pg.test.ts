@@ -5,124 +5,68 @@
 // representative typing /regras turned away.
 import { businessDate, decodeLossless } from '@campo/shared';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gif, png } from '../fixtures/images.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { logIn, type WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { knownCeiling, orderableClient } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const MANAGER = 'gerente.navegador@campo.test';
 const REP = 'rep.semacesso@campo.test';
 const SUPERVISOR = 'supervisor.navegador@campo.test';
 const PASSWORD = 'senha-do-gerente-1';
 const WAIT = { timeout: 30_000 };
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let idEmpresa: number;
 let pauta: { id_pauta: number; descricao: string };
 let sale: { idCliente: number; code: string; description: string };
 const today = businessDate(new Date());
 const inAMonth = businessDate(new Date(Date.now() + 30 * 86_400_000));
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [
+    { login: MANAGER, name: 'Gabriela Gerente', role: 'manager' },
+    { login: REP, name: 'Renato Representante', role: 'representative' },
+    { login: SUPERVISOR, name: 'Sérgio Supervisor', role: 'supervisor' },
+  ],
+  setUp: async ({ db, rep }) => {
+    idEmpresa = rep.idEmpresa;
+    // The rule goes to the pauta of a client of the representative, so their cart can show it.
+    const orderable = await orderableClient(db.pool, rep);
+    const { rows } = await db.pool.query<{ id_pauta: number; descricao: string }>(
+      `select pa.id_pauta, pa.descricao from app.vw_pautas pa
+         join app.vw_clientes c on c.id_pauta = pa.id_pauta and c.id_empresa = pa.id_empresa
+        where c.id_cliente = $1 limit 1`,
+      [orderable.idCliente],
+    );
+    if (!rows[0]) throw new Error('the client has no pauta');
+    pauta = rows[0];
+    const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
+      'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
+      [orderable.idProduto, idEmpresa],
+    );
+    sale = {
+      idCliente: orderable.idCliente,
+      code: product.rows[0]?.cod_produto ?? '',
+      description: product.rows[0]?.descricao ?? '',
+    };
+    // A known base ceiling (5%) below the rule, so the rule is what sets the line.
+    await knownCeiling(db.pool, rep, 5);
+  },
+});
+const db = suite.db;
+let server: WebServer;
+let page: Page;
 
-async function logIn(login: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Login').fill(login);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
-}
-
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  idEmpresa = rep.idEmpresa;
-  const kdb = createDb(db.pool);
-  await addUser(kdb, {
-    login: MANAGER,
-    name: 'Gabriela Gerente',
-    role: 'manager',
-    idEmpresa,
-    codVendedor: null,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  await addUser(kdb, {
-    login: REP,
-    name: 'Renato Representante',
-    role: 'representative',
-    idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  await addUser(kdb, {
-    login: SUPERVISOR,
-    name: 'Sérgio Supervisor',
-    role: 'supervisor',
-    idEmpresa,
-    codVendedor: null,
-    codSupervisor: rep.codSupervisor,
-    password: PASSWORD,
-  });
-  // The rule goes to the pauta of a client of the representative, so their cart can show it.
-  const orderable = await orderableClient(db.pool, rep);
-  const { rows } = await db.pool.query<{ id_pauta: number; descricao: string }>(
-    `select pa.id_pauta, pa.descricao from app.vw_pautas pa
-       join app.vw_clientes c on c.id_pauta = pa.id_pauta and c.id_empresa = pa.id_empresa
-      where c.id_cliente = $1 limit 1`,
-    [orderable.idCliente],
-  );
-  if (!rows[0]) throw new Error('the client has no pauta');
-  pauta = rows[0];
-  const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
-    'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-    [orderable.idProduto, idEmpresa],
-  );
-  sale = {
-    idCliente: orderable.idCliente,
-    code: product.rows[0]?.cod_produto ?? '',
-    description: product.rows[0]?.descricao ?? '',
-  };
-  // A known base ceiling (5%) below the rule, so the rule is what sets the line.
-  await db.pool.query('delete from app.regras_desconto where id_empresa = $1', [idEmpresa]);
-  await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
-    idEmpresa,
-    rep.codVendedor,
-  ]);
-  await db.pool.query(
-    `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
-     values ($1, $2, null, 5)`,
-    [idEmpresa, rep.codVendedor],
-  );
-  server = await startWebServer(db.pool);
-  browser = await launchBrowser();
-  page = browser.page;
+beforeAll(() => {
+  ({ server, page } = suite);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-screenshotOnFailure(() => page);
+const logInAs = (login: string) => logIn(page, server.url, login, PASSWORD);
 
 describe('the manager screens', () => {
   it('creates a discount rule for one pauta through /regras', async () => {
-    await logIn(MANAGER);
+    await logInAs(MANAGER);
     await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Regras' }).click();
     await page.getByRole('heading', { name: 'Regras de desconto' }).waitFor(WAIT);
     await page.getByRole('link', { name: 'Nova regra' }).click();
@@ -196,7 +140,7 @@ describe('the manager screens', () => {
   it("applies the manager's rule in advance in a representative's cart after a sync", async () => {
     await page.getByRole('button', { name: 'Sair' }).click();
     await page.waitForURL(`${server.url}/login`, WAIT);
-    await logIn(REP);
+    await logInAs(REP);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
     await expect.poll(() => page.getByText('ainda não chegaram').count(), WAIT).toBe(0);

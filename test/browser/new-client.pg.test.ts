@@ -4,35 +4,40 @@
 // holds the client and the portfolio lists it with a new order on offer.
 import { cnpjCheckDigits, formatCnpj } from '@campo/shared/documents';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  goOffline,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-  waitForServiceWorker,
-} from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.cadastro@campo.test';
 const PASSWORD = 'senha-do-cadastro-1';
 const RAZAO = 'Padaria São João do Teste Ltda';
 const WAIT = { timeout: 30_000 };
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let cnpj: string;
 let erpClient: number;
 /** A document the ERP holds in another representative's portfolio. */
 let othersDocument: string;
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [{ login: LOGIN, name: 'Nina Cadastro', role: 'representative' }],
+  setUp: async ({ db, rep }) => {
+    cnpj = await freshCnpj();
+    const other = await db.pool.query<{ doc: string }>(
+      `select cnpj_cpf as doc from app.vw_clientes
+        where id_empresa = $1 and cod_vendedor <> $2 and length(cnpj_cpf) = 14 order by id_cliente limit 1`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
+    if (!other.rows[0]) throw new Error('the fixture has no client of another representative');
+    othersDocument = other.rows[0].doc;
+  },
+});
+const db = suite.db;
+let server: WebServer;
+let page: Page;
+
+beforeAll(() => {
+  ({ server, page } = suite);
+});
 
 /** A CNPJ with valid check digits that the fixture does not hold. */
 async function freshCnpj(): Promise<string> {
@@ -46,58 +51,19 @@ async function freshCnpj(): Promise<string> {
   }
 }
 
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Nina Cadastro',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  cnpj = await freshCnpj();
-  const other = await db.pool.query<{ doc: string }>(
-    `select cnpj_cpf as doc from app.vw_clientes
-      where id_empresa = $1 and cod_vendedor <> $2 and length(cnpj_cpf) = 14 order by id_cliente limit 1`,
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  if (!other.rows[0]) throw new Error('the fixture has no client of another representative');
-  othersDocument = other.rows[0].doc;
-  server = await startWebServer(db.pool);
-  browser = await launchBrowser();
-  page = browser.page;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-screenshotOnFailure(() => page);
-
 const clientList = () => page.getByRole('list', { name: 'Clientes da carteira' });
 const errorOf = (field: string) => page.locator(`#cliente-${field}-erro`);
 
 describe('a new client registered offline', () => {
   it('logs in and downloads the portfolio', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Login').fill(LOGIN);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor();
+    await logIn(page, server.url, LOGIN, PASSWORD);
     await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Clientes' }).click();
     await clientList().getByRole('link').first().waitFor(WAIT);
     await waitForServiceWorker(page);
   });
 
   it('is checked field by field and queued with no network, keeping what was typed', async () => {
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await expect(page.request.get(`${server.url}/api/v1/health`).then((r) => r.status())).rejects.toThrow();
 
     await page.getByRole('link', { name: 'Novo cliente' }).click();

@@ -6,26 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { addDays, businessDate, type Company, type PolicyRuleCreated } from '@campo/shared';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../fixtures/images.ts';
 import { testApp } from '../support/app.ts';
-import {
-  type Browser,
-  goOffline,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-  waitForServiceWorker,
-} from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { clientWithPauta, knownCeiling } from '../support/erp.ts';
 import { logInAs } from '../support/session.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.pedidos@campo.test';
 const PASSWORD = 'senha-dos-pedidos-1';
 const RULE_NAME = 'Promoção do navegador';
@@ -38,9 +26,6 @@ interface Product {
   grupo: number;
 }
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let api: ReturnType<typeof testApp>;
 const tokens = { manager: '', supervisor: '' };
 let client: { id: number; name: string };
@@ -51,7 +36,6 @@ let ruleId: number;
 let company: Company;
 /** Document ids (Idempotency-Keys) of the orders the device queued, in order. */
 const queued: string[] = [];
-const consoleErrors: string[] = [];
 
 const call = (token: string, method: string, path: string, body?: unknown) =>
   api.request(`/api/v1${path}`, {
@@ -63,104 +47,74 @@ const call = (token: string, method: string, path: string, body?: unknown) =>
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  const c = await db.pool.query(
-    `select id_cliente, coalesce(nullif(nome_fantasia, ''), razao_social) as nome, id_pauta from app.vw_clientes
-      where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-      order by id_cliente limit 1`,
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  client = { id: c.rows[0].id_cliente, name: c.rows[0].nome };
-  const products = await db.pool.query<Product>(
-    `select p.id_produto as id, p.cod_produto as code, p.descricao as description, p.cod_grupo as grupo
-       from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
-      where p.id_empresa = $1 and p.ativo and p.cod_grupo is not null and p.cod_produto is not null
-      order by p.id_produto`,
-    [rep.idEmpresa, c.rows[0].id_pauta],
-  );
-  promo = products.rows[0] as Product;
-  const other = products.rows.find((p) => p.grupo !== promo.grupo);
-  if (!other) throw new Error('the fixture has no two product groups on one pauta');
-  plain = other;
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [{ login: LOGIN, name: 'Paula Pedidos', role: 'representative' }],
+  setUp: async ({ db, rep }) => {
+    const c = await clientWithPauta(db.pool, rep);
+    client = { id: c.id, name: c.name };
+    const products = await db.pool.query<Product>(
+      `select p.id_produto as id, p.cod_produto as code, p.descricao as description, p.cod_grupo as grupo
+         from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
+        where p.id_empresa = $1 and p.ativo and p.cod_grupo is not null and p.cod_produto is not null
+        order by p.id_produto`,
+      [rep.idEmpresa, c.idPauta],
+    );
+    promo = products.rows[0] as Product;
+    const other = products.rows.find((p) => p.grupo !== promo.grupo);
+    if (!other) throw new Error('the fixture has no two product groups on one pauta');
+    plain = other;
 
-  // A known ceiling, as in the orders API tests: 10% by default, no category ceilings, no rules.
-  await db.pool.query('delete from app.regras_desconto');
-  await db.pool.query(
-    `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
-     values ($1, $2, null, 10)`,
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
-    rep.idEmpresa,
-    rep.codVendedor,
-  ]);
+    // A known ceiling, as in the orders API tests: 10% by default, no category ceilings, no rules.
+    await knownCeiling(db.pool, rep, 10);
 
-  api = testApp(db.pool);
-  tokens.manager = await logInAs(api, db.pool, {
-    login: 'ger.pedidos@campo.test',
-    role: 'manager',
-    idEmpresa: rep.idEmpresa,
-  });
-  tokens.supervisor = await logInAs(api, db.pool, {
-    login: 'sup.pedidos@campo.test',
-    role: 'supervisor',
-    idEmpresa: rep.idEmpresa,
-    codSupervisor: rep.codSupervisor,
-  });
-  // A manager's rule raising the promo product's group to 15%: the device learns it at its first sync.
-  const today = businessDate();
-  const created = await call(tokens.manager, 'POST', '/politicas/regras', {
-    descricao: RULE_NAME,
-    grupo: promo.grupo,
-    percent: 15,
-    vigenciaInicio: today,
-    vigenciaFim: addDays(today, 30),
-    promocao: true,
-  });
-  expect(created.status).toBe(201);
-  ruleId = ((await created.json()) as PolicyRuleCreated).items[0]?.id as number;
-  // A logo for the letterhead: printed orders and PDFs carry it, offline too.
-  const logo = await api.request('/api/v1/catalog/company/logo', {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${tokens.manager}`, 'content-type': 'image/png' },
-    body: new Uint8Array(png(80, 40)),
-  });
-  expect(logo.status).toBeLessThan(300);
-  company = (await (await call(tokens.manager, 'GET', '/catalog/company')).json()) as Company;
-  expect(company.logoBase64).toMatch(/^data:image\/png;base64,/);
-
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Paula Pedidos',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  server = await startWebServer(db.pool);
-  browser = await launchBrowser();
-  page = browser.page;
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
+    api = testApp(db.pool);
+    tokens.manager = await logInAs(api, db.pool, {
+      login: 'ger.pedidos@campo.test',
+      role: 'manager',
+      idEmpresa: rep.idEmpresa,
+    });
+    tokens.supervisor = await logInAs(api, db.pool, {
+      login: 'sup.pedidos@campo.test',
+      role: 'supervisor',
+      idEmpresa: rep.idEmpresa,
+      codSupervisor: rep.codSupervisor,
+    });
+    // A manager's rule raising the promo product's group to 15%: the device learns it at its first sync.
+    const today = businessDate();
+    const created = await call(tokens.manager, 'POST', '/politicas/regras', {
+      descricao: RULE_NAME,
+      grupo: promo.grupo,
+      percent: 15,
+      vigenciaInicio: today,
+      vigenciaFim: addDays(today, 30),
+      promocao: true,
+    });
+    expect(created.status).toBe(201);
+    ruleId = ((await created.json()) as PolicyRuleCreated).items[0]?.id as number;
+    // A logo for the letterhead: printed orders and PDFs carry it, offline too.
+    const logo = await api.request('/api/v1/catalog/company/logo', {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${tokens.manager}`, 'content-type': 'image/png' },
+      body: new Uint8Array(png(80, 40)),
+    });
+    expect(logo.status).toBeLessThan(300);
+    company = (await (await call(tokens.manager, 'GET', '/catalog/company')).json()) as Company;
+    expect(company.logoBase64).toMatch(/^data:image\/png;base64,/);
+  },
 });
+const db = suite.db;
+let server: WebServer;
+let page: Page;
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+beforeAll(() => {
+  ({ server, page } = suite);
 });
-
-screenshotOnFailure(() => page);
 
 /** The network back: the server listens again and the browser is online (goOffline's undo, mid-test). */
 async function goOnline(): Promise<void> {
   await server.restart();
-  await browser?.context.setOffline(false);
+  await suite.context.setOffline(false);
 }
 
 const line = (p: Product) => page.getByRole('article', { name: p.description, exact: true });
@@ -182,11 +136,7 @@ async function serverOrders(): Promise<{ id: number; situa: number; descontos: n
 
 describe('orders, cart and outbox', () => {
   it('queues an order with no network, keeps it across an offline reload, and sends it when back online', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Login').fill(LOGIN);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    await logIn(page, server.url, LOGIN, PASSWORD);
 
     // The deep link a client card opens: the client is chosen once the portfolio is on the device.
     await page.goto(`${server.url}/pedidos/novo?cliente=${client.id}`);
@@ -202,8 +152,7 @@ describe('orders, cart and outbox', () => {
       .click();
 
     await waitForServiceWorker(page);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
 
     await addProduct(plain);
     expect(await line(plain).textContent()).toContain('Teto 10% (seu teto padrão)');
@@ -241,8 +190,7 @@ describe('orders, cart and outbox', () => {
   it('shows a refusal per line, and resends the corrected order under the same id', async () => {
     await page.goto(`${server.url}/pedidos/novo?cliente=${client.id}`);
     await page.locator('.chosen-client').getByText(client.name, { exact: true }).waitFor(WAIT);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     // While the device is away, the manager deletes the rule it still holds.
     expect((await call(tokens.manager, 'DELETE', `/politicas/regras/${ruleId}`)).status).toBe(204);
 
@@ -308,6 +256,6 @@ describe('orders, cart and outbox', () => {
   });
 
   it('ran under the Content-Security-Policy without a violation', () => {
-    expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+    expect(suite.cspViolations()).toEqual([]);
   });
 });

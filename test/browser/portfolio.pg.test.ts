@@ -4,23 +4,13 @@
 // manager created through the API.
 import { businessDate } from '@campo/shared/dates';
 import { formatCnpj, formatCpf } from '@campo/shared/documents';
+import { formatBrl } from '@campo/shared/format';
 import { foldSearchText } from '@campo/shared/search';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logIn, type WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.carteira@campo.test';
 const PASSWORD = 'senha-da-carteira-1';
 const MANAGER = 'gerente.carteira@campo.test';
@@ -35,77 +25,67 @@ interface ClientRow {
   idPauta: number;
 }
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let searched: ClientRow;
 let blocked: ClientRow;
 let product: { id: number; code: string; description: string; price: number };
-const consoleErrors: string[] = [];
 
-const money = (n: number) =>
-  new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(n).replace(/\s/g, ' ');
+const money = (n: number) => formatBrl(n).replace(/\s/g, ' ');
 const spaces = (s: string | null) => (s ?? '').replace(/\s/g, ' ');
 
+let promoGroup = 0;
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [
+    { login: LOGIN, name: 'Carla Carteira', role: 'representative' },
+    { login: MANAGER, name: 'Gil Gerente', role: 'manager' },
+  ],
+  setUp: async ({ db, rep }) => {
+    const clients = await db.pool.query<ClientRow>(
+      `select id_cliente as id, razao_social as name, nome_fantasia as "tradeName", cnpj_cpf as document,
+              id_pauta as "idPauta"
+         from app.vw_clientes
+        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
+        order by id_cliente limit 2`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
+    const [a, b] = clients.rows;
+    if (!a || !b) throw new Error('the fixture has too few clients for the representative');
+    searched = a;
+    blocked = b;
+    // The ERP's credit department blocks a client by hand (docs: vw_clientes_financeiro).
+    await db.pool.query(`update corrent set situacao = 'B' where id_corrent = $1`, [blocked.id]);
+    const status = await db.pool.query<{ s: string }>(
+      'select status_financeiro as s from app.vw_clientes where id_cliente = $1',
+      [blocked.id],
+    );
+    expect(status.rows[0]?.s).toBe('blocked');
+
+    const products = await db.pool.query<{
+      id: number;
+      code: string;
+      description: string;
+      price: string;
+      grupo: number;
+    }>(
+      `select p.id_produto as id, p.cod_produto as code, p.descricao as description, pr.preco as price,
+              p.cod_grupo as grupo
+         from app.vw_produtos p
+         join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_filial = p.id_filial and pr.id_pauta = $2
+        where p.id_empresa = $1 and p.ativo and p.cod_grupo is not null and p.cod_produto is not null
+        order by p.id_produto limit 1`,
+      [rep.idEmpresa, searched.idPauta],
+    );
+    const p = products.rows[0];
+    if (!p) throw new Error('the fixture has no priced product');
+    product = { id: p.id, code: p.code, description: p.description, price: Number(p.price) };
+    promoGroup = p.grupo;
+  },
+});
+let server: WebServer;
+let page: Page;
+
 beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  const clients = await db.pool.query<ClientRow>(
-    `select id_cliente as id, razao_social as name, nome_fantasia as "tradeName", cnpj_cpf as document,
-            id_pauta as "idPauta"
-       from app.vw_clientes
-      where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-      order by id_cliente limit 2`,
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  const [a, b] = clients.rows;
-  if (!a || !b) throw new Error('the fixture has too few clients for the representative');
-  searched = a;
-  blocked = b;
-  // The ERP's credit department blocks a client by hand (docs: vw_clientes_financeiro).
-  await db.pool.query(`update corrent set situacao = 'B' where id_corrent = $1`, [blocked.id]);
-  const status = await db.pool.query<{ s: string }>(
-    'select status_financeiro as s from app.vw_clientes where id_cliente = $1',
-    [blocked.id],
-  );
-  expect(status.rows[0]?.s).toBe('blocked');
-
-  const products = await db.pool.query<{ id: number; code: string; description: string; price: string; grupo: number }>(
-    `select p.id_produto as id, p.cod_produto as code, p.descricao as description, pr.preco as price,
-            p.cod_grupo as grupo
-       from app.vw_produtos p
-       join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_filial = p.id_filial and pr.id_pauta = $2
-      where p.id_empresa = $1 and p.ativo and p.cod_grupo is not null and p.cod_produto is not null
-      order by p.id_produto limit 1`,
-    [rep.idEmpresa, searched.idPauta],
-  );
-  const p = products.rows[0];
-  if (!p) throw new Error('the fixture has no priced product');
-  product = { id: p.id, code: p.code, description: p.description, price: Number(p.price) };
-
-  const users = createDb(db.pool);
-  await addUser(users, {
-    login: LOGIN,
-    name: 'Carla Carteira',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  await addUser(users, {
-    login: MANAGER,
-    name: 'Gil Gerente',
-    role: 'manager',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: null,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  server = await startWebServer(db.pool);
-
+  ({ server, page } = suite);
   // A promotion for the product's group, made the way a manager makes one.
   const login = await fetch(`${server.url}/api/v1/auth/login`, {
     method: 'POST',
@@ -119,7 +99,7 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({
       descricao: RULE,
-      grupo: p.grupo,
+      grupo: promoGroup,
       percent: 37.5,
       vigenciaInicio: businessDate(),
       vigenciaFim: '9999-12-31',
@@ -127,20 +107,7 @@ beforeAll(async () => {
     }),
   });
   expect(rule.status, await rule.clone().text()).toBe(201);
-
-  browser = await launchBrowser();
-  page = browser.page;
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-screenshotOnFailure(() => page);
 
 const clientList = () => page.getByRole('list', { name: 'Clientes da carteira' });
 const titleOf = (c: ClientRow) => c.tradeName || c.name;
@@ -148,11 +115,7 @@ const masked = (doc: string) => (doc.length === 11 ? formatCpf(doc) : formatCnpj
 
 describe('portfolio and catalog', () => {
   it('shows the portfolio from the device once the first sync is done', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Login').fill(LOGIN);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor();
+    await logIn(page, server.url, LOGIN, PASSWORD);
     await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Clientes' }).click();
     await page.waitForURL(`${server.url}/clientes`);
     await clientList().getByRole('link').first().waitFor(WAIT);
@@ -240,6 +203,6 @@ describe('portfolio and catalog', () => {
   });
 
   it('ran under the Content-Security-Policy without a violation', () => {
-    expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+    expect(suite.cspViolations()).toEqual([]);
   });
 });

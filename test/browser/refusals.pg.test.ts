@@ -5,30 +5,17 @@
 // (`refuse` below), exactly in the shape of the push contract (shared/src/sync.ts, `recusa`),
 // since the server's own refusals are built separately; everything else is the real server.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logIn, type WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { firstErpOrderNumber } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.recusa@campo.test';
 const PASSWORD = 'senha-da-recusa-1';
 const WAIT = { timeout: 30_000 };
 const NOT_CREATED = 'Padaria Recusada';
 const EDITED = 'Mercado Editado';
 const REFUSED_REPLY = 'Esta resposta chega tarde';
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let erpOrder = 0;
 /** Pushes the stand-in refused (and did not forward). */
 const refusedPushes: string[] = [];
@@ -90,36 +77,21 @@ function refuse(fetchApp: (req: Request) => Response | Promise<Response>) {
   };
 }
 
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  const order = await db.pool.query<{ num: number }>(
-    'select num_pedido as num from app.vw_sitpedido where id_empresa = $1 and cod_vendedor = $2 order by id_pedido limit 1',
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  erpOrder = order.rows[0]?.num ?? 0;
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Rita Recusa',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  server = await startWebServer(db.pool, { wrap: refuse });
-  browser = await launchBrowser();
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [{ login: LOGIN, name: 'Rita Recusa', role: 'representative' }],
+  setUp: async ({ db, rep }) => {
+    erpOrder = await firstErpOrderNumber(db.pool, rep);
+  },
+  server: { wrap: refuse },
 });
+const db = suite.db;
+let server: WebServer;
+let page: Page;
 
-screenshotOnFailure(() => page);
+beforeAll(() => {
+  ({ server, page } = suite);
+});
 
 const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
 const nav = (name: string) =>
@@ -143,11 +115,7 @@ async function newCard(name: string): Promise<void> {
 
 describe('refusals on the funnel', () => {
   it('logs in', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Login').fill(LOGIN);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    await logIn(page, server.url, LOGIN, PASSWORD);
     await expect.poll(() => syncStatus().textContent(), WAIT).toMatch(/Sincronizado às \d\d:\d\d/);
   });
 

@@ -1,59 +1,25 @@
 // The app shell in a real browser: log in, the role's nav, the route guard, the shell opening
 // with no network at all after one visit (service worker), and logout.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser, setUserActive } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  goOffline,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-  waitForServiceWorker,
-} from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { setUserActive } from '../../server/src/users/service.ts';
+import { type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.navegador@campo.test';
 const PASSWORD = 'senha-do-navegador-1';
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [{ login: LOGIN, name: 'Rita Navegadora', role: 'representative' }],
+});
+const db = suite.db;
 let server: WebServer;
-let browser: Browser | undefined;
 let page: Page;
-/** Console errors of the whole run: a CSP violation shows up here, not as a failed step. */
-const consoleErrors: string[] = [];
 
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Rita Navegadora',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  server = await startWebServer(db.pool);
-  browser = await launchBrowser();
-  page = browser.page;
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
+beforeAll(() => {
+  ({ server, page } = suite);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-screenshotOnFailure(() => page);
 
 const nav = () => page.getByRole('navigation', { name: 'Navegação principal' });
 
@@ -89,8 +55,7 @@ describe('the app shell', () => {
 
   it('opens the shell with the server down and no network, from the service worker', async () => {
     await waitForServiceWorker(page);
-    if (!browser) throw new Error('no browser');
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await expect(page.request.get(`${server.url}/`).then((r) => r.status())).rejects.toThrow();
     await page.reload();
     await page.getByRole('heading', { name: 'Pedidos' }).waitFor();
@@ -132,6 +97,6 @@ describe('the app shell', () => {
   });
 
   it('ran under the Content-Security-Policy without a violation', () => {
-    expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
+    expect(suite.cspViolations()).toEqual([]);
   });
 });

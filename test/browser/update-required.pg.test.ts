@@ -8,24 +8,11 @@
 // server's check as docs/sync.md specifies it.
 import { SYNC_PROTOCOL_VERSION } from '@campo/shared';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  createProspectCard,
-  launchBrowser,
-  logInAndSync,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createProspectCard, logInAndSync, type WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
 import { versionGate } from '../support/version-gate.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.versao@campo.test';
 const PASSWORD = 'senha-da-versao-1';
 const PROSPECT = 'Armazém Boa Vista';
@@ -53,36 +40,20 @@ function newBuild(fetchApp: (req: Request) => Response | Promise<Response>) {
     return new Response(body, { status: res.status, headers: out });
   };
 }
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let opportunityId = '';
 
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Vera Versão',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  server = await startWebServer(db.pool, { wrap: (app) => newBuild(gate.wrap(app)) });
-  browser = await launchBrowser();
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [{ login: LOGIN, name: 'Vera Versão', role: 'representative' }],
+  server: { wrap: (app) => newBuild(gate.wrap(app)) },
 });
+const db = suite.db;
+let server: WebServer;
+let page: Page;
 
-screenshotOnFailure(() => page);
+beforeAll(() => {
+  ({ server, page } = suite);
+});
 
 const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
 const card = () => page.getByRole('article', { name: PROSPECT });
@@ -101,8 +72,7 @@ describe('an app older than the server accepts', () => {
   });
 
   it('shows "Atualize o app" on 426 and keeps the move made offline on the phone', async () => {
-    const context = browser?.context;
-    if (!context) throw new Error('no browser');
+    const context = suite.context;
     await server.stop();
     await context.setOffline(true);
     await card().getByLabel('Mover para').selectOption({ label: 'Proposta' });

@@ -13,36 +13,25 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SYNC_PROTOCOL_VERSION } from '@campo/shared';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { STORE_VERSION } from '../../client/src/db/schemas.ts';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
 import {
-  type Browser,
   buildNextStoreFixture,
   CLIENT_DIST,
   createProspectCard,
-  launchBrowser,
   logInAndSync,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
   type WebServer,
 } from '../support/browser.ts';
-import { provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { clientWithPauta } from '../support/erp.ts';
 import { versionGate } from '../support/version-gate.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.upgrade@campo.test';
 const PASSWORD = 'senha-do-upgrade-1';
 const PROSPECT = 'Mercearia Nova Versão';
 const WAIT = { timeout: 30_000 };
 const gate = versionGate(1);
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let nextBuild = '';
 let rep: { idEmpresa: number; codVendedor: number };
 let client: { id: number; name: string };
@@ -51,50 +40,41 @@ let opportunityId = '';
 /** The queued order's document id: its Idempotency-Key on the server. */
 let orderKey = '';
 
-beforeAll(async () => {
-  requireClientBuild();
-  // The fixture build (a few seconds) while the database is provisioned.
-  const [built, erp] = await Promise.all([buildNextStoreFixture(), provisionedErp(db.pool)]);
-  nextBuild = built;
-  const first = erp.reps[0];
-  if (!first) throw new Error('the fixture has no representative');
-  rep = first;
-  const c = await db.pool.query(
-    `select id_cliente, coalesce(nullif(nome_fantasia, ''), razao_social) as nome, id_pauta from app.vw_clientes
-      where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-      order by id_cliente limit 1`,
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  client = { id: c.rows[0].id_cliente, name: c.rows[0].nome };
-  const p = await db.pool.query<{ code: string; description: string }>(
-    `select p.cod_produto as code, p.descricao as description
-       from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
-      where p.id_empresa = $1 and p.ativo and p.cod_produto is not null
-      order by p.id_produto limit 1`,
-    [rep.idEmpresa, c.rows[0].id_pauta],
-  );
-  if (!p.rows[0]) throw new Error("the fixture has no product on the client's pauta");
-  product = p.rows[0];
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Ulisses Upgrade',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  server = await startWebServer(db.pool, { wrap: gate.wrap });
-  browser = await launchBrowser();
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+/** The fixture build (a few seconds), started before the suite provisions the database. */
+let building: Promise<string> | undefined;
+beforeAll(() => {
+  building = buildNextStoreFixture();
+  // Awaited in setUp; until then a failure must not count as unhandled.
+  building.catch(() => undefined);
 });
 
-screenshotOnFailure(() => page);
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [{ login: LOGIN, name: 'Ulisses Upgrade', role: 'representative' }],
+  setUp: async ({ db, rep: first }) => {
+    rep = first;
+    const c = await clientWithPauta(db.pool, rep);
+    client = { id: c.id, name: c.name };
+    const p = await db.pool.query<{ code: string; description: string }>(
+      `select p.cod_produto as code, p.descricao as description
+         from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
+        where p.id_empresa = $1 and p.ativo and p.cod_produto is not null
+        order by p.id_produto limit 1`,
+      [rep.idEmpresa, c.idPauta],
+    );
+    if (!p.rows[0]) throw new Error("the fixture has no product on the client's pauta");
+    product = p.rows[0];
+    nextBuild = await (building as Promise<string>);
+  },
+  server: { wrap: gate.wrap },
+});
+const db = suite.db;
+let server: WebServer;
+let page: Page;
+
+beforeAll(() => {
+  ({ server, page } = suite);
+});
 
 const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
 const card = () => page.getByRole('article', { name: PROSPECT });
@@ -153,8 +133,7 @@ describe('an update whose local store changed', () => {
   });
 
   it('queues an order and moves the card with no network', async () => {
-    const context = browser?.context;
-    if (!context) throw new Error('no browser');
+    const context = suite.context;
     await server.stop();
     await context.setOffline(true);
 
@@ -174,8 +153,7 @@ describe('an update whose local store changed', () => {
   });
 
   it('N+1 is deployed: the app updates, migrates its store and pushes the order once and the move', async () => {
-    const context = browser?.context;
-    if (!context) throw new Error('no browser');
+    const context = suite.context;
     // The deploy: N+1 is served, and the server no longer serves build N.
     gate.minVersion = SYNC_PROTOCOL_VERSION + 1;
     await server.restart({ webRoot: nextBuild });

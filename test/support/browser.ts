@@ -124,17 +124,22 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
   );
 }
 
+/** Logs in through the login screen at `baseUrl` and waits for the home screen (Início). */
+export async function logIn(page: Page, baseUrl: string, login: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Login').fill(login);
+  await page.getByLabel('Senha').fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByRole('heading', { name: 'Início' }).waitFor({ timeout: 30_000 });
+}
+
 /**
  * A representative logs in at `baseUrl`, the app's worker takes the page, and the first sync
  * finishes ("Sincronizado às hh:mm" in the sync strip).
  */
 export async function logInAndSync(page: Page, baseUrl: string, login: string, password: string): Promise<void> {
   const wait = { timeout: 30_000 };
-  await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Login').fill(login);
-  await page.getByLabel('Senha').fill(password);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor(wait);
+  await logIn(page, baseUrl, login, password);
   await waitForServiceWorker(page);
   await page
     .getByRole('status', { name: 'Sincronização' })

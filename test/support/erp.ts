@@ -57,3 +57,52 @@ export async function orderableClient(
   );
   return { idCliente: row.id_cliente, idProduto: row.id_produto };
 }
+
+/** The representative's first client with a price list that is not blocked (id and display name). */
+export async function clientWithPauta(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+): Promise<{ id: number; name: string; idPauta: number }> {
+  const { rows } = await pool.query<{ id_cliente: number; nome: string; id_pauta: number }>(
+    `select id_cliente, coalesce(nullif(nome_fantasia, ''), razao_social) as nome, id_pauta from app.vw_clientes
+      where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
+      order by id_cliente limit 1`,
+    [rep.idEmpresa, rep.codVendedor],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no client with a price list for representative ${rep.codVendedor}`);
+  return { id: row.id_cliente, name: row.nome, idPauta: row.id_pauta };
+}
+
+/**
+ * A known discount ceiling for the representative: `percent` by default, no category ceilings
+ * and no rules in the tenant, so a test's own rule is the only one that can raise it.
+ */
+export async function knownCeiling(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+  percent: number,
+): Promise<void> {
+  await pool.query('delete from app.regras_desconto where id_empresa = $1', [rep.idEmpresa]);
+  await pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
+    rep.idEmpresa,
+    rep.codVendedor,
+  ]);
+  await pool.query(
+    `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
+     values ($1, $2, null, $3)`,
+    [rep.idEmpresa, rep.codVendedor, percent],
+  );
+}
+
+/** The ERP number of the representative's first ERP order (0 when none): what a ticket can name. */
+export async function firstErpOrderNumber(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+): Promise<number> {
+  const { rows } = await pool.query<{ num: number }>(
+    'select num_pedido as num from app.vw_sitpedido where id_empresa = $1 and cod_vendedor = $2 order by id_pedido limit 1',
+    [rep.idEmpresa, rep.codVendedor],
+  );
+  return rows[0]?.num ?? 0;
+}

@@ -3,6 +3,7 @@
 // stream. Whatever fails (network, restart, 5xx) is retried by RxDB from the last checkpoint it
 // stored, and a push is only taken as done when the server answered it, so nothing is lost.
 import {
+  backoffDelay,
   type Problem,
   SYNC_PROTOCOL_VERSION,
   SYNC_PUSH_MAX,
@@ -342,7 +343,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   };
 
   const runStream = async () => {
-    let wait = backoff.first;
+    let failures = 0;
     while (!stopped) {
       try {
         const outcome = await readStream();
@@ -354,13 +355,13 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
           await sleep(pollMs);
           continue;
         }
-        wait = backoff.first;
+        failures = 0;
       } catch (err) {
         if (stopped) break;
         syncState.stream({ live: false, error: err });
       }
-      await sleep(wait);
-      wait = Math.min(wait * 2, backoff.max);
+      await sleep(backoffDelay(failures, backoff.first, backoff.max));
+      failures++;
     }
   };
 

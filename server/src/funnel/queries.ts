@@ -3,9 +3,9 @@
 // motivo_perda hold escaped text (shared/src/text.ts). atualizado_em is written at
 // millisecond precision, so the value a client echoes back as baseAtualizadoEm compares equal.
 import { blankDocument } from '@campo/shared';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
-import type { OportunidadesTable } from '../db/types.ts';
+import type { AppOportunidades } from '../db/types.ts';
 
 export const columns = [
   'o.id',
@@ -93,7 +93,7 @@ export function selectOwnOrder(tx: Tx, idEmpresa: number, codVendedor: number, i
 }
 
 type Values = Omit<
-  OportunidadesTable,
+  Insertable<AppOportunidades>,
   'id' | 'id_empresa' | 'cod_vendedor' | 'criado_em' | 'atualizado_em' | 'estagio'
 > & {
   estagio: string;

@@ -1,6 +1,7 @@
 // The spec's three push events, ready for the order service to call inside the transaction
 // that creates, approves or rejects the order. The spec leaves the content of the messages
 // open; they say what happened, to which client and for how much, and open the order.
+import { formatBrl } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
 import { type EnqueuedPush, enqueuePush, enqueuePushTo } from './outbox.ts';
 import { selectPendingApprovalAudience } from './queries.ts';
@@ -21,8 +22,6 @@ const PENDING_TTL_SECONDS = 24 * 60 * 60;
 /** A representative may stay offline in the field for days and still wants to know. */
 const DECISION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-
 const common = (order: OrderForPush) => ({
   url: `/pedidos/${order.id}`,
   // One notification per order on a device: a later one about the same order replaces it.
@@ -42,7 +41,7 @@ export async function notifyOrderPendingApproval(tx: Tx, order: OrderForPush): P
       notification: {
         type: 'order.pending_approval',
         title: `Pedido ${order.numPedSar} aguarda aprovação`,
-        body: `${rep} · ${order.nomeCliente} · ${brl.format(order.valorTotal)}`,
+        body: `${rep} · ${order.nomeCliente} · ${formatBrl(order.valorTotal)}`,
         ...common(order),
       },
       ttlSeconds: PENDING_TTL_SECONDS,
@@ -63,7 +62,7 @@ export async function notifyOrderDecided(tx: Tx, order: OrderForPush, decision: 
       type: approved ? 'order.approved' : 'order.rejected',
       title: `Pedido ${order.numPedSar} ${approved ? 'aprovado' : 'rejeitado'}`,
       body: approved
-        ? `${order.nomeCliente} · ${brl.format(order.valorTotal)}`
+        ? `${order.nomeCliente} · ${formatBrl(order.valorTotal)}`
         : `${order.nomeCliente} · Motivo: ${decision.reason}`,
       ...common(order),
     },

@@ -4,7 +4,7 @@
 // requests: an order has committed long before its notification is sent, and a push
 // service that is slow or down only delays notifications (docs/push.md).
 import type { Agent } from 'node:https';
-import { toErpText } from '@campo/shared';
+import { backoffDelay, toErpText } from '@campo/shared';
 import type pg from 'pg';
 import webpush from 'web-push';
 import { createDb } from '../db/kysely.ts';
@@ -199,7 +199,7 @@ export function createPushDrainer(options: PushDrainOptions): PushDrainer {
   }
 
   function backoff(attempt: number, hint: number | null): number {
-    const exp = Math.min(retryMaxMs, retryBaseMs * 2 ** (attempt - 1));
+    const exp = backoffDelay(attempt - 1, retryBaseMs, retryMaxMs);
     // ±20 %: rows that failed together (a push service outage) do not all come back together.
     const jittered = exp * (0.8 + Math.random() * 0.4);
     return Math.min(retryMaxMs, Math.max(jittered, hint ?? 0));
@@ -343,7 +343,7 @@ export function startPushWorker(options: PushWorkerOptions): PushWorker {
     }
     if (!stopped) {
       // A database that is down or not provisioned yet gets asked less and less often, up to once a minute.
-      const pause = failures > 0 ? Math.min(60_000, intervalMs * 2 ** failures) : again ? 0 : intervalMs;
+      const pause = failures > 0 ? backoffDelay(failures, intervalMs, 60_000) : again ? 0 : intervalMs;
       timer = setTimeout(() => {
         running = tick();
       }, pause);

@@ -1,7 +1,7 @@
 import { type Insertable, type RawBuilder, sql } from 'kysely';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
-import type { PedidoItensTable, PedidosTable } from '../db/types.ts';
+import type { AppPedidoItens, AppPedidos } from '../db/types.ts';
 import type { EngineRuleRow } from '../policies/service.ts';
 import { collectionLockKey } from '../sync/changelog.ts';
 
@@ -134,8 +134,8 @@ export async function selectOrderContext(
   };
 }
 
-export type NewOrderRow = Omit<Insertable<PedidosTable>, 'num_ped_sar' | 'id_empresa'>;
-export type NewOrderLineRow = Omit<Insertable<PedidoItensTable>, 'id_pedido' | 'id_empresa' | 'seq'>;
+export type NewOrderRow = Omit<Insertable<AppPedidos>, 'num_ped_sar' | 'id_empresa'>;
+export type NewOrderLineRow = Omit<Insertable<AppPedidoItens>, 'id_pedido' | 'id_empresa' | 'seq'>;
 
 /** The order's row, numbered from the tenant's sequence. */
 export async function insertOrder(

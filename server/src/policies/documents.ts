@@ -2,7 +2,7 @@
 // and their ceilings (document 'tetos@<cod>' of collection ajustes). Both are small, so their
 // change log is refreshed whole whenever a manager writes them (policies and company
 // services), and on the schedule, which is what lets an expired rule leave the devices.
-import { decodeLossless, OPEN_ENDED_DATE, type SyncRule } from '@campo/shared';
+import { ruleDocument } from '@campo/shared';
 import { sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
 import type { SyncDoc } from '../sync/changelog.ts';
@@ -28,19 +28,7 @@ export async function loadRuleDocs(tx: Tx, idEmpresa: number, chaves: string[] |
   if (chaves !== null) q = q.where('id', 'in', chaves.length > 0 ? chaves.map((k) => Number(k.split('@')[0])) : [0]);
   const rows = await q.orderBy('id').execute();
   return rows.map((r) => {
-    const doc: SyncRule = {
-      id: String(r.id),
-      descricao: decodeLossless(r.descricao),
-      grupo: r.grupo,
-      subgrupo: r.subgrupo,
-      representante: r.representante,
-      idPauta: r.id_pauta,
-      percent: r.percent,
-      vigenciaInicio: r.vigencia_inicio,
-      vigenciaFim: r.vigencia_fim ?? OPEN_ENDED_DATE,
-      promocao: r.promocao,
-      _deleted: false,
-    };
+    const doc = ruleDocument(r);
     // The key carries the representative, as a client's does: a rule moved to another one is a
     // tombstone for the first and a new document for the second.
     return { chave: `${doc.id}@${r.representante ?? '*'}`, escopo: r.representante, documento: doc.id, doc };

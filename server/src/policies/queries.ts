@@ -5,9 +5,10 @@
 // arrive as a JavaScript Date at local midnight, and a cast to text follows the server's
 // DateStyle, which old Brazilian ERP installations often set to 'SQL, DMY'. Dates go in as
 // 'YYYY-MM-DD' strings, which PostgreSQL reads the same under every DateStyle.
+import type { StoredRuleRow } from '@campo/shared';
 import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import type { Tx } from '../db/scope.ts';
-import type { DB, RegrasDescontoTable } from '../db/types.ts';
+import type { AppRegrasDesconto, DB } from '../db/types.ts';
 
 type RuleEb = ExpressionBuilder<DB, 'app.regras_desconto'>;
 
@@ -28,17 +29,7 @@ const ruleColumns = (eb: RuleEb) =>
     'atualizado_em',
   ] as const;
 
-export interface RuleRow {
-  id: number;
-  descricao: string;
-  grupo: number | null;
-  subgrupo: number | null;
-  representante: number | null;
-  id_pauta: number | null;
-  percent: number;
-  vigencia_inicio: string;
-  vigencia_fim: string | null;
-  promocao: boolean;
+export interface RuleRow extends StoredRuleRow {
   criado_por: string | null;
   criado_em: Date;
   atualizado_em: Date;
@@ -123,7 +114,7 @@ export async function selectRule(tx: Tx, idEmpresa: number, id: number): Promise
 }
 
 export type RuleValues = Omit<
-  Insertable<RegrasDescontoTable>,
+  Insertable<AppRegrasDesconto>,
   'id' | 'id_empresa' | 'criado_em' | 'atualizado_em' | 'criado_por'
 >;
 

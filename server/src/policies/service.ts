@@ -6,7 +6,6 @@ import {
   type CeilingPreview,
   type CeilingQuery,
   type DiscountRule,
-  decodeLossless,
   encodeLossless,
   type FieldError,
   lineCeiling,
@@ -21,6 +20,7 @@ import {
   type ProductGroups,
   type RepresentativeCeilings,
   type RulesInForce,
+  ruleFromRow,
 } from '@campo/shared';
 import { ownCeilingOnly, reaches, representativeCode } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
@@ -65,36 +65,14 @@ function situacaoOf(row: RuleRow, today: string): PolicyRule['situacao'] {
 
 function toPolicyRule(row: RuleRow, today: string): PolicyRule {
   return {
-    id: row.id,
-    descricao: decodeLossless(row.descricao),
-    grupo: row.grupo,
-    subgrupo: row.subgrupo,
-    representante: row.representante,
-    idPauta: row.id_pauta,
-    percent: row.percent,
-    vigenciaInicio: row.vigencia_inicio,
+    ...ruleFromRow(row),
+    // The API says an open end as null; OPEN_ENDED_DATE is the engine's, for comparing dates.
     vigenciaFim: row.vigencia_fim,
-    promocao: row.promocao,
     badge: row.promocao ? 'Promocao' : 'Cond. especial',
     situacao: situacaoOf(row, today),
     criadoPor: row.criado_por,
     criadoEm: row.criado_em.toISOString(),
     atualizadoEm: row.atualizado_em.toISOString(),
-  };
-}
-
-function toEngineRule(row: EngineRuleRow): DiscountRule {
-  return {
-    id: row.id,
-    descricao: decodeLossless(row.descricao),
-    grupo: row.grupo,
-    subgrupo: row.subgrupo,
-    representante: row.representante,
-    idPauta: row.id_pauta,
-    percent: row.percent,
-    vigenciaInicio: row.vigencia_inicio,
-    vigenciaFim: row.vigencia_fim ?? OPEN_ENDED_DATE,
-    promocao: row.promocao,
   };
 }
 
@@ -128,7 +106,7 @@ export function ceilingInputs(
     if (row.categoria === null) defaultPercent = row.perc_desc_max;
     else byCategory[row.categoria] = row.perc_desc_max;
   }
-  return { ceilings: { defaultPercent, byCategory }, rules: rules.map(toEngineRule) };
+  return { ceilings: { defaultPercent, byCategory }, rules: rules.map(ruleFromRow) };
 }
 
 export async function listRules(

@@ -3,6 +3,7 @@
 // commit, and to every server process. Each process holds one LISTEN connection (the hub) and
 // fans the announcements out to its open SSE streams, filtered by tenant and representative.
 // Devices are only told *which collection* changed: they pull it through the checkpoints.
+import { backoffDelay } from '@campo/shared';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { sql } from 'kysely';
@@ -132,7 +133,7 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
 
   const scheduleReconnect = () => {
     if (closed || timer) return;
-    const delay = Math.min(retryMax, retryBase * 2 ** Math.min(failures, 20));
+    const delay = backoffDelay(failures, retryBase, retryMax);
     failures++;
     timer = setTimeout(() => {
       timer = null;

@@ -3,9 +3,9 @@ import type { Insertable, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import { PREPARED } from '../db/prepared.ts';
-import type { UsuariosTable } from '../db/types.ts';
+import type { AppUsuarios } from '../db/types.ts';
 
-export type UserRow = Selectable<UsuariosTable>;
+export type UserRow = Selectable<AppUsuarios>;
 
 const columns = [
   'id',
@@ -36,7 +36,7 @@ export function selectUserById(db: Db, id: number): Promise<UserRow | undefined>
     .executeTakeFirst() as Promise<UserRow | undefined>;
 }
 
-export function insertUser(db: Db, row: Insertable<UsuariosTable>): Promise<{ id: number }> {
+export function insertUser(db: Db, row: Insertable<AppUsuarios>): Promise<{ id: number }> {
   return db.insertInto('app.usuarios').values(row).returning('id').executeTakeFirstOrThrow();
 }
 

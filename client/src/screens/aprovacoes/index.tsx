@@ -2,7 +2,7 @@
 // Supervisors work online: every figure comes from the API, which enforces that only the
 // representative's own supervisor decides.
 import { useLocation } from 'preact-iso';
-import './kit/kit.css';
+import '../../kit/kit.css';
 import './aprovacoes.css';
 import { ApprovalQueue } from './queue.tsx';
 import { OrderReview } from './review.tsx';

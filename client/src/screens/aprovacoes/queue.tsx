@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { brl, dateTime } from './kit/format.ts';
-import { Pager } from './kit/pager.tsx';
-import { useApi } from './kit/use-api.ts';
+import { brl, dateTime } from '../../kit/format.ts';
+import { Pager } from '../../kit/pager.tsx';
+import { useApi } from '../../kit/use-api.ts';
 
 const PAGE_SIZE = 20;
 

@@ -1,8 +1,8 @@
 import type { Order } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { api, errorMessage } from '../../api.ts';
-import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from './kit/format.ts';
-import { useApi } from './kit/use-api.ts';
+import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from '../../kit/format.ts';
+import { useApi } from '../../kit/use-api.ts';
 import { refreshPendingCount } from './pending-badge.tsx';
 
 const CHIP = { ok: 'ok', overdue: 'warn', blocked: 'bad' } as const;

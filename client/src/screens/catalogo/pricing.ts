@@ -9,6 +9,7 @@ import {
   type RepresentativeCeilings,
   ruleMatches,
 } from '@campo/shared/discount-engine';
+import { ruleFromDocument } from '@campo/shared/discount-rules';
 import { map, Observable } from 'rxjs';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc, type RuleDoc, type SettingsDoc } from '../../db/index.ts';
@@ -22,21 +23,6 @@ export interface Conditions {
 }
 
 const NO_CEILINGS: RepresentativeCeilings = { defaultPercent: null, byCategory: {} };
-
-export function toDiscountRule(r: RuleDoc): DiscountRule {
-  return {
-    id: Number(r.id),
-    descricao: r.descricao,
-    grupo: r.grupo,
-    subgrupo: r.subgrupo,
-    representante: r.representante,
-    idPauta: r.idPauta,
-    percent: r.percent,
-    vigenciaInicio: r.vigenciaInicio,
-    vigenciaFim: r.vigenciaFim,
-    promocao: r.promocao,
-  };
-}
 
 /** The rules and ceilings of the signed-in representative, as they replicate. */
 export function conditions$(s: Store): Observable<Conditions> {
@@ -52,7 +38,7 @@ export function conditions$(s: Store): Observable<Conditions> {
         rules,
         ceilings: tetos ? { defaultPercent: tetos.defaultPercent, byCategory: tetos.byCategory } : NO_CEILINGS,
       });
-    const a = rules$.pipe(map((docs) => docs.map((d) => toDiscountRule(d.toJSON() as RuleDoc)))).subscribe((r) => {
+    const a = rules$.pipe(map((docs) => docs.map((d) => ruleFromDocument(d.toJSON() as RuleDoc)))).subscribe((r) => {
       rules = r;
       emit();
     });

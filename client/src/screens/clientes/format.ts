@@ -1,13 +1,14 @@
 // Display and input masks for the portfolio and catalog screens. Masks are applied as the
 // person types and stripped again by ZNewClient, so what is stored and sent is the bare
 // number the ERP keeps; the shared validators stay the only judges of a valid document.
-import { formatCnpj, formatCpf, normalizeDocument } from '@campo/shared/documents';
 
-const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+import { formatCnpj, formatCpf, normalizeDocument } from '@campo/shared/documents';
+import { formatBrl, formatPercent } from '@campo/shared/format';
+
 const day = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short' });
 
 export function formatMoney(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : money.format(value);
+  return value === null || value === undefined ? '—' : formatBrl(value);
 }
 
 /** ISO timestamp or YYYY-MM-DD to dd/mm/aaaa; a date-only value is not shifted by time zone. */
@@ -19,9 +20,7 @@ export function formatDate(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : day.format(d);
 }
 
-export function formatPercent(value: number): string {
-  return `${value.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`;
-}
+export { formatPercent };
 
 /** A stored CPF/CNPJ as people read it. */
 export function formatDocument(doc: string | null | undefined): string {

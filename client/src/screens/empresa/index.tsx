@@ -2,8 +2,8 @@
 import type { Company } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
-import '../aprovacoes/kit/kit.css';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import '../../kit/kit.css';
+import { useApi } from '../../kit/use-api.ts';
 import './empresa.css';
 import { uploadLogo } from './upload.ts';
 

@@ -1,5 +1,5 @@
 // Equipe (supervisors): the dashboard of their own team.
-import '../aprovacoes/kit/kit.css';
+import '../../kit/kit.css';
 import './equipe.css';
 import { TeamDashboard } from './team-dashboard.tsx';
 

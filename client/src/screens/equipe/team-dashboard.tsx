@@ -2,9 +2,10 @@
 // positivation against the daily target. Supervisors see their own team at /equipe; managers
 // reach the same view for any supervisor from the team cards (/metas/equipe/<cod>).
 import type { RepRanking } from '@campo/shared';
+import { formatMonth } from '@campo/shared/format';
 import { useMemo } from 'preact/hooks';
-import { brl, num } from '../aprovacoes/kit/format.ts';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import { brl, num } from '../../kit/format.ts';
+import { useApi } from '../../kit/use-api.ts';
 import { BarChart } from './bar-chart.tsx';
 
 const PRIMARY = '#00815f';
@@ -16,12 +17,7 @@ const shortName = (r: RepRanking) => {
   const words = (r.nome ?? `Vendedor ${r.codVendedor}`).split(/\s+/);
   return words.length > 2 ? `${words[0]} ${words[words.length - 1]}` : words.join(' ');
 };
-const monthLabel = (mes: string) => {
-  const [y, m] = mes.split('-').map(Number) as [number, number];
-  return new Intl.DateTimeFormat('pt-BR', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(y, m - 1, 1)),
-  );
-};
+const monthLabel = formatMonth;
 
 function RankingTable(props: { caption: string; rows: RepRanking[] }) {
   return (

@@ -1,6 +1,8 @@
 // Display and input helpers of the funnel: money typed the Brazilian way ("1.500,00") and
 // stage names as the sales team says them.
+
 import type { FunnelStage } from '@campo/shared';
+import { formatBrl } from '@campo/shared/format';
 
 export const STAGE_LABELS: Record<FunnelStage, string> = {
   lead: 'Lead',
@@ -10,10 +12,8 @@ export const STAGE_LABELS: Record<FunnelStage, string> = {
   perdido: 'Perdido',
 };
 
-const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-
 export function formatMoney(v: number): string {
-  return brl.format(v);
+  return formatBrl(v);
 }
 
 /** A day kept as YYYY-MM-DD, shown as dd/mm/aaaa without going through a time zone. */

@@ -1,14 +1,11 @@
 // Today's positivation counted from the orders on the device: orders taken offline are not on
 // the server yet, so the dashboard cannot wait for the server's figure.
 import type { OrderCreate } from '@campo/shared';
+import { businessDate } from '@campo/shared/dates';
 import type { OrderDoc } from '../../db/schemas.ts';
 
-const spDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' });
-
 /** The São Paulo calendar day of an instant, YYYY-MM-DD (the server's days are São Paulo's). */
-export function saoPauloDay(at: Date | string): string {
-  return spDay.format(typeof at === 'string' ? new Date(at) : at);
-}
+export const saoPauloDay = (at: Date | string): string => businessDate(at);
 
 /**
  * Distinct clients with an order today on this device (queued, sent or accepted; not rejected

@@ -1,7 +1,9 @@
 // Início of a representative: the month's target and commission (from the server, the last
 // figures kept for offline use), inactive clients to visit, the latest orders and today's
 // positivation against the company's daily target (both from the device).
+
 import type { RepDashboard as Dashboard, OrderStatus } from '@campo/shared';
+import { formatBrl, formatMonth } from '@campo/shared/format';
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { map } from 'rxjs';
@@ -13,7 +15,6 @@ import { PushButton } from '../../push/push-button.tsx';
 import { type CachedDashboard, readCachedDashboard, writeCachedDashboard } from './dashboard-data.ts';
 import { localPositivation, saoPauloDay } from './positivation.ts';
 
-const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 const pct = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 0 });
 const rate = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
 const stamp = new Intl.DateTimeFormat('pt-BR', {
@@ -33,13 +34,7 @@ const STATUS: Record<OrderStatus | 'queued' | 'refused', string> = {
   rejected: 'Rejeitado',
 };
 
-function monthName(mes: string): string {
-  const [y, m] = mes.split('-').map(Number);
-  if (!y || !m) return mes;
-  return new Intl.DateTimeFormat('pt-BR', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(y, m - 1, 1)),
-  );
-}
+const monthName = formatMonth;
 
 function TargetChart(props: { billed: number; target: number; label: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -69,8 +64,8 @@ function MonthCard(props: { data: Dashboard }) {
   const progress = meta.progresso;
   const label =
     meta.valor !== null
-      ? `Faturado ${brl.format(meta.faturamento)} de ${brl.format(meta.valor)} da meta (${pct.format(progress ?? 0)})`
-      : `Faturado ${brl.format(meta.faturamento)}; sem meta definida`;
+      ? `Faturado ${formatBrl(meta.faturamento)} de ${formatBrl(meta.valor)} da meta (${pct.format(progress ?? 0)})`
+      : `Faturado ${formatBrl(meta.faturamento)}; sem meta definida`;
   return (
     <>
       <article class="card-meta" aria-labelledby="meta-titulo">
@@ -81,9 +76,9 @@ function MonthCard(props: { data: Dashboard }) {
           )}
           <dl class="figures">
             <dt>Faturado</dt>
-            <dd>{brl.format(meta.faturamento)}</dd>
+            <dd>{formatBrl(meta.faturamento)}</dd>
             <dt>Meta</dt>
-            <dd>{meta.valor !== null ? brl.format(meta.valor) : 'Sem meta definida'}</dd>
+            <dd>{meta.valor !== null ? formatBrl(meta.valor) : 'Sem meta definida'}</dd>
             {progress !== null && (
               <>
                 <dt>Atingido</dt>
@@ -99,12 +94,12 @@ function MonthCard(props: { data: Dashboard }) {
         <h2 id="comissao-titulo">Comissão do mês</h2>
         <dl class="figures">
           <dt>Parte fixa{comissao.percFixa !== null ? ` (${rate.format(comissao.percFixa)}%)` : ''}</dt>
-          <dd>{brl.format(comissao.fixa)}</dd>
+          <dd>{formatBrl(comissao.fixa)}</dd>
           <dt>Parte FLEX{comissao.percFlex !== null ? ` (${rate.format(comissao.percFlex)}%)` : ''}</dt>
-          <dd>{brl.format(comissao.flex)}</dd>
+          <dd>{formatBrl(comissao.flex)}</dd>
           <dt>Total</dt>
           <dd>
-            <strong>{brl.format(comissao.total)}</strong>
+            <strong>{formatBrl(comissao.total)}</strong>
           </dd>
         </dl>
         <p class="hint">A parte FLEX vem do que foi vendido acima do preço de tabela.</p>
@@ -152,7 +147,7 @@ function RecentOrders(props: { orders: OrderDoc[] }) {
             <li key={doc.id}>
               <span>
                 {doc.order ? `Pedido ${doc.order.numPedSar} · ${doc.order.nomeCliente}` : 'Pedido na fila'}
-                {doc.order && ` · ${brl.format(doc.order.valorTotal)}`}
+                {doc.order && ` · ${formatBrl(doc.order.valorTotal)}`}
               </span>
               <small>
                 {STATUS[doc.status as keyof typeof STATUS] ?? doc.status} · {stamp.format(new Date(at))}

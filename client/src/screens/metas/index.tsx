@@ -1,7 +1,7 @@
 // Metas (managers): the monthly billing target of each representative, team by team, and the
 // team cards per supervisor with a drill-down to that team's dashboard.
 import { useLocation } from 'preact-iso';
-import '../aprovacoes/kit/kit.css';
+import '../../kit/kit.css';
 import '../equipe/equipe.css';
 import './metas.css';
 import { TeamDashboard } from '../equipe/team-dashboard.tsx';

@@ -5,8 +5,8 @@ import type { TargetsPage } from '@campo/shared';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
-import { brl, today } from '../aprovacoes/kit/format.ts';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import { brl, today } from '../../kit/format.ts';
+import { useApi } from '../../kit/use-api.ts';
 
 /** "1.234,56", "1234.56" or "1234" → 1234.56; null when empty; NaN when not a number. */
 function parseMoney(s: string): number | null {

@@ -1,5 +1,5 @@
-import { brl, num } from '../aprovacoes/kit/format.ts';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import { brl, num } from '../../kit/format.ts';
+import { useApi } from '../../kit/use-api.ts';
 
 export function TeamCards(props: { mes?: string }) {
   const { data, error } = useApi('/equipe/supervisores', { params: { query: { mes: props.mes } } });

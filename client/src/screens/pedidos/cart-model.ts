@@ -13,6 +13,7 @@ import {
   type OrderCreate,
   orderTotals,
   type RepresentativeCeilings,
+  ruleFromDocument,
   ZOrderCreate,
 } from '@campo/shared';
 import type { ClientDoc, ProductDoc, RuleDoc, SettingsDoc } from '../../db/schemas.ts';
@@ -50,20 +51,8 @@ export interface LinePreview {
 
 export const NO_CEILINGS: RepresentativeCeilings = { defaultPercent: null, byCategory: {} };
 
-export function ruleOf(doc: RuleDoc): DiscountRule {
-  return {
-    id: Number(doc.id),
-    descricao: doc.descricao,
-    grupo: doc.grupo ?? null,
-    subgrupo: doc.subgrupo ?? null,
-    representante: doc.representante ?? null,
-    idPauta: doc.idPauta ?? null,
-    percent: doc.percent,
-    vigenciaInicio: doc.vigenciaInicio,
-    vigenciaFim: doc.vigenciaFim,
-    promocao: doc.promocao,
-  };
-}
+/** A replicated rule for the engine (shared: the catalog reads rules the same way). */
+export const ruleOf = (doc: RuleDoc): DiscountRule => ruleFromDocument(doc);
 
 /** The representative's ceilings from the 'tetos' document; null until it has been synced. */
 export function ceilingsOf(doc: SettingsDoc | null | undefined): RepresentativeCeilings | null {

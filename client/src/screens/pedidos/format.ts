@@ -1,25 +1,16 @@
 // Words and number formats of the orders screens, in one place so the list, the detail, the
 // print view and the PDF say the same thing.
+
 import type { Company, SyncOrderState } from '@campo/shared';
+import { formatBrl, formatDateTime, formatPercent } from '@campo/shared/format';
 import type { OutboxState } from '../../db/outbox.ts';
 
-const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-const percent = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
 const quantity = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  dateStyle: 'short',
-  timeStyle: 'short',
-  timeZone: 'America/Sao_Paulo',
-});
 
-export const formatMoney = (v: number) => money.format(v);
-export const formatPercent = (v: number) => `${percent.format(v)}%`;
+export const formatMoney = (v: number) => formatBrl(v);
+export { formatPercent };
 export const formatQuantity = (v: number) => quantity.format(v);
-export const formatDateTime = (iso: string | null | undefined) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : dateTime.format(d);
-};
+export { formatDateTime };
 
 /** "há 5 min", "há 2 h", "há 3 dias": the outbox's age of an order. */
 export function formatAge(iso: string, now: Date = new Date()): string {

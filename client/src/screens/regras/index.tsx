@@ -1,7 +1,7 @@
 // Regras (managers): the discount rules in force, future and expired, the editor that creates
 // one rule per chosen pauta, and the preview of what a representative gets for a product.
 import { useLocation } from 'preact-iso';
-import '../aprovacoes/kit/kit.css';
+import '../../kit/kit.css';
 import './regras.css';
 import { RuleEditor } from './rule-editor.tsx';
 import { RuleList } from './rule-list.tsx';

@@ -1,4 +1,5 @@
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+// The selectors' data of the rule editor and the preview, fetched once per visit.
+import { useApi } from '../../kit/use-api.ts';
 
 export function useLookups() {
   const groups = useApi('/politicas/grupos-produto');

@@ -4,8 +4,8 @@
 import type { PolicyRuleCreated } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
-import { day, pct, today } from '../aprovacoes/kit/format.ts';
-import { fieldMessages } from '../aprovacoes/kit/use-api.ts';
+import { day, pct, today } from '../../kit/format.ts';
+import { fieldMessages } from '../../kit/use-api.ts';
 import { pautaName, repName, useLookups } from './lookups.ts';
 
 interface Form {

@@ -2,9 +2,9 @@ import type { PolicyRule } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
-import { day, pct } from '../aprovacoes/kit/format.ts';
-import { Pager } from '../aprovacoes/kit/pager.tsx';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import { day, pct } from '../../kit/format.ts';
+import { Pager } from '../../kit/pager.tsx';
+import { useApi } from '../../kit/use-api.ts';
 import { CeilingPreviewPanel } from './preview.tsx';
 
 const TABS = [

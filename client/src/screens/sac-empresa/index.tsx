@@ -5,10 +5,10 @@ import type { Ticket, TicketStatus } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
-import '../aprovacoes/kit/kit.css';
-import { dateTime } from '../aprovacoes/kit/format.ts';
-import { Pager } from '../aprovacoes/kit/pager.tsx';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
+import '../../kit/kit.css';
+import { dateTime } from '../../kit/format.ts';
+import { Pager } from '../../kit/pager.tsx';
+import { useApi } from '../../kit/use-api.ts';
 import './sac-empresa.css';
 
 const STATUS: Record<TicketStatus, { label: string; chip: string }> = {

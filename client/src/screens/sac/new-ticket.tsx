@@ -3,6 +3,7 @@
 
 import type { SyncRefusal } from '@campo/shared';
 import { TICKET_MESSAGE_MAX, TICKET_SUBJECT_MAX, type TicketCreate, ZTicketCreate } from '@campo/shared';
+import { formatBrl } from '@campo/shared/format';
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso';
 import { store } from '../../data/store.ts';
@@ -11,8 +12,6 @@ import { currentUser } from '../../session/session.ts';
 import { draftOf, type NewTicketDraft, readTicketDraft, usePlacedOrders, writeTicketDraft } from './data.ts';
 
 type Errors = Partial<Record<'pedido' | 'assunto' | 'mensagem' | 'form', string>>;
-
-const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 
 function validate(d: NewTicketDraft): { body: TicketCreate } | { errors: Errors } {
   const errors: Errors = {};
@@ -121,7 +120,7 @@ export function NewTicket(props: { fixing?: TicketDoc }) {
               <option value="">{orders.length ? 'Escolha o pedido…' : 'Nenhum pedido enviado neste aparelho'}</option>
               {orders.map((o) => (
                 <option key={o.id} value={String(o.id)}>
-                  Pedido {o.numPedSar} · {o.nomeCliente} · {brl.format(o.valorTotal)}
+                  Pedido {o.numPedSar} · {o.nomeCliente} · {formatBrl(o.valorTotal)}
                 </option>
               ))}
             </select>

@@ -4,10 +4,10 @@
 import type { Role, UserView } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
-import '../aprovacoes/kit/kit.css';
+import '../../kit/kit.css';
+import { Pager } from '../../kit/pager.tsx';
+import { useApi } from '../../kit/use-api.ts';
 import { currentUser } from '../../session/session.ts';
-import { Pager } from '../aprovacoes/kit/pager.tsx';
-import { useApi } from '../aprovacoes/kit/use-api.ts';
 import { NewUserForm } from './new-user-form.tsx';
 import './usuarios.css';
 

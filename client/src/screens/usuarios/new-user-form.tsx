@@ -1,7 +1,7 @@
 import type { Role, UserView } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
-import { fieldMessages, useApi } from '../aprovacoes/kit/use-api.ts';
+import { fieldMessages, useApi } from '../../kit/use-api.ts';
 
 const ROLES: { value: Role; label: string }[] = [
   { value: 'representative', label: 'Representante' },

@@ -2,7 +2,7 @@
 // pt-BR error, whether it is loading, and reload() after a change. A newer request aborts the
 // older one, so a slow answer never overwrites a newer one.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { type ApiAnswer, type ApiInit, type ApiRoute, api, errorMessage, type InitParam } from '../../../api.ts';
+import { type ApiAnswer, type ApiInit, type ApiRoute, api, errorMessage, type InitParam } from '../api.ts';
 
 export interface ApiState<T> {
   data: T | undefined;

@@ -1,17 +1,14 @@
 // Brazilian number and date formats for the management screens.
-const brlFmt = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+import { businessDate } from '@campo/shared/dates';
+import { formatBrl, formatDateTime, formatPercent } from '@campo/shared/format';
+
 const numFmt = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
 const dateFmt = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo' });
-const dateTimeFmt = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-});
 
-export const brl = (n: number | null | undefined) => (n === null || n === undefined ? '—' : brlFmt.format(n));
+export const brl = (n: number | null | undefined) => (n === null || n === undefined ? '—' : formatBrl(n));
 export const num = (n: number) => numFmt.format(n);
-export const pct = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${numFmt.format(n)}%`);
-export const dateTime = (iso: string) => dateTimeFmt.format(new Date(iso));
+export const pct = (n: number | null | undefined) => (n === null || n === undefined ? '—' : formatPercent(n));
+export const dateTime = (iso: string) => formatDateTime(iso);
 /** A YYYY-MM-DD business day as dd/mm/aaaa, without a time-zone shift. */
 export function day(iso: string | null): string {
   if (!iso) return 'sem fim';
@@ -34,6 +31,4 @@ export const FINANCIAL_LABEL = {
 } as const;
 
 /** Today in São Paulo, YYYY-MM-DD: the business calendar the server decides with. */
-export function today(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
-}
+export const today = (): string => businessDate();
