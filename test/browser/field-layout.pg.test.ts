@@ -5,6 +5,7 @@
 // yet said so, push unavailable explained) and a supervisor's desk at 1280 px (a side bar, no
 // tab bar, the screen using the width).
 import { randomUUID } from 'node:crypto';
+import { businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
@@ -27,6 +28,7 @@ const db = useTestDatabase();
 const PASSWORD = 'senha-do-campo-19';
 const REP = 'rep.campo19@campo.test';
 const SUP = 'sup.campo19@campo.test';
+const MANAGER = 'ger.campo19@campo.test';
 const WAIT = { timeout: 30_000 };
 
 let server: WebServer;
@@ -64,10 +66,19 @@ beforeAll(async () => {
     password: PASSWORD,
   });
   const orderable = await orderableClient(db.pool, rep);
-  const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
-    'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
+  const product = await db.pool.query<{ cod_produto: string; descricao: string; grupo: number }>(
+    'select cod_produto, descricao, cod_grupo as grupo from app.vw_produtos where id_produto = $1 and id_empresa = $2',
     [orderable.idProduto, rep.idEmpresa],
   );
+  await addUser(kdb, {
+    login: MANAGER,
+    name: 'Marta Promo',
+    role: 'manager',
+    idEmpresa: rep.idEmpresa,
+    codVendedor: null,
+    codSupervisor: null,
+    password: PASSWORD,
+  });
   sale = { ...orderable, code: product.rows[0]?.cod_produto ?? '', description: product.rows[0]?.descricao ?? '' };
   server = await startWebServer(db.pool, {
     wrap: (app) => async (req) => {
@@ -91,6 +102,28 @@ beforeAll(async () => {
     }),
   });
   expect(order.status, await order.clone().text()).toBe(201);
+  // A promotion on the product's group, for the catalog's price after it.
+  const manager = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: MANAGER, password: PASSWORD }),
+  });
+  const rule = await fetch(`${server.url}/api/v1/politicas/regras`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${((await manager.json()) as { token: string }).token}`,
+    },
+    body: JSON.stringify({
+      descricao: 'Promoção de campo',
+      grupo: product.rows[0]?.grupo,
+      percent: 10,
+      vigenciaInicio: businessDate(),
+      vigenciaFim: '2099-12-31',
+      promocao: true,
+    }),
+  });
+  expect(rule.status, await rule.clone().text()).toBe(201);
   browser = await launchBrowser();
   page = browser.page;
 }, 120_000);
@@ -160,6 +193,26 @@ describe("the representative's phone (360 px)", () => {
       expect((labels[i]?.left ?? 0) - (labels[i - 1]?.right ?? 0)).toBeGreaterThanOrEqual(6);
     }
     expect(labels.filter((l) => l.cut)).toEqual([]);
+  });
+
+  it('opens the catalog on the products, filters one tap away, with the price after a promotion', async () => {
+    await nav().getByRole('link', { name: 'Catálogo' }).click();
+    const list = page.getByRole('list', { name: 'Produtos' });
+    await list.waitFor(WAIT);
+    // The first products are on the first screen, under the search; pauta and group fold away.
+    const first = await box(list.getByRole('listitem').first());
+    expect(first.y + first.height).toBeLessThan((page.viewportSize()?.height ?? 0) - 60);
+    expect(await page.getByLabel('Grupo').isVisible()).toBe(false);
+    await page.locator('.catalog-filters summary').click();
+    expect(await page.getByLabel('Grupo').isVisible()).toBe(true);
+    await page.getByLabel('Buscar produto').fill(sale.code);
+    const row = list.getByRole('listitem').filter({ hasText: sale.description });
+    await row.getByText('Promoção', { exact: true }).waitFor(WAIT);
+    const before = await row.locator('.price-promo s').textContent();
+    const after = await row.locator('.price-promo > span').textContent();
+    const value = (t: string | null) => Number((t ?? '').replace(/[^\d,]/g, '').replace(',', '.'));
+    expect(value(after)).toBeCloseTo(value(before) * 0.9, 2);
+    expect(after).toContain('com 10%');
   });
 
   it("shows an order's lines as cards, nothing scrolling sideways", async () => {
@@ -234,6 +287,25 @@ describe("the representative's phone (360 px)", () => {
       .waitFor(WAIT);
     await goOffline(server, browser.context);
     await createProspectCard(page, 'Quitanda Sem Sinal');
+    // The card's stage picker shows its whole prompt on a 360 px phone.
+    const picker = page.getByRole('article', { name: 'Quitanda Sem Sinal' }).getByLabel('Mover para');
+    const fits = await picker.evaluate((el) => {
+      const select = el as unknown as { clientWidth: number; options: { text: string }[]; selectedIndex: number };
+      const g = globalThis as unknown as {
+        getComputedStyle(e: unknown): { font: string; paddingLeft: string; paddingRight: string };
+        document: {
+          createElement(t: string): {
+            getContext(c: string): { font: string; measureText(t: string): { width: number } };
+          };
+        };
+      };
+      const style = g.getComputedStyle(el);
+      const ctx = g.document.createElement('canvas').getContext('2d');
+      ctx.font = style.font;
+      const text = ctx.measureText(select.options[select.selectedIndex]?.text ?? '').width;
+      return text <= select.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+    });
+    expect(fits).toBe(true);
     await expect.poll(() => strip().textContent(), WAIT).toContain('Aguardando envio: 1 alteração no funil');
     await page.goto(`${server.url}/sac/novo`).catch(() => undefined);
     await page.getByRole('heading', { name: 'Novo chamado' }).waitFor(WAIT);

@@ -237,7 +237,7 @@ describe('every screen is readable and fits the phone', () => {
     await page.getByRole('article', { name: sale.description, exact: true }).waitFor(WAIT);
     await audit('carrinho com uma linha');
     await logOut();
-  });
+  }, 240_000);
 
   it("audits the supervisor's screens at 1280 px and on the phone", async () => {
     await page.setViewportSize(DESK);
@@ -253,7 +253,7 @@ describe('every screen is readable and fits the phone', () => {
     }
     await page.setViewportSize(DESK);
     await logOut();
-  });
+  }, 180_000);
 
   it("audits the manager's screens at 1280 px and on the phone", async () => {
     await logIn(MANAGER);
@@ -278,13 +278,13 @@ describe('every screen is readable and fits the phone', () => {
     }
     await page.setViewportSize(DESK);
     await logOut();
-  });
+  }, 180_000);
 
   it("audits the admin's screen at 1280 px and on the phone", async () => {
     // The admin has no Início: it lands on Usuários.
     await logIn(ADMIN, 'Usuários');
     await visit('/usuarios', 'Usuários /usuarios', [DESK, PHONE]);
-  });
+  }, 120_000);
 
   it('found no text below WCAG AA contrast and no screen wider than the viewport', () => {
     expect(problems).toEqual([]);

@@ -3,7 +3,7 @@
 // reach the same view for any supervisor from the team cards (/metas/equipe/<cod>).
 import type { RepRanking, SupervisorDashboard } from '@campo/shared';
 import { useMemo } from 'preact/hooks';
-import { brl, num } from '../aprovacoes/kit/format.ts';
+import { brl, num, targetText } from '../aprovacoes/kit/format.ts';
 import { useApi } from '../aprovacoes/kit/use-api.ts';
 import { BarChart } from './bar-chart.tsx';
 
@@ -50,7 +50,7 @@ function RankingTable(props: { caption: string; rows: RepRanking[] }) {
               <th scope="row">{r.nome ?? `Vendedor ${r.codVendedor}`}</th>
               <td class="mg-num">{brl(r.faturamento)}</td>
               <td class="mg-num">
-                {brl(r.meta)}
+                {targetText(r.meta)}
                 {r.progresso !== null && <small class="mg-muted"> ({num(r.progresso * 100)}%)</small>}
               </td>
               <td class="mg-num">{r.positivacao}</td>

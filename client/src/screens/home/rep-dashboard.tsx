@@ -70,7 +70,7 @@ function MonthCard(props: { data: Dashboard }) {
   const label =
     meta.valor !== null
       ? `Faturado ${brl.format(meta.faturamento)} de ${brl.format(meta.valor)} da meta (${pct.format(progress ?? 0)})`
-      : `Faturado ${brl.format(meta.faturamento)}; sem meta definida`;
+      : `Faturado ${brl.format(meta.faturamento)}; sem meta`;
   return (
     <>
       <article class="card-meta" aria-labelledby="meta-titulo">
@@ -83,7 +83,7 @@ function MonthCard(props: { data: Dashboard }) {
             <dt>Faturado</dt>
             <dd>{brl.format(meta.faturamento)}</dd>
             <dt>Meta</dt>
-            <dd>{meta.valor !== null ? brl.format(meta.valor) : 'Sem meta definida'}</dd>
+            <dd>{meta.valor !== null && meta.valor > 0 ? brl.format(meta.valor) : 'sem meta'}</dd>
             {progress !== null && (
               <>
                 <dt>Atingido</dt>
