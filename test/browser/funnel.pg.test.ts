@@ -133,7 +133,7 @@ describe('the funnel, offline', () => {
   it('edits a card and deletes it', async () => {
     await card().getByRole('link', { name: PROSPECT }).click();
     await page.getByRole('heading', { name: PROSPECT }).waitFor(WAIT);
-    expect(await page.getByLabel('Valor previsto (R$)').inputValue()).toBe('1500,00');
+    expect(await page.getByLabel('Valor previsto (R$)').inputValue()).toBe('1.500,00');
     await page.getByLabel('Valor previsto (R$)').fill('2.350,90');
     await page.getByRole('button', { name: 'Salvar alterações' }).click();
     await column('perdido').getByRole('article', { name: PROSPECT }).waitFor(WAIT);

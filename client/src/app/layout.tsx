@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { PendingBadge } from '../screens/aprovacoes/pending-badge.tsx';
 import { currentUser, logout } from '../session/session.ts';
+import { NavIcon } from './nav-icons.tsx';
 import { navFor, routeOf } from './routes.ts';
 import { SyncStatus } from './sync-status.tsx';
 
@@ -40,12 +41,14 @@ export function Layout(props: { role: Role; children: ComponentChildren }) {
       <main id="conteudo" class="container app-main" tabIndex={-1}>
         {props.children}
       </main>
-      <nav class="bottom-nav" aria-label="Navegação principal">
+      {/* A tab bar at the bottom of a phone, a side bar from 1024 px (app.css). */}
+      <nav class="app-nav" aria-label="Navegação principal">
         <ul>
           {items.map((item) => (
             <li key={item.path}>
               <a href={item.path} aria-current={item.path === active ? 'page' : undefined}>
-                {item.label}
+                <NavIcon path={item.path} />
+                <span>{item.label}</span>
               </a>
             </li>
           ))}

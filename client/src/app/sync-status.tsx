@@ -1,5 +1,5 @@
 // The sync strip under the header: when this device last reached the server, the first
-// download's progress, the orders still waiting to leave (representatives) and what is wrong,
+// download's progress, what is still waiting to leave (representatives) and what is wrong,
 // in words. A representative decides from it whether the order just taken has left the phone.
 import type { Role } from '@campo/shared';
 import { useEffect } from 'preact/hooks';
@@ -25,6 +25,25 @@ function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/**
+ * "Aguardando envio: 2 pedidos, 1 alteração no funil, 1 chamado, 1 cliente novo", or null
+ * when nothing waits.
+ */
+export function waitingToLeave(w: {
+  pending: number;
+  unsentFunil: number;
+  unsentChamados: number;
+  unsentCadastros: number;
+}): string | null {
+  const parts = [
+    w.pending > 0 && plural(w.pending, 'pedido', 'pedidos'),
+    w.unsentFunil > 0 && plural(w.unsentFunil, 'alteração no funil', 'alterações no funil'),
+    w.unsentChamados > 0 && plural(w.unsentChamados, 'chamado', 'chamados'),
+    w.unsentCadastros > 0 && plural(w.unsentCadastros, 'cliente novo', 'clientes novos'),
+  ].filter((p): p is string => typeof p === 'string');
+  return parts.length ? `Aguardando envio: ${parts.join(', ')}` : null;
+}
+
 /** Roles whose session opens a local store; the admin works online only. */
 export function hasStore(role: Role): boolean {
   return role !== 'admin';
@@ -39,20 +58,26 @@ function SyncStrip() {
   const state = syncState.value;
   // Refused cards and tickets need the representative as much as refused orders do: the
   // server did not take them, and only a fix or a discard settles them.
+  // Everything still on the phone counts, not only orders: a card moved, a ticket or a reply,
+  // a new client typed in a dead zone all wait for the network the same way.
   const waiting = useStoreObservable(
     (s) =>
       s.outbox
-        ? combineLatest([s.outbox.outbox$, s.outbox.attention$]).pipe(
-            map(([entries, attention]) => ({
+        ? combineLatest([s.outbox.outbox$, s.outbox.attention$, s.replication.unsent$]).pipe(
+            map(([entries, attention, unsent]) => ({
               pending: entries.filter((e) => e.state === 'queued' || e.state === 'sent').length,
               refused: entries.filter((e) => e.state === 'refused').length,
               funil: attention.funil,
               chamados: attention.chamados,
+              unsentFunil: unsent.funil?.size ?? 0,
+              unsentChamados: unsent.chamados?.size ?? 0,
+              unsentCadastros: unsent.cadastros?.size ?? 0,
             })),
           )
         : null,
-    { pending: 0, refused: 0, funil: 0, chamados: 0 },
+    { pending: 0, refused: 0, funil: 0, chamados: 0, unsentFunil: 0, unsentChamados: 0, unsentCadastros: 0 },
   );
+  const leaving = waitingToLeave(waiting);
 
   useEffect(() => {
     void ensureStore();
@@ -79,19 +104,15 @@ function SyncStrip() {
       {downloading ? (
         <span class="sync-progress">
           <label for="sync-progress">
-            Baixando dados do aparelho: {initial.done} de {initial.total} ({initial.received.toLocaleString('pt-BR')}{' '}
-            registros)
+            Baixando dados para o aparelho: {initial.done} de {initial.total} (
+            {initial.received.toLocaleString('pt-BR')} registros)
           </label>
           <progress id="sync-progress" value={initial.done} max={initial.total} />
         </span>
       ) : (
         <span class="sync-when">{last ? syncedLabel(last) : 'Ainda não sincronizado'}</span>
       )}
-      {waiting.pending > 0 && (
-        <span class="sync-outbox">
-          {plural(waiting.pending, 'pedido aguardando envio', 'pedidos aguardando envio')}
-        </span>
-      )}
+      {leaving && <span class="sync-outbox">{leaving}</span>}
       {waiting.refused > 0 && (
         <a class="sync-refused" href="/pedidos">
           {plural(waiting.refused, 'pedido recusado', 'pedidos recusados')}

@@ -56,6 +56,12 @@ export interface CampoReplication {
   /** Ids of pedidos and cadastros documents in a push the server has not answered yet. */
   readonly inFlight$: Observable<ReadonlySet<string>>;
   /**
+   * Per writable collection, the documents still waiting to leave the device: in a push not
+   * answered yet, or whose last push failed (RxDB retries it). A refusal is an answer, so a
+   * refused document is not in it; the outbox shows those.
+   */
+  readonly unsent$: Observable<Readonly<Partial<Record<SyncWritableCollection, ReadonlySet<string>>>>>;
+  /**
    * What the change stream announces: a collection's name, or 'resync'. Screens that read the
    * server directly (a supervisor's pending count) refresh on it rather than only on a timer.
    */
@@ -132,6 +138,15 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   const collections = (options.collections ?? db.campo.collections).filter((c) => db.campo.collections.includes(c));
   const syncState = createSyncState(collections);
   const inFlight = new BehaviorSubject<ReadonlySet<string>>(new Set());
+  const unsent = new BehaviorSubject<Partial<Record<SyncWritableCollection, ReadonlySet<string>>>>({});
+  const markUnsent = (collection: SyncWritableCollection, ids: readonly string[], waiting: boolean) => {
+    const set = new Set(unsent.getValue()[collection]);
+    for (const id of ids) {
+      if (waiting) set.add(id);
+      else set.delete(id);
+    }
+    unsent.next({ ...unsent.getValue(), [collection]: set });
+  };
   const changes = new Subject<string>();
   const resync$ = Object.fromEntries(collections.map((c) => [c, new Subject<'RESYNC'>()])) as Partial<
     Record<SyncCollection, Subject<'RESYNC'>>
@@ -209,10 +224,11 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   };
 
   const pushHandler = (collection: SyncWritableCollection) => async (rows: unknown[]) => {
-    const ids = TRACKED.has(collection)
-      ? rows.map((r) => (r as { newDocumentState: { id: string } }).newDocumentState.id)
-      : [];
+    const rowIds = rows.map((r) => (r as { newDocumentState: { id: string } }).newDocumentState.id);
+    const ids = TRACKED.has(collection) ? rowIds : [];
     if (ids.length) inFlight.next(new Set([...inFlight.getValue(), ...ids]));
+    // Waiting until the server answers; a failure leaves them waiting for RxDB's retry.
+    markUnsent(collection, rowIds, true);
     try {
       const res = await request(`/${collection}/push`, {
         method: 'POST',
@@ -230,6 +246,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       if (!res.ok) throw await httpError(res);
       const conflicts = (await res.json()) as never[];
       syncState.success(collection, { sent: rows.length });
+      markUnsent(collection, rowIds, false);
       return conflicts;
     } catch (err) {
       syncState.failure(collection, err);
@@ -387,6 +404,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     syncState,
     states,
     inFlight$: inFlight.asObservable(),
+    unsent$: unsent.asObservable(),
     changes$: changes.asObservable(),
     async awaitInitialSync() {
       await Promise.all(Object.values(states).map((s) => s.awaitInitialReplication()));

@@ -7,6 +7,13 @@ const dateFmt = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo'
 
 export const brl = (n: number | null | undefined) => (n === null || n === undefined ? '—' : formatBrl(n));
 export const num = (n: number) => numFmt.format(n);
+/**
+ * A target as every screen says it: the amount, or "sem meta" when there is none (a zero
+ * target is no target: "Meta R$ 0,00" reads as a goal already met).
+ */
+export const NO_TARGET = 'sem meta';
+export const targetText = (n: number | null | undefined) =>
+  n === null || n === undefined || n <= 0 ? NO_TARGET : brl(n);
 export const pct = (n: number | null | undefined) => (n === null || n === undefined ? '—' : formatPercent(n));
 export const dateTime = (iso: string) => formatDateTime(iso);
 /** A YYYY-MM-DD business day as dd/mm/aaaa, without a time-zone shift. */

@@ -1,12 +1,30 @@
-import { enablePush, pushError, pushStatus } from './push.ts';
+import { useEffect } from 'preact/hooks';
+import { enablePush, probePush, pushError, pushStatus } from './push.ts';
 
 /**
  * "Ativar notificações": the browser asks permission only from a click, so the app offers
- * the switch instead of prompting at login. Hidden where push cannot work.
+ * the switch instead of prompting at login. Where push cannot work it says why, rather than
+ * vanishing and leaving the person to wonder where the switch went.
  */
 export function PushButton() {
   const status = pushStatus.value;
-  if (status === 'unsupported' || status === 'disabled') return null;
+  useEffect(() => {
+    void probePush();
+  }, []);
+  if (status === 'disabled')
+    return (
+      <p class="push-note">
+        Notificações indisponíveis: o servidor do Campo desta empresa não está configurado para enviá-las. Avise o
+        administrador do sistema.
+      </p>
+    );
+  if (status === 'unsupported')
+    return (
+      <p class="push-note">
+        Este navegador não recebe notificações. No iPhone, adicione o Campo à tela de início e abra-o por lá para
+        recebê-las.
+      </p>
+    );
   if (status === 'on') return <p class="push-note">Notificações ativadas neste aparelho.</p>;
   if (status === 'denied')
     return (

@@ -83,6 +83,21 @@ function explain(err: unknown): { status: PushStatus; message: string | null } {
   return { status: 'ask', message: 'O navegador não conseguiu ativar as notificações. Tente de novo mais tarde.' };
 }
 
+/**
+ * Asks the server whether it sends notifications at all, so that a server without VAPID keys
+ * is explained before anyone clicks (and gives permission) for nothing. Network failures say
+ * nothing: the button stays and explains itself when used.
+ */
+export async function probePush(): Promise<void> {
+  if (!supported() || pushStatus.peek() !== 'ask') return;
+  try {
+    await api.GET('/notifications/vapid-public-key');
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'PUSH_DISABLED' && pushStatus.peek() === 'ask')
+      pushStatus.value = 'disabled';
+  }
+}
+
 /** Asks permission (call it from a click: browsers refuse a prompt without a gesture) and subscribes. */
 export async function enablePush(): Promise<void> {
   if (!supported()) {

@@ -1,6 +1,7 @@
 // The catalog list. A tenant may have tens of thousands of products, so every read is an
 // indexed RxDB query with a limit: a page of 50 sorted on `busca`, and the group list found
 // by skipping along the (grupoCodigo, busca) index one group at a time.
+import { lineAmounts } from '@campo/shared';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { MangoQuerySelector } from 'rxdb';
@@ -97,7 +98,6 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
   return (
     <>
       <InitialSyncNote collection="produtos" what="o catálogo" />
-      <PautaPicker pautas={pautas} />
       <search class="list-search">
         <label>
           Buscar produto
@@ -113,25 +113,33 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
             }}
           />
         </label>
-        <label>
-          Grupo
-          <select
-            name="grupo"
-            value={g === null ? '' : String(g)}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              group.value = v === '' ? null : Number(v);
-              shown.value = PAGE;
-            }}
-          >
-            <option value="">Todos os grupos</option>
-            {groups.map((x) => (
-              <option key={x.codigo} value={String(x.codigo)}>
-                {x.nome}
-              </option>
-            ))}
-          </select>
-        </label>
+        {/* The products come first; the pauta and the group are one tap away. */}
+        <details class="catalog-filters">
+          <summary>
+            Filtros: pauta {idPauta ?? '—'}
+            {g !== null ? ` · ${groups.find((x) => x.codigo === g)?.nome ?? `grupo ${g}`}` : ' · todos os grupos'}
+          </summary>
+          <PautaPicker pautas={pautas} />
+          <label>
+            Grupo
+            <select
+              name="grupo"
+              value={g === null ? '' : String(g)}
+              onChange={(e) => {
+                const v = e.currentTarget.value;
+                group.value = v === '' ? null : Number(v);
+                shown.value = PAGE;
+              }}
+            >
+              <option value="">Todos os grupos</option>
+              {groups.map((x) => (
+                <option key={x.codigo} value={String(x.codigo)}>
+                  {x.nome}
+                </option>
+              ))}
+            </select>
+          </label>
+        </details>
       </search>
       {page === null ? (
         <p aria-busy="true">Carregando produtos…</p>
@@ -153,6 +161,9 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
   );
 }
 
+const percentFmt = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
+const formatPercentBr = (n: number) => `${percentFmt.format(n)}%`;
+
 function ProductRow(props: { product: ProductDoc; conditions: Conditions | null; idPauta: number | null }) {
   const p = props.product;
   const price = priceOn(p, props.idPauta);
@@ -171,7 +182,18 @@ function ProductRow(props: { product: ProductDoc; conditions: Conditions | null;
           {badges?.special && <span class="badge badge-special">Cond. especial</span>}
         </span>
       </a>
-      <span class="price">{price === null ? 'Sem preço' : formatMoney(price)}</span>
+      {price !== null && badges?.promo ? (
+        // What the client pays with the promotion (the discount a new cart line starts with).
+        <span class="price price-promo">
+          <s>{formatMoney(price)}</s>
+          <span>
+            {formatMoney(lineAmounts(price, 1, badges.promo.percent).unitPrice)}
+            <small> com {formatPercentBr(badges.promo.percent)}</small>
+          </span>
+        </span>
+      ) : (
+        <span class="price">{price === null ? 'Sem preço' : formatMoney(price)}</span>
+      )}
     </li>
   );
 }

@@ -4,7 +4,7 @@
 import type { RepRanking } from '@campo/shared';
 import { formatMonth } from '@campo/shared/format';
 import { useMemo } from 'preact/hooks';
-import { brl, num } from '../../kit/format.ts';
+import { brl, num, targetText } from '../../kit/format.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { BarChart } from './bar-chart.tsx';
 
@@ -46,7 +46,7 @@ function RankingTable(props: { caption: string; rows: RepRanking[] }) {
               <th scope="row">{r.nome ?? `Vendedor ${r.codVendedor}`}</th>
               <td class="mg-num">{brl(r.faturamento)}</td>
               <td class="mg-num">
-                {brl(r.meta)}
+                {targetText(r.meta)}
                 {r.progresso !== null && <small class="mg-muted"> ({num(r.progresso * 100)}%)</small>}
               </td>
               <td class="mg-num">{r.positivacao}</td>

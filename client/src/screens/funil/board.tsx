@@ -156,7 +156,7 @@ function Card(props: {
             if (stage) props.onMove(o.id, stage);
           }}
         >
-          <option value="">Escolha a etapa…</option>
+          <option value="">Escolha a etapa</option>
           {FUNNEL_STAGES.filter((s) => s !== o.estagio).map((s) => (
             <option key={s} value={s}>
               {STAGE_LABELS[s]}

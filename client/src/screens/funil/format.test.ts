@@ -22,7 +22,8 @@ describe('parseMoney', () => {
   });
 
   it('round-trips what the edit form shows', () => {
-    expect(moneyInput(1500.5)).toBe('1500,50');
+    expect(moneyInput(1500.5)).toBe('1.500,50');
+    expect(moneyInput(1234567)).toBe('1.234.567,00');
     expect(parseMoney(moneyInput(1500.5))).toEqual({ ok: true, value: 1500.5 });
     expect(moneyInput(null)).toBe('');
   });

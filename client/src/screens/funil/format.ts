@@ -35,7 +35,9 @@ export function parseMoney(text: string): { ok: true; value: number | null } | {
   return { ok: true, value: Math.round(Number(t) * 100) / 100 };
 }
 
-/** The value as the form shows it for editing: "1500,50". */
+const money2 = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** The value as the form shows it for editing, the Brazilian way: "1.500,50". */
 export function moneyInput(v: number | null): string {
-  return v === null ? '' : v.toFixed(2).replace('.', ',');
+  return v === null ? '' : money2.format(v);
 }

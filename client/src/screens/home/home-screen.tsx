@@ -5,6 +5,7 @@ import './home.css';
 
 // Loaded on demand: it reads the RxDB store, which must stay out of the initial JavaScript.
 const RepDashboard = lazy(() => import('./rep-dashboard.tsx').then((m) => m.RepDashboard));
+const TeamGlance = lazy(() => import('./team-glance.tsx').then((m) => m.TeamGlance));
 
 const ROLE_NAMES = {
   representative: 'Representante',
@@ -14,9 +15,9 @@ const ROLE_NAMES = {
 } as const;
 
 /**
- * Início: a representative's dashboard; supervisors and managers get a welcome (their
- * dashboards live under their own screens) and the notifications switch, since approvals
- * reach them by push.
+ * Início: a representative's dashboard; a supervisor's team at a glance; managers get a
+ * welcome (their dashboards live under their own screens). Supervisors and managers also get
+ * the notifications switch, since approvals reach them by push.
  */
 export function HomeScreen() {
   const user = currentUser.value;
@@ -28,6 +29,7 @@ export function HomeScreen() {
       <p>
         Olá, <strong>{user.name}</strong>. Você entrou como {ROLE_NAMES[user.role].toLowerCase()}.
       </p>
+      {user.role === 'supervisor' && <TeamGlance />}
       <PushButton />
     </section>
   );

@@ -65,7 +65,7 @@ function MonthCard(props: { data: Dashboard }) {
   const label =
     meta.valor !== null
       ? `Faturado ${formatBrl(meta.faturamento)} de ${formatBrl(meta.valor)} da meta (${pct.format(progress ?? 0)})`
-      : `Faturado ${formatBrl(meta.faturamento)}; sem meta definida`;
+      : `Faturado ${formatBrl(meta.faturamento)}; sem meta`;
   return (
     <>
       <article class="card-meta" aria-labelledby="meta-titulo">
@@ -78,7 +78,7 @@ function MonthCard(props: { data: Dashboard }) {
             <dt>Faturado</dt>
             <dd>{formatBrl(meta.faturamento)}</dd>
             <dt>Meta</dt>
-            <dd>{meta.valor !== null ? formatBrl(meta.valor) : 'Sem meta definida'}</dd>
+            <dd>{meta.valor !== null && meta.valor > 0 ? formatBrl(meta.valor) : 'sem meta'}</dd>
             {progress !== null && (
               <>
                 <dt>Atingido</dt>

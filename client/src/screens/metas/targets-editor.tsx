@@ -5,17 +5,10 @@ import type { TargetsPage } from '@campo/shared';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
+import { MonthPicker } from '../../app/month-picker.tsx';
 import { brl, today } from '../../kit/format.ts';
 import { useApi } from '../../kit/use-api.ts';
-
-/** "1.234,56", "1234.56" or "1234" → 1234.56; null when empty; NaN when not a number. */
-function parseMoney(s: string): number | null {
-  const t = s.trim().replace(/^R\$\s*/, '');
-  if (t === '') return null;
-  const normalized = t.includes(',') ? t.replace(/\./g, '').replace(',', '.') : t;
-  return /^\d+(\.\d{1,2})?$/.test(normalized) ? Number(normalized) : Number.NaN;
-}
-const show = (v: number | null) => (v === null ? '' : v.toFixed(2).replace('.', ','));
+import { parseMoney, show } from './money.ts';
 
 export function TargetsEditor(props: { mes?: string }) {
   const { route } = useLocation();
@@ -103,17 +96,7 @@ export function TargetsEditor(props: { mes?: string }) {
     <section aria-labelledby="metas-titulo">
       <h1 id="metas-titulo">Metas</h1>
       <div class="metas-bar">
-        <label>
-          Mês
-          <input
-            type="month"
-            value={mes}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              if (/^\d{4}-\d{2}$/.test(v)) route(`/metas?mes=${v}`);
-            }}
-          />
-        </label>
+        <MonthPicker value={mes} onChange={(v) => route(`/metas?mes=${v}`)} />
         <button
           type="button"
           class="secondary outline"

@@ -1,4 +1,4 @@
-import { brl, num } from '../../kit/format.ts';
+import { brl, num, targetText } from '../../kit/format.ts';
 import { useApi } from '../../kit/use-api.ts';
 
 export function TeamCards(props: { mes?: string }) {
@@ -20,26 +20,38 @@ export function TeamCards(props: { mes?: string }) {
             return (
               <li key={c.codSupervisor}>
                 <a class="mg-card" href={`/metas/equipe/${c.codSupervisor}?mes=${data.mes}`}>
-                  <span class="mg-row">
-                    <strong>{c.nome ?? `Supervisor ${c.codSupervisor}`}</strong>
-                    <span>{brl(c.faturamento)}</span>
-                  </span>
-                  <span class="mg-row mg-muted">
-                    <span>Meta {brl(c.meta)}</span>
-                    <span>
-                      {c.variacaoPercent === null
-                        ? 'sem mês anterior'
-                        : `${c.variacaoPercent >= 0 ? '+' : ''}${num(c.variacaoPercent)}% sobre o mês anterior`}
-                    </span>
-                  </span>
+                  <strong class="team-name">{c.nome ?? `Supervisor ${c.codSupervisor}`}</strong>
+                  {/* Every figure named: a bare "R$ 12.000,00" beside another means nothing. */}
+                  <dl class="team-figures">
+                    <div>
+                      <dt>Faturamento</dt>
+                      <dd>{brl(c.faturamento)}</dd>
+                    </div>
+                    <div>
+                      <dt>Meta</dt>
+                      <dd>
+                        {targetText(c.meta)}
+                        {progress !== null && <small> ({num(progress * 100)}%)</small>}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>Positivação</dt>
+                      <dd>{c.positivacao} clientes</dd>
+                    </div>
+                    <div>
+                      <dt>Representantes ativos</dt>
+                      <dd>
+                        {c.representantesAtivos} de {c.representantes}
+                      </dd>
+                    </div>
+                  </dl>
                   {progress !== null && (
                     <progress value={Math.min(1, progress)} max={1} aria-label={`Meta: ${num(progress * 100)}%`} />
                   )}
-                  <span class="mg-row mg-muted">
-                    <span>{c.positivacao} clientes positivados</span>
-                    <span>
-                      {c.representantesAtivos} de {c.representantes} representantes ativos
-                    </span>
+                  <span class="mg-muted">
+                    {c.variacaoPercent === null
+                      ? 'Sem faturamento no mês anterior para comparar'
+                      : `${c.variacaoPercent >= 0 ? '+' : ''}${num(c.variacaoPercent)}% de faturamento sobre o mês anterior`}
                   </span>
                 </a>
               </li>

@@ -467,9 +467,15 @@ export function CartScreen(props: { fixId?: string }) {
             </ul>
           </div>
         ) : null}
-        <button type="submit" aria-busy={sending ? 'true' : undefined} disabled={sending}>
-          {props.fixId ? 'Reenviar pedido' : 'Enviar pedido'}
-        </button>
+        <div class="cart-summary">
+          <p role="status" aria-label="Resumo do pedido">
+            {previews.length === 1 ? '1 produto' : `${previews.length} produtos`}
+            <span class="cart-summary-total">{formatMoney(totals.total)}</span>
+          </p>
+          <button type="submit" aria-busy={sending ? 'true' : undefined} disabled={sending}>
+            {props.fixId ? 'Reenviar pedido' : 'Enviar pedido'}
+          </button>
+        </div>
         <p>
           <small>Sem sinal, o pedido fica na fila deste aparelho e segue sozinho quando houver conexão.</small>
         </p>

@@ -3,13 +3,17 @@ import type { ShownOrder } from './order-view.ts';
 
 const dash = '—';
 
-/** The lines and totals of an order, as a table (scrolls sideways on a phone). */
+/**
+ * The lines and totals of an order: a table on paper and on wide screens, one card per line on
+ * a phone (pedidos.css lays the rows out as cards and writes each cell's `data-label` before
+ * it), so nothing scrolls sideways at 360 px.
+ */
 export function LinesTable(props: { order: ShownOrder; showCeiling?: boolean }) {
   const { order } = props;
   return (
     <>
       <div class="table-scroll">
-        <table class="striped">
+        <table class="striped lines-table">
           <caption>Itens do pedido</caption>
           <thead>
             <tr>
@@ -29,13 +33,13 @@ export function LinesTable(props: { order: ShownOrder; showCeiling?: boolean }) 
                   {l.description}
                   <small> {l.code}</small>
                 </th>
-                <td>{l.quantity !== null ? formatQuantity(l.quantity) : dash}</td>
-                <td>{l.listPrice !== null ? formatMoney(l.listPrice) : dash}</td>
-                <td>{l.discountPercent !== null ? formatPercent(l.discountPercent) : dash}</td>
-                <td>{l.unitPrice !== null ? formatMoney(l.unitPrice) : dash}</td>
-                <td>{l.total !== null ? formatMoney(l.total) : dash}</td>
+                <td data-label="Qtd.">{l.quantity !== null ? formatQuantity(l.quantity) : dash}</td>
+                <td data-label="Preço tabela">{l.listPrice !== null ? formatMoney(l.listPrice) : dash}</td>
+                <td data-label="Desc.">{l.discountPercent !== null ? formatPercent(l.discountPercent) : dash}</td>
+                <td data-label="Unitário">{l.unitPrice !== null ? formatMoney(l.unitPrice) : dash}</td>
+                <td data-label="Total">{l.total !== null ? formatMoney(l.total) : dash}</td>
                 {props.showCeiling ? (
-                  <td>
+                  <td data-label="Teto">
                     {l.ceilingPercent !== null ? formatPercent(l.ceilingPercent) : dash}
                     {l.rule ? <small> regra "{l.rule}"</small> : null}
                   </td>

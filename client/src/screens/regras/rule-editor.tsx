@@ -1,11 +1,13 @@
 // The rule editor. Choosing several pautas creates one rule per pauta in one request (all or
 // none); none chosen is one rule for every pauta. The API answers the existing rules each new
 // one overlaps: the highest percent wins on a line, so the manager is warned, not stopped.
-import type { PolicyRuleCreated } from '@campo/shared';
-import { useState } from 'preact/hooks';
+// With `editId` it changes one rule in place (PUT: one pauta or all); with `copyId` it starts
+// a new rule from an existing one.
+import type { PolicyRule, PolicyRuleCreated, PolicyRuleUpdated } from '@campo/shared';
+import { useEffect, useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
 import { day, pct, today } from '../../kit/format.ts';
-import { fieldMessages } from '../../kit/use-api.ts';
+import { fieldMessages, useApi } from '../../kit/use-api.ts';
 import { pautaName, repName, useLookups } from './lookups.ts';
 
 interface Form {
@@ -32,6 +34,19 @@ const empty = (): Form => ({
   vigenciaFim: today(),
 });
 
+/** The form filled from a saved rule; a copy is told apart by its description. */
+const fromRule = (r: PolicyRule, copy: boolean): Form => ({
+  descricao: copy ? `${r.descricao} (cópia)` : r.descricao,
+  percent: String(r.percent).replace('.', ','),
+  promocao: r.promocao,
+  grupo: r.grupo === null ? '' : String(r.grupo),
+  subgrupo: r.subgrupo === null ? '' : String(r.subgrupo),
+  representante: r.representante === null ? '' : String(r.representante),
+  idPautas: r.idPauta === null ? [] : [r.idPauta],
+  vigenciaInicio: r.vigenciaInicio,
+  vigenciaFim: r.vigenciaFim ?? r.vigenciaInicio,
+});
+
 /** A decimal typed the Brazilian way ("7,5") or with a dot. */
 const parsePercent = (s: string) => Number(s.replace(',', '.').trim());
 
@@ -44,9 +59,21 @@ function FieldError(props: { id: string; message: string | undefined }) {
   );
 }
 
-export function RuleEditor() {
+export function RuleEditor(props: { editId?: number; copyId?: number }) {
   const { groups, reps, pautas, error: lookupError } = useLookups();
+  const sourceId = props.editId ?? props.copyId ?? null;
+  const source = useApi(sourceId === null ? null : '/politicas/regras/{id}', {
+    params: { path: { id: sourceId ?? 0 } },
+  });
+  const editing = props.editId !== undefined;
   const [form, setForm] = useState<Form>(empty);
+  const [loaded, setLoaded] = useState(sourceId === null);
+  const [saved, setSaved] = useState<PolicyRuleUpdated | null>(null);
+  useEffect(() => {
+    if (!source.data || loaded) return;
+    setForm(fromRule(source.data, !editing));
+    setLoaded(true);
+  }, [source.data, loaded, editing]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -79,7 +106,17 @@ export function RuleEditor() {
         vigenciaInicio: form.vigenciaInicio,
         vigenciaFim: form.vigenciaFim,
       };
-      setCreated(await api.POST('/politicas/regras', { body }));
+      if (editing) {
+        const { idPautas, ...rest } = body;
+        setSaved(
+          await api.PUT('/politicas/regras/{id}', {
+            params: { path: { id: props.editId ?? 0 } },
+            body: { ...rest, idPauta: idPautas[0] ?? null },
+          }),
+        );
+      } else {
+        setCreated(await api.POST('/politicas/regras', { body }));
+      }
     } catch (err) {
       // The form keeps everything typed; the API names each bad field.
       const fields = fieldMessages(err);
@@ -89,6 +126,50 @@ export function RuleEditor() {
       setBusy(false);
     }
   };
+
+  if (saved) {
+    const r = saved.item;
+    return (
+      <section aria-labelledby="regra-salva">
+        <h1 id="regra-salva">Regra salva</h1>
+        <p class="mg-card">
+          <strong>{r.descricao}</strong> — {pct(r.percent)} ·{' '}
+          {r.idPauta === null ? 'todas as pautas' : `pauta ${r.idPauta}`} · {day(r.vigenciaInicio)} a{' '}
+          {day(r.vigenciaFim)}
+        </p>
+        {saved.overlaps.length > 0 && (
+          <div role="alert" class="notice overlap">
+            <p>
+              <strong>Atenção: sobreposição.</strong> Estas regras já alcançam os mesmos itens em algum dia da vigência.
+              Num item, vale o maior percentual.
+            </p>
+            <ul>
+              {saved.overlaps.map((o) => (
+                <li key={o.id}>
+                  {o.descricao} — {pct(o.percent)} ({day(o.vigenciaInicio)} a {day(o.vigenciaFim)})
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div class="mg-actions">
+          <a href="/regras" class="mg-button">
+            Ver regras
+          </a>
+        </div>
+      </section>
+    );
+  }
+
+  if (sourceId !== null && !loaded) {
+    return source.error ? (
+      <p role="alert" class="error">
+        {source.error}
+      </p>
+    ) : (
+      <p aria-busy="true">Carregando a regra…</p>
+    );
+  }
 
   if (created) {
     const n = created.items.length;
@@ -147,7 +228,7 @@ export function RuleEditor() {
       <p>
         <a href="/regras">← Regras</a>
       </p>
-      <h1 id="nova-regra">Nova regra de desconto</h1>
+      <h1 id="nova-regra">{editing ? 'Editar regra de desconto' : 'Nova regra de desconto'}</h1>
       {lookupError && (
         <p role="alert" class="error">
           {lookupError}
@@ -236,7 +317,9 @@ export function RuleEditor() {
         <fieldset class="pautas" aria-describedby="pautas-ajuda">
           <legend>Pautas</legend>
           <small id="pautas-ajuda">
-            Uma regra é criada para cada pauta marcada. Sem nenhuma marcada, a regra vale para todas as pautas.
+            {editing
+              ? 'Uma regra vale para uma pauta, ou para todas sem nenhuma marcada.'
+              : 'Uma regra é criada para cada pauta marcada. Sem nenhuma marcada, a regra vale para todas as pautas.'}
           </small>
           {pautas.map((p) => (
             <label key={p.idPauta}>
@@ -247,7 +330,12 @@ export function RuleEditor() {
                   const on = e.currentTarget.checked;
                   setForm((f) => ({
                     ...f,
-                    idPautas: on ? [...f.idPautas, p.idPauta] : f.idPautas.filter((id) => id !== p.idPauta),
+                    // Editing changes one rule, which has one pauta: marking another replaces it.
+                    idPautas: on
+                      ? editing
+                        ? [p.idPauta]
+                        : [...f.idPautas, p.idPauta]
+                      : f.idPautas.filter((id) => id !== p.idPauta),
                   }));
                 }}
               />
@@ -285,7 +373,7 @@ export function RuleEditor() {
           </p>
         )}
         <button type="submit" aria-busy={busy ? 'true' : undefined} disabled={busy}>
-          {form.idPautas.length > 1 ? `Criar ${form.idPautas.length} regras` : 'Criar regra'}
+          {editing ? 'Salvar regra' : form.idPautas.length > 1 ? `Criar ${form.idPautas.length} regras` : 'Criar regra'}
         </button>
       </form>
     </section>

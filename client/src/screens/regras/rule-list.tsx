@@ -90,9 +90,17 @@ export function RuleList() {
                   </span>
                 </div>
                 <p class="mg-muted">{scope(r)}</p>
-                <button type="button" class="secondary outline small-btn" onClick={() => void remove(r)}>
-                  Excluir<span class="visually-hidden"> a regra {r.descricao}</span>
-                </button>
+                <div class="rule-actions">
+                  <a class="mg-button small-btn" href={`/regras/${r.id}/editar`}>
+                    Editar<span class="visually-hidden"> a regra {r.descricao}</span>
+                  </a>
+                  <a class="mg-button secondary small-btn" href={`/regras/nova?copiar=${r.id}`}>
+                    Duplicar<span class="visually-hidden"> a regra {r.descricao}</span>
+                  </a>
+                  <button type="button" class="secondary outline small-btn" onClick={() => void remove(r)}>
+                    Excluir<span class="visually-hidden"> a regra {r.descricao}</span>
+                  </button>
+                </div>
               </article>
             </li>
           ))}

@@ -2,6 +2,8 @@
 import type { SyncRefusal, TicketStatus } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso';
+import { map } from 'rxjs';
+import { useStoreObservable } from '../../data/hooks.ts';
 import { store } from '../../data/store.ts';
 import type { TicketDoc } from '../../db/schemas.ts';
 import { currentUser } from '../../session/session.ts';
@@ -28,6 +30,13 @@ export function Thread(props: { ticket: TicketDoc }) {
   const confirmCancel = useSignal(false);
   const status = t.status as TicketStatus;
   const closed = isClosed(status);
+  // Still on the phone: never held by the server, or a change (a reply, the cancel) whose push
+  // has not been answered. Said plainly, so nobody tells the client "I already sent it".
+  const unsent = useStoreObservable(
+    (s) => s.replication.unsent$.pipe(map((u) => u.chamados?.has(t.id) ?? false)),
+    false,
+    [t.id],
+  );
 
   const outbox = () => {
     const o = store.peek()?.outbox;
@@ -103,6 +112,13 @@ export function Thread(props: { ticket: TicketDoc }) {
         {t.numPedErp !== null && ` · Pedido ERP ${t.numPedErp}`}
         {t.nomeCliente && ` · ${t.nomeCliente}`}
       </p>
+      {!refused && (t.idChamado === null || unsent) && (
+        <p class="notice ticket-unsent" role="status">
+          {t.idChamado === null
+            ? 'Ainda não enviado: este chamado está só neste aparelho e segue sozinho quando houver conexão.'
+            : 'Há mudanças deste chamado ainda não enviadas: seguem sozinhas quando houver conexão.'}
+        </p>
+      )}
       {refused && t.idChamado === null && (
         <div class="ticket-refusal">
           <p>

@@ -43,7 +43,7 @@ export function TicketList(props: { tickets: TicketDoc[] }) {
                     {t.recusa ? 'Não foi aberto: corrija ou descarte' : 'Mensagem não enviada: veja o chamado'}
                   </span>
                 ) : (
-                  t.idChamado === null && <span class="ticket-pending">Aguardando envio</span>
+                  t.idChamado === null && <span class="ticket-pending">Ainda não enviado</span>
                 )}
               </li>
             );

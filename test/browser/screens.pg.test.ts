@@ -1,0 +1,292 @@
+// Every screen of every role in real Chromium, judged the same way: WCAG AA contrast on
+// every text (axe-core's color-contrast rule on the rendered page) and no sideways scroll.
+// The representative is audited on a 360 px phone, the supervisor, manager and admin on a
+// 1280 px desk and on the phone as well. The data is made through the API first (an order
+// awaiting approval, a ticket the company answered, a funnel card, a promotion), so the
+// screens show real content, not their empty states.
+import { randomUUID } from 'node:crypto';
+import { businessDate } from '@campo/shared';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../server/src/db/kysely.ts';
+import { addUser } from '../../server/src/users/service.ts';
+import {
+  type Browser,
+  launchBrowser,
+  logInAndSync,
+  requireClientBuild,
+  screenshotOnFailure,
+  startWebServer,
+  type WebServer,
+} from '../support/browser.ts';
+import { orderableClient, provisionedErp } from '../support/erp.ts';
+import { useTestDatabase } from '../support/pg.ts';
+import { auditScreen } from '../support/screen-audit.ts';
+
+const db = useTestDatabase();
+const PASSWORD = 'senha-das-telas-1';
+const REP = 'rep.telas@campo.test';
+const SUP = 'sup.telas@campo.test';
+const MANAGER = 'ger.telas@campo.test';
+const ADMIN = 'admin.telas@campo.test';
+const WAIT = { timeout: 30_000 };
+const PHONE = { width: 360, height: 740 };
+const DESK = { width: 1280, height: 800 };
+
+let server: WebServer;
+let browser: Browser | undefined;
+let page: Page;
+let sale: { idCliente: number; idProduto: number; code: string; description: string };
+let codSupervisor = 0;
+
+async function apiLogin(login: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, password: PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`login ${login}: ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function call<T>(token: string, method: string, path: string, body?: unknown, key?: string): Promise<T> {
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+beforeAll(async () => {
+  requireClientBuild();
+  const erp = await provisionedErp(db.pool);
+  const rep = erp.reps[0];
+  if (!rep) throw new Error('the fixture has no representative');
+  codSupervisor = rep.codSupervisor;
+  const kdb = createDb(db.pool);
+  const people = [
+    { login: REP, name: 'Rita Telas', role: 'representative' as const, codVendedor: rep.codVendedor },
+    { login: SUP, name: 'Sérgio Telas', role: 'supervisor' as const, codSupervisor: rep.codSupervisor },
+    { login: MANAGER, name: 'Gabriela Telas', role: 'manager' as const },
+    { login: ADMIN, name: 'Ana Telas', role: 'admin' as const },
+  ];
+  for (const p of people) {
+    await addUser(kdb, {
+      login: p.login,
+      name: p.name,
+      role: p.role,
+      idEmpresa: rep.idEmpresa,
+      codVendedor: p.codVendedor ?? null,
+      codSupervisor: p.codSupervisor ?? null,
+      password: PASSWORD,
+    });
+  }
+  const orderable = await orderableClient(db.pool, rep);
+  const product = await db.pool.query<{ cod_produto: string; descricao: string; grupo: number }>(
+    'select cod_produto, descricao, cod_grupo as grupo from app.vw_produtos where id_produto = $1 and id_empresa = $2',
+    [orderable.idProduto, rep.idEmpresa],
+  );
+  const p = product.rows[0];
+  if (!p) throw new Error('no product');
+  sale = { ...orderable, code: p.cod_produto, description: p.descricao };
+  server = await startWebServer(db.pool);
+
+  const repToken = await apiLogin(REP);
+  const managerToken = await apiLogin(MANAGER);
+  await call(managerToken, 'POST', '/politicas/regras', {
+    descricao: 'Promoção de telas',
+    grupo: p.grupo,
+    percent: 12.5,
+    vigenciaInicio: businessDate(),
+    vigenciaFim: '9999-12-31',
+    promocao: true,
+  });
+  const order = await call<{ id: number }>(
+    repToken,
+    'POST',
+    '/orders',
+    { idCliente: sale.idCliente, itens: [{ idProduto: sale.idProduto, quantidade: 4, descontoPercent: 0 }] },
+    randomUUID(),
+  );
+  const ticket = await call<{ id: string }>(repToken, 'POST', '/chamados', {
+    idPedido: order.id,
+    assunto: 'Entrega atrasada',
+    mensagem: 'O cliente ainda não recebeu.',
+  });
+  await call(managerToken, 'POST', `/ger/chamados/${ticket.id}/mensagens`, {
+    texto: 'Já falamos com a transportadora.',
+  });
+  await call(repToken, 'POST', '/funil', { id: randomUUID(), nomeProspect: 'Mercearia das Telas', valor: 1500 });
+
+  browser = await launchBrowser();
+  page = browser.page;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+screenshotOnFailure(() => page);
+
+/** Waits for the screen's title and for nothing in it to be loading any more. */
+async function settle(heading?: string | RegExp): Promise<void> {
+  const h1 = page.locator('main h1, .login h1').first();
+  await h1.waitFor(WAIT);
+  if (heading) await page.getByRole('heading', { level: 1, name: heading }).waitFor(WAIT);
+  await expect.poll(() => page.locator('[aria-busy="true"]').count(), WAIT).toBe(0);
+}
+
+const problems: string[] = [];
+
+async function audit(name: string): Promise<void> {
+  const found = await auditScreen(page);
+  const size = page.viewportSize()?.width ?? 0;
+  for (const c of found.contrast) problems.push(`${name} @${size}: contrast ${c}`);
+  for (const o of found.overflow) problems.push(`${name} @${size}: overflow ${o}`);
+}
+
+/** Opens a path in the app and audits it at each width. */
+async function visit(
+  path: string,
+  name: string,
+  widths: { width: number; height: number }[],
+  heading?: string | RegExp,
+) {
+  for (const viewport of widths) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${server.url}${path}`);
+    await settle(heading);
+    await audit(name);
+  }
+}
+
+/** Follows the first link of a list to its screen, and returns that screen's path. */
+async function firstLinkPath(listPath: string, link: string): Promise<string> {
+  await page.goto(`${server.url}${listPath}`);
+  await settle();
+  const a = page.locator(link).first();
+  await a.waitFor(WAIT);
+  return (await a.getAttribute('href')) ?? '';
+}
+
+async function logOut() {
+  await page.goto(`${server.url}/`);
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.waitForURL(/\/login$/, WAIT);
+}
+
+async function logIn(login: string, home = 'Início') {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Login').fill(login);
+  await page.getByLabel('Senha').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByRole('heading', { name: home }).waitFor(WAIT);
+}
+
+describe('every screen is readable and fits the phone', () => {
+  it('audits the login screen', async () => {
+    await page.setViewportSize(PHONE);
+    await page.goto(`${server.url}/login`);
+    await settle();
+    await audit('/login');
+    await page.setViewportSize(DESK);
+    await audit('/login');
+  });
+
+  it("audits the representative's screens on a 360 px phone", async () => {
+    await page.setViewportSize(PHONE);
+    await logInAndSync(page, server.url, REP, PASSWORD);
+    await expect.poll(() => page.getByText('aguardando envio').count(), WAIT).toBe(0);
+    const order = await firstLinkPath('/pedidos', '.order-card a[href^="/pedidos/"]');
+    const card = await firstLinkPath('/funil', 'main article a[href^="/funil/"]');
+    const ticket = await firstLinkPath('/sac', 'a.ticket-link');
+    const screens: [string, string][] = [
+      ['/', 'Início'],
+      ['/clientes', 'Clientes'],
+      [`/clientes/${sale.idCliente}`, 'cliente'],
+      ['/clientes/novo', 'Novo cliente'],
+      ['/catalogo', 'Catálogo'],
+      [`/catalogo/${sale.idProduto}`, 'produto'],
+      ['/pedidos', 'Pedidos'],
+      [order, 'pedido'],
+      [`${order}/imprimir`, 'impressão'],
+      ['/funil', 'Funil'],
+      ['/funil/nova', 'Nova oportunidade'],
+      [card, 'oportunidade'],
+      ['/sac', 'SAC'],
+      ['/sac/novo', 'Novo chamado'],
+      [ticket, 'chamado'],
+    ];
+    for (const [path, name] of screens) await visit(path, `${name} ${path}`, [PHONE]);
+    // The company's answer must be on the thread being judged.
+    await page.goto(`${server.url}${ticket}`);
+    await page.getByText('Já falamos com a transportadora.').waitFor(WAIT);
+    await audit('chamado com resposta');
+    // The cart with a line in it, and its confirmation.
+    await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
+    await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
+    await page.getByLabel('Buscar produto').fill(sale.code);
+    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
+    await page.getByRole('article', { name: sale.description, exact: true }).waitFor(WAIT);
+    await audit('carrinho com uma linha');
+    await logOut();
+  }, 240_000);
+
+  it("audits the supervisor's screens at 1280 px and on the phone", async () => {
+    await page.setViewportSize(DESK);
+    await logIn(SUP);
+    const review = await firstLinkPath('/aprovacoes', 'a.mg-card[href^="/aprovacoes/"]');
+    for (const [path, name] of [
+      ['/', 'Início'],
+      ['/aprovacoes', 'Aprovações'],
+      [review, 'revisão'],
+      ['/equipe', 'Equipe'],
+    ] as const) {
+      await visit(path, `${name} ${path}`, [DESK, PHONE]);
+    }
+    await page.setViewportSize(DESK);
+    await logOut();
+  }, 180_000);
+
+  it("audits the manager's screens at 1280 px and on the phone", async () => {
+    await logIn(MANAGER);
+    await page.goto(`${server.url}/sac`);
+    await settle();
+    // The inbox opens on open tickets; the one answered is under Todas.
+    await page.getByLabel('Situação').selectOption('');
+    const link = page.locator('a.mg-card[href^="/sac/"]').first();
+    await link.waitFor(WAIT);
+    const ticket = (await link.getAttribute('href')) ?? '';
+    for (const [path, name] of [
+      ['/', 'Início'],
+      ['/regras', 'Regras'],
+      ['/regras/nova', 'Nova regra'],
+      ['/metas', 'Metas'],
+      [`/metas/equipe/${codSupervisor}`, 'Equipe'],
+      ['/empresa', 'Empresa'],
+      ['/sac', 'SAC'],
+      [ticket, 'chamado'],
+    ] as const) {
+      await visit(path, `${name} ${path}`, [DESK, PHONE]);
+    }
+    await page.setViewportSize(DESK);
+    await logOut();
+  }, 180_000);
+
+  it("audits the admin's screen at 1280 px and on the phone", async () => {
+    // The admin has no Início: it lands on Usuários.
+    await logIn(ADMIN, 'Usuários');
+    await visit('/usuarios', 'Usuários /usuarios', [DESK, PHONE]);
+  }, 120_000);
+
+  it('found no text below WCAG AA contrast and no screen wider than the viewport', () => {
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,123 @@
+// `pnpm screenshots [--url http://localhost:8080]`: the main screens of a running demo (`pnpm
+// demo`, whose logins it uses) in Debian's Chromium, a representative on a 360 px phone and a
+// supervisor and a manager at 1280 px, written as PNGs to docs/screenshots/ for docs/pwa.md.
+// Run it again after changing a screen; the pictures are of the demo data as it stands.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../server/src/demo/users.ts';
+import { launchBrowser } from '../support/chromium.ts';
+
+const OUT = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+const WAIT = { timeout: 60_000 };
+const PHONE = { width: 360, height: 740 };
+const DESK = { width: 1280, height: 800 };
+
+const { values } = parseArgs({ options: { url: { type: 'string', default: 'http://localhost:8080' } } });
+const base = (values.url ?? '').replace(/\/$/, '');
+
+async function settle(page: Page): Promise<void> {
+  await page.locator('main h1').first().waitFor(WAIT);
+  await page.waitForFunction(() => {
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document;
+    return doc.querySelectorAll('[aria-busy="true"]').length === 0;
+  }, WAIT);
+  // Charts draw after their data; fonts and images after layout.
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+}
+
+async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  await settle(page);
+  const file = join(OUT, `${name}.png`);
+  await page.screenshot({ path: file, fullPage });
+  process.stdout.write(`${file}\n`);
+}
+
+async function logIn(page: Page, login: string): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Login').fill(login);
+  await page.getByLabel('Senha').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+}
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(`${base}${path}`);
+}
+
+async function representative(page: Page): Promise<void> {
+  await page.setViewportSize(PHONE);
+  await logIn(page, 'rep1@demo.campo');
+  await page
+    .getByRole('status', { name: 'Sincronização' })
+    .filter({ hasText: /Sincronizado/ })
+    .waitFor({ timeout: 180_000 });
+  await shoot(page, 'rep-360-inicio');
+  await open(page, '/clientes');
+  await shoot(page, 'rep-360-clientes');
+  await open(page, '/catalogo');
+  await shoot(page, 'rep-360-catalogo');
+  const codes = (await page.locator('.product-list .muted').allTextContents())
+    .map((t) => /Cód\. (\S+)/.exec(t)?.[1])
+    .filter((c): c is string => !!c)
+    .slice(0, 2);
+  await open(page, '/pedidos');
+  await shoot(page, 'rep-360-pedidos');
+  // A cart with two products, the total stuck above the tab bar: the first client that can
+  // receive orders, then the first products the search finds.
+  await open(page, '/pedidos/novo');
+  await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
+  await page.getByLabel('Buscar cliente').fill('a');
+  await page.locator('.pick-list button:not([disabled])').first().click(WAIT);
+  const search = page.getByLabel('Buscar produto');
+  for (const code of codes) {
+    await search.fill(code);
+    await page.locator('.product-picker .pick-list button:not([disabled])').first().click(WAIT);
+  }
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 400));
+  await shoot(page, 'rep-360-carrinho');
+  await open(page, '/funil');
+  await shoot(page, 'rep-360-funil');
+  await open(page, '/sac');
+  await shoot(page, 'rep-360-sac');
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.waitForURL(/\/login$/, WAIT);
+}
+
+async function supervisor(page: Page): Promise<void> {
+  await page.setViewportSize(DESK);
+  await logIn(page, 'sup1@demo.campo');
+  await shoot(page, 'supervisor-1280-inicio');
+  await open(page, '/aprovacoes');
+  await shoot(page, 'supervisor-1280-aprovacoes');
+  await open(page, '/equipe');
+  await page.locator('canvas').first().waitFor(WAIT);
+  await shoot(page, 'supervisor-1280-equipe');
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.waitForURL(/\/login$/, WAIT);
+}
+
+async function manager(page: Page): Promise<void> {
+  await page.setViewportSize(DESK);
+  await logIn(page, 'gerente1@demo.campo');
+  await open(page, '/regras');
+  await shoot(page, 'gerente-1280-regras');
+  await open(page, '/metas');
+  await shoot(page, 'gerente-1280-metas');
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.waitForURL(/\/login$/, WAIT);
+}
+
+mkdirSync(OUT, { recursive: true });
+const browser = await launchBrowser();
+try {
+  const health = await fetch(`${base}/api/v1/health`).catch(() => null);
+  if (!health) throw new Error(`no Campo at ${base}: start \`pnpm demo\` first (or pass --url)`);
+  await representative(browser.page);
+  await supervisor(browser.page);
+  await manager(browser.page);
+} finally {
+  await browser.close();
+}
