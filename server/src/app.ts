@@ -146,7 +146,13 @@ export function createApp(deps: AppDeps) {
   secured.route('/', directoryRoutes({ db }));
   secured.route(
     '/',
-    syncRoutes({ db, hub: deps.hub, heartbeatMs: deps.config.syncHeartbeatMs, minVersion: deps.syncMinVersion }),
+    syncRoutes({
+      db,
+      pool: deps.pool,
+      hub: deps.hub,
+      heartbeatMs: deps.config.syncHeartbeatMs,
+      minVersion: deps.syncMinVersion,
+    }),
   );
   api.route('/', secured);
 

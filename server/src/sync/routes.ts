@@ -21,6 +21,7 @@ import {
   ZSyncTicket,
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
+import type pg from 'pg';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { HttpProblem } from '../http/problem.ts';
@@ -149,7 +150,13 @@ const DOCUMENT_SCHEMAS = {
   SyncRegistration: ZSyncRegistration,
 } as const;
 
-export function syncRoutes(deps: { db: Db; hub?: ChangeHub; heartbeatMs?: number; minVersion?: number }) {
+export function syncRoutes(deps: {
+  db: Db;
+  pool: pg.Pool;
+  hub?: ChangeHub;
+  heartbeatMs?: number;
+  minVersion?: number;
+}) {
   const minVersion = deps.minVersion ?? SYNC_PROTOCOL_MIN_VERSION;
   const app = router();
   for (const [name, schema] of Object.entries(DOCUMENT_SCHEMAS)) {
@@ -159,7 +166,9 @@ export function syncRoutes(deps: { db: Db; hub?: ChangeHub; heartbeatMs?: number
   return app
     .openapi(pullRoute, async (c) => {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
-      return c.json(await pull(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('query')), 200);
+      // The answer is already JSON (the stored documents as PostgreSQL joined them).
+      const body = await pull(deps, c.get('auth'), c.req.valid('param').collection, c.req.valid('query'));
+      return c.body(body, 200, { 'content-type': 'application/json' }) as never;
     })
     .openapi(pushRoute, async (c) => {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
