@@ -25,6 +25,7 @@ import type pg from 'pg';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { HttpProblem } from '../http/problem.ts';
+import { createSyncGate, type SyncGate } from './gate.ts';
 import { pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
@@ -87,6 +88,9 @@ const pullRoute = createRoute({
     400: errorResponses[400],
     401: errorResponses[401],
     404: errorResponses[404],
+    503: problem(
+      'SYNC_BUSY: too many devices are downloading from the start right now; this one keeps its place in the line: pull again after Retry-After seconds',
+    ),
     ...versionProblems,
   },
 });
@@ -156,8 +160,10 @@ export function syncRoutes(deps: {
   hub?: ChangeHub;
   heartbeatMs?: number;
   minVersion?: number;
+  gate?: SyncGate;
 }) {
   const minVersion = deps.minVersion ?? SYNC_PROTOCOL_MIN_VERSION;
+  const gate = deps.gate ?? createSyncGate();
   const app = router();
   for (const [name, schema] of Object.entries(DOCUMENT_SCHEMAS)) {
     const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'output' });
@@ -166,8 +172,12 @@ export function syncRoutes(deps: {
   return app
     .openapi(pullRoute, async (c) => {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
+      const auth = c.get('auth');
+      const query = c.req.valid('query');
       // The answer is already JSON (the stored documents as PostgreSQL joined them).
-      const body = await pull(deps, c.get('auth'), c.req.valid('param').collection, c.req.valid('query'));
+      const body = await gate.run(auth.userId, query.checkpoint === undefined, () =>
+        pull(deps, auth, c.req.valid('param').collection, query),
+      );
       return c.body(body, 200, { 'content-type': 'application/json' }) as never;
     })
     .openapi(pushRoute, async (c) => {
