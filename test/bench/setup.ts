@@ -32,7 +32,8 @@ export interface BenchErp {
 }
 
 export async function withBenchErp(scale: FixtureScale, fn: (erp: BenchErp) => Promise<void>): Promise<void> {
-  const server = await startEmbeddedPostgres({});
+  // BENCH_PG_PORT: a port of one's own on a machine shared with other work; a free one otherwise.
+  const server = await startEmbeddedPostgres({ port: Number(process.env.BENCH_PG_PORT) || 0 });
   try {
     const admin = createPool(server.url(), 1);
     await admin.query("create database erp encoding 'LATIN1' lc_collate 'C' lc_ctype 'C' template template0");

@@ -72,7 +72,7 @@ export async function copyPage(pool: pg.Pool, w: Omit<ChangeWindow, 'horizon'>):
     const where = `id_empresa = ${int(w.idEmpresa)} and colecao = ${colecao} and (xid, revisao) > ${after} ${scope}`;
     // One row per document, straight off the index in commit order, then one last row
     // (xid null) that says whether later rows are held back by a transaction in progress.
-    const chunks = await copyOut(
+    const { chunks } = await copyOut(
       client,
       `copy (
         with pagina as (
@@ -97,11 +97,15 @@ export async function copyPage(pool: pg.Pool, w: Omit<ChangeWindow, 'horizon'>):
   }
 }
 
-/** The bytes a COPY ... TO STDOUT sends, as they came (also the benchmark's raw pull). */
-export async function copyOut(client: pg.PoolClient | pg.Client, statement: string): Promise<Buffer[]> {
+/** The bytes a COPY ... TO STDOUT sends, as they came, and its row count (also the benchmark's raw pull). */
+export async function copyOut(
+  client: pg.PoolClient | pg.Client,
+  statement: string,
+): Promise<{ chunks: Buffer[]; rows: number }> {
   const chunks: Buffer[] = [];
-  for await (const chunk of client.query(copyTo(statement))) chunks.push(chunk as Buffer);
-  return chunks;
+  const stream = client.query(copyTo(statement));
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return { chunks, rows: stream.rowCount };
 }
 
 /**
