@@ -68,10 +68,14 @@ export interface CampoReplication {
 
 const API = '/api/v1/sync';
 
-/** Big reference collections come in large pages; the rest is small. */
+/**
+ * Big reference collections come in large pages: each page is one RxDB write and one round of
+ * its bookkeeping (checkpoint, events, the screens' live queries), so fewer pages download the
+ * catalog sooner. The rest is small.
+ */
 const PULL_BATCH: Record<SyncCollection, number> = {
-  produtos: 500,
-  clientes: 500,
+  produtos: 2000,
+  clientes: 2000,
   regras: 200,
   ajustes: 50,
   pedidos: 200,
