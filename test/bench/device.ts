@@ -45,7 +45,10 @@ export interface DeviceSync {
   ms: number;
 }
 
-/** Every collection of a representative, from the start, in pages of PAGE; honours 503 Retry-After. */
+/**
+ * Every collection of a representative, from the start, in pages of PAGE, all collections at
+ * once as the app's RxDB replications do; honours 503 Retry-After.
+ */
 export async function initialSync(
   baseUrl: string,
   token: string,
@@ -55,11 +58,11 @@ export async function initialSync(
   let documents = 0;
   let bytes = 0;
   let busy = 0;
-  for (const collection of SYNC_COLLECTIONS) {
+  const collection = async (name: string) => {
     let checkpoint: string | undefined;
     for (;;) {
       const query = new URLSearchParams({ limit: String(PAGE), ...(checkpoint ? { checkpoint } : {}) });
-      const res = await fetch(`${baseUrl}/api/v1/sync/${collection}/pull?${query}`, {
+      const res = await fetch(`${baseUrl}/api/v1/sync/${name}/pull?${query}`, {
         headers: { authorization: `Bearer ${token}` },
       });
       const page = Buffer.from(await res.arrayBuffer());
@@ -69,15 +72,16 @@ export async function initialSync(
         await new Promise((r) => setTimeout(r, seconds * 1000));
         continue;
       }
-      if (res.status !== 200) throw new Error(`${collection}: ${res.status} ${page.toString().slice(0, 200)}`);
+      if (res.status !== 200) throw new Error(`${name}: ${res.status} ${page.toString().slice(0, 200)}`);
       onPage?.(page);
       bytes += page.length;
       const n = countDocuments(page);
       documents += n;
       checkpoint = checkpointOf(page);
-      if (n < PAGE) break;
+      if (n < PAGE) return;
     }
-  }
+  };
+  await Promise.all(SYNC_COLLECTIONS.map(collection));
   return { documents, bytes, busy, ms: performance.now() - started };
 }
 

@@ -6,7 +6,8 @@
 //
 // A device (a user: a representative's phones share their place) is admitted by its first pull
 // without a checkpoint (the start of a collection) and keeps its place while it keeps pulling;
-// it leaves once it has had no pull in flight for `idleMs`. Pulls with a checkpoint from a
+// it leaves once it has had no pull in flight for `idleMs`, and should it come back (its next
+// collection) it goes in ahead of the devices that asked after it. Pulls with a checkpoint from a
 // device not admitted (an ordinary incremental pull after a change) are never held. A device
 // that waits longer than `maxWaitMs` gets 503 SYNC_BUSY with Retry-After and keeps its place in
 // the line when it comes back: it is late, never refused.
@@ -17,7 +18,7 @@ export interface SyncGateOptions {
   maxDevices?: number;
   /** Longest a pull waits for admission before 503 with Retry-After (default 20 s). */
   maxWaitMs?: number;
-  /** A device with no pull for this long leaves its place (default 1 s). */
+  /** A device with no pull for this long leaves its place (default 250 ms). */
   idleMs?: number;
   /** How long a device that left the line keeps its place for when it comes back (default 2 min). */
   rememberMs?: number;
@@ -43,7 +44,7 @@ export interface SyncGate {
 export function createSyncGate(options: SyncGateOptions = {}): SyncGate {
   const maxDevices = options.maxDevices ?? 4;
   const maxWaitMs = options.maxWaitMs ?? 20_000;
-  const idleMs = options.idleMs ?? 1000;
+  const idleMs = options.idleMs ?? 250;
   const rememberMs = options.rememberMs ?? 120_000;
   /** Admitted devices: pulls in flight, and the timer that releases an idle one. */
   const admitted = new Map<number, { inFlight: number; idle?: ReturnType<typeof setTimeout> }>();
@@ -54,7 +55,10 @@ export function createSyncGate(options: SyncGateOptions = {}): SyncGate {
   let meanHoldMs = 2000;
   const admittedAt = new Map<number, number>();
 
+  let forgotAt = 0;
   const forget = (now: number) => {
+    if (now - forgotAt < 1000) return;
+    forgotAt = now;
     for (const [key, at] of firstAsked) {
       if (now - at > rememberMs && !admitted.has(key) && !line.some((w) => w.key === key)) firstAsked.delete(key);
     }
@@ -82,8 +86,9 @@ export function createSyncGate(options: SyncGateOptions = {}): SyncGate {
   };
 
   const release = (key: number) => {
+    // Its place in the line stays (firstAsked): a device released between two collections
+    // (a slow phone, a slow network) comes back ahead of those that asked after it.
     admitted.delete(key);
-    firstAsked.delete(key);
     const at = admittedAt.get(key);
     admittedAt.delete(key);
     if (at !== undefined) meanHoldMs = meanHoldMs * 0.8 + (Date.now() - at) * 0.2;
