@@ -69,13 +69,14 @@ export interface CampoReplication {
 const API = '/api/v1/sync';
 
 /**
- * Big reference collections come in large pages: each page is one RxDB write and one round of
- * its bookkeeping (checkpoint, events, the screens' live queries), so fewer pages download the
- * catalog sooner. The rest is small.
+ * Big reference collections come in larger pages; the rest is small. Larger pages than 500 did
+ * not download the catalog sooner (the time goes into IndexedDB writes, per document) and made
+ * each write a longer task on the main thread: 2,000 gave 1.7 s tasks against 0.5 s
+ * (docs/benchmarks.md, browser-sync).
  */
 const PULL_BATCH: Record<SyncCollection, number> = {
-  produtos: 2000,
-  clientes: 2000,
+  produtos: 500,
+  clientes: 500,
   regras: 200,
   ajustes: 50,
   pedidos: 200,
