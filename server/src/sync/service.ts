@@ -83,8 +83,20 @@ export async function refreshAll(db: Db, idEmpresa: number): Promise<Record<Sync
   return result;
 }
 
+/**
+ * Collections of a tenant this process refreshed and found empty, and when: a collection with
+ * nothing in it (no rules yet, no orders) stays empty after its refresh, and a hundred devices
+ * starting at once would each refresh it again. For EMPTY_REFRESH_MS the first pull trusts that
+ * refresh; later changes arrive as any change does (the writing transaction, or the schedule).
+ */
+const refreshedEmpty = new Map<string, number>();
+const EMPTY_REFRESH_MS = 10_000;
+
 /** A fresh install works without a refresh: the first pull fills an empty log. */
 async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollection): Promise<void> {
+  const memo = `${idEmpresa}:${colecao}`;
+  const at = refreshedEmpty.get(memo);
+  if (at !== undefined && Date.now() - at < EMPTY_REFRESH_MS) return;
   const empty = await withScope(
     db,
     tenantScope(idEmpresa),
@@ -93,7 +105,12 @@ async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollectio
   if (!empty) return;
   await withScope(db, tenantScope(idEmpresa), async (tx) => {
     // Another first pull may have filled it while this one waited for the refresh lock.
-    if (!(await hasChangeLog(tx, idEmpresa, colecao))) await refreshChangeLog(tx, idEmpresa, colecao);
+    if (await hasChangeLog(tx, idEmpresa, colecao)) return;
+    const counts = await refreshChangeLog(tx, idEmpresa, colecao);
+    if (counts.inserted + counts.updated + counts.deleted === 0) {
+      if (refreshedEmpty.size > 10_000) refreshedEmpty.clear();
+      refreshedEmpty.set(memo, Date.now());
+    }
   });
 }
 
