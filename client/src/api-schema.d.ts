@@ -8892,14 +8892,14 @@ export interface paths {
         };
         /**
          * Replication pull of a collection
-         * @description RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to 1000); a deletion is the collection's document with _deleted true, carrying its last known state. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first.
+         * @description RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to 10000); a deletion is the collection's document with _deleted true, carrying its last known state. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description The checkpoint of the previous answer, as it came; absent on the first pull (from the start) */
                     checkpoint?: string;
-                    /** @description Most documents to answer, 1 to 1000 (default 200); outside is a 400 */
+                    /** @description Most documents to answer, 1 to 10000 (default 200); outside is a 400 */
                     limit?: number;
                 };
                 header?: {
@@ -9443,6 +9443,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description SYNC_BUSY: too many devices are downloading from the start right now; this one keeps its place in the line: pull again after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "SYNC_BUSY";
                         };
                     };
                 };
@@ -10534,7 +10546,7 @@ export interface components {
              * @description Stable machine-readable code; docs/errors.md lists each with its status and meaning
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
             /** @description What happened in this occurrence, in pt-BR */
             detail?: string;
             /** @description The request path */

@@ -34,6 +34,7 @@ import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { policyRoutes } from './policies/routes.ts';
+import { createSyncGate, type SyncGateOptions } from './sync/gate.ts';
 import { syncRoutes } from './sync/routes.ts';
 import type { ChangeHub } from './sync/stream.ts';
 import { targetRoutes } from './targets/routes.ts';
@@ -59,6 +60,8 @@ export interface AppConfig {
   loginHashGate?: HashGateOptions;
   /** Pause between heartbeat events of GET /sync/stream (default 25 s). */
   syncHeartbeatMs?: number;
+  /** Admission of initial syncs (defaults in sync/gate.ts). */
+  syncGate?: SyncGateOptions;
 }
 
 export interface AppDeps {
@@ -146,7 +149,14 @@ export function createApp(deps: AppDeps) {
   secured.route('/', directoryRoutes({ db }));
   secured.route(
     '/',
-    syncRoutes({ db, hub: deps.hub, heartbeatMs: deps.config.syncHeartbeatMs, minVersion: deps.syncMinVersion }),
+    syncRoutes({
+      db,
+      pool: deps.pool,
+      hub: deps.hub,
+      heartbeatMs: deps.config.syncHeartbeatMs,
+      minVersion: deps.syncMinVersion,
+      gate: createSyncGate(deps.config.syncGate),
+    }),
   );
   api.route('/', secured);
 

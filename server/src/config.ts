@@ -44,6 +44,10 @@ const ZServerEnv = z
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     /** Seconds between refreshes of the replication change log of every tenant; 0 turns it off. */
     SYNC_REFRESH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    /** Devices downloading from the start at once in this process; the rest wait in line (docs/sync.md). */
+    SYNC_DOWNLOADS: z.coerce.number().int().min(1).max(1000).default(4),
+    /** Seconds a device waits in that line before 503 SYNC_BUSY with Retry-After (it keeps its place). */
+    SYNC_QUEUE_SECONDS: z.coerce.number().int().min(1).max(300).default(20),
     /** Seconds SIGTERM waits for in-flight requests before closing what is left and exiting. */
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     VAPID_PUBLIC_KEY: ZOptionalEnv,

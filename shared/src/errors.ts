@@ -73,6 +73,7 @@ export const ERRORS = {
   // 426: the app is older than the server serves; 400: newer than it knows (a rolling deploy).
   SYNC_VERSION_UNSUPPORTED: { status: [426, 400], title: 'Versão de sincronização não atendida' },
   SYNC_STREAM_DISABLED: { status: 503, title: 'Avisos de sincronização indisponíveis' },
+  SYNC_BUSY: { status: 503, title: 'Servidor ocupado' },
 } as const satisfies Record<string, { status: number | readonly [number, ...number[]]; title: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

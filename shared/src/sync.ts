@@ -77,7 +77,7 @@ export const ZSyncRefusal = z
 export type SyncRefusal = z.infer<typeof ZSyncRefusal>;
 
 export const SYNC_LIMIT_DEFAULT = 200;
-export const SYNC_LIMIT_MAX = 1000;
+export const SYNC_LIMIT_MAX = 10_000;
 
 /**
  * What a checkpoint holds: the last revision the device has, and the scope it was issued for

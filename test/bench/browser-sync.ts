@@ -1,19 +1,23 @@
 // The initial sync in a real browser at the medium fixture (20,000 products on 5 pautas, 2,000
 // clients): headless Chromium (Debian's, at a phone's 360 px) from "Entrar" to a usable offline
-// catalog — the header says the device is synced, and a product searched in the catalog shows
-// with its price — then the network is cut and the same search still answers. Reports the time
-// and the browser's memory (JS heap of the page, and the resident memory of all Chromium
-// processes). Target: under 10 s.
+// catalog — the catalog, opened at once, lists products as they land, and a product searched
+// (the last one the server sends) shows with its price — then to every collection downloaded
+// ("Sincronizado"); then the network is cut and the same search still answers. Reports the
+// times, how responsive the page stayed (its long tasks while syncing) and the browser's memory.
+// Target: a usable catalog in under 4 s.
 import { execFileSync } from 'node:child_process';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { SYNC_COLLECTIONS } from '@campo/shared';
 import { serve } from '@hono/node-server';
 import { createApp } from '../../server/src/app.ts';
+import { createDb } from '../../server/src/db/kysely.ts';
+import { refreshCollection } from '../../server/src/sync/service.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { table, writeSection } from './report.ts';
 import { BENCH_JWT_SECRET, withBenchErp } from './setup.ts';
 
-const TARGET_MS = 10_000;
+const TARGET_MS = 4_000;
 const WEB_ROOT = fileURLToPath(new URL('../../client/dist/', import.meta.url));
 
 /** Resident memory of Chromium's processes (browser, renderers, GPU/utility), from ps. */
@@ -40,9 +44,12 @@ export async function benchBrowserSync(): Promise<void> {
     });
     const address = server.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // The change log is kept current by the server's schedule before anyone logs in.
+    for (const colecao of SYNC_COLLECTIONS) await refreshCollection(createDb(serverPool), who.idEmpresa, colecao);
     const { rows } = await pool.query<{ cod: string }>(
-      `select p.cod_produto as cod from app.vw_produtos p where p.id_empresa = $1 and p.ativo
-        order by p.id_produto desc limit 1`,
+      `select dados::json->>'code' as cod from app.sync_alteracoes
+        where id_empresa = $1 and colecao = 'produtos' and dados::json->>'active' = 'true'
+        order by xid desc, revisao desc limit 1`,
       [who.idEmpresa],
     );
     const lastCode = rows[0]?.cod ?? '';
@@ -52,27 +59,39 @@ export async function benchBrowserSync(): Promise<void> {
       page.on('console', (m) => {
         if (m.type() === 'error' || m.type() === 'warning') process.stderr.write(`[browser ${m.type()}] ${m.text()}\n`);
       });
+      // Long tasks (50 ms or more on the main thread): what a tap would wait for during the sync.
+      await page.addInitScript({
+        content: `window.__longTasks = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+          }).observe({ type: 'longtask', buffered: true });`,
+      });
       await page.goto(`${url}/login`);
       await page.getByLabel('Login').fill('representative@bench.test');
       await page.getByLabel('Senha').fill('bench-password-1');
       const started = performance.now();
       await page.getByRole('button', { name: 'Entrar' }).click();
+      // As a person would: the nav link as soon as it shows, not a reload (which would reopen the store).
+      await page
+        .getByRole('navigation', { name: 'Navegação principal' })
+        .getByRole('link', { name: 'Catálogo' })
+        .click({ timeout: 600_000 });
+      await page.getByRole('list', { name: 'Produtos' }).getByRole('listitem').first().waitFor({ timeout: 300_000 });
+      const listed = performance.now() - started;
+      await page.getByLabel('Buscar produto').fill(lastCode);
+      await page.getByRole('list', { name: 'Produtos' }).getByText(lastCode).first().waitFor({ timeout: 300_000 });
+      const usable = performance.now() - started;
       await page
         .getByRole('status', { name: 'Sincronização' })
         .getByText(/Sincronizado/)
         .waitFor({ timeout: 600_000 });
       const synced = performance.now() - started;
-      // As a person would: the nav link, not a reload (which would reopen the store).
-      await page
-        .getByRole('navigation', { name: 'Navegação principal' })
-        .getByRole('link', { name: 'Catálogo' })
-        .click();
-      await page.getByRole('list', { name: 'Produtos' }).getByRole('listitem').first().waitFor({ timeout: 300_000 });
-      const listed = performance.now() - started;
-      process.stderr.write(`synced ${synced.toFixed(0)} ms, catalog listed ${listed.toFixed(0)} ms\n`);
-      await page.getByLabel('Buscar produto').fill(lastCode);
-      await page.getByRole('list', { name: 'Produtos' }).getByText(lastCode).first().waitFor({ timeout: 120_000 });
-      const usable = performance.now() - started;
+      const longTasks = (await page.evaluate('window.__longTasks')) as number[];
+      const blocking = longTasks.reduce((sum, d) => sum + Math.max(0, d - 50), 0);
+      const longest = longTasks.reduce((m, d) => Math.max(m, d), 0);
+      process.stderr.write(
+        `catalog listed ${listed.toFixed(0)} ms, usable ${usable.toFixed(0)} ms, synced ${synced.toFixed(0)} ms\n`,
+      );
       // Offline for real: the server stops answering and the page goes offline; the search runs again.
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
@@ -89,16 +108,21 @@ export async function benchBrowserSync(): Promise<void> {
       const body = [
         'Command: `pnpm bench browser-sync` (the `medium` fixture; the built app served by the API server in-process;',
         "Debian's Chromium headless at 360 × 740 with a fresh profile; a representative with 2,000 clients; all",
-        'eight collections downloaded). Timed from the click on "Entrar". Target: a usable offline catalog in under 10 s.',
+        'eight collections downloaded). Timed from the click on "Entrar"; the catalog is opened at once and searched for',
+        'the product the server sends last. Target: a usable offline catalog in under 4 s.',
         '',
         table(
           ['measure', 'figure'],
           [
-            ['to "Sincronizado" (every collection downloaded)', `${(synced / 1000).toFixed(1)} s`],
             ['to the catalog listing its first products', `${(listed / 1000).toFixed(1)} s`],
             [
-              'to the catalog search answering',
+              'to the catalog search finding the last product sent (usable catalog)',
               `${(usable / 1000).toFixed(1)} s (${usable < TARGET_MS ? 'target met' : 'target missed'})`,
+            ],
+            ['to "Sincronizado" (every collection downloaded)', `${(synced / 1000).toFixed(1)} s`],
+            [
+              'long tasks until then: count, longest, total blocking time',
+              `${longTasks.length}, ${longest.toFixed(0)} ms, ${(blocking / 1000).toFixed(1)} s`,
             ],
             ['offline, after a reload: the same search', 'answers'],
             ['page JS heap (after the offline search)', mib(heap)],

@@ -38,10 +38,10 @@ export async function withBenchErp(
   fn: (erp: BenchErp) => Promise<void>,
   options: { settings?: string[] } = {},
 ): Promise<void> {
-  // BENCH_PORT_BASE pins PostgreSQL's port on a shared machine.
+  // BENCH_PG_PORT (or BENCH_PORT_BASE): a port of one's own on a machine shared with other work.
   const server = await startEmbeddedPostgres({
     settings: options.settings ?? [],
-    port: Number(process.env.BENCH_PORT_BASE ?? 0),
+    port: Number(process.env.BENCH_PG_PORT ?? process.env.BENCH_PORT_BASE ?? 0),
   });
   try {
     const admin = createPool(server.url(), 1);

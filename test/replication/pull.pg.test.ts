@@ -240,4 +240,47 @@ describe('client replication: pull', () => {
     const local = new Set(await localIds(again.db, 'clientes'));
     expect((await portfolioOf(otherRep)).filter((id) => !local.has(id))).toEqual([]);
   });
+
+  it('a device the server puts in line (503 SYNC_BUSY) waits Retry-After, says so, and then finishes', async () => {
+    const busyAt: number[] = [];
+    let retriedAt = 0;
+    let sawBusy = false;
+    // RxDB opens at most 13 collections per realm: the other tests' devices are done.
+    for (const open of devices.splice(0)) await open.close();
+    const queued = await openDevice({
+      user: { id: 12, idEmpresa: t1, role: 'representative' },
+      baseUrl: served.server.url,
+      token: tokens.rep as string,
+      collections: ['produtos'],
+      fetch: async (input, init) => {
+        const url = String(input);
+        if (url.includes('/produtos/pull') && busyAt.length < 1) {
+          busyAt.push(Date.now());
+          const body = {
+            type: 'urn:campo:problem:sync_busy',
+            title: 'Servidor ocupado',
+            status: 503,
+            code: 'SYNC_BUSY',
+          };
+          return new Response(JSON.stringify(body), {
+            status: 503,
+            headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+          });
+        }
+        if (url.includes('/produtos/pull') && retriedAt === 0) retriedAt = Date.now();
+        return fetch(input, init);
+      },
+    });
+    devices.push(queued);
+    const seen = queued.replication.syncState.state$.subscribe((st) => {
+      if (st.collections.produtos?.error?.code === 'SYNC_BUSY') sawBusy = true;
+    });
+    onTestFinished(() => seen.unsubscribe());
+    await queued.replication.awaitInitialSync();
+    expect(await localIds(queued.db, 'produtos')).toEqual(await productsOf(t1));
+    // RxDB alone would retry after its retry time (200 ms here): the device waited what the server said.
+    expect(retriedAt - (busyAt[0] as number)).toBeGreaterThanOrEqual(1000);
+    expect(sawBusy).toBe(true);
+    expect(queued.replication.syncState.get().error).toBeNull();
+  });
 });

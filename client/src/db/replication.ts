@@ -75,7 +75,12 @@ export interface CampoReplication {
 
 const API = '/api/v1/sync';
 
-/** Big reference collections come in large pages; the rest is small. */
+/**
+ * Big reference collections come in larger pages; the rest is small. Larger pages than 500 did
+ * not download the catalog sooner (the time goes into IndexedDB writes, per document) and made
+ * each write a longer task on the main thread: 2,000 gave 1.7 s tasks against 0.5 s
+ * (docs/benchmarks.md, browser-sync).
+ */
 const PULL_BATCH: Record<SyncCollection, number> = {
   produtos: 500,
   clientes: 500,
@@ -203,15 +208,45 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     return request(`/${collection}/pull?${query}`);
   };
 
+  /**
+   * A pull page, waiting its turn while the server says it is busy (503 SYNC_BUSY: too many
+   * devices downloading at once; docs/sync.md, "Morning burst"). The device keeps its place in
+   * the server's line, so it asks again after Retry-After rather than RxDB's fixed retry time.
+   */
+  /** Waits, or less when the replication stops. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      streamAbort.signal.addEventListener('abort', done);
+      function done() {
+        clearTimeout(timer);
+        streamAbort.signal.removeEventListener('abort', done);
+        resolve();
+      }
+    });
+
+  const pullInTurn = async (collection: SyncCollection, checkpoint: string | undefined, limit: number) => {
+    for (;;) {
+      const res = await pullPage(collection, checkpoint, limit);
+      if (res.status !== 503 || stopped) return res;
+      const err = await httpError(res);
+      if (err.code !== 'SYNC_BUSY') throw err;
+      syncState.failure(collection, err);
+      const seconds = Number(res.headers.get('retry-after'));
+      await pause(Math.min(60, Number.isFinite(seconds) && seconds > 0 ? seconds : 2) * 1000);
+      if (stopped) throw err;
+    }
+  };
+
   const pullHandler = (collection: SyncCollection) => async (stored: PullCheckpoint | undefined, batchSize: number) => {
     const checkpoint = stored?.checkpoint;
     try {
-      let res = await pullPage(collection, checkpoint, batchSize);
+      let res = await pullInTurn(collection, checkpoint, batchSize);
       if (res.status === 400 && checkpoint) {
         const err = await httpError(res);
         if (!err.code || !RESET_CODES.has(err.code)) throw err;
         // A checkpoint of another scope would skip documents: start over from the beginning.
-        res = await pullPage(collection, undefined, batchSize);
+        res = await pullInTurn(collection, undefined, batchSize);
       }
       if (!res.ok) throw await httpError(res);
       const body = (await res.json()) as SyncPull;

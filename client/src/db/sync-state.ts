@@ -71,6 +71,12 @@ export function describeSyncError(err: unknown): SyncError {
     if (err.code === 'SYNC_VERSION_UNSUPPORTED')
       return { kind: 'server', message: 'O servidor está sendo atualizado; tentaremos de novo em instantes.', ...base };
     if (err.status === 403) return { kind: 'unauthorized', message: 'Sem permissão para sincronizar.', ...base };
+    if (err.code === 'SYNC_BUSY')
+      return {
+        kind: 'busy',
+        message: 'Muitos aparelhos sincronizando agora: este está na fila e continua sozinho.',
+        ...base,
+      };
     if (err.status === 409)
       return { kind: 'busy', message: 'O servidor ainda está processando um envio; tentaremos de novo.', ...base };
     if (err.status >= 500)

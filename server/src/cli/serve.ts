@@ -57,6 +57,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       devLogin: config.DEV_LOGIN === '1',
       trustProxy: config.TRUST_PROXY,
       push,
+      syncGate: { maxDevices: config.SYNC_DOWNLOADS, maxWaitMs: config.SYNC_QUEUE_SECONDS * 1000 },
     },
   });
   // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.

@@ -21,9 +21,11 @@ import {
   ZSyncTicket,
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
+import type pg from 'pg';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { createSyncGate, type SyncGate } from './gate.ts';
 import { pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
@@ -85,6 +87,10 @@ const pullRoute = createRoute({
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],
+    503: problem(
+      'SYNC_BUSY: too many devices are downloading from the start right now; this one keeps its place in the line: pull again after Retry-After seconds',
+      'SYNC_BUSY',
+    ),
     ...versionProblems,
   },
 });
@@ -149,8 +155,16 @@ const DOCUMENT_SCHEMAS = {
   SyncRegistration: ZSyncRegistration,
 } as const;
 
-export function syncRoutes(deps: { db: Db; hub?: ChangeHub; heartbeatMs?: number; minVersion?: number }) {
+export function syncRoutes(deps: {
+  db: Db;
+  pool: pg.Pool;
+  hub?: ChangeHub;
+  heartbeatMs?: number;
+  minVersion?: number;
+  gate?: SyncGate;
+}) {
   const minVersion = deps.minVersion ?? SYNC_PROTOCOL_MIN_VERSION;
+  const gate = deps.gate ?? createSyncGate();
   const app = router();
   for (const [name, schema] of Object.entries(DOCUMENT_SCHEMAS)) {
     const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'output' });
@@ -159,7 +173,13 @@ export function syncRoutes(deps: { db: Db; hub?: ChangeHub; heartbeatMs?: number
   return app
     .openapi(pullRoute, async (c) => {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
-      return c.json(await pull(deps.db, c.get('auth'), c.req.valid('param').collection, c.req.valid('query')), 200);
+      const auth = c.get('auth');
+      const query = c.req.valid('query');
+      // The answer is already JSON (the stored documents as PostgreSQL joined them).
+      const body = await gate.run(auth.userId, query.checkpoint === undefined, () =>
+        pull(deps, auth, c.req.valid('param').collection, query),
+      );
+      return c.body(body, 200, { 'content-type': 'application/json' }) as never;
     })
     .openapi(pushRoute, async (c) => {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);

@@ -12,12 +12,12 @@ import {
   SYNC_COLLECTIONS,
   type SyncCollection,
   type SyncDocument,
-  type SyncPull,
   type SyncPullQuery,
   type SyncPushResult,
   type SyncPushRow,
   type SyncRefreshCounts,
 } from '@campo/shared';
+import type pg from 'pg';
 import { can } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
@@ -25,10 +25,12 @@ import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, forbidden, notFound } from '../errors.ts';
 import { documentsOf, hasChangeLog, idOfKey, isSqlCollection } from './changelog.ts';
 import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
+import { copyPage, cp1252Utf8 } from './page.ts';
 import { changesHeldBack, selectChanges, selectHorizon } from './queries.ts';
 
 const HELD_BACK_WAIT_MS = 5000;
 const HELD_BACK_STEP_MS = 25;
+const DOCUMENTS_OPEN = Buffer.from('{"documents":[');
 
 export function collectionOf(name: string): SyncCollection {
   const found = SYNC_COLLECTIONS.find((c) => c === name);
@@ -80,8 +82,20 @@ export async function refreshAll(db: Db, idEmpresa: number): Promise<Record<Sync
   return result;
 }
 
+/**
+ * Collections of a tenant this process refreshed and found empty, and when: a collection with
+ * nothing in it (no rules yet, no orders) stays empty after its refresh, and a hundred devices
+ * starting at once would each refresh it again. For EMPTY_REFRESH_MS the first pull trusts that
+ * refresh; later changes arrive as any change does (the writing transaction, or the schedule).
+ */
+const refreshedEmpty = new Map<string, number>();
+const EMPTY_REFRESH_MS = 10_000;
+
 /** A fresh install works without a refresh: the first pull fills an empty log. */
 async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollection): Promise<void> {
+  const memo = `${idEmpresa}:${colecao}`;
+  const at = refreshedEmpty.get(memo);
+  if (at !== undefined && Date.now() - at < EMPTY_REFRESH_MS) return;
   const empty = await withScope(
     db,
     tenantScope(idEmpresa),
@@ -90,7 +104,12 @@ async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollectio
   if (!empty) return;
   await withScope(db, tenantScope(idEmpresa), async (tx) => {
     // Another first pull may have filled it while this one waited for the refresh lock.
-    if (!(await hasChangeLog(tx, idEmpresa, colecao))) await refreshChangeLog(tx, idEmpresa, colecao);
+    if (await hasChangeLog(tx, idEmpresa, colecao)) return;
+    const counts = await refreshChangeLog(tx, idEmpresa, colecao);
+    if (counts.inserted + counts.updated + counts.deleted === 0) {
+      if (refreshedEmpty.size > 10_000) refreshedEmpty.clear();
+      refreshedEmpty.set(memo, Date.now());
+    }
   });
 }
 
@@ -104,7 +123,19 @@ async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncCollection
   return new Map(docs.map((d) => [d.chave, d.doc as unknown]));
 }
 
-export async function pull(db: Db, auth: AuthContext, name: string, query: SyncPullQuery): Promise<SyncPull> {
+/**
+ * One pull page as the bytes of its JSON answer ({ documents, checkpoint }, ZSyncPull). The
+ * documents' stored JSON is copied as PostgreSQL joined it (page.ts), never parsed and
+ * re-serialised here: that per-document work was most of a pull's cost. A page with a deletion
+ * or a row written before the log kept documents is built in TypeScript (answerOf).
+ */
+export async function pull(
+  deps: { db: Db; pool: pg.Pool },
+  auth: AuthContext,
+  name: string,
+  query: SyncPullQuery,
+): Promise<Buffer<ArrayBuffer>> {
+  const { db } = deps;
   const colecao = collectionOf(name);
   assertMayReplicate(auth, colecao);
   const scope = scopeOf(auth);
@@ -126,19 +157,39 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
   // order being written). Each try is a new snapshot; after HELD_BACK_WAIT_MS the device
   // gets what there is and hears of the rest from the change stream.
   for (let waited = 0; ; waited += HELD_BACK_STEP_MS) {
-    const answer = await withScope(db, scope, async (tx) => {
-      const bounded = { ...window, horizon: await selectHorizon(tx) };
-      const changes = await selectChanges(tx, bounded);
-      if (changes.length < window.limit && waited < HELD_BACK_WAIT_MS && (await changesHeldBack(tx, bounded))) {
-        return null;
-      }
-      return answerOf(tx, changes);
-    });
-    if (answer) return answer;
+    const page = await copyPage(deps.pool, window);
+    const wait = page.n < window.limit && page.heldBack && waited < HELD_BACK_WAIT_MS;
+    if (!wait && !page.special) {
+      const checkpoint = encodeCheckpoint({ ...(page.last ?? after), scope: key });
+      return cp1252Utf8(
+        Buffer.concat([DOCUMENTS_OPEN, ...page.parts, Buffer.from(`],"checkpoint":${JSON.stringify(checkpoint)}}`)]),
+      );
+    }
+    if (!wait) {
+      const answer = await withScope(db, scope, async (tx) => {
+        const bounded = { ...window, horizon: await selectHorizon(tx) };
+        const changes = await selectChanges(tx, bounded);
+        if (changes.length < window.limit && waited < HELD_BACK_WAIT_MS && (await changesHeldBack(tx, bounded))) {
+          return null;
+        }
+        return answerOf(tx, changes);
+      });
+      if (answer !== null) return Buffer.from(answer);
+    }
     await new Promise((r) => setTimeout(r, HELD_BACK_STEP_MS));
   }
 
-  async function answerOf(tx: Tx, changes: Awaited<ReturnType<typeof selectChanges>>): Promise<SyncPull> {
+  /** A page with a deletion or a row without stored JSON, built here in commit order. */
+  async function answerOf(tx: Tx, changes: Awaited<ReturnType<typeof selectChanges>>): Promise<string> {
+    // A client moved between portfolios reaches a tenant-wide reader as a deletion then the
+    // new document, under the same id: the order within the page matters.
+    const documents = await documentsOfChanges(tx, changes);
+    const end = changes.at(-1);
+    const checkpoint = encodeCheckpoint({ ...(end ? { xid: end.xid, revisao: end.revisao } : after), scope: key });
+    return JSON.stringify({ documents, checkpoint });
+  }
+
+  async function documentsOfChanges(tx: Tx, changes: Awaited<ReturnType<typeof selectChanges>>) {
     // Documents are answered as the change log stored them; only rows written before it kept
     // documents (migration 0012, until the next refresh rewrites them) are built here.
     const legacy = await buildDocuments(
@@ -147,7 +198,7 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
       colecao,
       changes.filter((c) => c.dados === null && !c.excluido).map((c) => c.chave),
     );
-    const documents = changes.map((c) => {
+    return changes.map((c) => {
       const stored = c.dados === null ? legacy.get(c.chave) : (JSON.parse(c.dados) as Record<string, unknown>);
       // A deletion carries the last known document, so it validates against the collection's
       // schema; a key that left its source before the log kept documents gets a blank one.
@@ -158,15 +209,6 @@ export async function pull(db: Db, auth: AuthContext, name: string, query: SyncP
       }
       return stored as SyncDocument;
     });
-    const last = changes.at(-1);
-    return {
-      documents,
-      checkpoint: encodeCheckpoint({
-        xid: last ? last.xid : after.xid,
-        revisao: last ? last.revisao : after.revisao,
-        scope: key,
-      }),
-    };
   }
 }
 

@@ -5,6 +5,7 @@ import {
   type CatalogSyncResult,
   decodeCheckpoint,
   type Problem,
+  SYNC_LIMIT_MAX,
   type SyncClient,
   type SyncProduct,
   type SyncPull,
@@ -198,7 +199,7 @@ describe('replication pull', () => {
     await bad('/sync/produtos/pull?checkpoint=not-a-checkpoint');
     await bad(`/sync/produtos/pull?checkpoint=${Buffer.from('{"revisao":-1,"scope":"x"}').toString('base64url')}`);
     await bad('/sync/produtos/pull?limit=0');
-    await bad('/sync/produtos/pull?limit=1001');
+    await bad(`/sync/produtos/pull?limit=${SYNC_LIMIT_MAX + 1}`);
     await bad('/sync/produtos/pull?limit=abc');
     const { checkpoint } = await pullAll(as.rep, 'produtos');
     expect(decodeCheckpoint(checkpoint)?.scope).toBe(`${t1}:produtos:${rep}`);

@@ -1,0 +1,182 @@
+// The pull's fast path (docs/sync.md, "Pull throughput"): one page of stored documents read as
+// bytes and copied to the answer. PostgreSQL joins the page's stored JSON into one value and
+// sends it through COPY ... TO STDOUT (binary), which hands Node the bytes as they come off the
+// socket: no per-row message, no UTF-8 decoding into a string and encoding back, no JSON.parse
+// or stringify per document. Node's work per page is a few buffer slices.
+import { readCp1252 } from '@campo/shared';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { WRITER_LOCK_NS } from '../db/scope.ts';
+import type { ChangeWindow } from './queries.ts';
+
+export interface BytePage {
+  /** Rows in the page. */
+  n: number;
+  /**
+   * The page holds a deletion or a row written before the log kept documents: `documents` is
+   * then empty and the caller builds the page itself (service.ts).
+   */
+  special: boolean;
+  /** Rows after the page's end are held back by a Campo transaction still in progress. */
+  heldBack: boolean;
+  last: { xid: number; revisao: number } | null;
+  /** The documents' stored JSON and the commas between them, UTF-8, as COPY sent them. */
+  parts: Buffer[];
+}
+
+/** An integer for a SQL literal; anything else is a bug upstream, never interpolated. */
+function int(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+  return String(value);
+}
+
+/** The horizon of queries.ts (selectHorizon), as a scalar subquery. */
+const HORIZON = `(with s as (select txid_snapshot_xmax(txid_current_snapshot()) as xmax),
+    w as (
+      select t.transactionid::text::bigint as x32
+        from pg_locks r
+        join pg_locks t on t.pid = r.pid and t.locktype = 'transactionid' and t.granted
+       where r.locktype = 'advisory' and r.objsubid = 2 and r.classid = ${WRITER_LOCK_NS}::oid
+         and r.database = (select oid from pg_database where datname = current_database()))
+    select least(s.xmax, min(case when w.x32 <= (s.xmax & 4294967295) then ((s.xmax >> 32) << 32) | w.x32
+                                  else (((s.xmax >> 32) - 1) << 32) | w.x32 end))
+      from s left join w on true
+     group by s.xmax)`;
+
+/**
+ * Reads one page in three round trips: the transaction with the caller's scope and the horizon
+ * (read in its own statement, before the page's snapshot, as queries.ts explains), the page
+ * through COPY, and the commit.
+ */
+export async function copyPage(pool: pg.Pool, w: Omit<ChangeWindow, 'horizon'>): Promise<BytePage> {
+  const client = await pool.connect();
+  let failed: Error | undefined;
+  try {
+    const colecao = client.escapeLiteral(w.colecao);
+    const codVendedor = w.codVendedor === null ? '' : int(w.codVendedor);
+    // As withScope: the settings row-level security reads, São Paulo's calendar, and the
+    // registration of the transaction (a pull takes no xid, but the rule is one for all).
+    const results = (await client.query(`begin;
+      select set_config('campo.id_empresa', '${int(w.idEmpresa)}', true),
+             set_config('campo.cod_vendedor', '${codVendedor}', true),
+             set_config('TimeZone', 'America/Sao_Paulo', true),
+             pg_advisory_xact_lock_shared(${WRITER_LOCK_NS}, pg_backend_pid()),
+             ${HORIZON}::text as horizon`)) as unknown as pg.QueryResult<{ horizon: string }>[];
+    const horizon = int(Number(results[1]?.rows[0]?.horizon));
+    const scope = w.tenantWideOnly
+      ? 'and escopo is null'
+      : w.codVendedor !== null
+        ? `and (escopo is null or escopo = ${codVendedor})`
+        : '';
+    const after = `(${int(w.after.xid)}::bigint, ${int(w.after.revisao)}::bigint)`;
+    const where = `id_empresa = ${int(w.idEmpresa)} and colecao = ${colecao} and (xid, revisao) > ${after} ${scope}`;
+    // One row per document, straight off the index in commit order, then one last row
+    // (xid null) that says whether later rows are held back by a transaction in progress.
+    const { chunks } = await copyOut(
+      client,
+      `copy (
+        with pagina as (
+          select xid, revisao, excluido or dados is null as especial, dados from app.sync_alteracoes
+           where ${where} and xid < ${horizon}
+           order by xid, revisao
+           limit ${int(w.limit)})
+        select * from pagina
+        union all
+        select null, null, exists (select 1 from app.sync_alteracoes where ${where} and xid >= ${horizon}), null
+      ) to stdout (format binary)`,
+    );
+    await client.query('commit');
+    return parsePage(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+  } catch (err) {
+    failed = err as Error;
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    // A connection that failed mid-COPY is not handed to the next request.
+    client.release(failed);
+  }
+}
+
+/** The bytes a COPY ... TO STDOUT sends, as they came, and its row count (also the benchmark's raw pull). */
+export async function copyOut(
+  client: pg.PoolClient | pg.Client,
+  statement: string,
+): Promise<{ chunks: Buffer[]; rows: number }> {
+  const chunks: Buffer[] = [];
+  const stream = client.query(copyTo(statement));
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return { chunks, rows: stream.rowCount };
+}
+
+/**
+ * COPY's binary format: a signature (11 bytes), flags, a header extension, then per row the
+ * number of fields and each field as its length (-1: null) and bytes, and -1 at the end.
+ */
+function parsePage(buf: Buffer): BytePage {
+  let at = 11 + 4;
+  at += 4 + buf.readInt32BE(at);
+  const parts: Buffer[] = [];
+  let n = 0;
+  let special = false;
+  let heldBack: boolean | null = null;
+  let last: BytePage['last'] = null;
+  const field = () => {
+    const len = buf.readInt32BE(at);
+    at += 4;
+    if (len < 0) return null;
+    const value = buf.subarray(at, at + len);
+    at += len;
+    return value;
+  };
+  for (let fields = buf.readInt16BE(at); fields !== -1; fields = buf.readInt16BE(at)) {
+    at += 2;
+    if (fields !== 4 || heldBack !== null) throw new Error('pull page: unexpected COPY row');
+    const xid = field();
+    const revisao = field();
+    const flag = (field() as Buffer)[0] === 1;
+    const dados = field();
+    if (xid === null || revisao === null) {
+      heldBack = flag;
+      continue;
+    }
+    n++;
+    special ||= flag;
+    last = { xid: Number(xid.readBigInt64BE(0)), revisao: Number(revisao.readBigInt64BE(0)) };
+    if (dados !== null) {
+      if (parts.length > 0) parts.push(COMMA);
+      parts.push(dados);
+    }
+  }
+  if (heldBack === null) throw new Error('pull page: the last COPY row is missing');
+  return { n, special, heldBack, last, parts };
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * What each C1 control character (U+0080-U+009F, UTF-8 C2 80 to C2 9F) becomes when ERP text
+ * is read as Windows-1252 (readCp1252, applied by the pool to every text it parses): the
+ * bytes skip that parser, so they are mapped here. Undefined ones stay.
+ */
+const C1_UTF8: (Buffer | null)[] = Array.from({ length: 32 }, (_, i) => {
+  const c1 = String.fromCharCode(0x80 + i);
+  const mapped = readCp1252(c1);
+  return mapped === c1 ? null : Buffer.from(mapped, 'utf8');
+});
+
+export function cp1252Utf8(buf: Buffer<ArrayBuffer>): Buffer<ArrayBuffer> {
+  let i = buf.indexOf(0xc2);
+  if (i < 0) return buf;
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (; i >= 0 && i + 1 < buf.length; i = buf.indexOf(0xc2, i + 1)) {
+    const next = buf[i + 1] as number;
+    const mapped = next >= 0x80 && next <= 0x9f ? C1_UTF8[next - 0x80] : null;
+    if (!mapped) continue;
+    parts.push(buf.subarray(from, i), mapped);
+    from = i + 2;
+  }
+  if (from === 0) return buf;
+  parts.push(buf.subarray(from));
+  return Buffer.concat(parts);
+}

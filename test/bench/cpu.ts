@@ -1,0 +1,52 @@
+// CPU time spent by PostgreSQL, for benchmarks on a machine shared with other work: wall time
+// moves with the machine's load, the CPU a pull costs the database much less.
+import { readdirSync, readFileSync } from 'node:fs';
+import type pg from 'pg';
+
+const TICKS_PER_SECOND = 100;
+
+/** utime, stime, cutime, cstime of a process in ticks, and its parent; null once it is gone. */
+function statOf(pid: number): { ppid: number; self: number; children: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return {
+      ppid: Number(f[1]),
+      self: Number(f[11]) + Number(f[12]),
+      children: Number(f[13]) + Number(f[14]),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The postmaster's pid: the parent of any backend of the cluster. */
+export async function postmasterPid(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ pid: number }>('select pg_backend_pid() as pid');
+  const stat = statOf(rows[0]?.pid as number);
+  if (!stat) throw new Error('the PostgreSQL backend is not a process of this machine');
+  return stat.ppid;
+}
+
+/**
+ * Milliseconds of CPU the whole cluster has used so far: the postmaster, its live children
+ * (backends, background workers) and the children it has reaped (ended backends).
+ */
+export function clusterCpuMs(postmaster: number): number {
+  const main = statOf(postmaster);
+  if (!main) throw new Error(`PostgreSQL (pid ${postmaster}) is gone`);
+  let ticks = main.self + main.children;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const s = statOf(Number(entry));
+    if (s?.ppid === postmaster) ticks += s.self;
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** CPU of this Node process (user + system), in milliseconds. */
+export function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
