@@ -99,6 +99,15 @@ export const ZOrderCreate = z
         "Delivery address; defaults to the client's address. Required when the client has none in the ERP (no street or no city): without it the order is refused with NO_DELIVERY_ADDRESS",
       ),
     observacao: z.string().trim().max(500).optional().describe('Free note for the order, sent to the ERP'),
+    idCondicao: z
+      .number()
+      .int()
+      .positive()
+      .max(2_147_483_647)
+      .optional()
+      .describe(
+        "Payment term (vw_condicoes_pagamento.id_condicao); defaults to the client's own. Must be active and, when the ERP restricts the client's terms, one of them (PAYMENT_TERM_NOT_ALLOWED); without it and without a default the order is refused with NO_PAYMENT_TERM",
+      ),
     itens: z
       .array(ZOrderLineInput)
       .min(1)
@@ -129,6 +138,8 @@ export const REFUSAL_CODES = [
   'PRICE_NOT_ON_LIST',
   'DISCOUNT_ABOVE_CEILING',
   'NO_DELIVERY_ADDRESS',
+  'NO_PAYMENT_TERM',
+  'PAYMENT_TERM_NOT_ALLOWED',
 ] as const;
 export const ZRefusalReason = z
   .object({
@@ -163,6 +174,14 @@ export const ZOrderLine = z
   })
   .describe('An order line with its snapshot');
 
+export const ZPaymentTerm = z
+  .object({
+    id: z.number().int().describe('Payment term id (vw_condicoes_pagamento.id_condicao)'),
+    descricao: z.string().describe("How the ERP names it: 'À vista', '28/35/42 dias'"),
+  })
+  .describe('A payment term (condição de pagamento)');
+export type PaymentTerm = z.infer<typeof ZPaymentTerm>;
+
 export const ZOrderHistoryEntry = z
   .object({
     de: ZOrderStatus.nullable().describe('Status before; null when the order was created'),
@@ -192,6 +211,9 @@ export const ZOrder = ZOrderSummary.extend({
   endEntrega: z.string().nullable().describe('Delivery address copied at creation'),
   idPauta: z.number().int().nullable().describe('Price list of the order'),
   observacao: z.string().nullable().describe('Note'),
+  condicaoPagamento: ZPaymentTerm.nullable().describe(
+    'The payment term the order was placed on, as named at creation; null on orders placed before terms existed',
+  ),
   valorBruto: z.number().describe('Sum of list price × quantity'),
   valorDesconto: z.number().describe('Bruto less total'),
   motivoRejeicao: z.string().nullable().describe('Why it was rejected'),

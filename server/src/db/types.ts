@@ -162,6 +162,9 @@ export interface PedidosTable {
   decidido_em: Timestamp | null;
   criado_em: Generated<Timestamp>;
   atualizado_em: Generated<Timestamp>;
+  /** Migration 0014: the payment term (vw_condicoes_pagamento) and its description at creation. */
+  id_condicao: number | null;
+  condicao_pagamento: string | null;
 }
 
 export interface PushInscricoesTable {
@@ -237,6 +240,8 @@ export interface VwClientesView {
   cadastro_ativo: boolean | null;
   dt_cadastro: Timestamp | null;
   origem: string | null;
+  /** The default payment term (vw_condicoes_pagamento). */
+  id_condicao: number | null;
 }
 
 export interface VwClientesFinanceiroView {
@@ -294,6 +299,20 @@ export interface VwNotasFiscaisView {
   cod_vendedor: number | null;
   dt_emissao: string | null;
   valor_total: number | null;
+}
+
+export interface VwCondicoesPagamentoView {
+  id_empresa: number | null;
+  id_filial: number | null;
+  id_condicao: number | null;
+  descricao: string | null;
+  ativo: boolean | null;
+}
+
+export interface VwClientesCondicoesView {
+  id_empresa: number | null;
+  id_cliente: number | null;
+  id_condicao: number | null;
 }
 
 export interface VwPautasView {
@@ -502,6 +521,8 @@ export interface DB {
   'app.regras_desconto': RegrasDescontoTable;
   'app.usuarios': UsuariosTable;
   'app.vw_clientes': VwClientesView;
+  'app.vw_clientes_condicoes': VwClientesCondicoesView;
+  'app.vw_condicoes_pagamento': VwCondicoesPagamentoView;
   'app.vw_clientes_financeiro': VwClientesFinanceiroView;
   'app.vw_empresas': VwEmpresasView;
   'app.vw_faturamento_mes': VwFaturamentoMesView;

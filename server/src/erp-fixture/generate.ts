@@ -3,7 +3,7 @@
 // over a previous fixture (see database.ts for the safety rules).
 import type pg from 'pg';
 import { groupRows, type ProductTable, writeProducts } from './catalog.ts';
-import { planClients } from './clients.ts';
+import { clientTermRows, planClients } from './clients.ts';
 import { type CopyValue, CopyWriter } from './copy.ts';
 import {
   advanceSequences,
@@ -17,7 +17,7 @@ import {
 } from './database.ts';
 import { dayOf, isoDay, localToday } from './dates.ts';
 import { writeOrders } from './orders.ts';
-import { buildTenants, pautaRows, repCeilingRows } from './organization.ts';
+import { buildTenants, pautaRows, paymentTermRows, repCeilingRows } from './organization.ts';
 import { type FixtureScale, SCALES } from './scales.ts';
 import { createErpSchema } from './schema.ts';
 
@@ -125,7 +125,10 @@ const COLUMNS = {
     'dt_cadastro',
     'origem',
     'ativo',
+    'id_condicao',
   ],
+  condicoes_pagamento: ['id_empresa', 'id_condicao', 'descricao', 'dias_prazo', 'ativo'],
+  corrent_condicoes: ['id_corrent', 'id_empresa', 'id_condicao'],
   pedidos_venda: [
     'id_pedido',
     'id_empresa',
@@ -140,6 +143,7 @@ const COLUMNS = {
     'observacao',
     'origem',
     'num_ped_sar',
+    'id_condicao',
   ],
   pedidos_venda_itens: [
     'id_pedido',
@@ -235,7 +239,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
 
   try {
     const tenants = buildTenants(spec, seed);
-    const registers = 7;
+    const registers = 8;
     progress('companies', 0, registers);
     await copyRows(
       'empresas',
@@ -259,6 +263,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
       tenants.flatMap((t) => groupRows(t).subgroups),
     );
     await copyRows('pautas', tenants.flatMap(pautaRows));
+    await copyRows('condicoes_pagamento', tenants.flatMap(paymentTermRows));
     progress('companies', registers, registers);
 
     const productTotal = spec.productsPerTenant * tenants.length;
@@ -293,6 +298,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
     for (const c of plan.clients) await clients.write(c.row);
     for (const s of plan.suppliers) await clients.write(s);
     await finish('corrent', clients);
+    await copyRows('corrent_condicoes', plan.clients.flatMap(clientTermRows));
     progress('clients', corrent, corrent);
 
     progress('orders', 0, plan.events.length);

@@ -44,6 +44,8 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
       endEntrega: row.end_entrega,
       idPauta: row.id_pauta,
       observacao: row.observacao,
+      condicaoPagamento:
+        row.id_condicao === null ? null : { id: row.id_condicao, descricao: row.condicao_pagamento ?? '' },
       valorBruto: row.valor_bruto,
       valorDesconto: row.valor_desconto,
       valorTotal: row.valor_total,

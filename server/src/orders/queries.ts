@@ -5,7 +5,16 @@ import type { PedidoItensTable, PedidosTable } from '../db/types.ts';
 export function selectClientForOrder(tx: Tx, idEmpresa: number, idCliente: number) {
   return tx
     .selectFrom('app.vw_clientes')
-    .select(['id_cliente', 'cod_vendedor', 'id_pauta', 'razao_social', 'cnpj_cpf', 'end_entrega', 'status_financeiro'])
+    .select([
+      'id_cliente',
+      'cod_vendedor',
+      'id_pauta',
+      'razao_social',
+      'cnpj_cpf',
+      'end_entrega',
+      'status_financeiro',
+      'id_condicao',
+    ])
     .where('id_empresa', '=', idEmpresa)
     .where('id_cliente', '=', idCliente)
     .executeTakeFirst();
@@ -17,6 +26,46 @@ export function selectPautaExists(tx: Tx, idEmpresa: number, idPauta: number) {
     .select('id_pauta')
     .where('id_empresa', '=', idEmpresa)
     .where('id_pauta', '=', idPauta)
+    .executeTakeFirst();
+}
+
+/**
+ * A payment term as an order of the client may use it: its name, whether it is active, and
+ * whether the client may buy on it (no restriction rows for the client, or one for the term).
+ * The head office's definition first, should a branch define the same id.
+ */
+export function selectPaymentTermForClient(tx: Tx, idEmpresa: number, idCliente: number, idCondicao: number) {
+  return tx
+    .selectFrom('app.vw_condicoes_pagamento as c')
+    .select((eb) => [
+      'c.descricao',
+      'c.ativo',
+      eb
+        .or([
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('app.vw_clientes_condicoes as r')
+                .select('r.id_condicao')
+                .where('r.id_empresa', '=', idEmpresa)
+                .where('r.id_cliente', '=', idCliente),
+            ),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('app.vw_clientes_condicoes as r')
+              .select('r.id_condicao')
+              .where('r.id_empresa', '=', idEmpresa)
+              .where('r.id_cliente', '=', idCliente)
+              .where('r.id_condicao', '=', idCondicao),
+          ),
+        ])
+        .as('permitida'),
+    ])
+    .where('c.id_empresa', '=', idEmpresa)
+    .where('c.id_condicao', '=', idCondicao)
+    .orderBy(sql`c.id_filial <> c.id_empresa`)
+    .limit(1)
     .executeTakeFirst();
 }
 
@@ -64,11 +113,13 @@ export async function insertNewOrder(
   const col = <K extends keyof NewOrderLineRow>(k: K) => lines.map((l) => l[k] ?? null);
   const { rows } = await sql<{ id: number; num_ped_sar: number; criado_em: Date }>`
       insert into app.pedidos (id_empresa, num_ped_sar, cod_vendedor, id_cliente, nome_cliente, cnpj_cpf_cliente,
-                               end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total)
+                               end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total,
+                               id_condicao, condicao_pagamento)
       values (${idEmpresa}, app.proximo_num_ped_sar(${idEmpresa}), ${order.cod_vendedor}, ${order.id_cliente},
               ${order.nome_cliente}, ${order.cnpj_cpf_cliente ?? null}, ${order.end_entrega ?? null},
               ${order.id_pauta ?? null}, ${order.observacao ?? null}, ${order.valor_bruto ?? 0},
-              ${order.valor_desconto ?? 0}, ${order.valor_total ?? 0})
+              ${order.valor_desconto ?? 0}, ${order.valor_total ?? 0},
+              ${order.id_condicao ?? null}, ${order.condicao_pagamento ?? null})
       returning id, num_ped_sar, criado_em`.execute(tx);
   const created = rows[0] as { id: number; num_ped_sar: number; criado_em: Date };
   await sql`
@@ -128,6 +179,8 @@ const orderColumns = [
   'decidido_por',
   'decidido_em',
   'criado_em',
+  'id_condicao',
+  'condicao_pagamento',
 ] as const;
 
 export function selectOrder(tx: Tx, idEmpresa: number, id: number, forUpdate = false) {

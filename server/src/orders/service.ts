@@ -105,6 +105,7 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
   if (input.idPauta !== undefined && !(await q.selectPautaExists(tx, auth.idEmpresa, idPauta))) {
     throw refused([{ code: 'PRICE_LIST_NOT_FOUND', message: `A pauta ${idPauta} não existe.` }]);
   }
+  const condicao = await paymentTermOf(tx, auth.idEmpresa, input, client);
 
   const date = businessDate(now);
   const products = new Map(
@@ -175,7 +176,45 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     return { item, product: p, ceiling, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
   });
   if (reasons.length) throw refused(reasons);
-  return { client, idPauta, endEntrega, lines: lines.filter((l) => l !== null) };
+  return { client, idPauta, endEntrega, condicao, lines: lines.filter((l) => l !== null) };
+}
+
+/**
+ * The order's payment term: the one asked, else the client's default; it must be active and,
+ * where the ERP restricts the client's terms, one of them. Its name is copied into the order
+ * (LATIN1-safe, like the client's name) so the order shows what was agreed even after the ERP
+ * renames the term.
+ */
+async function paymentTermOf(
+  tx: Tx,
+  idEmpresa: number,
+  input: OrderCreate,
+  client: { id_condicao: number | null; razao_social: string | null },
+): Promise<{ id: number; descricao: string }> {
+  const id = input.idCondicao ?? client.id_condicao;
+  if (id === null) {
+    throw refused([
+      {
+        code: 'NO_PAYMENT_TERM',
+        message: `O cliente ${client.razao_social} não tem condição de pagamento padrão no ERP; escolha uma.`,
+      },
+    ]);
+  }
+  const term = await q.selectPaymentTermForClient(tx, idEmpresa, input.idCliente, id);
+  if (!term?.ativo || !term.permitida) {
+    const name = term?.descricao ? `"${term.descricao}"` : id;
+    throw refused([
+      {
+        code: 'PAYMENT_TERM_NOT_ALLOWED',
+        message: !term
+          ? `A condição de pagamento ${id} não existe no ERP.`
+          : !term.ativo
+            ? `A condição de pagamento ${name} está inativa no ERP.`
+            : `A condição de pagamento ${name} não está liberada para o cliente ${client.razao_social}.`,
+      },
+    ]);
+  }
+  return { id, descricao: toErpText(term.descricao ?? '') };
 }
 
 /**
@@ -184,7 +223,7 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
  * it equal to what GET /orders/{id} reads (load.ts).
  */
 async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now: Date): Promise<Order> {
-  const { client, idPauta, endEntrega, lines } = await priceAndCheck(tx, auth, input, now);
+  const { client, idPauta, endEntrega, condicao, lines } = await priceAndCheck(tx, auth, input, now);
   const totals = orderTotals(lines.map((l) => l.amounts));
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
   const {
@@ -208,6 +247,9 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
       valor_bruto: totals.gross,
       valor_desconto: totals.discount,
       valor_total: totals.total,
+      // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
+      id_condicao: condicao.id,
+      condicao_pagamento: condicao.descricao,
     },
     lines.map((l) => ({
       id_produto: l.item.idProduto,
@@ -240,6 +282,7 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     endEntrega,
     idPauta,
     observacao,
+    condicaoPagamento: condicao,
     valorBruto: totals.gross,
     valorDesconto: totals.discount,
     valorTotal: totals.total,

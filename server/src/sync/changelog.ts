@@ -111,6 +111,10 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
              'creditLimit', c.limite_credito,
              'lastOrderAt', to_char(c.ultimo_pedido_em at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'active', coalesce(c.cadastro_ativo, false),
+             'paymentTermId', c.id_condicao,
+             'paymentTermIds', (select json_agg(cc.id_condicao order by cc.id_condicao)
+                                  from app.vw_clientes_condicoes cc
+                                 where cc.id_empresa = c.id_empresa and cc.id_cliente = c.id_cliente),
              '_deleted', false) as doc
       from app.vw_clientes c
      where c.id_empresa = ${idEmpresa} ${only}`;

@@ -170,6 +170,12 @@ export function OrderReview(props: { id: number }) {
                 <dd>{order.endEntrega}</dd>
               </>
             )}
+            {order.condicaoPagamento && (
+              <>
+                <dt>Pagamento</dt>
+                <dd>{order.condicaoPagamento.descricao}</dd>
+              </>
+            )}
             {order.observacao && (
               <>
                 <dt>Observação</dt>

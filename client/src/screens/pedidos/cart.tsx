@@ -8,8 +8,10 @@ import { store } from '../../data/store.ts';
 import type { ClientDoc, ProductDoc } from '../../db/schemas.ts';
 import { currentUser } from '../../session/session.ts';
 import {
+  allowedTerms,
   type CartLineInput,
   cartTotals,
+  chosenTerm,
   clientBlockReason,
   draftOf,
   linesOfDraft,
@@ -17,8 +19,9 @@ import {
   previewLine,
   priceOn,
 } from './cart-model.ts';
-import { useCartContext, useClients, useOrderEntry, useProducts, useSearch } from './data.ts';
+import { useCartContext, useClients, useCompany, useOrderEntry, useProducts, useSearch } from './data.ts';
 import { formatDocument, formatMoney, formatPercent } from './format.ts';
+import { PaymentTermPicker } from './payment-term.tsx';
 import { ReasonList } from './reasons.tsx';
 
 /** Where a line's ceiling comes from, in the words a representative uses. */
@@ -149,6 +152,7 @@ interface SavedCart {
   lines: CartLineInput[];
   endEntrega: string | null;
   observacao: string;
+  idCondicao: number | null;
 }
 
 /**
@@ -177,6 +181,8 @@ export function CartScreen(props: { fixId?: string }) {
   const [lines, setLines] = useState<CartLineInput[]>(resume?.lines ?? []);
   const [endEntrega, setEndEntrega] = useState<string | null>(resume?.endEntrega ?? null);
   const [observacao, setObservacao] = useState(resume?.observacao ?? '');
+  // The term picked by hand; null follows the client's default.
+  const [idCondicao, setIdCondicao] = useState<number | null>(resume?.idCondicao ?? null);
   const [errors, setErrors] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
   const loadedDraft = useRef(false);
@@ -192,11 +198,12 @@ export function CartScreen(props: { fixId?: string }) {
     setLines(linesOfDraft(draft));
     setEndEntrega(draft.endEntrega ?? null);
     setObservacao(draft.observacao ?? '');
+    setIdCondicao(draft.idCondicao ?? null);
   }, [fixing]);
 
   useEffect(() => {
-    if (!props.fixId && userId !== null) savedCart = { userId, clientId, lines, endEntrega, observacao };
-  }, [props.fixId, userId, clientId, lines, endEntrega, observacao]);
+    if (!props.fixId && userId !== null) savedCart = { userId, clientId, lines, endEntrega, observacao, idCondicao };
+  }, [props.fixId, userId, clientId, lines, endEntrega, observacao, idCondicao]);
 
   // The list of problems takes the focus, so a screen reader hears why nothing was sent.
   useEffect(() => {
@@ -214,13 +221,22 @@ export function CartScreen(props: { fixId?: string }) {
   const address = endEntrega ?? client?.deliveryAddress ?? '';
   const blocked = client ? clientBlockReason(client) : null;
   const refusedReasons: SyncOrderReason[] = fixing && fixing.state === 'refused' ? fixing.reasons : [];
+  const company = useCompany();
+  const terms = allowedTerms(company?.paymentTerms ?? [], client);
+  const term = chosenTerm(terms, client, idCondicao);
 
   const updateLine = (index: number, patch: Partial<CartLineInput>) =>
     setLines((all) => all.map((l, i) => (i === index ? { ...l, ...patch } : l)));
 
   const send = async (e: Event) => {
     e.preventDefault();
-    const result = draftOf({ client, endEntrega: address, observacao, lines: previews });
+    const result = draftOf({
+      client,
+      endEntrega: address,
+      observacao,
+      lines: previews,
+      payment: { chosen: term, allowed: terms },
+    });
     if (!result.ok) {
       setErrors(result.errors);
       return;
@@ -307,6 +323,7 @@ export function CartScreen(props: { fixId?: string }) {
             onPick={(c) => {
               setClientId(c.id);
               setEndEntrega(null);
+              setIdCondicao(null);
             }}
           />
         )}
@@ -433,6 +450,16 @@ export function CartScreen(props: { fixId?: string }) {
               <ErpText typed={observacao} />
             </label>
           </section>
+        ) : null}
+
+        {client ? (
+          <PaymentTermPicker
+            allowed={terms}
+            chosen={term}
+            defaultId={client.paymentTermId ?? null}
+            restricted={!!client.paymentTermIds}
+            onChange={setIdCondicao}
+          />
         ) : null}
 
         <section aria-labelledby="cart-totals-title" class="totals">

@@ -115,6 +115,12 @@ export function OrderDetail(props: { id: string; entry: OutboxEntry | null | und
             </dd>
             <dt>Entrega</dt>
             <dd>{shown.address || 'Endereço do cadastro do cliente'}</dd>
+            {shown.paymentTerm ? (
+              <>
+                <dt>Pagamento</dt>
+                <dd>{shown.paymentTerm}</dd>
+              </>
+            ) : null}
             {shown.observacao ? (
               <>
                 <dt>Observação</dt>
