@@ -43,6 +43,17 @@ export const ZCompany = z
       .describe(
         'The active payment terms of the ERP (vw_condicoes_pagamento), by name; an order carries one of them. Absent in documents of servers older than terms',
       ),
+    pautas: z
+      .array(
+        z
+          .object({
+            id: z.number().int().describe('Price list id (a client’s idPauta)'),
+            descricao: z.string().describe("How the ERP names it: 'Tabela Varejo'"),
+          })
+          .describe('A price list'),
+      )
+      .optional()
+      .describe('Every price list of the tenant (vw_pautas), so screens name them; absent from older servers'),
   })
   .describe('The caller’s company (tenant) and its Campo settings');
 export type Company = z.infer<typeof ZCompany>;

@@ -187,6 +187,13 @@ export const ZOrderHistoryEntry = z
     de: ZOrderStatus.nullable().describe('Status before; null when the order was created'),
     para: ZOrderStatus.describe('Status after'),
     usuario: z.string().describe('Who made the change (login), or "erp" for invoicing'),
+    nomeUsuario: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'The name of who made the change, for people to read; null for the ERP or a login that no longer exists',
+      ),
     motivo: z.string().nullable().describe('Reason, for rejections'),
     em: z.string().describe('When (ISO 8601)'),
   })
@@ -217,7 +224,12 @@ export const ZOrder = ZOrderSummary.extend({
   valorBruto: z.number().describe('Sum of list price × quantity'),
   valorDesconto: z.number().describe('Bruto less total'),
   motivoRejeicao: z.string().nullable().describe('Why it was rejected'),
-  decididoPor: z.string().nullable().describe('Who approved or rejected it'),
+  decididoPor: z.string().nullable().describe('Who approved or rejected it (login)'),
+  nomeDecididoPor: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('The name of who approved or rejected it, for people to read; null while pending'),
   decididoEm: z.string().nullable().describe('When it was approved or rejected'),
   erpIdPedido: z
     .number()

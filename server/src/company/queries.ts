@@ -29,6 +29,18 @@ export function selectCompany(tx: Tx, idEmpresa: number) {
 
 export type CompanyRow = NonNullable<Awaited<ReturnType<typeof selectCompany>>>;
 
+/** Every price list of the tenant by name, the head office's definition first. */
+export function selectPautaNames(tx: Tx, idEmpresa: number) {
+  return tx
+    .selectFrom('app.vw_pautas')
+    .distinctOn('id_pauta')
+    .select(['id_pauta', 'descricao'])
+    .where('id_empresa', '=', idEmpresa)
+    .orderBy('id_pauta')
+    .orderBy(sql`id_filial <> id_empresa`)
+    .execute();
+}
+
 /**
  * The tenant's active payment terms, by name. A term id the head office and a branch both
  * define is listed once, as the head office names it.

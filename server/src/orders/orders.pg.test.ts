@@ -425,6 +425,32 @@ describe('orders', () => {
     }
   });
 
+  it('names people, not logins: who placed the order in its history and who decided it', async () => {
+    const rep = await logInAs(app, db.pool, {
+      login: 'ana@o.test',
+      name: 'Ana Conceição',
+      role: 'representative',
+      idEmpresa: s.idEmpresa,
+      codVendedor: s.codVendedor,
+    });
+    const sup = await logInAs(app, db.pool, {
+      login: 'sergio@o.test',
+      name: 'Sérgio Aprovador ✅',
+      role: 'supervisor',
+      idEmpresa: s.idEmpresa,
+      codSupervisor: s.codSupervisor,
+    });
+    const created = (await (await post(app, rep, '/orders', order([0]), randomUUID())).json()) as Order;
+    expect(created.historico[0]).toMatchObject({ usuario: 'ana@o.test', nomeUsuario: 'Ana Conceição' });
+    const approved = (await (await post(app, sup, `/orders/${created.id}/approve`, {})).json()) as Order;
+    expect(approved).toMatchObject({ decididoPor: 'sergio@o.test', nomeDecididoPor: 'Sérgio Aprovador ✅' });
+    expect(approved.historico.map((h) => h.nomeUsuario)).toEqual(['Ana Conceição', 'Sérgio Aprovador ✅']);
+    // The ERP's invoicing is by no person.
+    await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [approved.erpIdPedido]);
+    const invoiced = (await (await get(app, rep, `/orders/${created.id}`)).json()) as Order;
+    expect(invoiced.historico.at(-1)).toMatchObject({ usuario: 'erp', nomeUsuario: null });
+  });
+
   it('rejection needs a reason and records it; a second decision conflicts', async () => {
     const o = await newOrder();
     expect((await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {})).status).toBe(400);

@@ -223,11 +223,12 @@ export function selectOrderLines(tx: Tx, idEmpresa: number, ids: readonly number
 /** The status history of several orders, oldest first. */
 export function selectHistory(tx: Tx, idEmpresa: number, ids: readonly number[]) {
   return tx
-    .selectFrom('app.pedido_status_historico')
-    .select(['id_pedido', 'situa_de', 'situa_para', 'usuario', 'motivo', 'criado_em'])
-    .where('id_empresa', '=', idEmpresa)
-    .where('id_pedido', 'in', ids.length > 0 ? [...ids] : [0])
-    .orderBy('id')
+    .selectFrom('app.pedido_status_historico as h')
+    .leftJoin('app.usuarios as u', 'u.login', 'h.usuario')
+    .select(['h.id_pedido', 'h.situa_de', 'h.situa_para', 'h.usuario', 'u.nome', 'h.motivo', 'h.criado_em'])
+    .where('h.id_empresa', '=', idEmpresa)
+    .where('h.id_pedido', 'in', ids.length > 0 ? [...ids] : [0])
+    .orderBy('h.id')
     .execute();
 }
 
@@ -243,12 +244,22 @@ export function selectErpSituations(tx: Tx, idEmpresa: number, erpIds: readonly 
 
 /** Several orders of the tenant, by id. */
 export function selectOrdersById(tx: Tx, idEmpresa: number, ids: readonly number[]) {
-  return tx
-    .selectFrom('app.pedidos')
-    .select(orderColumns)
-    .where('id_empresa', '=', idEmpresa)
-    .where('id', 'in', ids.length > 0 ? [...ids] : [0])
-    .execute();
+  return (
+    tx
+      .selectFrom('app.pedidos')
+      .select(orderColumns)
+      // The name of who decided, for people to read (lossless-encoded like every users' name).
+      .select((eb) =>
+        eb
+          .selectFrom('app.usuarios as u')
+          .select('u.nome')
+          .whereRef('u.login', '=', 'app.pedidos.decidido_por')
+          .as('nome_decidido_por'),
+      )
+      .where('id_empresa', '=', idEmpresa)
+      .where('id', 'in', ids.length > 0 ? [...ids] : [0])
+      .execute()
+  );
 }
 
 /**

@@ -288,6 +288,7 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
     valorTotal: totals.total,
     motivoRejeicao: null,
     decididoPor: null,
+    nomeDecididoPor: null,
     decididoEm: null,
     criadoEm,
     erpIdPedido: null,
@@ -308,7 +309,9 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
       idPauta,
       valorTotal: l.amounts.total,
     })),
-    historico: [{ de: null, para: 'pending_approval', usuario: auth.login, motivo: null, em: criadoEm }],
+    historico: [
+      { de: null, para: 'pending_approval', usuario: auth.login, nomeUsuario: auth.name, motivo: null, em: criadoEm },
+    ],
   };
 }
 

@@ -2,6 +2,7 @@ import type { OrderSummary } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { brl, dateTime } from './kit/format.ts';
 import { Pager } from './kit/pager.tsx';
+import { useRepName } from './kit/rep-name.ts';
 import { useApi } from './kit/use-api.ts';
 
 interface OrderPage {
@@ -14,6 +15,7 @@ interface OrderPage {
 const PAGE_SIZE = 20;
 
 export function ApprovalQueue() {
+  const repName = useRepName();
   const [page, setPage] = useState(1);
   const { data, error, loading, reload } = useApi<OrderPage>(
     `/orders?status=pending_approval&page=${page}&pageSize=${PAGE_SIZE}`,
@@ -51,7 +53,7 @@ export function ApprovalQueue() {
                   <span class="mg-row">
                     <span>{o.nomeCliente}</span>
                     <span class="mg-muted">
-                      Vendedor {o.codVendedor} · {dateTime(o.criadoEm)}
+                      {repName(o.codVendedor)} · {dateTime(o.criadoEm)}
                     </span>
                   </span>
                 </a>

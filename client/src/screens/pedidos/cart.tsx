@@ -19,7 +19,7 @@ import {
   previewLine,
   priceOn,
 } from './cart-model.ts';
-import { useCartContext, useClients, useCompany, useOrderEntry, useProducts, useSearch } from './data.ts';
+import { useCartContext, useClients, useCompany, useOrderEntry, usePautaName, useProducts, useSearch } from './data.ts';
 import { formatDocument, formatMoney, formatPercent } from './format.ts';
 import { PaymentTermPicker } from './payment-term.tsx';
 import { ReasonList } from './reasons.tsx';
@@ -222,6 +222,7 @@ export function CartScreen(props: { fixId?: string }) {
   const blocked = client ? clientBlockReason(client) : null;
   const refusedReasons: SyncOrderReason[] = fixing && fixing.state === 'refused' ? fixing.reasons : [];
   const company = useCompany();
+  const pautaName = usePautaName();
   const terms = allowedTerms(company?.paymentTerms ?? [], client);
   const term = chosenTerm(terms, client, idCondicao);
 
@@ -303,7 +304,7 @@ export function CartScreen(props: { fixId?: string }) {
                   .filter(Boolean)
                   .join(' · ')}
               </small>
-              {idPauta !== null ? <small>Pauta {idPauta}</small> : null}
+              {idPauta !== null ? <small>{pautaName(idPauta)}</small> : null}
               {blocked ? (
                 <p class="line-error" role="alert">
                   {blocked}

@@ -20,7 +20,7 @@ function History(props: { order: Order }) {
           <li key={`${h.em}-${h.para}`}>
             <strong>{h.de === null ? `Criado: ${STATUS_LABEL[h.para].toLowerCase()}` : STATUS_LABEL[h.para]}</strong>{' '}
             <small>
-              {formatDateTime(h.em)} · {h.usuario === 'erp' ? 'ERP' : h.usuario}
+              {formatDateTime(h.em)} · {h.usuario === 'erp' ? 'ERP' : (h.nomeUsuario ?? h.usuario)}
             </small>
             {h.motivo ? <p>Motivo: {h.motivo}</p> : null}
           </li>

@@ -8,6 +8,7 @@ import { api, errorMessage } from '../../api.ts';
 import '../aprovacoes/kit/kit.css';
 import { dateTime } from '../aprovacoes/kit/format.ts';
 import { Pager } from '../aprovacoes/kit/pager.tsx';
+import { useRepName } from '../aprovacoes/kit/rep-name.ts';
 import { useApi } from '../aprovacoes/kit/use-api.ts';
 import './sac-empresa.css';
 
@@ -26,6 +27,7 @@ interface TicketPage {
 }
 
 function Inbox() {
+  const repName = useRepName();
   const [status, setStatus] = useState<TicketStatus | ''>('aberto');
   const [cliente, setCliente] = useState('');
   const [applied, setApplied] = useState('');
@@ -96,7 +98,7 @@ function Inbox() {
                 </span>
                 <span class="mg-row mg-muted">
                   <span>
-                    {t.nomeCliente} · vendedor {t.codVendedor}
+                    {t.nomeCliente} · {repName(t.codVendedor)}
                     {t.numPedSar !== null && ` · pedido ${t.numPedSar}`}
                     {t.numPedErp !== null && ` · pedido ERP ${t.numPedErp}`}
                   </span>
@@ -114,6 +116,7 @@ function Inbox() {
 
 function TicketView(props: { id: number }) {
   const fetched = useApi<Ticket>(`/ger/chamados/${props.id}`);
+  const repName = useRepName();
   const [ticket, setTicket] = useState<Ticket | null>(null);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -159,7 +162,7 @@ function TicketView(props: { id: number }) {
           <p>
             <span class={`mg-chip ${STATUS[t.status].chip}`}>{STATUS[t.status].label}</span>{' '}
             <span class="mg-muted">
-              {t.nomeCliente} · vendedor {t.codVendedor}
+              {t.nomeCliente} · {repName(t.codVendedor)}
               {t.numPedSar !== null && ` · pedido ${t.numPedSar}`}
             </span>
           </p>
