@@ -178,6 +178,13 @@ export const ZSyncProduct = z
     image: z.string().nullable().describe('Image reference from the ERP'),
     active: z.boolean().describe('Active in the ERP; inactive products stay so open orders can show them'),
     prices: z.array(ZSyncPrice).describe('Price on each pauta of the tenant, by pauta id'),
+    stock: z
+      .number()
+      .nullable()
+      .optional()
+      .describe(
+        'Stock on hand in the ERP (vw_estoque), in the sales unit; null when the ERP keeps none for it: unknown, not zero',
+      ),
     _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe('A product document (collection produtos)');

@@ -91,6 +91,17 @@ create table produtos (
   foreign key (id_empresa, cod_grupo, cod_subgrupo) references subgrupos_produto (id_empresa, cod_grupo, cod_subgrupo)
 );
 
+-- Stock on hand per product and company. Optional for Campo: an ERP without it provisions
+-- all the same (app.estoque_erp), and products without a row show no stock, not zero.
+create table estoque (
+  id_empresa      integer not null references empresas (id_empresa),
+  -- No foreign key: this ERP keeps stock rows of products it has since deleted.
+  id_produto      integer not null,
+  quantidade      numeric(14, 3) not null,
+  dt_alteracao    timestamp not null default now(),
+  primary key (id_empresa, id_produto)
+);
+
 -- Price lists (pautas) and the price of each product on each list.
 create table pautas (
   id_empresa      integer not null references empresas (id_empresa),

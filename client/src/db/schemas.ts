@@ -114,6 +114,7 @@ const produtos: RxJsonSchema<ProductDoc> = {
         properties: { idPauta: { type: 'integer' }, price: { type: 'number' } },
       },
     },
+    stock: num,
     busca: { type: 'string', maxLength: SEARCH_MAX },
     grupoCodigo: { type: 'integer', minimum: -1, maximum: 2_147_483_647, multipleOf: 1 },
   },
@@ -321,12 +322,12 @@ const fixtureNext: Record<number, (doc: OldDoc) => OldDoc> = FIXTURE_NEXT_STORE 
 export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) => OldDoc> } = {
   // 1 (protocol 2): funnel cards and tickets gained `recusa` (the server's refusal of what
   // the device pushed). Nothing else changed; every other collection is carried over as is.
-  // 2 (payment terms): clients gained their default term and the terms they are restricted
-  // to. A carried-over client has neither until the server's new document arrives (its hash
+  // 2 (payment terms, stock): products gained their stock (null: unknown), clients their
+  // default payment term and the terms they are restricted to. A carried-over client has neither until the server's new document arrives (its hash
   // changed, so the next pull brings it); the company document (ajustes 'empresa', an object
   // in the schema) gains the list of terms the same way. A queued order's draft is an object
   // too: one queued before the update has no term, and the server applies the client's.
-  produtos: { 1: same, 2: same, ...fixtureNext },
+  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: null }), ...fixtureNext },
   clientes: { 1: same, 2: (doc) => ({ ...doc, paymentTermId: null, paymentTermIds: null }), ...fixtureNext },
   regras: { 1: same, 2: same, ...fixtureNext },
   ajustes: { 1: same, 2: same, ...fixtureNext },

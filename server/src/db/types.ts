@@ -315,6 +315,12 @@ export interface VwClientesCondicoesView {
   id_condicao: number | null;
 }
 
+export interface VwEstoqueView {
+  id_empresa: number | null;
+  id_produto: number | null;
+  quantidade: number | null;
+}
+
 export interface VwPautasView {
   id_empresa: number | null;
   id_filial: number | null;
@@ -525,6 +531,7 @@ export interface DB {
   'app.vw_condicoes_pagamento': VwCondicoesPagamentoView;
   'app.vw_clientes_financeiro': VwClientesFinanceiroView;
   'app.vw_empresas': VwEmpresasView;
+  'app.vw_estoque': VwEstoqueView;
   'app.vw_faturamento_mes': VwFaturamentoMesView;
   'app.vw_grupos_produto': VwGruposProdutoView;
   'app.vw_notas_fiscais': VwNotasFiscaisView;

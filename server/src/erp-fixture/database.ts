@@ -13,6 +13,7 @@ export const ERP_TABLES = [
   'grupos_produto',
   'subgrupos_produto',
   'produtos',
+  'estoque',
   'pautas',
   'pautas_precos',
   'condicoes_pagamento',

@@ -79,7 +79,7 @@ describe('createErpFixture, tiny', () => {
       expect(count, table).toBeGreaterThan(0);
       expect(await scalar<number>(db.pool, `select count(*)::int as v from ${table}`), table).toBe(count);
     }
-    expect(Object.keys(summary.counts)).toHaveLength(16);
+    expect(Object.keys(summary.counts)).toHaveLength(17);
   });
 
   it('marks the tables as a fixture and restores every foreign key and index', async () => {

@@ -128,6 +128,7 @@ const COLUMNS = {
     'id_condicao',
   ],
   condicoes_pagamento: ['id_empresa', 'id_condicao', 'descricao', 'dias_prazo', 'ativo'],
+  estoque: ['id_empresa', 'id_produto', 'quantidade'],
   corrent_condicoes: ['id_corrent', 'id_empresa', 'id_condicao'],
   pedidos_venda: [
     'id_pedido',
@@ -182,6 +183,14 @@ const COLUMNS = {
 } as const satisfies Record<(typeof ERP_TABLES)[number], readonly string[]>;
 
 type ErpTable = keyof typeof COLUMNS;
+
+/**
+ * Stock on hand (estoque): nine products in ten have a row, a few of them at zero; taken from
+ * the product id rather than the random stream, so adding stock changed no other value.
+ */
+function stockRows(idEmpresa: number, table: ProductTable | undefined): CopyValue[][] {
+  return [...(table?.ids ?? [])].filter((id) => id % 10 !== 0).map((id) => [idEmpresa, id, `${(id * 7919) % 240}.000`]);
+}
 
 function checkOptions(options: FixtureOptions): { seed: number; asOf: number; lastSecond: number } {
   if (!Object.hasOwn(SCALES, options.scale)) {
@@ -289,6 +298,10 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
     }
     await finish('produtos', products);
     await finish('pautas_precos', prices);
+    await copyRows(
+      'estoque',
+      tenants.flatMap((t) => stockRows(t.id, productTables.get(t.id))),
+    );
     progress('products', productTotal, productTotal);
 
     const plan = planClients({ tenants, spec, seed, asOf, lastSecond, historyStart });

@@ -1,4 +1,4 @@
-// The 22 views on the tiny reference ERP. Expectations are computed here from the raw ERP
+// The 23 views on the tiny reference ERP. Expectations are computed here from the raw ERP
 // tables, never copied from the views' own SQL, so a wrong join or rule shows up.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { provision } from './provision.ts';
@@ -25,10 +25,10 @@ describe('the views over the tiny reference ERP', () => {
     await provision(db.pool);
   });
 
-  it('are 22, each selectable, and each ERP-backed one returns rows', async () => {
+  it('are 23, each selectable, and each ERP-backed one returns rows', async () => {
     const sources = await loadSqlSources();
     const views = sources.repeatables.filter((r) => r.kind === 'view');
-    expect(views).toHaveLength(22);
+    expect(views).toHaveLength(23);
     for (const v of views) {
       const { rows } = await db.pool.query(`select * from app.${v.name} limit 1`);
       // Rules in force and Campo-only data are empty until the service writes them.
@@ -289,5 +289,33 @@ describe('the views over the tiny reference ERP', () => {
       "select (select count(*)::int from app.vw_clientes) as v, (select count(*)::int from corrent where tipo = 'C') as c",
     );
     expect(count.rows[0].v).toBe(count.rows[0].c);
+  });
+
+  // Last: it drops the ERP's stock table.
+  it('vw_estoque sums the stock per tenant, and an ERP without stock provisions all the same with none', async () => {
+    const tenant = await tenantOf();
+    const raw = await db.pool.query<{ id_empresa: number; id_produto: number; quantidade: string }>(
+      'select id_empresa, id_produto, quantidade from estoque',
+    );
+    const sums = new Map<string, number>();
+    for (const r of raw.rows) {
+      const k = `${tenant.get(r.id_empresa)}/${r.id_produto}`;
+      sums.set(k, (sums.get(k) ?? 0) + Number(r.quantidade));
+    }
+    const view = await db.pool.query<{ id_empresa: number; id_produto: number; quantidade: string }>(
+      'select id_empresa, id_produto, quantidade from app.vw_estoque',
+    );
+    expect(view.rows.length).toBeGreaterThan(0);
+    expect(new Map(view.rows.map((r) => [`${r.id_empresa}/${r.id_produto}`, Number(r.quantidade)]))).toEqual(sums);
+    // Products without a row have unknown stock, which the view leaves out (never zero).
+    const without = await db.pool.query(
+      'select count(*)::int as n from produtos p where not exists (select 1 from estoque e where e.id_produto = p.id_produto)',
+    );
+    expect(without.rows[0]?.n).toBeGreaterThan(0);
+
+    await db.pool.query('drop table estoque');
+    await provision(db.pool);
+    expect((await db.pool.query('select * from app.vw_estoque')).rows).toEqual([]);
+    await provision(db.pool);
   });
 });

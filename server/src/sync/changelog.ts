@@ -71,9 +71,12 @@ function productDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<D
              'image', p.imagem,
              'active', coalesce(p.ativo, false),
              'prices', coalesce(pr.prices, '[]'::json),
+             'stock', st.quantidade,
              '_deleted', false) as doc
       from app.vw_produtos p
       left join precos pr on pr.id_produto = p.id_produto
+      -- Stock where the ERP keeps it (optional): null is unknown, shown as nothing.
+      left join app.vw_estoque st on st.id_empresa = p.id_empresa and st.id_produto = p.id_produto
      where p.id_empresa = ${idEmpresa} ${only}`;
 }
 

@@ -7,6 +7,7 @@ import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatDate, formatMoney, formatPercent } from '../clientes/format.ts';
 import { usePautaName } from '../pedidos/data.ts';
+import { stockText } from '../pedidos/stock.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { type Conditions, ceilingOf, conditions$, rulesReaching } from './pricing.ts';
 
@@ -62,6 +63,12 @@ export function ProductDetail(props: { store: Store; id: string }) {
         <dd>{product.subgrupoName ?? '—'}</dd>
         <dt>Categoria</dt>
         <dd>{product.category ?? '—'}</dd>
+        {product.stock != null ? (
+          <>
+            <dt>Estoque</dt>
+            <dd>{stockText(product.stock, product.unit)?.replace(/^Estoque /, '')}</dd>
+          </>
+        ) : null}
       </dl>
 
       <PautaPicker pautas={pautas} />

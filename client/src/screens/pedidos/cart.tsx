@@ -23,6 +23,7 @@ import { useCartContext, useClients, useCompany, useOrderEntry, usePautaName, us
 import { formatDocument, formatMoney, formatPercent } from './format.ts';
 import { PaymentTermPicker } from './payment-term.tsx';
 import { ReasonList } from './reasons.tsx';
+import { StockWarning, stockText } from './stock.tsx';
 
 /** Where a line's ceiling comes from, in the words a representative uses. */
 export function ceilingSourceText(c: LineCeiling): string {
@@ -377,6 +378,9 @@ export function CartScreen(props: { fixId?: string }) {
                           Teto {formatPercent(l.ceiling.ceilingPercent)} ({ceilingSourceText(l.ceiling)})
                         </span>
                       ) : null}
+                      {stockText(l.product?.stock, l.product?.unit) ? (
+                        <span>{stockText(l.product?.stock, l.product?.unit)}</span>
+                      ) : null}
                     </p>
                     {l.ceiling?.prefillRule ? (
                       <p class="line-rule">
@@ -412,6 +416,7 @@ export function CartScreen(props: { fixId?: string }) {
                         <strong>{formatMoney(l.amounts.total)}</strong>
                       </p>
                     ) : null}
+                    <StockWarning stock={l.product?.stock} quantity={l.quantity} />
                     {l.error ? (
                       <p id={errorId} class="line-error">
                         {l.error}
