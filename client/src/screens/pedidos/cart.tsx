@@ -2,7 +2,7 @@
 // (/pedidos/<id>/corrigir). It works the same online and offline: "Enviar pedido" only queues
 // the order in the device's outbox, and the replication pushes it when there is a connection.
 import { type LineCeiling, type SyncOrderReason, toErpText } from '@campo/shared';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { store } from '../../data/store.ts';
 import type { ClientDoc, ProductDoc } from '../../db/schemas.ts';
@@ -23,6 +23,7 @@ import { useCartContext, useClients, useCompany, useOrderEntry, usePautaName, us
 import { formatDocument, formatMoney, formatPercent } from './format.ts';
 import { PaymentTermPicker } from './payment-term.tsx';
 import { ReasonList } from './reasons.tsx';
+import { type RepeatItem, RepeatNote, useRepeat } from './repeat.tsx';
 import { StockWarning, stockText } from './stock.tsx';
 
 /** Where a line's ceiling comes from, in the words a representative uses. */
@@ -177,7 +178,10 @@ export function CartScreen(props: { fixId?: string }) {
   const fixEntry = useOrderEntry(props.fixId ?? '');
   const fixing = props.fixId ? fixEntry : null;
   const userId = currentUser.value?.id ?? null;
-  const resume = props.fixId ? null : resumableCart(userId, query.cliente ?? null);
+  // "Repetir pedido": a new cart from a past order of this device (its outbox id).
+  const repeatId = props.fixId ? null : (query.repetir ?? null);
+  const repeatEntry = useOrderEntry(repeatId ?? '');
+  const resume = props.fixId || repeatId ? null : resumableCart(userId, query.cliente ?? null);
   const [clientId, setClientId] = useState<string | null>(resume?.clientId ?? query.cliente ?? null);
   const [lines, setLines] = useState<CartLineInput[]>(resume?.lines ?? []);
   const [endEntrega, setEndEntrega] = useState<string | null>(resume?.endEntrega ?? null);
@@ -217,6 +221,15 @@ export function CartScreen(props: { fixId?: string }) {
   const products = useProducts(productIds);
   const idPauta = client?.idPauta ?? null;
   const { ctx, ceilingsKnown } = useCartContext(idPauta);
+  const repeatItems = useMemo<RepeatItem[] | null>(
+    () =>
+      repeatEntry?.order?.itens ??
+      repeatEntry?.draft?.itens.map((i) => ({ idProduto: i.idProduto, quantidade: i.quantidade })) ??
+      null,
+    [repeatEntry],
+  );
+  const applyRepeat = useCallback((repeated: CartLineInput[]) => setLines(repeated), []);
+  const repeatLeft = useRepeat(repeatItems, ctx, client !== null && ceilingsKnown, applyRepeat);
   const previews = lines.map((l) => previewLine(l, products.get(String(l.idProduto)) ?? null, ctx));
   const totals = cartTotals(previews);
   const address = endEntrega ?? client?.deliveryAddress ?? '';
@@ -287,6 +300,7 @@ export function CartScreen(props: { fixId?: string }) {
   return (
     <section class="cart">
       <h1>{props.fixId ? 'Corrigir pedido' : 'Novo pedido'}</h1>
+      <RepeatNote left={repeatLeft} />
       {refusedReasons.length ? (
         <article class="refusal" aria-labelledby="cart-refusal-title">
           <h2 id="cart-refusal-title">O servidor recusou este pedido</h2>

@@ -10,6 +10,7 @@ import { useShownOrder } from './order-view.ts';
 import { orderTitle } from './orders-list.tsx';
 import { ReasonList } from './reasons.tsx';
 import { OutboxActions } from './refused-actions.tsx';
+import { RepeatLink } from './repeat.tsx';
 
 function History(props: { order: Order }) {
   return (
@@ -155,6 +156,11 @@ export function OrderDetail(props: { id: string; entry: OutboxEntry | null | und
             Imprimir
           </a>
         </div>
+      ) : null}
+      {order || entry.draft ? (
+        <p class="order-actions">
+          <RepeatLink idCliente={order?.idCliente ?? (entry.draft?.idCliente as number)} from={entry.id} />
+        </p>
       ) : null}
       {order ? <History order={order} /> : null}
     </section>
