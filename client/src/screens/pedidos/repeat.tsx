@@ -25,7 +25,7 @@ export function repeatLines(
   const left: string[] = [];
   for (const item of items) {
     const p = products.get(String(item.idProduto));
-    if (!p || !p.active || priceOn(p, ctx.idPauta) === null) {
+    if (!p?.active || priceOn(p, ctx.idPauta) === null) {
       left.push(item.descricao ?? p?.description ?? `Produto ${item.idProduto}`);
       continue;
     }
