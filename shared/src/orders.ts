@@ -106,7 +106,7 @@ export const ZOrderCreate = z
       .max(2_147_483_647)
       .optional()
       .describe(
-        "Payment term (vw_condicoes_pagamento.id_condicao); defaults to the client's own. Must be active and, when the ERP restricts the client's terms, one of them (PAYMENT_TERM_NOT_ALLOWED); without it and without a default the order is refused with NO_PAYMENT_TERM",
+        "Payment term (vw_condicoes_pagamento.id_condicao); defaults to the client's own. Must be active and, when the ERP restricts the client's terms, one of them (PAYMENT_TERM_NOT_ALLOWED); without it and without a default the order carries none and the ERP applies its own (the app always asks for one)",
       ),
     itens: z
       .array(ZOrderLineInput)
@@ -138,7 +138,6 @@ export const REFUSAL_CODES = [
   'PRICE_NOT_ON_LIST',
   'DISCOUNT_ABOVE_CEILING',
   'NO_DELIVERY_ADDRESS',
-  'NO_PAYMENT_TERM',
   'PAYMENT_TERM_NOT_ALLOWED',
 ] as const;
 export const ZRefusalReason = z

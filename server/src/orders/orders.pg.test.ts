@@ -416,9 +416,12 @@ describe('orders', () => {
         randomUUID(),
       );
       expect(allowed.status).toBe(201);
-      // No default and none chosen: refused, never an invented term.
+      // No default and none chosen (a client registered through Campo, an app older than
+      // terms): the order carries none, never an invented one, and the ERP applies its own.
       await db.pool.query('update corrent set id_condicao = null where id_corrent = $1', [s.idCliente]);
-      expect((await refusedWith(order([0])))[0]?.code).toBe('NO_PAYMENT_TERM');
+      const bare = await post(app, tokens.rep as string, '/orders', order([0]), randomUUID());
+      expect(bare.status).toBe(201);
+      expect(((await bare.json()) as Order).condicaoPagamento).toBeNull();
     } finally {
       await db.pool.query('delete from corrent_condicoes where id_corrent = $1', [s.idCliente]);
       await db.pool.query('update corrent set id_condicao = $2 where id_corrent = $1', [s.idCliente, def.id]);

@@ -183,23 +183,18 @@ async function priceAndCheck(tx: Tx, auth: AuthContext, input: OrderCreate, now:
  * The order's payment term: the one asked, else the client's default; it must be active and,
  * where the ERP restricts the client's terms, one of them. Its name is copied into the order
  * (LATIN1-safe, like the client's name) so the order shows what was agreed even after the ERP
- * renames the term.
+ * renames the term. Neither (a client registered through Campo has no default, and an app
+ * older than terms sends none): the order goes without, and the ERP applies its own rule;
+ * the app's cart never sends such an order, it asks for the term.
  */
 async function paymentTermOf(
   tx: Tx,
   idEmpresa: number,
   input: OrderCreate,
   client: { id_condicao: number | null; razao_social: string | null },
-): Promise<{ id: number; descricao: string }> {
+): Promise<{ id: number; descricao: string } | null> {
   const id = input.idCondicao ?? client.id_condicao;
-  if (id === null) {
-    throw refused([
-      {
-        code: 'NO_PAYMENT_TERM',
-        message: `O cliente ${client.razao_social} não tem condição de pagamento padrão no ERP; escolha uma.`,
-      },
-    ]);
-  }
+  if (id === null) return null;
   const term = await q.selectPaymentTermForClient(tx, idEmpresa, input.idCliente, id);
   if (!term?.ativo || !term.permitida) {
     const name = term?.descricao ? `"${term.descricao}"` : id;
@@ -248,8 +243,8 @@ async function insertOrderTx(tx: Tx, auth: AuthContext, input: OrderCreate, now:
       valor_desconto: totals.discount,
       valor_total: totals.total,
       // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
-      id_condicao: condicao.id,
-      condicao_pagamento: condicao.descricao,
+      id_condicao: condicao?.id ?? null,
+      condicao_pagamento: condicao?.descricao ?? null,
     },
     lines.map((l) => ({
       id_produto: l.item.idProduto,
