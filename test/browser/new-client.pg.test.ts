@@ -210,6 +210,13 @@ describe('a new client registered offline', () => {
     await page.goto(`${server.url}/clientes/${erpClient}`);
     const orders = page.getByRole('region', { name: 'Últimos pedidos' });
     await orders.getByText('Aguardando aprovação').waitFor(WAIT);
+    // The row opens the order.
+    await orders
+      .getByRole('link', { name: /^Pedido \d+$/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
+    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
   });
 
   it("is refused by the server for another representative's client, then fixed and sent again", async () => {
