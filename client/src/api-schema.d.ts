@@ -2798,6 +2798,20 @@ export interface paths {
                             logoBase64: string | null;
                             /** @description Daily positivation target: clients with an order per day; null when not set */
                             metaPositivacaoDia: number | null;
+                            /** @description The active payment terms of the ERP (vw_condicoes_pagamento), by name; an order carries one of them. Absent in documents of servers older than terms */
+                            paymentTerms?: {
+                                /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                id: number;
+                                /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                descricao: string;
+                            }[];
+                            /** @description Every price list of the tenant (vw_pautas), so screens name them; absent from older servers */
+                            pautas?: {
+                                /** @description Price list id (a client’s idPauta) */
+                                id: number;
+                                /** @description How the ERP names it: 'Tabela Varejo' */
+                                descricao: string;
+                            }[];
                         };
                     };
                 };
@@ -3369,6 +3383,20 @@ export interface paths {
                             logoBase64: string | null;
                             /** @description Daily positivation target: clients with an order per day; null when not set */
                             metaPositivacaoDia: number | null;
+                            /** @description The active payment terms of the ERP (vw_condicoes_pagamento), by name; an order carries one of them. Absent in documents of servers older than terms */
+                            paymentTerms?: {
+                                /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                id: number;
+                                /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                descricao: string;
+                            }[];
+                            /** @description Every price list of the tenant (vw_pautas), so screens name them; absent from older servers */
+                            pautas?: {
+                                /** @description Price list id (a client’s idPauta) */
+                                id: number;
+                                /** @description How the ERP names it: 'Tabela Varejo' */
+                                descricao: string;
+                            }[];
                         };
                     };
                 };
@@ -3792,6 +3820,11 @@ export interface paths {
                         endEntrega?: string;
                         /** @description Free note for the order, sent to the ERP */
                         observacao?: string;
+                        /**
+                         * Format: int32
+                         * @description Payment term (vw_condicoes_pagamento.id_condicao); defaults to the client's own. Must be active and, when the ERP restricts the client's terms, one of them (PAYMENT_TERM_NOT_ALLOWED); without it and without a default the order carries none and the ERP applies its own (the app always asks for one)
+                         */
+                        idCondicao?: number;
                         /** @description The lines, 1 to 300, each product once */
                         itens: {
                             /**
@@ -3845,14 +3878,23 @@ export interface paths {
                             idPauta: number | null;
                             /** @description Note */
                             observacao: string | null;
+                            /** @description The payment term the order was placed on, as named at creation; null on orders placed before terms existed */
+                            condicaoPagamento: {
+                                /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                id: number;
+                                /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                descricao: string;
+                            } | null;
                             /** @description Sum of list price × quantity */
                             valorBruto: number;
                             /** @description Bruto less total */
                             valorDesconto: number;
                             /** @description Why it was rejected */
                             motivoRejeicao: string | null;
-                            /** @description Who approved or rejected it */
+                            /** @description Who approved or rejected it (login) */
                             decididoPor: string | null;
+                            /** @description The name of who approved or rejected it, for people to read; null while pending */
+                            nomeDecididoPor?: string | null;
                             /** @description When it was approved or rejected */
                             decididoEm: string | null;
                             /** @description The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people */
@@ -3912,6 +3954,8 @@ export interface paths {
                                 para: "pending_approval" | "approved" | "invoiced" | "rejected";
                                 /** @description Who made the change (login), or "erp" for invoicing */
                                 usuario: string;
+                                /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
+                                nomeUsuario?: string | null;
                                 /** @description Reason, for rejections */
                                 motivo: string | null;
                                 /** @description When (ISO 8601) */
@@ -4066,14 +4110,23 @@ export interface paths {
                             idPauta: number | null;
                             /** @description Note */
                             observacao: string | null;
+                            /** @description The payment term the order was placed on, as named at creation; null on orders placed before terms existed */
+                            condicaoPagamento: {
+                                /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                id: number;
+                                /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                descricao: string;
+                            } | null;
                             /** @description Sum of list price × quantity */
                             valorBruto: number;
                             /** @description Bruto less total */
                             valorDesconto: number;
                             /** @description Why it was rejected */
                             motivoRejeicao: string | null;
-                            /** @description Who approved or rejected it */
+                            /** @description Who approved or rejected it (login) */
                             decididoPor: string | null;
+                            /** @description The name of who approved or rejected it, for people to read; null while pending */
+                            nomeDecididoPor?: string | null;
                             /** @description When it was approved or rejected */
                             decididoEm: string | null;
                             /** @description The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people */
@@ -4133,6 +4186,8 @@ export interface paths {
                                 para: "pending_approval" | "approved" | "invoiced" | "rejected";
                                 /** @description Who made the change (login), or "erp" for invoicing */
                                 usuario: string;
+                                /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
+                                nomeUsuario?: string | null;
                                 /** @description Reason, for rejections */
                                 motivo: string | null;
                                 /** @description When (ISO 8601) */
@@ -4258,14 +4313,23 @@ export interface paths {
                             idPauta: number | null;
                             /** @description Note */
                             observacao: string | null;
+                            /** @description The payment term the order was placed on, as named at creation; null on orders placed before terms existed */
+                            condicaoPagamento: {
+                                /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                id: number;
+                                /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                descricao: string;
+                            } | null;
                             /** @description Sum of list price × quantity */
                             valorBruto: number;
                             /** @description Bruto less total */
                             valorDesconto: number;
                             /** @description Why it was rejected */
                             motivoRejeicao: string | null;
-                            /** @description Who approved or rejected it */
+                            /** @description Who approved or rejected it (login) */
                             decididoPor: string | null;
+                            /** @description The name of who approved or rejected it, for people to read; null while pending */
+                            nomeDecididoPor?: string | null;
                             /** @description When it was approved or rejected */
                             decididoEm: string | null;
                             /** @description The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people */
@@ -4325,6 +4389,8 @@ export interface paths {
                                 para: "pending_approval" | "approved" | "invoiced" | "rejected";
                                 /** @description Who made the change (login), or "erp" for invoicing */
                                 usuario: string;
+                                /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
+                                nomeUsuario?: string | null;
                                 /** @description Reason, for rejections */
                                 motivo: string | null;
                                 /** @description When (ISO 8601) */
@@ -4491,14 +4557,23 @@ export interface paths {
                             idPauta: number | null;
                             /** @description Note */
                             observacao: string | null;
+                            /** @description The payment term the order was placed on, as named at creation; null on orders placed before terms existed */
+                            condicaoPagamento: {
+                                /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                id: number;
+                                /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                descricao: string;
+                            } | null;
                             /** @description Sum of list price × quantity */
                             valorBruto: number;
                             /** @description Bruto less total */
                             valorDesconto: number;
                             /** @description Why it was rejected */
                             motivoRejeicao: string | null;
-                            /** @description Who approved or rejected it */
+                            /** @description Who approved or rejected it (login) */
                             decididoPor: string | null;
+                            /** @description The name of who approved or rejected it, for people to read; null while pending */
+                            nomeDecididoPor?: string | null;
                             /** @description When it was approved or rejected */
                             decididoEm: string | null;
                             /** @description The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people */
@@ -4558,6 +4633,8 @@ export interface paths {
                                 para: "pending_approval" | "approved" | "invoiced" | "rejected";
                                 /** @description Who made the change (login), or "erp" for invoicing */
                                 usuario: string;
+                                /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
+                                nomeUsuario?: string | null;
                                 /** @description Reason, for rejections */
                                 motivo: string | null;
                                 /** @description When (ISO 8601) */
@@ -8952,6 +9029,8 @@ export interface paths {
                                     /** @description List price on that pauta */
                                     price: number;
                                 }[];
+                                /** @description Stock on hand in the ERP (vw_estoque), in the sales unit; null when the ERP keeps none for it: unknown, not zero */
+                                stock?: number | null;
                                 /** @description True on a deletion, which carries the last known document */
                                 _deleted: boolean;
                             } | {
@@ -9003,6 +9082,10 @@ export interface paths {
                                 lastOrderAt: string | null;
                                 /** @description The ERP registration flag */
                                 active: boolean;
+                                /** @description The client's default payment term (ajustes 'empresa', paymentTerms), pre-selected in the cart */
+                                paymentTermId?: number | null;
+                                /** @description The only payment terms the ERP lets the client buy on; null when it may use every active one */
+                                paymentTermIds?: number[] | null;
                                 /** @description True on a deletion, which carries the last known document */
                                 _deleted: boolean;
                             } | {
@@ -9063,6 +9146,20 @@ export interface paths {
                                     logoBase64: string | null;
                                     /** @description Daily positivation target: clients with an order per day; null when not set */
                                     metaPositivacaoDia: number | null;
+                                    /** @description The active payment terms of the ERP (vw_condicoes_pagamento), by name; an order carries one of them. Absent in documents of servers older than terms */
+                                    paymentTerms?: {
+                                        /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                        id: number;
+                                        /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                        descricao: string;
+                                    }[];
+                                    /** @description Every price list of the tenant (vw_pautas), so screens name them; absent from older servers */
+                                    pautas?: {
+                                        /** @description Price list id (a client’s idPauta) */
+                                        id: number;
+                                        /** @description How the ERP names it: 'Tabela Varejo' */
+                                        descricao: string;
+                                    }[];
                                 } | null;
                                 /** @description The representative's discount ceilings (document 'tetos', representatives only) */
                                 tetos: {
@@ -9116,14 +9213,23 @@ export interface paths {
                                     idPauta: number | null;
                                     /** @description Note */
                                     observacao: string | null;
+                                    /** @description The payment term the order was placed on, as named at creation; null on orders placed before terms existed */
+                                    condicaoPagamento: {
+                                        /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                        id: number;
+                                        /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                        descricao: string;
+                                    } | null;
                                     /** @description Sum of list price × quantity */
                                     valorBruto: number;
                                     /** @description Bruto less total */
                                     valorDesconto: number;
                                     /** @description Why it was rejected */
                                     motivoRejeicao: string | null;
-                                    /** @description Who approved or rejected it */
+                                    /** @description Who approved or rejected it (login) */
                                     decididoPor: string | null;
+                                    /** @description The name of who approved or rejected it, for people to read; null while pending */
+                                    nomeDecididoPor?: string | null;
                                     /** @description When it was approved or rejected */
                                     decididoEm: string | null;
                                     /** @description The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people */
@@ -9183,6 +9289,8 @@ export interface paths {
                                         para: "pending_approval" | "approved" | "invoiced" | "rejected";
                                         /** @description Who made the change (login), or "erp" for invoicing */
                                         usuario: string;
+                                        /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
+                                        nomeUsuario?: string | null;
                                         /** @description Reason, for rejections */
                                         motivo: string | null;
                                         /** @description When (ISO 8601) */
@@ -9562,14 +9670,23 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Note */
                                 observacao: string | null;
+                                /** @description The payment term the order was placed on, as named at creation; null on orders placed before terms existed */
+                                condicaoPagamento: {
+                                    /** @description Payment term id (vw_condicoes_pagamento.id_condicao) */
+                                    id: number;
+                                    /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                                    descricao: string;
+                                } | null;
                                 /** @description Sum of list price × quantity */
                                 valorBruto: number;
                                 /** @description Bruto less total */
                                 valorDesconto: number;
                                 /** @description Why it was rejected */
                                 motivoRejeicao: string | null;
-                                /** @description Who approved or rejected it */
+                                /** @description Who approved or rejected it (login) */
                                 decididoPor: string | null;
+                                /** @description The name of who approved or rejected it, for people to read; null while pending */
+                                nomeDecididoPor?: string | null;
                                 /** @description When it was approved or rejected */
                                 decididoEm: string | null;
                                 /** @description The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people */
@@ -9629,6 +9746,8 @@ export interface paths {
                                     para: "pending_approval" | "approved" | "invoiced" | "rejected";
                                     /** @description Who made the change (login), or "erp" for invoicing */
                                     usuario: string;
+                                    /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
+                                    nomeUsuario?: string | null;
                                     /** @description Reason, for rejections */
                                     motivo: string | null;
                                     /** @description When (ISO 8601) */
@@ -10061,6 +10180,8 @@ export interface components {
                 /** @description List price on that pauta */
                 price: number;
             }[];
+            /** @description Stock on hand in the ERP (vw_estoque), in the sales unit; null when the ERP keeps none for it: unknown, not zero */
+            stock?: number | null;
             /** @description True on a deletion, which carries the last known document */
             _deleted: boolean;
         };
@@ -10114,6 +10235,10 @@ export interface components {
             lastOrderAt: string | null;
             /** @description The ERP registration flag */
             active: boolean;
+            /** @description The client's default payment term (ajustes 'empresa', paymentTerms), pre-selected in the cart */
+            paymentTermId?: number | null;
+            /** @description The only payment terms the ERP lets the client buy on; null when it may use every active one */
+            paymentTermIds?: number[] | null;
             /** @description True on a deletion, which carries the last known document */
             _deleted: boolean;
         };
@@ -10181,6 +10306,26 @@ export interface components {
                 logoBase64: string | null;
                 /** @description Daily positivation target: clients with an order per day; null when not set */
                 metaPositivacaoDia: number | null;
+                /** @description The active payment terms of the ERP (vw_condicoes_pagamento), by name; an order carries one of them. Absent in documents of servers older than terms */
+                paymentTerms?: {
+                    /**
+                     * Format: int64
+                     * @description Payment term id (vw_condicoes_pagamento.id_condicao)
+                     */
+                    id: number;
+                    /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                    descricao: string;
+                }[];
+                /** @description Every price list of the tenant (vw_pautas), so screens name them; absent from older servers */
+                pautas?: {
+                    /**
+                     * Format: int64
+                     * @description Price list id (a client’s idPauta)
+                     */
+                    id: number;
+                    /** @description How the ERP names it: 'Tabela Varejo' */
+                    descricao: string;
+                }[];
             } | null;
             /** @description The representative's discount ceilings (document 'tetos', representatives only) */
             tetos: {
@@ -10251,14 +10396,26 @@ export interface components {
                 idPauta: number | null;
                 /** @description Note */
                 observacao: string | null;
+                /** @description The payment term the order was placed on, as named at creation; null on orders placed before terms existed */
+                condicaoPagamento: {
+                    /**
+                     * Format: int64
+                     * @description Payment term id (vw_condicoes_pagamento.id_condicao)
+                     */
+                    id: number;
+                    /** @description How the ERP names it: 'À vista', '28/35/42 dias' */
+                    descricao: string;
+                } | null;
                 /** @description Sum of list price × quantity */
                 valorBruto: number;
                 /** @description Bruto less total */
                 valorDesconto: number;
                 /** @description Why it was rejected */
                 motivoRejeicao: string | null;
-                /** @description Who approved or rejected it */
+                /** @description Who approved or rejected it (login) */
                 decididoPor: string | null;
+                /** @description The name of who approved or rejected it, for people to read; null while pending */
+                nomeDecididoPor?: string | null;
                 /** @description When it was approved or rejected */
                 decididoEm: string | null;
                 /** @description The ERP's internal key (pedidos_venda.id_pedido) of the order created on approval; never shown to people */
@@ -10321,6 +10478,8 @@ export interface components {
                     para: "pending_approval" | "approved" | "invoiced" | "rejected";
                     /** @description Who made the change (login), or "erp" for invoicing */
                     usuario: string;
+                    /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
+                    nomeUsuario?: string | null;
                     /** @description Reason, for rejections */
                     motivo: string | null;
                     /** @description When (ISO 8601) */

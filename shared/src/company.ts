@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZPaymentTerm } from './orders.ts';
 
 /** 500 KB as the spec says, read as 500 KiB: 512,000 bytes is accepted, 512,001 refused. */
 export const LOGO_MAX_BYTES = 500 * 1024;
@@ -36,6 +37,23 @@ export const ZCompany = z
       .int()
       .nullable()
       .describe('Daily positivation target: clients with an order per day; null when not set'),
+    paymentTerms: z
+      .array(ZPaymentTerm)
+      .optional()
+      .describe(
+        'The active payment terms of the ERP (vw_condicoes_pagamento), by name; an order carries one of them. Absent in documents of servers older than terms',
+      ),
+    pautas: z
+      .array(
+        z
+          .object({
+            id: z.number().int().describe('Price list id (a client’s idPauta)'),
+            descricao: z.string().describe("How the ERP names it: 'Tabela Varejo'"),
+          })
+          .describe('A price list'),
+      )
+      .optional()
+      .describe('Every price list of the tenant (vw_pautas), so screens name them; absent from older servers'),
   })
   .describe('The caller’s company (tenant) and its Campo settings');
 export type Company = z.infer<typeof ZCompany>;

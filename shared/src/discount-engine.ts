@@ -145,7 +145,8 @@ export function describeCeiling(ceiling: LineCeiling): string {
   const pct = formatPercent;
   switch (ceiling.source) {
     case 'rule':
-      return `teto de ${pct(ceiling.ceilingPercent)} pela regra "${ceiling.rule?.descricao ?? ''}" (#${ceiling.rule?.id})`;
+      // The rule by its description: its id means nothing to the representative who reads this.
+      return `teto de ${pct(ceiling.ceilingPercent)} pela regra "${ceiling.rule?.descricao ?? ''}"`;
     case 'category':
       return `teto de ${pct(ceiling.ceilingPercent)} do representante para a categoria do produto`;
     case 'representative':

@@ -99,6 +99,15 @@ export const ZOrderCreate = z
         "Delivery address; defaults to the client's address. Required when the client has none in the ERP (no street or no city): without it the order is refused with NO_DELIVERY_ADDRESS",
       ),
     observacao: z.string().trim().max(500).optional().describe('Free note for the order, sent to the ERP'),
+    idCondicao: z
+      .number()
+      .int()
+      .positive()
+      .max(2_147_483_647)
+      .optional()
+      .describe(
+        "Payment term (vw_condicoes_pagamento.id_condicao); defaults to the client's own. Must be active and, when the ERP restricts the client's terms, one of them (PAYMENT_TERM_NOT_ALLOWED); without it and without a default the order carries none and the ERP applies its own (the app always asks for one)",
+      ),
     itens: z
       .array(ZOrderLineInput)
       .min(1)
@@ -129,6 +138,7 @@ export const REFUSAL_CODES = [
   'PRICE_NOT_ON_LIST',
   'DISCOUNT_ABOVE_CEILING',
   'NO_DELIVERY_ADDRESS',
+  'PAYMENT_TERM_NOT_ALLOWED',
 ] as const;
 export const ZRefusalReason = z
   .object({
@@ -163,11 +173,26 @@ export const ZOrderLine = z
   })
   .describe('An order line with its snapshot');
 
+export const ZPaymentTerm = z
+  .object({
+    id: z.number().int().describe('Payment term id (vw_condicoes_pagamento.id_condicao)'),
+    descricao: z.string().describe("How the ERP names it: 'À vista', '28/35/42 dias'"),
+  })
+  .describe('A payment term (condição de pagamento)');
+export type PaymentTerm = z.infer<typeof ZPaymentTerm>;
+
 export const ZOrderHistoryEntry = z
   .object({
     de: ZOrderStatus.nullable().describe('Status before; null when the order was created'),
     para: ZOrderStatus.describe('Status after'),
     usuario: z.string().describe('Who made the change (login), or "erp" for invoicing'),
+    nomeUsuario: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'The name of who made the change, for people to read; null for the ERP or a login that no longer exists',
+      ),
     motivo: z.string().nullable().describe('Reason, for rejections'),
     em: z.string().describe('When (ISO 8601)'),
   })
@@ -192,10 +217,18 @@ export const ZOrder = ZOrderSummary.extend({
   endEntrega: z.string().nullable().describe('Delivery address copied at creation'),
   idPauta: z.number().int().nullable().describe('Price list of the order'),
   observacao: z.string().nullable().describe('Note'),
+  condicaoPagamento: ZPaymentTerm.nullable().describe(
+    'The payment term the order was placed on, as named at creation; null on orders placed before terms existed',
+  ),
   valorBruto: z.number().describe('Sum of list price × quantity'),
   valorDesconto: z.number().describe('Bruto less total'),
   motivoRejeicao: z.string().nullable().describe('Why it was rejected'),
-  decididoPor: z.string().nullable().describe('Who approved or rejected it'),
+  decididoPor: z.string().nullable().describe('Who approved or rejected it (login)'),
+  nomeDecididoPor: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('The name of who approved or rejected it, for people to read; null while pending'),
   decididoEm: z.string().nullable().describe('When it was approved or rejected'),
   erpIdPedido: z
     .number()

@@ -178,6 +178,13 @@ export const ZSyncProduct = z
     image: z.string().nullable().describe('Image reference from the ERP'),
     active: z.boolean().describe('Active in the ERP; inactive products stay so open orders can show them'),
     prices: z.array(ZSyncPrice).describe('Price on each pauta of the tenant, by pauta id'),
+    stock: z
+      .number()
+      .nullable()
+      .optional()
+      .describe(
+        'Stock on hand in the ERP (vw_estoque), in the sales unit; null when the ERP keeps none for it: unknown, not zero',
+      ),
     _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe('A product document (collection produtos)');
@@ -206,6 +213,17 @@ export const ZSyncClient = z
     creditLimit: z.number().nullable().describe('Credit limit kept by Campo; null when none was set'),
     lastOrderAt: z.string().nullable().describe('Latest order (ISO 8601, UTC); activity is derived from it'),
     active: z.boolean().describe('The ERP registration flag'),
+    paymentTermId: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe("The client's default payment term (ajustes 'empresa', paymentTerms), pre-selected in the cart"),
+    paymentTermIds: z
+      .array(z.number().int())
+      .nullable()
+      .optional()
+      .describe('The only payment terms the ERP lets the client buy on; null when it may use every active one'),
     _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe('A client document (collection clientes)');

@@ -91,6 +91,17 @@ create table produtos (
   foreign key (id_empresa, cod_grupo, cod_subgrupo) references subgrupos_produto (id_empresa, cod_grupo, cod_subgrupo)
 );
 
+-- Stock on hand per product and company. Optional for Campo: an ERP without it provisions
+-- all the same (app.estoque_erp), and products without a row show no stock, not zero.
+create table estoque (
+  id_empresa      integer not null references empresas (id_empresa),
+  -- No foreign key: this ERP keeps stock rows of products it has since deleted.
+  id_produto      integer not null,
+  quantidade      numeric(14, 3) not null,
+  dt_alteracao    timestamp not null default now(),
+  primary key (id_empresa, id_produto)
+);
+
 -- Price lists (pautas) and the price of each product on each list.
 create table pautas (
   id_empresa      integer not null references empresas (id_empresa),
@@ -108,6 +119,17 @@ create table pautas_precos (
   dt_alteracao    timestamp not null default now(),
   primary key (id_empresa, id_pauta, id_produto),
   foreign key (id_empresa, id_pauta) references pautas (id_empresa, id_pauta)
+);
+
+-- Payment terms (condicoes de pagamento): every order carries one ('a vista', '28/35/42
+-- dias'). dias_prazo is the average term in days, for the ERP's own credit reports.
+create table condicoes_pagamento (
+  id_empresa      integer not null references empresas (id_empresa),
+  id_condicao     integer not null,
+  descricao       varchar(60) not null,
+  dias_prazo      integer not null default 0,
+  ativo           char(1) not null default 'S' check (ativo in ('S', 'N')),
+  primary key (id_empresa, id_condicao)
 );
 
 -- Corporate entities (corrent): clients (tipo 'C') and suppliers ('F'). Every column
@@ -139,9 +161,22 @@ create table corrent (
   dt_cadastro     timestamp not null default now(),
   origem          varchar(10) not null default 'ERP',
   ativo           char(1) not null default 'S' check (ativo in ('S', 'N')),
+  id_condicao     integer,
   unique (id_empresa, tipo, cnpj_cpf),
   foreign key (id_empresa, cod_vendedor) references vendedores (id_empresa, cod_vendedor),
-  foreign key (id_empresa, id_pauta) references pautas (id_empresa, id_pauta)
+  foreign key (id_empresa, id_pauta) references pautas (id_empresa, id_pauta),
+  foreign key (id_empresa, id_condicao) references condicoes_pagamento (id_empresa, id_condicao)
+);
+
+-- The payment terms a client may buy on, where the credit department restricts them (a
+-- client without rows here may use every active term of the company). id_condicao of
+-- corrent is the client's default.
+create table corrent_condicoes (
+  id_corrent      integer not null references corrent (id_corrent),
+  id_empresa      integer not null,
+  id_condicao     integer not null,
+  primary key (id_corrent, id_condicao),
+  foreign key (id_empresa, id_condicao) references condicoes_pagamento (id_empresa, id_condicao)
 );
 
 -- Sales orders of the ERP. situacao: 'A' open, 'F' invoiced, 'C' cancelled. Orders that
@@ -161,6 +196,7 @@ create table pedidos_venda (
   observacao      varchar(500),
   origem          varchar(10) not null default 'ERP',
   num_ped_sar     integer,
+  id_condicao     integer,
   unique (id_empresa, num_pedido),
   foreign key (id_empresa, cod_vendedor) references vendedores (id_empresa, cod_vendedor)
 );

@@ -17,13 +17,15 @@
 --     the same number; an ERP that numbers orders from a counter table would read it here;
 --   * dt_emissao is when the client placed the order (app.pedidos.criado_em);
 --   * origem 'CAMPO' and num_ped_sar mark the replica; situacao starts 'A' (open);
+--   * id_condicao is the payment term the order was placed on (null on orders placed before
+--     Campo knew terms: the ERP then applies the client's own);
 --   * every text goes through app.texto_erp, cut to the ERP column's own width.
 --
 -- erp-reads: public.empresas(id_empresa, id_matriz)
 -- erp-reads: public.vendedores(id_empresa, cod_vendedor)
 -- erp-writes: public.pedidos_venda(id_pedido, id_empresa, num_pedido, id_corrent,
 --   cod_vendedor, id_pauta, dt_emissao, situacao, valor_total, end_entrega, observacao,
---   origem, num_ped_sar)
+--   origem, num_ped_sar, id_condicao)
 -- erp-writes: public.pedidos_venda_itens(id_pedido, seq, id_produto, quantidade,
 --   preco_tabela, preco_unitario, perc_desconto, valor_total)
 create or replace function app.fn_pedido_aprovado()
@@ -71,12 +73,12 @@ begin
 
   insert into public.pedidos_venda
          (id_empresa, num_pedido, id_corrent, cod_vendedor, id_pauta, dt_emissao, situacao,
-          valor_total, end_entrega, observacao, origem, num_ped_sar)
+          valor_total, end_entrega, observacao, origem, num_ped_sar, id_condicao)
   values (v_empresa_erp, v_num_pedido, new.id_cliente, new.cod_vendedor, new.id_pauta,
           new.criado_em, 'A', new.valor_total,
           nullif(app.texto_erp(new.end_entrega, app.largura_coluna_erp('public.pedidos_venda', 'end_entrega')), ''),
           nullif(app.texto_erp(new.observacao, app.largura_coluna_erp('public.pedidos_venda', 'observacao')), ''),
-          'CAMPO', new.num_ped_sar)
+          'CAMPO', new.num_ped_sar, new.id_condicao)
   returning id_pedido into v_id_pedido;
 
   insert into public.pedidos_venda_itens

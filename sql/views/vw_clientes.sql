@@ -15,7 +15,7 @@
 -- erp-reads: public.corrent(id_corrent, id_empresa, tipo, tipo_pessoa, razao_social,
 --   nome_fantasia, cnpj_cpf, inscricao_estadual, endereco, numero, complemento, bairro,
 --   cidade, uf, cep, telefone, email, cod_vendedor, id_pauta, dt_cadastro,
---   origem, ativo)
+--   origem, ativo, id_condicao)
 create view app.vw_clientes as
 select c.id_corrent                 as id_cliente,
        e.id_empresa,
@@ -52,7 +52,8 @@ select c.id_corrent                 as id_cliente,
        u.ultimo_pedido_em,
        c.ativo = 'S'                as cadastro_ativo,
        c.dt_cadastro,
-       c.origem
+       c.origem,
+       c.id_condicao
   from public.corrent c
  cross join lateral (
    select nullif(btrim(c.endereco), '')    as endereco,

@@ -152,11 +152,23 @@ describe('a new client registered offline', () => {
     await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
     await page.getByLabel('Buscar produto').fill(product.code);
     await page.getByRole('button', { name: `Adicionar ${product.description}`, exact: true }).click();
+    // A client registered through Campo has no default payment term in the ERP: the cart asks.
+    await page.getByRole('button', { name: 'Enviar pedido' }).click();
+    await page.getByText('Escolha a condição de pagamento.').waitFor(WAIT);
+    const picker = page.getByLabel('Condição de pagamento');
+    const term = await picker.locator('option:not([disabled])').first().getAttribute('value');
+    await picker.selectOption(term as string);
     await page.getByRole('button', { name: 'Enviar pedido' }).click();
     await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
     await expect
       .poll(
-        async () => (await db.pool.query('select id from app.pedidos where id_cliente = $1', [erpClient])).rowCount,
+        async () =>
+          (
+            await db.pool.query('select id from app.pedidos where id_cliente = $1 and id_condicao = $2', [
+              erpClient,
+              Number(term),
+            ])
+          ).rowCount,
         { timeout: 45_000, interval: 500 },
       )
       .toBe(1);
@@ -164,6 +176,13 @@ describe('a new client registered offline', () => {
     await page.goto(`${server.url}/clientes/${erpClient}`);
     const orders = page.getByRole('region', { name: 'Últimos pedidos' });
     await orders.getByText('Aguardando aprovação').waitFor(WAIT);
+    // The row opens the order.
+    await orders
+      .getByRole('link', { name: /^Pedido \d+$/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
+    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
   });
 
   it("is refused by the server for another representative's client, then fixed and sent again", async () => {

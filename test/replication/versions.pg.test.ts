@@ -9,6 +9,7 @@ import { SYNC_PROTOCOL_VERSION, type SyncCollection } from '@campo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpportunityDoc, OrderDoc, TicketDoc } from '../../client/src/db/index.ts';
 import { SCHEMAS_V0 } from '../fixtures/schemas-v0.ts';
+import { SCHEMAS_V1 } from '../fixtures/schemas-v1.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { eventually, openDevice, servedApp } from '../support/replication.ts';
@@ -17,9 +18,14 @@ import { versionGate } from '../support/version-gate.ts';
 
 const db = useTestDatabase();
 
-const V0 = Object.fromEntries(Object.entries(SCHEMAS_V0).map(([c, schema]) => [c, { schema }])) as Partial<
-  Record<SyncCollection, { schema: unknown }>
->;
+type Schemas = Partial<Record<SyncCollection, { schema: unknown }>>;
+const released = (schemas: object) =>
+  Object.fromEntries(Object.entries(schemas).map(([c, schema]) => [c, { schema }])) as Schemas;
+/** Every released store version's schemas: each must upgrade to the current one. */
+const RELEASED: [number, Schemas][] = [
+  [0, released(SCHEMAS_V0)],
+  [1, released(SCHEMAS_V1)],
+];
 
 describe('client replication across versions', () => {
   const gate = versionGate(1);
@@ -88,75 +94,83 @@ describe('client replication across versions', () => {
     }
   });
 
-  it('an upgrade never loses local work: a store of the first release is migrated and its offline work reaches the server once', async () => {
-    // Build N: the first release's schemas. It syncs, then goes offline and keeps working.
-    const old = await openDevice({ user: user(), baseUrl: served.server.url, token, schemas: V0 });
-    const indexedDb = old.indexedDb;
-    let orderId: string;
-    let cardId: string;
-    let ticketId: string;
-    let idPedido: number;
-    try {
-      const outbox = old.outbox;
-      if (!outbox) throw new Error('no outbox');
-      await old.replication.awaitInitialSync();
-      // Something to reply to and something to move, held by the server before going offline.
-      const placed = await outbox.queueOrder(draft('pedido anterior'));
-      idPedido = await eventually('the first order on the server', async () => {
-        const doc = (await old.db.collections.pedidos?.findOne(placed).exec())?.toJSON() as OrderDoc | undefined;
-        return doc?.order?.id;
-      });
-      cardId = await outbox.createOpportunity({ nomeProspect: 'Empório São João', valor: 800 });
-      ticketId = await outbox.createTicket({ idPedido, assunto: 'Prazo', mensagem: 'Quando chega?', autorNome: 'Rep' });
-      await eventually('the ticket and the card on the server', async () => {
-        const t = (await old.db.collections.chamados?.findOne(ticketId).exec())?.toJSON() as TicketDoc | undefined;
-        const card = await db.pool.query('select 1 from app.oportunidades where id::text = $1', [cardId]);
-        return !!t?.idChamado && card.rows.length === 1;
-      });
+  it.each(RELEASED)(
+    'an upgrade never loses local work: a store of version %i is migrated and its offline work reaches the server once',
+    async (_version, schemas) => {
+      // Build N: a released version's schemas. It syncs, then goes offline and keeps working.
+      const old = await openDevice({ user: user(), baseUrl: served.server.url, token, schemas });
+      const indexedDb = old.indexedDb;
+      let orderId: string;
+      let cardId: string;
+      let ticketId: string;
+      let idPedido: number;
+      try {
+        const outbox = old.outbox;
+        if (!outbox) throw new Error('no outbox');
+        await old.replication.awaitInitialSync();
+        // Something to reply to and something to move, held by the server before going offline.
+        const placed = await outbox.queueOrder(draft('pedido anterior'));
+        idPedido = await eventually('the first order on the server', async () => {
+          const doc = (await old.db.collections.pedidos?.findOne(placed).exec())?.toJSON() as OrderDoc | undefined;
+          return doc?.order?.id;
+        });
+        cardId = await outbox.createOpportunity({ nomeProspect: 'Empório São João', valor: 800 });
+        ticketId = await outbox.createTicket({
+          idPedido,
+          assunto: 'Prazo',
+          mensagem: 'Quando chega?',
+          autorNome: 'Rep',
+        });
+        await eventually('the ticket and the card on the server', async () => {
+          const t = (await old.db.collections.chamados?.findOne(ticketId).exec())?.toJSON() as TicketDoc | undefined;
+          const card = await db.pool.query('select 1 from app.oportunidades where id::text = $1', [cardId]);
+          return !!t?.idChamado && card.rows.length === 1;
+        });
 
-      // Offline: an order, a funnel move and a ticket reply wait on the phone.
-      await served.server.stop();
-      orderId = await outbox.queueOrder(draft('fila da versão antiga'));
-      await outbox.moveOpportunity(cardId, 'proposta');
-      await outbox.replyTicket(ticketId, 'Alguma novidade? ✅', 'Rep');
-      await eventually('the old app to notice it is offline', () => old.replication.syncState.get().online === false);
-    } finally {
-      await old.close();
-    }
+        // Offline: an order, a funnel move and a ticket reply wait on the phone.
+        await served.server.stop();
+        orderId = await outbox.queueOrder(draft('fila da versão antiga'));
+        await outbox.moveOpportunity(cardId, 'proposta');
+        await outbox.replyTicket(ticketId, 'Alguma novidade? ✅', 'Rep');
+        await eventually('the old app to notice it is offline', () => old.replication.syncState.get().online === false);
+      } finally {
+        await old.close();
+      }
 
-    // Build N+1 opens the same phone's store: the migration runs before anything reads it.
-    await served.server.start();
-    const before = await ordersOfRep();
-    const device = await openDevice({ user: user(), baseUrl: served.server.url, token, indexedDb });
-    try {
-      await eventually('the migrated order to be accepted', async () => {
-        const doc = (await device.db.collections.pedidos?.findOne(orderId).exec())?.toJSON() as OrderDoc | undefined;
-        return doc?.status === 'pending_approval';
-      });
-      await device.replication.syncNow();
-      const card = await db.pool.query<{ estagio: string }>(
-        'select estagio from app.oportunidades where id::text = $1',
-        [cardId],
-      );
-      expect(card.rows[0]?.estagio).toBe('proposta');
-      const local = (await device.db.collections.funil?.findOne(cardId).exec())?.toJSON() as OpportunityDoc;
-      expect(local.estagio).toBe('proposta');
-      const held = await eventually('the reply on the server', async () => {
-        const t = (await device.db.collections.chamados?.findOne(ticketId).exec())?.toJSON() as TicketDoc | undefined;
-        return t?.mensagens.length === 2 ? t : undefined;
-      });
-      const texts = await db.pool.query<{ texto: string }>(
-        'select texto from app.chamado_mensagens where id_chamado = $1 order by id',
-        [held.idChamado],
-      );
-      expect(texts.rows).toHaveLength(2);
-      expect(held.mensagens.map((m) => m.texto)).toEqual(['Quando chega?', 'Alguma novidade? ✅']);
-      expect(await ordersUnderKey(orderId)).toBe(1);
-      expect(await ordersOfRep()).toBe(before + 1);
-    } finally {
-      await device.close();
-    }
-  });
+      // Build N+1 opens the same phone's store: the migration runs before anything reads it.
+      await served.server.start();
+      const before = await ordersOfRep();
+      const device = await openDevice({ user: user(), baseUrl: served.server.url, token, indexedDb });
+      try {
+        await eventually('the migrated order to be accepted', async () => {
+          const doc = (await device.db.collections.pedidos?.findOne(orderId).exec())?.toJSON() as OrderDoc | undefined;
+          return doc?.status === 'pending_approval';
+        });
+        await device.replication.syncNow();
+        const card = await db.pool.query<{ estagio: string }>(
+          'select estagio from app.oportunidades where id::text = $1',
+          [cardId],
+        );
+        expect(card.rows[0]?.estagio).toBe('proposta');
+        const local = (await device.db.collections.funil?.findOne(cardId).exec())?.toJSON() as OpportunityDoc;
+        expect(local.estagio).toBe('proposta');
+        const held = await eventually('the reply on the server', async () => {
+          const t = (await device.db.collections.chamados?.findOne(ticketId).exec())?.toJSON() as TicketDoc | undefined;
+          return t?.mensagens.length === 2 ? t : undefined;
+        });
+        const texts = await db.pool.query<{ texto: string }>(
+          'select texto from app.chamado_mensagens where id_chamado = $1 order by id',
+          [held.idChamado],
+        );
+        expect(texts.rows).toHaveLength(2);
+        expect(held.mensagens.map((m) => m.texto)).toEqual(['Quando chega?', 'Alguma novidade? ✅']);
+        expect(await ordersUnderKey(orderId)).toBe(1);
+        expect(await ordersOfRep()).toBe(before + 1);
+      } finally {
+        await device.close();
+      }
+    },
+  );
 
   it('a server that needs a newer app answers 426: replication stops, the outbox stays, and it is pushed once the server accepts the app', async () => {
     const before = await ordersOfRep();

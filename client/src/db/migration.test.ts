@@ -5,11 +5,13 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { SCHEMAS_V0 } from '../../../test/fixtures/schemas-v0.ts';
+import { SCHEMAS_V1 } from '../../../test/fixtures/schemas-v1.ts';
 import { collectionOf, openCampoDb } from './database.ts';
 import { SCHEMAS, STORE_VERSION } from './schemas.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
 const v0 = Object.fromEntries(Object.entries(SCHEMAS_V0).map(([c, schema]) => [c, { schema }]));
+const v1 = Object.fromEntries(Object.entries(SCHEMAS_V1).map(([c, schema]) => [c, { schema }]));
 
 const order = {
   id: 'a0000000-0000-4000-8000-000000000001',
@@ -102,11 +104,45 @@ describe('store migration', () => {
       expect(await json('funil', card.id)).toEqual({ ...card, recusa: null });
       expect(await json('chamados', ticket.id)).toEqual({ ...ticket, recusa: null });
       expect(await json('cadastros', registration.id)).toEqual(registration);
-      expect(await json('produtos', product.id)).toEqual(product);
+      expect(await json('produtos', product.id)).toEqual({ ...product, stock: null });
       // A deletion not pushed yet stays a deletion, for the replication to push.
       const [gone] = await collectionOf(db, 'pedidos').storageInstance.findDocumentsById(['discarded'], true);
       expect(gone?._deleted).toBe(true);
       expect(await collectionOf(db, 'pedidos').count().exec()).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('carries a v1 store over: a queued order without a payment term stays as queued, clients get an unknown term', async () => {
+    const indexedDb = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const old = await openCampoDb({ user, indexedDb, multiInstance: false, schemas: v1 });
+    const client = {
+      id: '10',
+      codVendedor: 3,
+      name: 'Açougue Boi Gordo Ltda',
+      tradeName: 'Boi Gordo',
+      idPauta: 1,
+      financialStatus: 'ok',
+      active: true,
+      busca: 'boi gordo',
+    };
+    await collectionOf(old, 'pedidos').insert(order as never);
+    await collectionOf(old, 'funil').insert({ ...card, recusa: null } as never);
+    await collectionOf(old, 'clientes').insert(client as never);
+    await old.close();
+
+    const db = await openCampoDb({ user, indexedDb, multiInstance: false });
+    try {
+      expect(SCHEMAS.clientes.version).toBe(STORE_VERSION);
+      expect((await collectionOf(db, 'pedidos').findOne(order.id).exec())?.toJSON()).toEqual(order);
+      expect((await collectionOf(db, 'funil').findOne(card.id).exec())?.toJSON()).toEqual({ ...card, recusa: null });
+      // Unknown until the server's document, whose hash changed, arrives with the next pull.
+      expect((await collectionOf(db, 'clientes').findOne('10').exec())?.toJSON()).toEqual({
+        ...client,
+        paymentTermId: null,
+        paymentTermIds: null,
+      });
     } finally {
       await db.close();
     }

@@ -75,10 +75,11 @@ declare const __CAMPO_NEXT_STORE__: boolean | undefined;
 const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMPO_NEXT_STORE__ === true;
 
 /**
- * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals). The
- * literal is the released version, the one to bump; the fixture build is always one ahead.
+ * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals), 2 since
+ * payment terms. The literal is the released version, the one to bump; the fixture build is
+ * always one ahead.
  */
-export const STORE_VERSION = 1 + (FIXTURE_NEXT_STORE ? 1 : 0);
+export const STORE_VERSION = 2 + (FIXTURE_NEXT_STORE ? 1 : 0);
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -113,6 +114,7 @@ const produtos: RxJsonSchema<ProductDoc> = {
         properties: { idPauta: { type: 'integer' }, price: { type: 'number' } },
       },
     },
+    stock: num,
     busca: { type: 'string', maxLength: SEARCH_MAX },
     grupoCodigo: { type: 'integer', minimum: -1, maximum: 2_147_483_647, multipleOf: 1 },
   },
@@ -146,6 +148,8 @@ const clientes: RxJsonSchema<ClientDoc> = {
     creditLimit: num,
     lastOrderAt: str,
     active: { type: 'boolean' },
+    paymentTermId: int,
+    paymentTermIds: { type: ['array', 'null'], items: { type: 'integer' } },
     busca: { type: 'string', maxLength: SEARCH_MAX },
   },
   required: ['id', 'busca'],
@@ -318,14 +322,19 @@ const fixtureNext: Record<number, (doc: OldDoc) => OldDoc> = FIXTURE_NEXT_STORE 
 export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) => OldDoc> } = {
   // 1 (protocol 2): funnel cards and tickets gained `recusa` (the server's refusal of what
   // the device pushed). Nothing else changed; every other collection is carried over as is.
-  produtos: { 1: same, ...fixtureNext },
-  clientes: { 1: same, ...fixtureNext },
-  regras: { 1: same, ...fixtureNext },
-  ajustes: { 1: same, ...fixtureNext },
-  pedidos: { 1: same, ...fixtureNext },
-  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), ...fixtureNext },
-  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), ...fixtureNext },
-  cadastros: { 1: same, ...fixtureNext },
+  // 2 (payment terms, stock): products gained their stock (null: unknown), clients their
+  // default payment term and the terms they are restricted to. A carried-over client has neither until the server's new document arrives (its hash
+  // changed, so the next pull brings it); the company document (ajustes 'empresa', an object
+  // in the schema) gains the list of terms the same way. A queued order's draft is an object
+  // too: one queued before the update has no term, and the server applies the client's.
+  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: null }), ...fixtureNext },
+  clientes: { 1: same, 2: (doc) => ({ ...doc, paymentTermId: null, paymentTermIds: null }), ...fixtureNext },
+  regras: { 1: same, 2: same, ...fixtureNext },
+  ajustes: { 1: same, 2: same, ...fixtureNext },
+  pedidos: { 1: same, 2: same, ...fixtureNext },
+  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, ...fixtureNext },
+  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, ...fixtureNext },
+  cadastros: { 1: same, 2: same, ...fixtureNext },
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */

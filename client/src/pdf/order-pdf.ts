@@ -85,6 +85,7 @@ export async function orderPdf(order: Order, company: Company | null): Promise<B
     ...(order.numPedidoErp != null ? ([['Pedido no ERP', String(order.numPedidoErp)]] as [string, string][]) : []),
     ['Cliente', `${order.nomeCliente}${order.cnpjCpfCliente ? ` · ${formatDocument(order.cnpjCpfCliente)}` : ''}`],
     ['Entrega', order.endEntrega ?? ''],
+    ...(order.condicaoPagamento ? ([['Pagamento', order.condicaoPagamento.descricao]] as [string, string][]) : []),
     ...(order.observacao ? ([['Observação', order.observacao]] as [string, string][]) : []),
   ];
   for (const [label, value] of facts) {

@@ -1,5 +1,6 @@
 // Every SQL statement of the company settings (app.config_empresa, one row per tenant) and
 // the company's own data from the ERP. Each names the tenant itself.
+import { sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
 
 /** The head office (the tenant itself, not a branch) with Campo's settings for it. */
@@ -27,6 +28,34 @@ export function selectCompany(tx: Tx, idEmpresa: number) {
 }
 
 export type CompanyRow = NonNullable<Awaited<ReturnType<typeof selectCompany>>>;
+
+/** Every price list of the tenant by name, the head office's definition first. */
+export function selectPautaNames(tx: Tx, idEmpresa: number) {
+  return tx
+    .selectFrom('app.vw_pautas')
+    .distinctOn('id_pauta')
+    .select(['id_pauta', 'descricao'])
+    .where('id_empresa', '=', idEmpresa)
+    .orderBy('id_pauta')
+    .orderBy(sql`id_filial <> id_empresa`)
+    .execute();
+}
+
+/**
+ * The tenant's active payment terms, by name. A term id the head office and a branch both
+ * define is listed once, as the head office names it.
+ */
+export function selectPaymentTerms(tx: Tx, idEmpresa: number) {
+  return tx
+    .selectFrom('app.vw_condicoes_pagamento')
+    .distinctOn('id_condicao')
+    .select(['id_condicao', 'descricao'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('ativo', '=', true)
+    .orderBy('id_condicao')
+    .orderBy(sql`id_filial <> id_empresa`)
+    .execute();
+}
 
 export async function upsertLogo(tx: Tx, idEmpresa: number, logo: string): Promise<void> {
   await tx

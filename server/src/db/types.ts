@@ -150,6 +150,7 @@ export interface AppPedidos {
   atualizado_em: Generated<Timestamp>;
   cnpj_cpf_cliente: string | null;
   cod_vendedor: number;
+  condicao_pagamento: string | null;
   criado_em: Generated<Timestamp>;
   decidido_em: Timestamp | null;
   decidido_por: string | null;
@@ -157,6 +158,7 @@ export interface AppPedidos {
   erp_id_pedido: number | null;
   id: Generated<number>;
   id_cliente: number;
+  id_condicao: number | null;
   id_empresa: number;
   id_pauta: number | null;
   motivo_rejeicao: string | null;
@@ -286,6 +288,7 @@ export interface AppVwClientes {
   end_entrega: string | null;
   endereco: string | null;
   id_cliente: number | null;
+  id_condicao: number | null;
   id_empresa: number | null;
   id_filial: number | null;
   id_pauta: number | null;
@@ -304,6 +307,12 @@ export interface AppVwClientes {
   valor_vencido: Numeric | null;
 }
 
+export interface AppVwClientesCondicoes {
+  id_cliente: number | null;
+  id_condicao: number | null;
+  id_empresa: number | null;
+}
+
 export interface AppVwClientesFinanceiro {
   bloqueio_manual: boolean | null;
   dias_atraso_max: number | null;
@@ -314,6 +323,14 @@ export interface AppVwClientesFinanceiro {
   titulos_vencidos: number | null;
   valor_em_aberto: Numeric | null;
   valor_vencido: Numeric | null;
+}
+
+export interface AppVwCondicoesPagamento {
+  ativo: boolean | null;
+  descricao: string | null;
+  id_condicao: number | null;
+  id_empresa: number | null;
+  id_filial: number | null;
 }
 
 export interface AppVwEmpresas {
@@ -330,6 +347,12 @@ export interface AppVwEmpresas {
   razao_social: string | null;
   telefone: string | null;
   uf: string | null;
+}
+
+export interface AppVwEstoque {
+  id_empresa: number | null;
+  id_produto: number | null;
+  quantidade: Numeric | null;
 }
 
 export interface AppVwFaturamentoMes {
@@ -553,8 +576,11 @@ export interface DB {
   "app.tentativas_login": AppTentativasLogin;
   "app.usuarios": AppUsuarios;
   "app.vw_clientes": AppVwClientes;
+  "app.vw_clientes_condicoes": AppVwClientesCondicoes;
   "app.vw_clientes_financeiro": AppVwClientesFinanceiro;
+  "app.vw_condicoes_pagamento": AppVwCondicoesPagamento;
   "app.vw_empresas": AppVwEmpresas;
+  "app.vw_estoque": AppVwEstoque;
   "app.vw_faturamento_mes": AppVwFaturamentoMes;
   "app.vw_grupos_produto": AppVwGruposProduto;
   "app.vw_notas_fiscais": AppVwNotasFiscais;

@@ -39,12 +39,30 @@ export interface ClientPlan {
   deliveryAddress: string;
   /** Latest day of a non-cancelled order, or null when the client never bought. */
   lastPurchase: number | null;
+  /** Default payment term (corrent.id_condicao), also the term of the client's ERP orders. */
+  condicao: number;
+  /** The only terms the client may buy on (corrent_condicoes), or null for every one. */
+  condicoes: number[] | null;
   row: CopyValue[];
 }
+
+/**
+ * A client's default payment term, from its id rather than the random stream, so that adding
+ * terms to the fixture left every other generated value as it was. Most buy on 28/35/42.
+ */
+const TERM_BY_ID = [3, 3, 2, 4, 5, 1, 3, 2] as const;
+const CASH = 1;
+const SHORT_TERM = 2;
 
 const DT_ULTIMA_COMPRA = 20;
 const SITUACAO = 19;
 const ATIVO = 23;
+const ID_CONDICAO = 24;
+
+/** corrent_condicoes rows of a client whose terms the credit department restricts. */
+export function clientTermRows(c: ClientPlan): CopyValue[][] {
+  return (c.condicoes ?? []).map((id) => [c.id, c.tenant.id, id]);
+}
 
 /**
  * Every order of the history as parallel typed arrays (a few bytes per order), so that the
@@ -169,6 +187,8 @@ export function planClients(options: {
               200,
             ),
           lastPurchase: null,
+          condicao: TERM_BY_ID[id % TERM_BY_ID.length] as number,
+          condicoes: null,
           row: [
             id,
             tenant.id,
@@ -194,6 +214,7 @@ export function planClients(options: {
             timestamp(registered, rng.int(8 * 3600, 18 * 3600)),
             'ERP',
             'S',
+            null,
           ],
         };
         plan.row[18] = plan.pauta;
@@ -246,9 +267,11 @@ export function planClients(options: {
         timestamp(historyStart - rng.int(1, 2000), rng.int(8 * 3600, 18 * 3600)),
         'ERP',
         'S',
+        null,
       ]);
     }
   }
+  for (const c of clients) c.row[ID_CONDICAO] = c.condicao;
   return { clients, suppliers, events, nextId: id + 1 };
 }
 
@@ -309,6 +332,12 @@ function assignFinance(
   for (const c of rng.shuffle(defaulterCandidates).slice(0, share(0.015))) c.finance = 'defaulter';
   const late = rng.shuffle(lateCandidates.filter((c) => c.finance === 'ok'));
   for (const c of late.slice(0, share(0.05))) c.finance = 'late';
+  // Clients who pay late buy only in cash or on a short term (corrent_condicoes).
+  for (const c of clients) {
+    if (c.finance === 'ok') continue;
+    c.condicao = CASH;
+    c.condicoes = [CASH, SHORT_TERM];
+  }
   // The credit department's manual block, independent of the receivables.
   const blockable = rng.shuffle(clients.filter((c) => c.finance === 'ok'));
   for (const c of blockable.slice(0, share(0.02))) c.row[SITUACAO] = 'B';

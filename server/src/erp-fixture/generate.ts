@@ -3,7 +3,7 @@
 // over a previous fixture (see database.ts for the safety rules).
 import type pg from 'pg';
 import { groupRows, type ProductTable, writeProducts } from './catalog.ts';
-import { planClients } from './clients.ts';
+import { clientTermRows, planClients } from './clients.ts';
 import { type CopyValue, CopyWriter } from './copy.ts';
 import {
   advanceSequences,
@@ -17,7 +17,7 @@ import {
 } from './database.ts';
 import { dayOf, isoDay, localToday } from './dates.ts';
 import { writeOrders } from './orders.ts';
-import { buildTenants, pautaRows, repCeilingRows } from './organization.ts';
+import { buildTenants, pautaRows, paymentTermRows, repCeilingRows } from './organization.ts';
 import { type FixtureScale, SCALES } from './scales.ts';
 import { createErpSchema } from './schema.ts';
 
@@ -125,7 +125,11 @@ const COLUMNS = {
     'dt_cadastro',
     'origem',
     'ativo',
+    'id_condicao',
   ],
+  condicoes_pagamento: ['id_empresa', 'id_condicao', 'descricao', 'dias_prazo', 'ativo'],
+  estoque: ['id_empresa', 'id_produto', 'quantidade'],
+  corrent_condicoes: ['id_corrent', 'id_empresa', 'id_condicao'],
   pedidos_venda: [
     'id_pedido',
     'id_empresa',
@@ -140,6 +144,7 @@ const COLUMNS = {
     'observacao',
     'origem',
     'num_ped_sar',
+    'id_condicao',
   ],
   pedidos_venda_itens: [
     'id_pedido',
@@ -178,6 +183,14 @@ const COLUMNS = {
 } as const satisfies Record<(typeof ERP_TABLES)[number], readonly string[]>;
 
 type ErpTable = keyof typeof COLUMNS;
+
+/**
+ * Stock on hand (estoque): nine products in ten have a row, a few of them at zero; taken from
+ * the product id rather than the random stream, so adding stock changed no other value.
+ */
+function stockRows(idEmpresa: number, table: ProductTable | undefined): CopyValue[][] {
+  return [...(table?.ids ?? [])].filter((id) => id % 10 !== 0).map((id) => [idEmpresa, id, `${(id * 7919) % 240}.000`]);
+}
 
 function checkOptions(options: FixtureOptions): { seed: number; asOf: number; lastSecond: number } {
   if (!Object.hasOwn(SCALES, options.scale)) {
@@ -235,7 +248,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
 
   try {
     const tenants = buildTenants(spec, seed);
-    const registers = 7;
+    const registers = 8;
     progress('companies', 0, registers);
     await copyRows(
       'empresas',
@@ -259,6 +272,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
       tenants.flatMap((t) => groupRows(t).subgroups),
     );
     await copyRows('pautas', tenants.flatMap(pautaRows));
+    await copyRows('condicoes_pagamento', tenants.flatMap(paymentTermRows));
     progress('companies', registers, registers);
 
     const productTotal = spec.productsPerTenant * tenants.length;
@@ -284,6 +298,10 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
     }
     await finish('produtos', products);
     await finish('pautas_precos', prices);
+    await copyRows(
+      'estoque',
+      tenants.flatMap((t) => stockRows(t.id, productTables.get(t.id))),
+    );
     progress('products', productTotal, productTotal);
 
     const plan = planClients({ tenants, spec, seed, asOf, lastSecond, historyStart });
@@ -293,6 +311,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
     for (const c of plan.clients) await clients.write(c.row);
     for (const s of plan.suppliers) await clients.write(s);
     await finish('corrent', clients);
+    await copyRows('corrent_condicoes', plan.clients.flatMap(clientTermRows));
     progress('clients', corrent, corrent);
 
     progress('orders', 0, plan.events.length);

@@ -107,6 +107,7 @@ export async function writeOrders(options: {
       rng.chance(0.1) ? rng.pick(NOTES) : null,
       'ERP',
       null,
+      client.condicao,
     ]);
     for (let s = 0; s < lines.length; s++) {
       const l = lines[s] as Line;

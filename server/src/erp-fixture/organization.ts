@@ -44,6 +44,24 @@ const PAUTAS = [
   { descricao: 'Tabela Interior', factor: 1.02 },
 ] as const;
 
+/**
+ * The payment terms every tenant offers (condicoes_pagamento), by id; the last one is
+ * inactive, so that Campo is seen to leave it out. Client defaults and restrictions are in
+ * clients.ts (clientTerm).
+ */
+export const PAYMENT_TERMS = [
+  { id: 1, descricao: 'À vista', dias: 0, ativo: true },
+  { id: 2, descricao: '28 dias', dias: 28, ativo: true },
+  { id: 3, descricao: '28/35/42 dias', dias: 35, ativo: true },
+  { id: 4, descricao: '30/60/90 dias', dias: 60, ativo: true },
+  { id: 5, descricao: '7/14/21 dias', dias: 14, ativo: true },
+  { id: 6, descricao: 'Cheque pré 60 dias', dias: 60, ativo: false },
+] as const;
+
+export function paymentTermRows(tenant: Tenant): CopyValue[][] {
+  return PAYMENT_TERMS.map((t) => [tenant.id, t.id, t.descricao, t.dias, t.ativo ? 'S' : 'N']);
+}
+
 export interface Pauta {
   id: number;
   descricao: string;

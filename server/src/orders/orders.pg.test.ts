@@ -346,6 +346,114 @@ describe('orders', () => {
     expect(conflict.detail).toMatch(/já está aprovado\.$/);
   });
 
+  it("carries the payment term: the client's default unless another is chosen, only allowed ones, and into the ERP on approval", async () => {
+    const terms = async (sql: string, params: unknown[]) =>
+      (await db.pool.query<{ id: number; descricao: string }>(sql, params)).rows;
+    const [standard] = await terms('select id_condicao as id from app.vw_clientes where id_cliente = $1', [
+      s.idCliente,
+    ]);
+    const active = await terms(
+      `select id_condicao as id, descricao from app.vw_condicoes_pagamento
+        where id_empresa = $1 and ativo order by id_condicao`,
+      [s.idEmpresa],
+    );
+    const byId = (id: number | undefined) => active.find((t) => t.id === id);
+    const def = byId(standard?.id);
+    const other = active.find((t) => t.id !== standard?.id);
+    if (!def || !other) throw new Error('the reference ERP gives the client a default and offers other terms');
+
+    // Without a choice: the client's default, by name.
+    const plain = (await (await post(app, tokens.rep as string, '/orders', order([0]), randomUUID())).json()) as Order;
+    expect(plain.condicaoPagamento).toEqual({ id: def.id, descricao: def.descricao });
+    // Chosen: that one, on the order, in GET and, once approved, in the ERP's order row.
+    const res = await post(app, tokens.rep as string, '/orders', { ...order([0]), idCondicao: other.id }, randomUUID());
+    expect(res.status).toBe(201);
+    const chosen = (await res.json()) as Order;
+    expect(chosen.condicaoPagamento).toEqual({ id: other.id, descricao: other.descricao });
+    const read = (await (await get(app, tokens.rep as string, `/orders/${chosen.id}`)).json()) as Order;
+    expect(read.condicaoPagamento).toEqual(chosen.condicaoPagamento);
+    const approved = (await (
+      await post(app, tokens.sup as string, `/orders/${chosen.id}/approve`, {})
+    ).json()) as Order;
+    const erpRow = await db.pool.query('select id_condicao from pedidos_venda where id_pedido = $1', [
+      approved.erpIdPedido,
+    ]);
+    expect(erpRow.rows[0]?.id_condicao).toBe(other.id);
+
+    const refusedWith = async (body: unknown) => {
+      const r = await post(app, tokens.rep as string, '/orders', body, randomUUID());
+      expect(r.status).toBe(422);
+      return ((await r.json()) as Problem & { reasons: { code: string; message: string }[] }).reasons;
+    };
+    // An inactive term and an unknown one.
+    const [inactive] = await terms(
+      'select id_condicao as id, descricao from app.vw_condicoes_pagamento where id_empresa = $1 and not ativo',
+      [s.idEmpresa],
+    );
+    expect(inactive).toBeDefined();
+    expect(await refusedWith({ ...order([0]), idCondicao: inactive?.id })).toEqual([
+      {
+        code: 'PAYMENT_TERM_NOT_ALLOWED',
+        message: `A condição de pagamento "${inactive?.descricao}" está inativa no ERP.`,
+      },
+    ]);
+    expect((await refusedWith({ ...order([0]), idCondicao: 999_999 }))[0]?.code).toBe('PAYMENT_TERM_NOT_ALLOWED');
+    // A client the credit department restricts: only its terms.
+    await db.pool.query('insert into corrent_condicoes (id_corrent, id_empresa, id_condicao) values ($1, $2, $3)', [
+      s.idCliente,
+      s.idEmpresa,
+      def.id,
+    ]);
+    try {
+      const reasons = await refusedWith({ ...order([0]), idCondicao: other.id });
+      expect(reasons[0]?.code).toBe('PAYMENT_TERM_NOT_ALLOWED');
+      expect(reasons[0]?.message).toMatch(new RegExp(`"${other.descricao}" não está liberada para o cliente`));
+      const allowed = await post(
+        app,
+        tokens.rep as string,
+        '/orders',
+        { ...order([0]), idCondicao: def.id },
+        randomUUID(),
+      );
+      expect(allowed.status).toBe(201);
+      // No default and none chosen (a client registered through Campo, an app older than
+      // terms): the order carries none, never an invented one, and the ERP applies its own.
+      await db.pool.query('update corrent set id_condicao = null where id_corrent = $1', [s.idCliente]);
+      const bare = await post(app, tokens.rep as string, '/orders', order([0]), randomUUID());
+      expect(bare.status).toBe(201);
+      expect(((await bare.json()) as Order).condicaoPagamento).toBeNull();
+    } finally {
+      await db.pool.query('delete from corrent_condicoes where id_corrent = $1', [s.idCliente]);
+      await db.pool.query('update corrent set id_condicao = $2 where id_corrent = $1', [s.idCliente, def.id]);
+    }
+  });
+
+  it('names people, not logins: who placed the order in its history and who decided it', async () => {
+    const rep = await logInAs(app, db.pool, {
+      login: 'ana@o.test',
+      name: 'Ana Conceição',
+      role: 'representative',
+      idEmpresa: s.idEmpresa,
+      codVendedor: s.codVendedor,
+    });
+    const sup = await logInAs(app, db.pool, {
+      login: 'sergio@o.test',
+      name: 'Sérgio Aprovador ✅',
+      role: 'supervisor',
+      idEmpresa: s.idEmpresa,
+      codSupervisor: s.codSupervisor,
+    });
+    const created = (await (await post(app, rep, '/orders', order([0]), randomUUID())).json()) as Order;
+    expect(created.historico[0]).toMatchObject({ usuario: 'ana@o.test', nomeUsuario: 'Ana Conceição' });
+    const approved = (await (await post(app, sup, `/orders/${created.id}/approve`, {})).json()) as Order;
+    expect(approved).toMatchObject({ decididoPor: 'sergio@o.test', nomeDecididoPor: 'Sérgio Aprovador ✅' });
+    expect(approved.historico.map((h) => h.nomeUsuario)).toEqual(['Ana Conceição', 'Sérgio Aprovador ✅']);
+    // The ERP's invoicing is by no person.
+    await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [approved.erpIdPedido]);
+    const invoiced = (await (await get(app, rep, `/orders/${created.id}`)).json()) as Order;
+    expect(invoiced.historico.at(-1)).toMatchObject({ usuario: 'erp', nomeUsuario: null });
+  });
+
   it('rejection needs a reason and records it; a second decision conflicts', async () => {
     const o = await newOrder();
     expect((await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {})).status).toBe(400);

@@ -23,6 +23,17 @@ export interface OrderClientRow {
   cnpj_cpf: string | null;
   end_entrega: string | null;
   status_financeiro: string | null;
+  /** The client's default payment term in the ERP (none for a client registered through Campo). */
+  id_condicao: number | null;
+}
+
+/** The payment term the order goes on, as the client may use it (issue #19). */
+export interface OrderPaymentTermRow {
+  id_condicao: number;
+  descricao: string | null;
+  ativo: boolean | null;
+  /** No restriction rows for the client in the ERP, or one for this term. */
+  permitida: boolean;
 }
 
 /** A product of the order with its list price on the order's pauta (null when not on it). */
@@ -46,6 +57,8 @@ export interface OrderContext {
   products: OrderProductRow[];
   ceilings: { categoria: string | null; perc_desc_max: number | null }[];
   rules: EngineRuleRow[];
+  /** The term asked, else the client's default; null when neither names one the ERP knows. */
+  paymentTerm: OrderPaymentTermRow | null;
 }
 
 /**
@@ -66,6 +79,8 @@ export async function selectOrderContext(
     idCliente: number;
     idPauta: number | null;
     idProdutos: number[];
+    /** The payment term the order asks for; null for the client's default. */
+    idCondicao: number | null;
     date: string;
   },
 ): Promise<OrderContext> {
@@ -79,9 +94,11 @@ export async function selectOrderContext(
     produtos: OrderProductRow[] | null;
     tetos: OrderContext['ceilings'] | null;
     regras: EngineRuleRow[] | null;
+    condicao: OrderPaymentTermRow | null;
   }>`${sql.raw(PREPARED)}
     with cliente as (
-      select c.id_cliente, c.cod_vendedor, c.id_pauta, c.razao_social, c.cnpj_cpf, c.end_entrega, c.status_financeiro
+      select c.id_cliente, c.cod_vendedor, c.id_pauta, c.razao_social, c.cnpj_cpf, c.end_entrega, c.status_financeiro,
+             c.id_condicao
         from app.vw_clientes c
        where c.id_empresa = ${p.idEmpresa} and c.id_cliente = ${p.idCliente}
     )
@@ -110,7 +127,20 @@ export async function selectOrderContext(
                      where g.id_empresa = ${p.idEmpresa}
                        and (g.representante is null or g.representante = ${p.codVendedor})
                        and g.vigencia_inicio <= ${p.date}::date
-                       and (g.vigencia_fim is null or g.vigencia_fim >= ${p.date}::date)) r) as regras
+                       and (g.vigencia_fim is null or g.vigencia_fim >= ${p.date}::date)) r) as regras,
+           (select json_build_object(
+                     'id_condicao', t.id_condicao, 'descricao', t.descricao, 'ativo', t.ativo,
+                     'permitida', not exists (select 1 from app.vw_clientes_condicoes x
+                                               where x.id_empresa = ${p.idEmpresa} and x.id_cliente = ${p.idCliente})
+                                  or exists (select 1 from app.vw_clientes_condicoes x
+                                              where x.id_empresa = ${p.idEmpresa} and x.id_cliente = ${p.idCliente}
+                                                and x.id_condicao = t.id_condicao))
+              from app.vw_condicoes_pagamento t
+             where t.id_empresa = ${p.idEmpresa}
+               and t.id_condicao = coalesce(${p.idCondicao}::integer, (select c.id_condicao from cliente c))
+             -- The head office's definition first, should a branch define the same id.
+             order by t.id_filial <> t.id_empresa
+             limit 1) as condicao
       from (select) um
       left join app.chaves_idempotencia k
              on k.id_empresa = ${p.idEmpresa} and k.id_usuario = ${p.idUsuario} and k.chave = ${p.chave}`.execute(tx);
@@ -131,6 +161,7 @@ export async function selectOrderContext(
     products: r.produtos ?? [],
     ceilings: r.tetos ?? [],
     rules: r.regras ?? [],
+    paymentTerm: r.condicao,
   };
 }
 
@@ -145,11 +176,13 @@ export async function insertOrder(
 ): Promise<{ id: number; num_ped_sar: number; criado_em: Date }> {
   const { rows } = await sql<{ id: number; num_ped_sar: number; criado_em: Date }>`${sql.raw(PREPARED)}
       insert into app.pedidos (id_empresa, num_ped_sar, cod_vendedor, id_cliente, nome_cliente, cnpj_cpf_cliente,
-                               end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total)
+                               end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total,
+                               id_condicao, condicao_pagamento)
       values (${idEmpresa}, app.proximo_num_ped_sar(${idEmpresa}), ${order.cod_vendedor}, ${order.id_cliente},
               ${order.nome_cliente}, ${order.cnpj_cpf_cliente ?? null}, ${order.end_entrega ?? null},
               ${order.id_pauta ?? null}, ${order.observacao ?? null}, ${order.valor_bruto ?? 0},
-              ${order.valor_desconto ?? 0}, ${order.valor_total ?? 0})
+              ${order.valor_desconto ?? 0}, ${order.valor_total ?? 0},
+              ${order.id_condicao ?? null}, ${order.condicao_pagamento ?? null})
       returning id, num_ped_sar, criado_em`.execute(tx);
   return rows[0] as { id: number; num_ped_sar: number; criado_em: Date };
 }
@@ -231,6 +264,8 @@ const orderColumns = [
   'decidido_por',
   'decidido_em',
   'criado_em',
+  'id_condicao',
+  'condicao_pagamento',
 ] as const;
 
 export function selectOrder(tx: Tx, idEmpresa: number, id: number, forUpdate = false) {
@@ -273,11 +308,12 @@ export function selectOrderLines(tx: Tx, idEmpresa: number, ids: readonly number
 /** The status history of several orders, oldest first. */
 export function selectHistory(tx: Tx, idEmpresa: number, ids: readonly number[]) {
   return tx
-    .selectFrom('app.pedido_status_historico')
-    .select(['id_pedido', 'situa_de', 'situa_para', 'usuario', 'motivo', 'criado_em'])
-    .where('id_empresa', '=', idEmpresa)
-    .where('id_pedido', 'in', ids.length > 0 ? [...ids] : [0])
-    .orderBy('id')
+    .selectFrom('app.pedido_status_historico as h')
+    .leftJoin('app.usuarios as u', 'u.login', 'h.usuario')
+    .select(['h.id_pedido', 'h.situa_de', 'h.situa_para', 'h.usuario', 'u.nome', 'h.motivo', 'h.criado_em'])
+    .where('h.id_empresa', '=', idEmpresa)
+    .where('h.id_pedido', 'in', ids.length > 0 ? [...ids] : [0])
+    .orderBy('h.id')
     .execute();
 }
 
@@ -293,12 +329,22 @@ export function selectErpSituations(tx: Tx, idEmpresa: number, erpIds: readonly 
 
 /** Several orders of the tenant, by id. */
 export function selectOrdersById(tx: Tx, idEmpresa: number, ids: readonly number[]) {
-  return tx
-    .selectFrom('app.pedidos')
-    .select(orderColumns)
-    .where('id_empresa', '=', idEmpresa)
-    .where('id', 'in', ids.length > 0 ? [...ids] : [0])
-    .execute();
+  return (
+    tx
+      .selectFrom('app.pedidos')
+      .select(orderColumns)
+      // The name of who decided, for people to read (lossless-encoded like every users' name).
+      .select((eb) =>
+        eb
+          .selectFrom('app.usuarios as u')
+          .select('u.nome')
+          .whereRef('u.login', '=', 'app.pedidos.decidido_por')
+          .as('nome_decidido_por'),
+      )
+      .where('id_empresa', '=', idEmpresa)
+      .where('id', 'in', ids.length > 0 ? [...ids] : [0])
+      .execute()
+  );
 }
 
 /**

@@ -107,6 +107,7 @@ function priceAndCheck(auth: AuthContext, input: OrderCreate, date: string, cont
   if (!context.pautaExists) {
     throw refused([{ code: 'PRICE_LIST_NOT_FOUND', message: `A pauta ${idPauta} não existe.` }]);
   }
+  const condicao = paymentTermOf(input, client, context.paymentTerm);
 
   const products = new Map(context.products.map((p) => [p.id_produto, p]));
   const { ceilings, rules } = ceilingInputs(context.ceilings, context.rules);
@@ -168,7 +169,38 @@ function priceAndCheck(auth: AuthContext, input: OrderCreate, date: string, cont
     return { item, product: p, ceiling, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
   });
   if (reasons.length) throw refused(reasons);
-  return { client, idPauta, endEntrega, lines: lines.filter((l) => l !== null) };
+  return { client, idPauta, endEntrega, condicao, lines: lines.filter((l) => l !== null) };
+}
+
+/**
+ * The order's payment term: the one asked, else the client's default; it must be active and,
+ * where the ERP restricts the client's terms, one of them. Its name is copied into the order
+ * (LATIN1-safe, like the client's name) so the order shows what was agreed even after the ERP
+ * renames the term. Neither (a client registered through Campo has no default, and an app
+ * older than terms sends none): the order goes without, and the ERP applies its own rule;
+ * the app's cart never sends such an order, it asks for the term.
+ */
+function paymentTermOf(
+  input: OrderCreate,
+  client: { id_condicao: number | null; razao_social: string | null },
+  term: q.OrderPaymentTermRow | null,
+): { id: number; descricao: string } | null {
+  const id = input.idCondicao ?? client.id_condicao;
+  if (id === null) return null;
+  if (!term?.ativo || !term.permitida) {
+    const name = term?.descricao ? `"${term.descricao}"` : id;
+    throw refused([
+      {
+        code: 'PAYMENT_TERM_NOT_ALLOWED',
+        message: !term
+          ? `A condição de pagamento ${id} não existe no ERP.`
+          : !term.ativo
+            ? `A condição de pagamento ${name} está inativa no ERP.`
+            : `A condição de pagamento ${name} não está liberada para o cliente ${client.razao_social}.`,
+      },
+    ]);
+  }
+  return { id, descricao: toErpText(term.descricao ?? '') };
 }
 
 /**
@@ -183,7 +215,7 @@ async function insertOrderTx(
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
 ): Promise<Order> {
-  const { client, idPauta, endEntrega, lines } = checked;
+  const { client, idPauta, endEntrega, condicao, lines } = checked;
   const totals = orderTotals(lines.map((l) => l.amounts));
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
   const {
@@ -204,6 +236,9 @@ async function insertOrderTx(
     valor_bruto: totals.gross,
     valor_desconto: totals.discount,
     valor_total: totals.total,
+    // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
+    id_condicao: condicao?.id ?? null,
+    condicao_pagamento: condicao?.descricao ?? null,
   });
   // now() is the transaction's start: the history entry carries the order's own timestamp.
   const criadoEm = new Date(criado_em).toISOString();
@@ -218,11 +253,13 @@ async function insertOrderTx(
     endEntrega,
     idPauta,
     observacao,
+    condicaoPagamento: condicao,
     valorBruto: totals.gross,
     valorDesconto: totals.discount,
     valorTotal: totals.total,
     motivoRejeicao: null,
     decididoPor: null,
+    nomeDecididoPor: null,
     decididoEm: null,
     criadoEm,
     erpIdPedido: null,
@@ -243,7 +280,9 @@ async function insertOrderTx(
       idPauta,
       valorTotal: l.amounts.total,
     })),
-    historico: [{ de: null, para: 'pending_approval', usuario: auth.login, motivo: null, em: criadoEm }],
+    historico: [
+      { de: null, para: 'pending_approval', usuario: auth.login, nomeUsuario: auth.name, motivo: null, em: criadoEm },
+    ],
   };
   await q.insertOrderRest(
     tx,
@@ -332,6 +371,7 @@ function createOrderTx(
       idCliente: input.idCliente,
       idPauta: input.idPauta ?? null,
       idProdutos: [...new Set(input.itens.map((i) => i.idProduto))],
+      idCondicao: input.idCondicao ?? null,
       date,
     });
     const previous = context.key;

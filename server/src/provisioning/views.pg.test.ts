@@ -1,4 +1,4 @@
-// The 20 views on the tiny reference ERP. Expectations are computed here from the raw ERP
+// The 23 views on the tiny reference ERP. Expectations are computed here from the raw ERP
 // tables, never copied from the views' own SQL, so a wrong join or rule shows up.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { provision } from './provision.ts';
@@ -25,10 +25,10 @@ describe('the views over the tiny reference ERP', () => {
     await provision(db.pool);
   });
 
-  it('are 20, each selectable, and each ERP-backed one returns rows', async () => {
+  it('are 23, each selectable, and each ERP-backed one returns rows', async () => {
     const sources = await loadSqlSources();
     const views = sources.repeatables.filter((r) => r.kind === 'view');
-    expect(views).toHaveLength(20);
+    expect(views).toHaveLength(23);
     for (const v of views) {
       const { rows } = await db.pool.query(`select * from app.${v.name} limit 1`);
       // Rules in force and Campo-only data are empty until the service writes them.
@@ -102,6 +102,46 @@ describe('the views over the tiny reference ERP', () => {
     );
     expect(view.rows).toEqual(expected);
     expect(new Set(expected.map((r) => r.situacao))).toEqual(new Set(['A', 'F', 'C']));
+  });
+
+  it("give the payment terms per tenant, each client's default and the terms a client is restricted to", async () => {
+    const tenant = await tenantOf();
+    const raw = await db.pool.query('select id_empresa, id_condicao, descricao, ativo from condicoes_pagamento');
+    const terms = await db.pool.query(
+      'select id_empresa, id_filial, id_condicao, descricao, ativo from app.vw_condicoes_pagamento',
+    );
+    const key = (r: { id_filial: number; id_condicao: number }) => `${r.id_filial}/${r.id_condicao}`;
+    expect(terms.rows.sort(byKey(key))).toEqual(
+      raw.rows
+        .map((r) => ({
+          id_empresa: tenant.get(r.id_empresa),
+          id_filial: r.id_empresa,
+          id_condicao: r.id_condicao,
+          descricao: r.descricao,
+          ativo: r.ativo === 'S',
+        }))
+        .sort(byKey(key)),
+    );
+    // Both kinds exist in the reference ERP, and accented names come through ('À vista').
+    expect(new Set(terms.rows.map((r) => r.ativo))).toEqual(new Set([true, false]));
+    expect(terms.rows.map((r) => r.descricao)).toContain('À vista');
+
+    const restricted = await db.pool.query(
+      'select cc.id_corrent, c.id_empresa, cc.id_condicao from corrent_condicoes cc join corrent c using (id_corrent)',
+    );
+    expect(restricted.rows.length).toBeGreaterThan(0);
+    const view = await db.pool.query('select id_empresa, id_cliente, id_condicao from app.vw_clientes_condicoes');
+    const k2 = (r: { id_cliente: number; id_condicao: number }) => `${r.id_cliente}/${r.id_condicao}`;
+    expect(view.rows.sort(byKey(k2))).toEqual(
+      restricted.rows
+        .map((r) => ({ id_empresa: tenant.get(r.id_empresa), id_cliente: r.id_corrent, id_condicao: r.id_condicao }))
+        .sort(byKey(k2)),
+    );
+    const defaults = await db.pool.query(
+      `select count(*)::int as n from app.vw_clientes v join corrent c on c.id_corrent = v.id_cliente
+        where v.id_condicao is distinct from c.id_condicao`,
+    );
+    expect(defaults.rows[0]?.n).toBe(0);
   });
 
   it('vw_clientes_financeiro applies the ok / overdue / blocked rule to the open titles', async () => {
@@ -249,5 +289,33 @@ describe('the views over the tiny reference ERP', () => {
       "select (select count(*)::int from app.vw_clientes) as v, (select count(*)::int from corrent where tipo = 'C') as c",
     );
     expect(count.rows[0].v).toBe(count.rows[0].c);
+  });
+
+  // Last: it drops the ERP's stock table.
+  it('vw_estoque sums the stock per tenant, and an ERP without stock provisions all the same with none', async () => {
+    const tenant = await tenantOf();
+    const raw = await db.pool.query<{ id_empresa: number; id_produto: number; quantidade: string }>(
+      'select id_empresa, id_produto, quantidade from estoque',
+    );
+    const sums = new Map<string, number>();
+    for (const r of raw.rows) {
+      const k = `${tenant.get(r.id_empresa)}/${r.id_produto}`;
+      sums.set(k, (sums.get(k) ?? 0) + Number(r.quantidade));
+    }
+    const view = await db.pool.query<{ id_empresa: number; id_produto: number; quantidade: string }>(
+      'select id_empresa, id_produto, quantidade from app.vw_estoque',
+    );
+    expect(view.rows.length).toBeGreaterThan(0);
+    expect(new Map(view.rows.map((r) => [`${r.id_empresa}/${r.id_produto}`, Number(r.quantidade)]))).toEqual(sums);
+    // Products without a row have unknown stock, which the view leaves out (never zero).
+    const without = await db.pool.query(
+      'select count(*)::int as n from produtos p where not exists (select 1 from estoque e where e.id_produto = p.id_produto)',
+    );
+    expect(without.rows[0]?.n).toBeGreaterThan(0);
+
+    await db.pool.query('drop table estoque');
+    await provision(db.pool);
+    expect((await db.pool.query('select * from app.vw_estoque')).rows).toEqual([]);
+    await provision(db.pool);
   });
 });

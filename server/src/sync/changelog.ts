@@ -72,9 +72,12 @@ function productDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<D
              'image', p.imagem,
              'active', coalesce(p.ativo, false),
              'prices', coalesce(pr.prices, '[]'::json),
+             'stock', st.quantidade,
              '_deleted', false) as doc
       from app.vw_produtos p
       left join precos pr on pr.id_produto = p.id_produto
+      -- Stock where the ERP keeps it (optional): null is unknown, shown as nothing.
+      left join app.vw_estoque st on st.id_empresa = p.id_empresa and st.id_produto = p.id_produto
      where p.id_empresa = ${idEmpresa} ${only}`;
 }
 
@@ -112,6 +115,10 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
              'creditLimit', c.limite_credito,
              'lastOrderAt', to_char(c.ultimo_pedido_em at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'active', coalesce(c.cadastro_ativo, false),
+             'paymentTermId', c.id_condicao,
+             'paymentTermIds', (select json_agg(cc.id_condicao order by cc.id_condicao)
+                                  from app.vw_clientes_condicoes cc
+                                 where cc.id_empresa = c.id_empresa and cc.id_cliente = c.id_cliente),
              '_deleted', false) as doc
       from app.vw_clientes c
      where c.id_empresa = ${idEmpresa} ${only}`;

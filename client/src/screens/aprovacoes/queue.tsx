@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import { brl, dateTime } from '../../kit/format.ts';
 import { Pager } from '../../kit/pager.tsx';
+import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
 
 const PAGE_SIZE = 20;
 
 export function ApprovalQueue() {
+  const repName = useRepName();
   const [page, setPage] = useState(1);
   const { data, error, loading, reload } = useApi('/orders', {
     params: { query: { status: 'pending_approval', page, pageSize: PAGE_SIZE } },
@@ -43,7 +45,7 @@ export function ApprovalQueue() {
                   <span class="mg-row">
                     <span>{o.nomeCliente}</span>
                     <span class="mg-muted">
-                      Vendedor {o.codVendedor} · {dateTime(o.criadoEm)}
+                      {repName(o.codVendedor)} · {dateTime(o.criadoEm)}
                     </span>
                   </span>
                 </a>

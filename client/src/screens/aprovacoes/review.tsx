@@ -2,6 +2,7 @@ import type { Order } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { api, errorMessage } from '../../api.ts';
 import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from '../../kit/format.ts';
+import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { refreshPendingCount } from './pending-badge.tsx';
 
@@ -102,6 +103,7 @@ function Lines(props: { order: Order }) {
 
 export function OrderReview(props: { id: number }) {
   const { data: fetched, error } = useApi('/orders/{id}', { params: { path: { id: props.id } } });
+  const repName = useRepName();
   const decided = useSignal<Order | null>(null);
   const busy = useSignal<'approve' | 'reject' | null>(null);
   const rejecting = useSignal(false);
@@ -153,7 +155,7 @@ export function OrderReview(props: { id: number }) {
               {ORDER_STATUS_LABEL[order.status]}
             </span>{' '}
             <span class="mg-muted">
-              Vendedor {order.codVendedor} · enviado em {dateTime(order.criadoEm)}
+              {repName(order.codVendedor)} · enviado em {dateTime(order.criadoEm)}
             </span>
           </p>
           <ClientPanel idCliente={order.idCliente} total={order.valorTotal} />
@@ -171,6 +173,12 @@ export function OrderReview(props: { id: number }) {
               <>
                 <dt>Entrega</dt>
                 <dd>{order.endEntrega}</dd>
+              </>
+            )}
+            {order.condicaoPagamento && (
+              <>
+                <dt>Pagamento</dt>
+                <dd>{order.condicaoPagamento.descricao}</dd>
               </>
             )}
             {order.observacao && (
@@ -242,7 +250,7 @@ export function OrderReview(props: { id: number }) {
           ) : (
             <p role="status" class={order.status === 'rejected' ? 'error' : 'mg-success'}>
               {order.status === 'rejected' ? 'Pedido rejeitado' : 'Pedido aprovado'}
-              {order.decididoPor && ` por ${order.decididoPor}`}
+              {order.decididoPor && ` por ${order.nomeDecididoPor ?? order.decididoPor}`}
               {order.decididoEm && ` em ${dateTime(order.decididoEm)}`}.
               {order.motivoRejeicao && ` Motivo: ${order.motivoRejeicao}`}
               {order.numPedidoErp != null && ` Pedido no ERP: ${order.numPedidoErp}.`}

@@ -5,6 +5,7 @@ import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { Store } from '../../data/store.ts';
 import { type ClientDoc, collectionOf } from '../../db/index.ts';
+import { usePautaName } from '../pedidos/data.ts';
 
 export interface PriceFor {
   idPauta: number | null;
@@ -51,6 +52,7 @@ export function usePriceFor(s: Store, clienteId: string | undefined): number[] {
 }
 
 export function PautaPicker(props: { pautas: number[] }) {
+  const pautaName = usePautaName();
   const current = priceFor.value;
   const options = [...props.pautas];
   if (current?.idPauta != null && !options.includes(current.idPauta)) options.unshift(current.idPauta);
@@ -68,7 +70,7 @@ export function PautaPicker(props: { pautas: number[] }) {
         {current?.idPauta == null && <option value="">Sem pauta</option>}
         {options.map((p) => (
           <option key={p} value={String(p)}>
-            Pauta {p}
+            {pautaName(p)}
           </option>
         ))}
       </select>

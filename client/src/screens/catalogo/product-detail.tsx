@@ -6,6 +6,8 @@ import { useStoreObservable } from '../../data/hooks.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatDate, formatMoney, formatPercent } from '../clientes/format.ts';
+import { usePautaName } from '../pedidos/data.ts';
+import { stockText } from '../pedidos/stock.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { type Conditions, ceilingOf, conditions$, rulesReaching } from './pricing.ts';
 
@@ -17,6 +19,7 @@ function vigencia(inicio: string, fim: string, today: string): string {
 }
 
 export function ProductDetail(props: { store: Store; id: string }) {
+  const pautaName = usePautaName();
   const pautas = usePriceFor(props.store, undefined);
   const product = useStoreObservable<ProductDoc | null | undefined>(
     (s) =>
@@ -60,6 +63,12 @@ export function ProductDetail(props: { store: Store; id: string }) {
         <dd>{product.subgrupoName ?? '—'}</dd>
         <dt>Categoria</dt>
         <dd>{product.category ?? '—'}</dd>
+        {product.stock != null ? (
+          <>
+            <dt>Estoque</dt>
+            <dd>{stockText(product.stock, product.unit)?.replace(/^Estoque /, '')}</dd>
+          </>
+        ) : null}
       </dl>
 
       <PautaPicker pautas={pautas} />
@@ -106,7 +115,7 @@ export function ProductDetail(props: { store: Store; id: string }) {
                   )}
                   <br />
                   <span class="muted">
-                    {r.idPauta === null ? 'Todas as pautas' : `Pauta ${r.idPauta}`} ·{' '}
+                    {r.idPauta === null ? 'Todas as pautas' : pautaName(r.idPauta)} ·{' '}
                     {vigencia(r.vigenciaInicio, r.vigenciaFim, conditions?.date ?? '')}
                   </span>
                 </div>
@@ -133,7 +142,7 @@ export function ProductDetail(props: { store: Store; id: string }) {
               {product.prices.map((x) => (
                 <tr key={x.idPauta} aria-current={x.idPauta === idPauta ? 'true' : undefined}>
                   <td>
-                    Pauta {x.idPauta}
+                    {pautaName(x.idPauta)}
                     {x.idPauta === idPauta ? ' (escolhida)' : ''}
                   </td>
                   <td>{formatMoney(x.price)}</td>

@@ -12,6 +12,7 @@ import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatMoney } from '../clientes/format.ts';
 import { buscaSelectors } from '../clientes/search.ts';
 import { InitialSyncNote } from '../clientes/store-gate.tsx';
+import { stockText } from '../pedidos/stock.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { badgesOf, type Conditions, conditions$, priceOn } from './pricing.ts';
 
@@ -176,6 +177,7 @@ function ProductRow(props: { product: ProductDoc; conditions: Conditions | null;
           {p.code ? `Cód. ${p.code}` : ''}
           {p.grupoName ? ` · ${p.grupoName}` : ''}
           {p.unit ? ` · ${p.unit}` : ''}
+          {stockText(p.stock, p.unit) ? ` · ${stockText(p.stock, p.unit)}` : ''}
         </span>
         <span class="badges">
           {badges?.promo && <span class="badge badge-promo">Promoção</span>}

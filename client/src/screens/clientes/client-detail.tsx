@@ -32,7 +32,11 @@ interface OrderRow {
   status: string;
   total: number | null;
   source: string;
+  /** The order's page, when this device holds the order (Campo's orders of the last 90 days). */
+  href?: string;
 }
+
+const orderHref = (id: string) => `/pedidos/${encodeURIComponent(id)}`;
 
 type Remote =
   | { kind: 'loading' }
@@ -66,6 +70,11 @@ function useRemote(id: string): Remote {
   return remote;
 }
 
+function mapHref(local: OutboxEntry[], id: number): string | undefined {
+  const entry = local.find((e) => e.order?.id === id);
+  return entry ? orderHref(entry.id) : undefined;
+}
+
 /** Orders the server does not hold yet (queued or refused here) come first: they need attention. */
 function orderRows(local: OutboxEntry[], remote: Remote): OrderRow[] {
   const notOnServer = local
@@ -77,6 +86,7 @@ function orderRows(local: OutboxEntry[], remote: Remote): OrderRow[] {
       status: STATUS_LABEL[e.state] ?? e.state,
       total: null,
       source: 'Este aparelho',
+      href: orderHref(e.id),
     }));
   const held: OrderRow[] =
     remote.kind === 'ok'
@@ -87,6 +97,7 @@ function orderRows(local: OutboxEntry[], remote: Remote): OrderRow[] {
           status: STATUS_LABEL[o.status] ?? o.status,
           total: o.total,
           source: o.source === 'erp' ? 'ERP' : 'Campo',
+          href: o.id === null ? undefined : mapHref(local, o.id),
         }))
       : local
           .filter((e) => e.state === 'accepted' && e.order)
@@ -97,6 +108,7 @@ function orderRows(local: OutboxEntry[], remote: Remote): OrderRow[] {
             status: STATUS_LABEL[e.order?.status ?? e.status] ?? e.status,
             total: e.order?.valorTotal ?? null,
             source: 'Campo',
+            href: orderHref(e.id),
           }));
   held.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
   return [...notOnServer, ...held].slice(0, ORDER_LIMIT);
@@ -230,7 +242,8 @@ function ClientDetailBody(props: { id: string }) {
             {rows.map((o) => (
               <li key={o.key}>
                 <span>
-                  <strong>Pedido {o.number}</strong> <span class="muted">{o.source}</span>
+                  <strong>{o.href ? <a href={o.href}>Pedido {o.number}</a> : `Pedido ${o.number}`}</strong>{' '}
+                  <span class="muted">{o.source}</span>
                 </span>
                 <span>{formatDate(o.date)}</span>
                 <span>{o.status}</span>

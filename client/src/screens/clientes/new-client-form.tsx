@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import type { Store } from '../../data/store.ts';
 import { type ClientDoc, collectionOf, type RegistrationDoc } from '../../db/index.ts';
+import { usePautaName } from '../pedidos/data.ts';
 import { maskCep, maskDocument, maskPhone } from './format.ts';
 import { StoreGate } from './store-gate.tsx';
 
@@ -152,6 +153,7 @@ export function NewClientForm() {
 }
 
 function NewClientBody(props: { store: Store }) {
+  const pautaName = usePautaName();
   const { query, route } = useLocation();
   const editing = query.cadastro ?? null;
   const [errors, setErrors] = useState<Errors>({});
@@ -399,7 +401,7 @@ function NewClientBody(props: { store: Store }) {
           <option value="">Escolha</option>
           {pautas.map((p) => (
             <option key={p} value={String(p)}>
-              Pauta {p}
+              {pautaName(p)}
             </option>
           ))}
         </select>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientDoc, ProductDoc, RuleDoc } from '../../db/schemas.ts';
-import { type CartContext, draftOf, newLine, previewLine, ruleOf } from './cart-model.ts';
+import { allowedTerms, type CartContext, chosenTerm, draftOf, newLine, previewLine, ruleOf } from './cart-model.ts';
 import { parseDecimal } from './format.ts';
 
 const product: ProductDoc = {
@@ -111,5 +111,33 @@ describe('the cart', () => {
       ok: false,
       errors: ['Escolha o cliente.', 'Adicione pelo menos um produto.'],
     });
+  });
+
+  it("offers the client's allowed payment terms with its default chosen, and sends the chosen one", () => {
+    const terms = [
+      { id: 1, descricao: 'À vista' },
+      { id: 2, descricao: '28 dias' },
+      { id: 3, descricao: '28/35/42 dias' },
+    ];
+    const free = { ...client, paymentTermId: 3, paymentTermIds: null } as ClientDoc;
+    const restricted = { ...client, paymentTermId: 3, paymentTermIds: [1, 2] } as ClientDoc;
+    expect(allowedTerms(terms, free)).toEqual(terms);
+    expect(allowedTerms(terms, restricted).map((t) => t.id)).toEqual([1, 2]);
+    expect(chosenTerm(terms, free, null)?.id).toBe(3);
+    expect(chosenTerm(terms, free, 2)?.id).toBe(2);
+    // A default the client may no longer use is not pre-selected: the rep must choose.
+    expect(chosenTerm(allowedTerms(terms, restricted), restricted, null)).toBeNull();
+
+    const ok = previewLine({ idProduto: 7, quantidade: '2', desconto: '5' }, product, ctx());
+    const form = { client: free, endEntrega: 'Rua A, 10', observacao: '', lines: [ok] };
+    const sent = draftOf({ ...form, payment: { chosen: chosenTerm(terms, free, 2), allowed: terms } });
+    expect(sent.ok && sent.draft.idCondicao).toBe(2);
+    expect(draftOf({ ...form, payment: { chosen: null, allowed: terms } })).toEqual({
+      ok: false,
+      errors: ['Escolha a condição de pagamento.'],
+    });
+    // No terms on this device yet (a company document from an older server): the server applies the default.
+    const none = draftOf({ ...form, payment: { chosen: null, allowed: [] } });
+    expect(none.ok && 'idCondicao' in none.draft).toBe(false);
   });
 });

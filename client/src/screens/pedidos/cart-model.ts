@@ -12,6 +12,7 @@ import {
   lineCeiling,
   type OrderCreate,
   orderTotals,
+  type PaymentTerm,
   type RepresentativeCeilings,
   ruleFromDocument,
   ZOrderCreate,
@@ -149,11 +150,39 @@ export function clientBlockReason(client: Pick<ClientDoc, 'financialStatus' | 'i
   return null;
 }
 
+/**
+ * The payment terms the client may buy on: the company's active terms (ajustes 'empresa'),
+ * narrowed to the client's own list where the ERP restricts it.
+ */
+export function allowedTerms(
+  terms: readonly PaymentTerm[],
+  client: Pick<ClientDoc, 'paymentTermIds'> | null,
+): PaymentTerm[] {
+  const only = client?.paymentTermIds;
+  return only ? terms.filter((t) => only.includes(t.id)) : [...terms];
+}
+
+/** The term the cart starts with: the one chosen, else the client's default when it is allowed. */
+export function chosenTerm(
+  allowed: readonly PaymentTerm[],
+  client: Pick<ClientDoc, 'paymentTermId'> | null,
+  chosen: number | null,
+): PaymentTerm | null {
+  const id = chosen ?? client?.paymentTermId ?? null;
+  return allowed.find((t) => t.id === id) ?? null;
+}
+
 export interface CartForm {
   client: ClientDoc | null;
   endEntrega: string;
   observacao: string;
   lines: readonly LinePreview[];
+  /**
+   * The payment term chosen, and the terms the client may use: when this device knows none
+   * (a company document from before terms), the order goes without and the server applies the
+   * client's default.
+   */
+  payment?: { chosen: PaymentTerm | null; allowed: readonly PaymentTerm[] };
 }
 
 export type DraftResult = { ok: true; draft: OrderCreate } | { ok: false; errors: string[] };
@@ -181,9 +210,12 @@ export function draftOf(form: CartForm): DraftResult {
     errors.push('O endereço de entrega precisa de pelo menos 5 caracteres.');
   if (endEntrega.length > 200) errors.push('O endereço de entrega pode ter até 200 caracteres.');
   if (form.observacao.trim().length > 500) errors.push('A observação pode ter até 500 caracteres.');
+  const term = form.payment?.chosen ?? null;
+  if (form.client && !term && form.payment?.allowed.length) errors.push('Escolha a condição de pagamento.');
   if (errors.length || !form.client) return { ok: false, errors };
   const body = {
     idCliente: Number(form.client.id),
+    ...(term ? { idCondicao: term.id } : {}),
     ...(endEntrega ? { endEntrega } : {}),
     ...(form.observacao.trim() ? { observacao: form.observacao.trim() } : {}),
     itens: form.lines.map((l) => ({

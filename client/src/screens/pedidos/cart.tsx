@@ -2,14 +2,16 @@
 // (/pedidos/<id>/corrigir). It works the same online and offline: "Enviar pedido" only queues
 // the order in the device's outbox, and the replication pushes it when there is a connection.
 import { type LineCeiling, type SyncOrderReason, toErpText } from '@campo/shared';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { store } from '../../data/store.ts';
 import type { ClientDoc, ProductDoc } from '../../db/schemas.ts';
 import { currentUser } from '../../session/session.ts';
 import {
+  allowedTerms,
   type CartLineInput,
   cartTotals,
+  chosenTerm,
   clientBlockReason,
   draftOf,
   linesOfDraft,
@@ -17,9 +19,12 @@ import {
   previewLine,
   priceOn,
 } from './cart-model.ts';
-import { useCartContext, useClients, useOrderEntry, useProducts, useSearch } from './data.ts';
+import { useCartContext, useClients, useCompany, useOrderEntry, usePautaName, useProducts, useSearch } from './data.ts';
 import { formatDocument, formatMoney, formatPercent } from './format.ts';
+import { PaymentTermPicker } from './payment-term.tsx';
 import { ReasonList } from './reasons.tsx';
+import { type RepeatItem, RepeatNote, useRepeat } from './repeat.tsx';
+import { StockWarning, stockText } from './stock.tsx';
 
 /** Where a line's ceiling comes from, in the words a representative uses. */
 export function ceilingSourceText(c: LineCeiling): string {
@@ -149,6 +154,7 @@ interface SavedCart {
   lines: CartLineInput[];
   endEntrega: string | null;
   observacao: string;
+  idCondicao: number | null;
 }
 
 /**
@@ -172,11 +178,16 @@ export function CartScreen(props: { fixId?: string }) {
   const fixEntry = useOrderEntry(props.fixId ?? '');
   const fixing = props.fixId ? fixEntry : null;
   const userId = currentUser.value?.id ?? null;
-  const resume = props.fixId ? null : resumableCart(userId, query.cliente ?? null);
+  // "Repetir pedido": a new cart from a past order of this device (its outbox id).
+  const repeatId = props.fixId ? null : (query.repetir ?? null);
+  const repeatEntry = useOrderEntry(repeatId ?? '');
+  const resume = props.fixId || repeatId ? null : resumableCart(userId, query.cliente ?? null);
   const [clientId, setClientId] = useState<string | null>(resume?.clientId ?? query.cliente ?? null);
   const [lines, setLines] = useState<CartLineInput[]>(resume?.lines ?? []);
   const [endEntrega, setEndEntrega] = useState<string | null>(resume?.endEntrega ?? null);
   const [observacao, setObservacao] = useState(resume?.observacao ?? '');
+  // The term picked by hand; null follows the client's default.
+  const [idCondicao, setIdCondicao] = useState<number | null>(resume?.idCondicao ?? null);
   const [errors, setErrors] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
   const loadedDraft = useRef(false);
@@ -192,11 +203,12 @@ export function CartScreen(props: { fixId?: string }) {
     setLines(linesOfDraft(draft));
     setEndEntrega(draft.endEntrega ?? null);
     setObservacao(draft.observacao ?? '');
+    setIdCondicao(draft.idCondicao ?? null);
   }, [fixing]);
 
   useEffect(() => {
-    if (!props.fixId && userId !== null) savedCart = { userId, clientId, lines, endEntrega, observacao };
-  }, [props.fixId, userId, clientId, lines, endEntrega, observacao]);
+    if (!props.fixId && userId !== null) savedCart = { userId, clientId, lines, endEntrega, observacao, idCondicao };
+  }, [props.fixId, userId, clientId, lines, endEntrega, observacao, idCondicao]);
 
   // The list of problems takes the focus, so a screen reader hears why nothing was sent.
   useEffect(() => {
@@ -209,18 +221,37 @@ export function CartScreen(props: { fixId?: string }) {
   const products = useProducts(productIds);
   const idPauta = client?.idPauta ?? null;
   const { ctx, ceilingsKnown } = useCartContext(idPauta);
+  const repeatItems = useMemo<RepeatItem[] | null>(
+    () =>
+      repeatEntry?.order?.itens ??
+      repeatEntry?.draft?.itens.map((i) => ({ idProduto: i.idProduto, quantidade: i.quantidade })) ??
+      null,
+    [repeatEntry],
+  );
+  const applyRepeat = useCallback((repeated: CartLineInput[]) => setLines(repeated), []);
+  const repeatLeft = useRepeat(repeatItems, ctx, client !== null && ceilingsKnown, applyRepeat);
   const previews = lines.map((l) => previewLine(l, products.get(String(l.idProduto)) ?? null, ctx));
   const totals = cartTotals(previews);
   const address = endEntrega ?? client?.deliveryAddress ?? '';
   const blocked = client ? clientBlockReason(client) : null;
   const refusedReasons: SyncOrderReason[] = fixing && fixing.state === 'refused' ? fixing.reasons : [];
+  const company = useCompany();
+  const pautaName = usePautaName();
+  const terms = allowedTerms(company?.paymentTerms ?? [], client);
+  const term = chosenTerm(terms, client, idCondicao);
 
   const updateLine = (index: number, patch: Partial<CartLineInput>) =>
     setLines((all) => all.map((l, i) => (i === index ? { ...l, ...patch } : l)));
 
   const send = async (e: Event) => {
     e.preventDefault();
-    const result = draftOf({ client, endEntrega: address, observacao, lines: previews });
+    const result = draftOf({
+      client,
+      endEntrega: address,
+      observacao,
+      lines: previews,
+      payment: { chosen: term, allowed: terms },
+    });
     if (!result.ok) {
       setErrors(result.errors);
       return;
@@ -269,6 +300,7 @@ export function CartScreen(props: { fixId?: string }) {
   return (
     <section class="cart">
       <h1>{props.fixId ? 'Corrigir pedido' : 'Novo pedido'}</h1>
+      <RepeatNote left={repeatLeft} />
       {refusedReasons.length ? (
         <article class="refusal" aria-labelledby="cart-refusal-title">
           <h2 id="cart-refusal-title">O servidor recusou este pedido</h2>
@@ -287,7 +319,7 @@ export function CartScreen(props: { fixId?: string }) {
                   .filter(Boolean)
                   .join(' · ')}
               </small>
-              {idPauta !== null ? <small>Pauta {idPauta}</small> : null}
+              {idPauta !== null ? <small>{pautaName(idPauta)}</small> : null}
               {blocked ? (
                 <p class="line-error" role="alert">
                   {blocked}
@@ -307,6 +339,7 @@ export function CartScreen(props: { fixId?: string }) {
             onPick={(c) => {
               setClientId(c.id);
               setEndEntrega(null);
+              setIdCondicao(null);
             }}
           />
         )}
@@ -359,6 +392,9 @@ export function CartScreen(props: { fixId?: string }) {
                           Teto {formatPercent(l.ceiling.ceilingPercent)} ({ceilingSourceText(l.ceiling)})
                         </span>
                       ) : null}
+                      {stockText(l.product?.stock, l.product?.unit) ? (
+                        <span>{stockText(l.product?.stock, l.product?.unit)}</span>
+                      ) : null}
                     </p>
                     {l.ceiling?.prefillRule ? (
                       <p class="line-rule">
@@ -394,6 +430,7 @@ export function CartScreen(props: { fixId?: string }) {
                         <strong>{formatMoney(l.amounts.total)}</strong>
                       </p>
                     ) : null}
+                    <StockWarning stock={l.product?.stock} quantity={l.quantity} />
                     {l.error ? (
                       <p id={errorId} class="line-error">
                         {l.error}
@@ -433,6 +470,16 @@ export function CartScreen(props: { fixId?: string }) {
               <ErpText typed={observacao} />
             </label>
           </section>
+        ) : null}
+
+        {client ? (
+          <PaymentTermPicker
+            allowed={terms}
+            chosen={term}
+            defaultId={client.paymentTermId ?? null}
+            restricted={!!client.paymentTermIds}
+            onChange={setIdCondicao}
+          />
         ) : null}
 
         <section aria-labelledby="cart-totals-title" class="totals">

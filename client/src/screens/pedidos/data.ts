@@ -42,6 +42,12 @@ export function useCompany(): Company | null | undefined {
   return doc === undefined ? undefined : (doc?.empresa ?? null);
 }
 
+/** A price list's name as the ERP calls it ('Tabela Varejo'); the number until the company document names it. */
+export function usePautaName(): (idPauta: number) => string {
+  const pautas = useCompany()?.pautas ?? [];
+  return (idPauta) => pautas.find((p) => p.id === idPauta)?.descricao || `Pauta ${idPauta}`;
+}
+
 export function useRules(): RuleDoc[] {
   return useStoreObservable<RuleDoc[]>(
     (s) =>

@@ -10,6 +10,7 @@ import { useShownOrder } from './order-view.ts';
 import { orderTitle } from './orders-list.tsx';
 import { ReasonList } from './reasons.tsx';
 import { OutboxActions } from './refused-actions.tsx';
+import { RepeatLink } from './repeat.tsx';
 
 function History(props: { order: Order }) {
   return (
@@ -20,7 +21,7 @@ function History(props: { order: Order }) {
           <li key={`${h.em}-${h.para}`}>
             <strong>{h.de === null ? `Criado: ${STATUS_LABEL[h.para].toLowerCase()}` : STATUS_LABEL[h.para]}</strong>{' '}
             <small>
-              {formatDateTime(h.em)} · {h.usuario === 'erp' ? 'ERP' : h.usuario}
+              {formatDateTime(h.em)} · {h.usuario === 'erp' ? 'ERP' : (h.nomeUsuario ?? h.usuario)}
             </small>
             {h.motivo ? <p>Motivo: {h.motivo}</p> : null}
           </li>
@@ -115,6 +116,12 @@ export function OrderDetail(props: { id: string; entry: OutboxEntry | null | und
             </dd>
             <dt>Entrega</dt>
             <dd>{shown.address || 'Endereço do cadastro do cliente'}</dd>
+            {shown.paymentTerm ? (
+              <>
+                <dt>Pagamento</dt>
+                <dd>{shown.paymentTerm}</dd>
+              </>
+            ) : null}
             {shown.observacao ? (
               <>
                 <dt>Observação</dt>
@@ -149,6 +156,11 @@ export function OrderDetail(props: { id: string; entry: OutboxEntry | null | und
             Imprimir
           </a>
         </div>
+      ) : null}
+      {order || entry.draft ? (
+        <p class="order-actions">
+          <RepeatLink idCliente={order?.idCliente ?? (entry.draft?.idCliente as number)} from={entry.id} />
+        </p>
       ) : null}
       {order ? <History order={order} /> : null}
     </section>

@@ -66,6 +66,12 @@ export function OrderPrint(props: { entry: OutboxEntry | null | undefined }) {
         </dd>
         <dt>Entrega</dt>
         <dd>{order.endEntrega ?? ''}</dd>
+        {order.condicaoPagamento ? (
+          <>
+            <dt>Pagamento</dt>
+            <dd>{order.condicaoPagamento.descricao}</dd>
+          </>
+        ) : null}
         {order.observacao ? (
           <>
             <dt>Observação</dt>

@@ -4,7 +4,7 @@
 import type { Order, OrderCreate } from '@campo/shared';
 import type { OutboxEntry } from '../../db/outbox.ts';
 import { cartTotals, linesOfDraft, previewLine } from './cart-model.ts';
-import { useCartContext, useClients, useProducts } from './data.ts';
+import { useCartContext, useClients, useCompany, useProducts } from './data.ts';
 
 export interface ShownLine {
   seq: number;
@@ -29,6 +29,8 @@ export interface ShownOrder {
   address: string | null;
   observacao: string | null;
   idPauta: number | null;
+  /** The payment term by name; null on an order placed before terms existed. */
+  paymentTerm: string | null;
   lines: ShownLine[];
   totals: { gross: number; discount: number; total: number };
 }
@@ -41,6 +43,7 @@ export function fromServer(order: Order): ShownOrder {
     address: order.endEntrega,
     observacao: order.observacao,
     idPauta: order.idPauta,
+    paymentTerm: order.condicaoPagamento?.descricao ?? null,
     lines: order.itens.map((l) => ({
       seq: l.seq,
       idProduto: l.idProduto,
@@ -67,6 +70,7 @@ export function useShownOrder(entry: OutboxEntry | null | undefined): ShownOrder
   const client = draft ? clients.get(String(draft.idCliente)) : undefined;
   const idPauta = draft?.idPauta ?? client?.idPauta ?? null;
   const { ctx } = useCartContext(idPauta);
+  const terms = useCompany()?.paymentTerms ?? [];
   if (!entry) return null;
   if (entry.order) return fromServer(entry.order);
   if (!draft) return null;
@@ -78,6 +82,10 @@ export function useShownOrder(entry: OutboxEntry | null | undefined): ShownOrder
     address: draft.endEntrega ?? client?.deliveryAddress ?? null,
     observacao: draft.observacao ?? null,
     idPauta,
+    // A draft without a term (queued before terms) gets the client's default on the server.
+    paymentTerm:
+      terms.find((t) => t.id === (draft.idCondicao ?? client?.paymentTermId))?.descricao ??
+      (draft.idCondicao === undefined ? 'Padrão do cliente' : `Condição ${draft.idCondicao}`),
     lines: previews.map((p, i) => ({
       seq: i + 1,
       idProduto: p.input.idProduto,

@@ -5,7 +5,9 @@ import { api, errorMessage } from '../../api.ts';
 import { day, pct } from '../../kit/format.ts';
 import { Pager } from '../../kit/pager.tsx';
 import { useApi } from '../../kit/use-api.ts';
+import { useLookups } from './lookups.ts';
 import { CeilingPreviewPanel } from './preview.tsx';
+import { ruleScope } from './scope.ts';
 
 const TABS = [
   { key: 'vigentes', label: 'Em vigor' },
@@ -18,15 +20,6 @@ type Tab = (typeof TABS)[number]['key'];
 const SITUACAO = { vigente: 'Em vigor', futura: 'Futura', expirada: 'Expirada' } as const;
 const CHIP = { vigente: 'ok', futura: 'warn', expirada: '' } as const;
 
-function scope(r: PolicyRule): string {
-  const parts = [
-    r.grupo === null ? 'todos os grupos' : `grupo ${r.grupo}${r.subgrupo === null ? '' : `, subgrupo ${r.subgrupo}`}`,
-    r.representante === null ? 'todos os representantes' : `representante ${r.representante}`,
-    r.idPauta === null ? 'todas as pautas' : `pauta ${r.idPauta}`,
-  ];
-  return parts.join(' · ');
-}
-
 export function RuleList() {
   const { query } = useLocation();
   const tab: Tab = TABS.some((t) => t.key === query.situacao) ? (query.situacao as Tab) : 'vigentes';
@@ -35,6 +28,7 @@ export function RuleList() {
     params: { query: { situacao: tab, page, pageSize: 20 } },
   });
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const lookups = useLookups();
 
   const remove = async (r: PolicyRule) => {
     if (!confirm(`Excluir a regra "${r.descricao}"? Pedidos já feitos mantêm a regra como era.`)) return;
@@ -89,7 +83,7 @@ export function RuleList() {
                     {day(r.vigenciaInicio)} a {day(r.vigenciaFim)} · {r.promocao ? 'Promoção' : 'Condição especial'}
                   </span>
                 </div>
-                <p class="mg-muted">{scope(r)}</p>
+                <p class="mg-muted">{ruleScope(r, lookups)}</p>
                 <div class="rule-actions">
                   <a class="mg-button small-btn" href={`/regras/${r.id}/editar`}>
                     Editar<span class="visually-hidden"> a regra {r.descricao}</span>

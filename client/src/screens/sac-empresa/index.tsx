@@ -8,6 +8,7 @@ import { api, errorMessage } from '../../api.ts';
 import '../../kit/kit.css';
 import { dateTime } from '../../kit/format.ts';
 import { Pager } from '../../kit/pager.tsx';
+import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
 import './sac-empresa.css';
 
@@ -19,6 +20,7 @@ const STATUS: Record<TicketStatus, { label: string; chip: string }> = {
 };
 
 function Inbox() {
+  const repName = useRepName();
   const [status, setStatus] = useState<TicketStatus | ''>('aberto');
   const [cliente, setCliente] = useState('');
   const [applied, setApplied] = useState('');
@@ -88,7 +90,7 @@ function Inbox() {
                 </span>
                 <span class="mg-row mg-muted">
                   <span>
-                    {t.nomeCliente} · vendedor {t.codVendedor}
+                    {t.nomeCliente} · {repName(t.codVendedor)}
                     {t.numPedSar !== null && ` · pedido ${t.numPedSar}`}
                     {t.numPedErp !== null && ` · pedido ERP ${t.numPedErp}`}
                   </span>
@@ -106,6 +108,7 @@ function Inbox() {
 
 function TicketView(props: { id: number }) {
   const fetched = useApi('/ger/chamados/{id}', { params: { path: { id: props.id } } });
+  const repName = useRepName();
   const [ticket, setTicket] = useState<Ticket | null>(null);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -154,7 +157,7 @@ function TicketView(props: { id: number }) {
           <p>
             <span class={`mg-chip ${STATUS[t.status].chip}`}>{STATUS[t.status].label}</span>{' '}
             <span class="mg-muted">
-              {t.nomeCliente} · vendedor {t.codVendedor}
+              {t.nomeCliente} · {repName(t.codVendedor)}
               {t.numPedSar !== null && ` · pedido ${t.numPedSar}`}
             </span>
           </p>
