@@ -5,15 +5,6 @@ import type { AppPedidoItens, AppPedidos } from '../db/types.ts';
 import type { EngineRuleRow } from '../policies/service.ts';
 import { collectionLockKey } from '../sync/changelog.ts';
 
-export function selectPautaExists(tx: Tx, idEmpresa: number, idPauta: number) {
-  return tx
-    .selectFrom('app.vw_pautas')
-    .select('id_pauta')
-    .where('id_empresa', '=', idEmpresa)
-    .where('id_pauta', '=', idPauta)
-    .executeTakeFirst();
-}
-
 /** What an order's checks read of its client. */
 export interface OrderClientRow {
   id_cliente: number;

@@ -7,7 +7,7 @@ import { readCp1252 } from '@campo/shared';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { WRITER_LOCK_NS } from '../db/scope.ts';
-import type { ChangeWindow } from './queries.ts';
+import { type ChangeWindow, HORIZON_SQL } from './queries.ts';
 
 export interface BytePage {
   /** Rows in the page. */
@@ -30,19 +30,6 @@ function int(value: number): string {
   return String(value);
 }
 
-/** The horizon of queries.ts (selectHorizon), as a scalar subquery. */
-const HORIZON = `(with s as (select txid_snapshot_xmax(txid_current_snapshot()) as xmax),
-    w as (
-      select t.transactionid::text::bigint as x32
-        from pg_locks r
-        join pg_locks t on t.pid = r.pid and t.locktype = 'transactionid' and t.granted
-       where r.locktype = 'advisory' and r.objsubid = 2 and r.classid = ${WRITER_LOCK_NS}::oid
-         and r.database = (select oid from pg_database where datname = current_database()))
-    select least(s.xmax, min(case when w.x32 <= (s.xmax & 4294967295) then ((s.xmax >> 32) << 32) | w.x32
-                                  else (((s.xmax >> 32) - 1) << 32) | w.x32 end))
-      from s left join w on true
-     group by s.xmax)`;
-
 /**
  * Reads one page in three round trips: the transaction with the caller's scope and the horizon
  * (read in its own statement, before the page's snapshot, as queries.ts explains), the page
@@ -61,7 +48,7 @@ export async function copyPage(pool: pg.Pool, w: Omit<ChangeWindow, 'horizon'>):
              set_config('campo.cod_vendedor', '${codVendedor}', true),
              set_config('TimeZone', 'America/Sao_Paulo', true),
              pg_advisory_xact_lock_shared(${WRITER_LOCK_NS}, pg_backend_pid()),
-             ${HORIZON}::text as horizon`)) as unknown as pg.QueryResult<{ horizon: string }>[];
+             ${HORIZON_SQL}::text as horizon`)) as unknown as pg.QueryResult<{ horizon: string }>[];
     const horizon = int(Number(results[1]?.rows[0]?.horizon));
     const scope = w.tenantWideOnly
       ? 'and escopo is null'

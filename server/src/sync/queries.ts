@@ -4,6 +4,19 @@ import type { SyncCollection } from '@campo/shared';
 import { sql } from 'kysely';
 import { type Tx, WRITER_LOCK_NS } from '../db/scope.ts';
 
+/** selectHorizon's value as a scalar subquery, for statements that read it with other things (page.ts). */
+export const HORIZON_SQL = `(with s as (select txid_snapshot_xmax(txid_current_snapshot()) as xmax),
+    w as (
+      select t.transactionid::text::bigint as x32
+        from pg_locks r
+        join pg_locks t on t.pid = r.pid and t.locktype = 'transactionid' and t.granted
+       where r.locktype = 'advisory' and r.objsubid = 2 and r.classid = ${WRITER_LOCK_NS}::oid
+         and r.database = (select oid from pg_database where datname = current_database()))
+    select least(s.xmax, min(case when w.x32 <= (s.xmax & 4294967295) then ((s.xmax >> 32) << 32) | w.x32
+                                  else (((s.xmax >> 32) - 1) << 32) | w.x32 end))
+      from s left join w on true
+     group by s.xmax)`;
+
 /**
  * Below which transaction id the pull may answer, read in its own statement *before* the one
  * that reads the change log (so before that statement's snapshot): the oldest transaction id
@@ -14,18 +27,7 @@ import { type Tx, WRITER_LOCK_NS } from '../db/scope.ts';
  * is at or above it and waits for the next pull. Extended to 64 bits like txid_current().
  */
 export async function selectHorizon(tx: Tx): Promise<number> {
-  const { rows } = await sql<{ horizon: string }>`
-    with s as (select txid_snapshot_xmax(txid_current_snapshot()) as xmax),
-    w as (
-      select t.transactionid::text::bigint as x32
-        from pg_locks r
-        join pg_locks t on t.pid = r.pid and t.locktype = 'transactionid' and t.granted
-       where r.locktype = 'advisory' and r.objsubid = 2 and r.classid = ${WRITER_LOCK_NS}::oid
-         and r.database = (select oid from pg_database where datname = current_database()))
-    select least(s.xmax, min(case when w.x32 <= (s.xmax & 4294967295) then ((s.xmax >> 32) << 32) | w.x32
-                                  else (((s.xmax >> 32) - 1) << 32) | w.x32 end))::text as horizon
-      from s left join w on true
-     group by s.xmax`.execute(tx);
+  const { rows } = await sql<{ horizon: string }>`select ${sql.raw(HORIZON_SQL)}::text as horizon`.execute(tx);
   return Number(rows[0]?.horizon);
 }
 
