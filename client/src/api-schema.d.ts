@@ -4985,6 +4985,26 @@ export interface paths {
                                 /** @description Created at, ISO 8601 */
                                 criadoEm: string;
                             }[];
+                            /** @description Orders placed in the ERP (telesales, counter; not Campo's replicas) for the representative's portfolio, issued today or in the 6 previous São Paulo days, newest first, at most 20 */
+                            pedidosErpRecentes: {
+                                /** @description ERP order id (GET /clients/{id}/erp-orders/{erpId}) */
+                                erpId: number;
+                                /** @description ERP order number */
+                                numero: number | null;
+                                /** @description Client id */
+                                idCliente: number;
+                                /** @description Legal name (razão social) */
+                                nomeCliente: string | null;
+                                /**
+                                 * @description pending_approval, approved, invoiced, rejected (Campo orders); cancelled when the ERP cancelled the order. ERP orders that are open count as approved
+                                 * @enum {string}
+                                 */
+                                status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
+                                /** @description Order total, in BRL */
+                                valorTotal: number;
+                                /** @description Issued at, ISO 8601 */
+                                emitidoEm: string;
+                            }[];
                             /** @description Positivation of today (São Paulo) against the daily target. Positivation: distinct clients with at least one order in the period that was not rejected (Campo orders) or cancelled (ERP orders); Campo orders by creation day, ERP orders by emission day; an approved Campo order and its ERP copy count once (on the Campo order, by its creation day). */
                             positivacaoHoje: {
                                 /** @description Distinct clients positivated (see the definition) */
