@@ -2552,6 +2552,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clients/{id}/erp-orders/{erpId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An ERP order of a client, with its lines
+         * @description An order placed in the ERP (telesales, counter; source 'erp' in GET /clients/{id}/orders), with its lines from app.vw_pedidos_erp_itens, so the app can show it and repeat it. A Campo order replicated into the ERP is not served here (GET /orders/{id}). A representative sees only their portfolio (cod_vendedor); supervisors, managers and admins see every client of the tenant. A client outside the caller's scope, or an order that is not this client's, answers 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Client id (the ERP client record, corrent.id_corrent) */
+                    id: number;
+                    /** @description ERP order id (pedidos_venda.id_pedido) */
+                    erpId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The order and its lines */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 'campo': placed through Campo; 'erp': placed in the ERP
+                             * @enum {string}
+                             */
+                            source: "campo" | "erp";
+                            /** @description Campo order id (GET /orders/{id}); null for an ERP order */
+                            id: number | null;
+                            /** @description ERP order id; null for a Campo order not yet approved */
+                            erpId: number | null;
+                            /** @description Order number the user knows: Campo’s number (num_ped_sar) or the ERP’s number */
+                            number: number | null;
+                            /** @description ERP order number, once the order is in the ERP */
+                            erpNumber: number | null;
+                            /** @description When the order was placed (ISO 8601) */
+                            date: string;
+                            /**
+                             * @description pending_approval, approved, invoiced, rejected (Campo orders); cancelled when the ERP cancelled the order. ERP orders that are open count as approved
+                             * @enum {string}
+                             */
+                            status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
+                            /** @description Order total, in BRL */
+                            total: number;
+                            /** @description Representative of the order */
+                            codVendedor: number | null;
+                            /** @description Client id */
+                            idCliente: number;
+                            /** @description The order lines, by line number */
+                            lines: {
+                                /** @description Line number */
+                                seq: number;
+                                /** @description Product id */
+                                idProduto: number;
+                                /** @description Product code */
+                                code: string | null;
+                                /** @description Product description */
+                                description: string | null;
+                                /** @description Sales unit */
+                                unit: string | null;
+                                /** @description Quantity */
+                                quantity: number;
+                                /** @description List price at order time, in BRL */
+                                listPrice: number | null;
+                                /** @description Sold unit price, in BRL */
+                                unitPrice: number | null;
+                                /** @description Line discount, percent */
+                                discountPct: number | null;
+                                /** @description Line total, in BRL */
+                                total: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{id}/credit-limit": {
         parameters: {
             query?: never;
@@ -4842,6 +4984,26 @@ export interface paths {
                                 valorTotal: number;
                                 /** @description Created at, ISO 8601 */
                                 criadoEm: string;
+                            }[];
+                            /** @description Orders placed in the ERP (telesales, counter; not Campo's replicas) for the representative's portfolio, issued today or in the 6 previous São Paulo days, newest first, at most 20 */
+                            pedidosErpRecentes: {
+                                /** @description ERP order id (GET /clients/{id}/erp-orders/{erpId}) */
+                                erpId: number;
+                                /** @description ERP order number */
+                                numero: number | null;
+                                /** @description Client id */
+                                idCliente: number;
+                                /** @description Legal name (razão social) */
+                                nomeCliente: string | null;
+                                /**
+                                 * @description pending_approval, approved, invoiced, rejected (Campo orders); cancelled when the ERP cancelled the order. ERP orders that are open count as approved
+                                 * @enum {string}
+                                 */
+                                status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
+                                /** @description Order total, in BRL */
+                                valorTotal: number;
+                                /** @description Issued at, ISO 8601 */
+                                emitidoEm: string;
                             }[];
                             /** @description Positivation of today (São Paulo) against the daily target. Positivation: distinct clients with at least one order in the period that was not rejected (Campo orders) or cancelled (ERP orders); Campo orders by creation day, ERP orders by emission day; an approved Campo order and its ERP copy count once (on the Campo order, by its creation day). */
                             positivacaoHoje: {

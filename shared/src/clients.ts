@@ -154,6 +154,32 @@ export const ZClientOrders = z
   .describe('Latest orders of a client');
 export type ClientOrders = z.infer<typeof ZClientOrders>;
 
+export const ZErpOrderParams = ZClientIdParams.extend({
+  erpId: z.coerce.number().int().min(1).max(INT32_MAX).describe('ERP order id (pedidos_venda.id_pedido)'),
+});
+
+export const ZErpOrderLine = z
+  .object({
+    seq: z.number().int().describe('Line number'),
+    idProduto: z.number().int().describe('Product id'),
+    code: z.string().nullable().describe('Product code'),
+    description: z.string().nullable().describe('Product description'),
+    unit: z.string().nullable().describe('Sales unit'),
+    quantity: z.number().describe('Quantity'),
+    listPrice: z.number().nullable().describe('List price at order time, in BRL'),
+    unitPrice: z.number().nullable().describe('Sold unit price, in BRL'),
+    discountPct: z.number().nullable().describe('Line discount, percent'),
+    total: z.number().nullable().describe('Line total, in BRL'),
+  })
+  .describe('One line of an ERP order');
+export type ErpOrderLine = z.infer<typeof ZErpOrderLine>;
+
+export const ZErpOrder = ZClientOrder.extend({
+  idCliente: z.number().int().describe('Client id'),
+  lines: z.array(ZErpOrderLine).describe('The order lines, by line number'),
+}).describe('An order placed in the ERP (telesales, counter), with its lines');
+export type ErpOrder = z.infer<typeof ZErpOrder>;
+
 /** numeric(14,2) holds up to this. */
 export const CREDIT_LIMIT_MAX = 999_999_999_999.99;
 

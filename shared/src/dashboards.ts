@@ -3,6 +3,7 @@
 // distinct clients with at least one order that was not rejected (Campo) or cancelled (ERP);
 // billing is the value of the non-cancelled ERP invoices; months and days are São Paulo's.
 import { z } from 'zod';
+import { ZClientOrderStatus } from './clients.ts';
 import { ZOrderStatus } from './orders.ts';
 
 /** Bounds of every list a dashboard returns. */
@@ -102,6 +103,22 @@ export const ZRepDashboard = z
       .max(DASHBOARD_RECENT_ORDERS_MAX)
       .describe(
         `Campo orders created today or in the 6 previous São Paulo days (any status), newest first, at most ${DASHBOARD_RECENT_ORDERS_MAX}`,
+      ),
+    pedidosErpRecentes: z
+      .array(
+        z.object({
+          erpId: z.number().int().describe('ERP order id (GET /clients/{id}/erp-orders/{erpId})'),
+          numero: z.number().int().nullable().describe('ERP order number'),
+          idCliente: z.number().int().describe('Client id'),
+          nomeCliente: z.string().nullable().describe('Legal name (razão social)'),
+          status: ZClientOrderStatus,
+          valorTotal: money('Order total'),
+          emitidoEm: z.string().describe('Issued at, ISO 8601'),
+        }),
+      )
+      .max(DASHBOARD_RECENT_ORDERS_MAX)
+      .describe(
+        `Orders placed in the ERP (telesales, counter; not Campo's replicas) for the representative's portfolio, issued today or in the 6 previous São Paulo days, newest first, at most ${DASHBOARD_RECENT_ORDERS_MAX}`,
       ),
     positivacaoHoje: ZPositivacao,
   })

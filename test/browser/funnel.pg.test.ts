@@ -81,7 +81,11 @@ describe('the funnel, offline', () => {
 
     await page.getByLabel('Nome do prospect').fill(PROSPECT);
     await page.getByLabel('Valor previsto (R$)').fill('1.500,00');
-    await page.getByLabel('Previsão de fechamento').fill('2026-12-15');
+    // dd/mm/aaaa in every browser; an impossible date is refused on the spot.
+    await page.getByLabel('Previsão de fechamento').fill('31/02/2026');
+    await page.getByRole('button', { name: 'Criar oportunidade' }).click();
+    await page.getByText('Data inválida: use dd/mm/aaaa').waitFor(WAIT);
+    await page.getByLabel('Previsão de fechamento').fill('15/12/2026');
     await page.getByRole('button', { name: 'Criar oportunidade' }).click();
     await column('lead').getByRole('article', { name: PROSPECT }).waitFor(WAIT);
     // Intl puts a no-break space after R$.
@@ -90,6 +94,10 @@ describe('the funnel, offline', () => {
     opportunityId = href?.split('/').pop() ?? '';
     expect(opportunityId).toMatch(/^[0-9a-f-]{36}$/);
     await expect.poll(() => stageOnServer(opportunityId), WAIT).toBe('lead');
+    const stored = await db.pool.query('select previsao_fechamento::text as d from app.oportunidades where id = $1', [
+      opportunityId,
+    ]);
+    expect(stored.rows[0]?.d).toBe('2026-12-15');
   });
 
   it('moves the card by dragging it with the server down, and the move survives a reload', async () => {

@@ -22,6 +22,8 @@ let pauta: { id_pauta: number; descricao: string };
 let sale: { idCliente: number; code: string; description: string };
 const today = businessDate(new Date());
 const inAMonth = businessDate(new Date(Date.now() + 30 * 86_400_000));
+/** The date fields speak dd/mm/aaaa in every browser, whatever its language. */
+const ptBr = (iso: string) => iso.split('-').reverse().join('/');
 const suite = useBrowserSuite({
   password: PASSWORD,
   users: [
@@ -81,8 +83,13 @@ describe('the manager screens', () => {
 
     await page.getByLabel('Percentual de desconto').fill('7,5');
     await page.getByLabel(`${pauta.descricao} (${pauta.id_pauta})`).check(WAIT);
-    await page.getByLabel('Início da vigência').fill(today);
-    await page.getByLabel('Fim da vigência').fill(inAMonth);
+    // A rule for a new creation starts today, shown as dd/mm/aaaa.
+    expect(await page.getByLabel('Início da vigência').inputValue()).toBe(ptBr(today));
+    await page.getByLabel('Início da vigência').fill(ptBr(today));
+    // Digits alone are masked as they are typed.
+    await page.getByLabel('Fim da vigência').fill('');
+    await page.getByLabel('Fim da vigência').pressSequentially(ptBr(inAMonth).replaceAll('/', ''));
+    expect(await page.getByLabel('Fim da vigência').inputValue()).toBe(ptBr(inAMonth));
     await page.getByRole('button', { name: 'Criar regra' }).click();
     await page.getByRole('heading', { name: 'Regra criada' }).waitFor(WAIT);
 

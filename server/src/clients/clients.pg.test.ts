@@ -6,6 +6,7 @@ import {
   type ClientOrders,
   type ClientPage,
   type ClientSummary,
+  type ErpOrder,
   foldSearchText,
   formatCnpj,
   formatCpf,
@@ -418,6 +419,49 @@ describe('clients', () => {
       const mine = items.find((o) => o.source === 'campo');
       expect(mine).toMatchObject({ id: campo.rows[0]?.id, number: 987654, status: 'pending_approval', erpId: null });
       expect(items.filter((o) => o.source === 'erp').every((o) => o.erpId !== null)).toBe(true);
+    });
+  });
+
+  describe('GET /clients/{id}/erp-orders/{erpId}', () => {
+    it("answers an ERP order of the rep's client with its lines, and 404 outside the portfolio", async () => {
+      // An ERP order of one of the rep's clients that has lines in the fixture.
+      const { rows } = await db.pool.query<{ erp_id: number; id_cliente: number; num_pedido: number }>(
+        `select pv.id_pedido as erp_id, pv.id_corrent as id_cliente, pv.num_pedido
+           from public.pedidos_venda pv join public.corrent c on c.id_corrent = pv.id_corrent
+          where c.cod_vendedor = $1
+            and exists (select 1 from public.pedidos_venda_itens i where i.id_pedido = pv.id_pedido)
+            and not exists (select 1 from app.pedidos p where p.erp_id_pedido = pv.id_pedido)
+          order by pv.id_pedido limit 1`,
+        [rep.codVendedor],
+      );
+      const order = rows[0];
+      if (!order) throw new Error('the fixture has no ERP order with lines for the representative');
+      const { rows: lines } = await db.pool.query<{ seq: number; id_produto: number; quantidade: number }>(
+        `select seq, id_produto, quantidade::float8 as quantidade from public.pedidos_venda_itens
+          where id_pedido = $1 order by seq`,
+        [order.erp_id],
+      );
+      const res = await as.rep('GET', `/clients/${order.id_cliente}/erp-orders/${order.erp_id}`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as ErpOrder;
+      expect(body).toMatchObject({
+        source: 'erp',
+        erpId: order.erp_id,
+        number: order.num_pedido,
+        idCliente: order.id_cliente,
+      });
+      expect(body.lines.map((l) => ({ seq: l.seq, id_produto: l.idProduto, quantidade: l.quantity }))).toEqual(lines);
+      expect(body.lines.every((l) => l.description !== null)).toBe(true);
+
+      // Another client's id with this order, another rep's client, another tenant: not found.
+      const otherOwn = tenantClients.find((c) => c.cod_vendedor === rep.codVendedor && c.id !== order.id_cliente);
+      expect((await as.rep('GET', `/clients/${otherOwn?.id}/erp-orders/${order.erp_id}`)).status).toBe(404);
+      const other = tenantClients.find((c) => c.cod_vendedor !== rep.codVendedor)?.id;
+      expect((await as.rep('GET', `/clients/${other}/erp-orders/${order.erp_id}`)).status).toBe(404);
+      expect((await as.foreignAdmin('GET', `/clients/${order.id_cliente}/erp-orders/${order.erp_id}`)).status).toBe(
+        404,
+      );
+      expect((await as.supervisor('GET', `/clients/${order.id_cliente}/erp-orders/${order.erp_id}`)).status).toBe(200);
     });
   });
 

@@ -137,6 +137,39 @@ export function selectClientOrders(tx: Tx, idEmpresa: number, idCliente: number,
     .execute();
 }
 
+/** One order placed in the ERP for this client (not a replica of a Campo order), or undefined. */
+export function selectErpOrder(tx: Tx, idEmpresa: number, idCliente: number, idPedidoErp: number) {
+  return tx
+    .selectFrom('app.vw_pedidos_cliente')
+    .select(['id_pedido_erp', 'num_pedido_erp', 'emitido_em', 'status', 'valor_total', 'cod_vendedor'])
+    .where('origem', '=', 'erp')
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_cliente', '=', idCliente)
+    .where('id_pedido_erp', '=', idPedidoErp)
+    .executeTakeFirst();
+}
+
+export function selectErpOrderLines(tx: Tx, idEmpresa: number, idPedidoErp: number) {
+  return tx
+    .selectFrom('app.vw_pedidos_erp_itens')
+    .select([
+      'seq',
+      'id_produto',
+      'cod_produto',
+      'descricao',
+      'unidade',
+      'quantidade',
+      'preco_tabela',
+      'preco_unitario',
+      'perc_desconto',
+      'valor_total',
+    ])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pedido', '=', idPedidoErp)
+    .orderBy('seq')
+    .execute();
+}
+
 export async function upsertCreditLimit(
   tx: Tx,
   row: { idEmpresa: number; idCliente: number; limite: number; atualizadoPor: string },

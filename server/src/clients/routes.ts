@@ -8,6 +8,8 @@ import {
   ZClientOrders,
   ZClientPage,
   ZCreditLimitUpdate,
+  ZErpOrder,
+  ZErpOrderParams,
   ZNewClient,
   ZNewClientResult,
 } from '@campo/shared';
@@ -16,7 +18,7 @@ import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { registerClient } from './register.ts';
-import { getClient, getClientOrders, listClients, setCreditLimit } from './service.ts';
+import { getClient, getClientOrders, getErpOrder, listClients, setCreditLimit } from './service.ts';
 
 const tags = ['clients'];
 const scopeNote =
@@ -89,6 +91,22 @@ const ordersRoute = createRoute({
   },
 });
 
+const erpOrderRoute = createRoute({
+  method: 'get',
+  path: '/clients/{id}/erp-orders/{erpId}',
+  tags,
+  summary: 'An ERP order of a client, with its lines',
+  description: `An order placed in the ERP (telesales, counter; source 'erp' in GET /clients/{id}/orders), with its lines from app.vw_pedidos_erp_itens, so the app can show it and repeat it. A Campo order replicated into the ERP is not served here (GET /orders/{id}). ${scopeNote} A client outside the caller's scope, or an order that is not this client's, answers 404.`,
+  security: bearer,
+  request: { params: ZErpOrderParams },
+  responses: {
+    200: json(ZErpOrder, 'The order and its lines'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
 const creditLimitRoute = createRoute({
   method: 'put',
   path: '/clients/{id}/credit-limit',
@@ -122,6 +140,10 @@ export function clientRoutes(deps: { db: Db }) {
     .openapi(ordersRoute, async (c) => {
       const items = await getClientOrders(deps.db, c.get('auth'), c.req.valid('param').id);
       return c.json({ items }, 200);
+    })
+    .openapi(erpOrderRoute, async (c) => {
+      const { id, erpId } = c.req.valid('param');
+      return c.json(await getErpOrder(deps.db, c.get('auth'), id, erpId), 200);
     })
     .openapi(creditLimitRoute, async (c) => {
       const { creditLimit } = c.req.valid('json');

@@ -11,6 +11,7 @@ import {
   type ClientPage,
   type ClientSummary,
   type DocumentType,
+  type ErpOrder,
   type FinancialStatus,
   inactiveBefore,
   searchTerms,
@@ -27,6 +28,8 @@ import {
   selectClient,
   selectClientOrders,
   selectClientPage,
+  selectErpOrder,
+  selectErpOrderLines,
   upsertCreditLimit,
 } from './queries.ts';
 
@@ -135,6 +138,45 @@ export function getClientOrders(db: Db, auth: AuthContext, id: number): Promise<
     }));
   });
 }
+
+/**
+ * An ERP order of the client with its lines, so the app can show it and repeat it. The same
+ * scope as the history: whoever may see the client may see its orders.
+ */
+export function getErpOrder(db: Db, auth: AuthContext, id: number, erpId: number): Promise<ErpOrder> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await clientInScope(tx, auth, id);
+    const head = await selectErpOrder(tx, auth.idEmpresa, id, erpId);
+    if (!head) throw notFound('Pedido do ERP');
+    const lines = await selectErpOrderLines(tx, auth.idEmpresa, erpId);
+    return {
+      source: 'erp',
+      id: null,
+      erpId,
+      number: head.num_pedido_erp,
+      erpNumber: head.num_pedido_erp,
+      date: iso(head.emitido_em) ?? '',
+      status: ZClientOrderStatus.options.find((st) => st === head.status) ?? 'approved',
+      total: head.valor_total ?? 0,
+      codVendedor: head.cod_vendedor,
+      idCliente: id,
+      lines: lines.map((l) => ({
+        seq: l.seq ?? 0,
+        idProduto: l.id_produto ?? 0,
+        code: l.cod_produto,
+        description: l.descricao,
+        unit: l.unidade,
+        quantity: Number(l.quantidade ?? 0),
+        listPrice: num(l.preco_tabela),
+        unitPrice: num(l.preco_unitario),
+        discountPct: num(l.perc_desconto),
+        total: num(l.valor_total),
+      })),
+    };
+  });
+}
+
+const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
 /** Managers and admins (checked by the route) set the limit Campo keeps for a client of their tenant. */
 export function setCreditLimit(

@@ -305,6 +305,19 @@ describe('dashboards', () => {
       [created.pending?.id, 'pending_approval'],
     ]);
 
+    // ERP-born orders (not Campo's replicas) of the rep's portfolio in the last 7 São Paulo days.
+    const weekStart = new Date(`${raw.today}T00:00:00Z`);
+    weekStart.setUTCDate(weekStart.getUTCDate() - 6);
+    const from = weekStart.toISOString().slice(0, 10);
+    const portfolio = new Set(raw.clientes.filter((c) => c.cod_vendedor === rep.codVendedor).map((c) => c.id_corrent));
+    const erpRecent = raw.erp
+      .filter((o) => o.origem !== 'CAMPO' && portfolio.has(o.id_corrent) && o.d >= from)
+      .sort((a, b) => b.ms - a.ms || b.id_pedido - a.id_pedido)
+      .slice(0, 20)
+      .map((o) => o.id_pedido);
+    expect(erpRecent.length).toBeGreaterThan(0);
+    expect(d.pedidosErpRecentes.map((o) => o.erpId)).toEqual(erpRecent);
+
     const today = positivation(raw, raw.today, `${raw.today}z`, me);
     expect(d.positivacaoHoje).toEqual({ clientes: today, meta: 4, progresso: today / 4 });
     // The pending and the approved order's clients count, the rejected one's does not (unless the ERP has it).

@@ -250,6 +250,32 @@ export function selectRecentOrders(tx: Tx, idEmpresa: number, codVendedor: numbe
     .execute();
 }
 
+/** ERP-born orders of a representative's portfolio issued on or after `fromDay` (São Paulo), newest first. */
+export function selectRecentErpOrders(tx: Tx, idEmpresa: number, codVendedor: number, fromDay: string, limit: number) {
+  return tx
+    .selectFrom('app.vw_pedidos_cliente as o')
+    .innerJoin('app.vw_clientes as c', (j) =>
+      j.onRef('c.id_cliente', '=', 'o.id_cliente').onRef('c.id_empresa', '=', 'o.id_empresa'),
+    )
+    .select([
+      'o.id_pedido_erp',
+      'o.num_pedido_erp',
+      'o.id_cliente',
+      'c.razao_social',
+      'o.status',
+      'o.valor_total',
+      'o.emitido_em',
+    ])
+    .where('o.origem', '=', 'erp')
+    .where('o.id_empresa', '=', idEmpresa)
+    .where('c.cod_vendedor', '=', codVendedor)
+    .where('o.emitido_em', '>=', sql<Date>`${fromDay}::date::timestamptz`)
+    .orderBy('o.emitido_em', 'desc')
+    .orderBy('o.id_pedido_erp', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 export async function countPendingOrders(tx: Tx, idEmpresa: number): Promise<number> {
   const row = await tx
     .selectFrom('app.pedidos')

@@ -16,6 +16,7 @@ import {
   type SupervisorCards,
   type SupervisorDashboard,
   statusOfSitua,
+  ZClientOrderStatus,
 } from '@campo/shared';
 import { reaches, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
@@ -90,6 +91,7 @@ export function getRepDashboard(
       DASHBOARD_INACTIVE_CLIENTS_MAX,
     );
     const recent = await q.selectRecentOrders(tx, idEmpresa, cod, cal.weekStart, DASHBOARD_RECENT_ORDERS_MAX);
+    const recentErp = await q.selectRecentErpOrders(tx, idEmpresa, cod, cal.weekStart, DASHBOARD_RECENT_ORDERS_MAX);
     return {
       codVendedor: cod,
       nome: rep.nome,
@@ -112,6 +114,15 @@ export function getRepDashboard(
         status: statusOfSitua(o.situa),
         valorTotal: Number(o.valor_total),
         criadoEm: iso(o.criado_em as Date) as string,
+      })),
+      pedidosErpRecentes: recentErp.map((o) => ({
+        erpId: o.id_pedido_erp as number,
+        numero: o.num_pedido_erp,
+        idCliente: o.id_cliente as number,
+        nomeCliente: o.razao_social,
+        status: ZClientOrderStatus.options.find((st) => st === o.status) ?? 'approved',
+        valorTotal: Number(o.valor_total ?? 0),
+        emitidoEm: iso(o.emitido_em as Date) as string,
       })),
       positivacaoHoje: await positivationToday(tx, idEmpresa, cal, f),
     };

@@ -32,7 +32,7 @@ interface OrderRow {
   status: string;
   total: number | null;
   source: string;
-  /** The order's page, when this device holds the order (Campo's orders of the last 90 days). */
+  /** The order's page: an ERP order's, or a Campo order's when this device holds it (the last 90 days). */
   href?: string;
 }
 
@@ -76,7 +76,7 @@ function mapHref(local: OutboxEntry[], id: number): string | undefined {
 }
 
 /** Orders the server does not hold yet (queued or refused here) come first: they need attention. */
-function orderRows(local: OutboxEntry[], remote: Remote): OrderRow[] {
+function orderRows(idCliente: number, local: OutboxEntry[], remote: Remote): OrderRow[] {
   const notOnServer = local
     .filter((e) => e.state !== 'accepted')
     .map((e) => ({
@@ -97,7 +97,12 @@ function orderRows(local: OutboxEntry[], remote: Remote): OrderRow[] {
           status: STATUS_LABEL[o.status] ?? o.status,
           total: o.total,
           source: o.source === 'erp' ? 'ERP' : 'Campo',
-          href: o.id === null ? undefined : mapHref(local, o.id),
+          href:
+            o.source === 'erp' && o.erpId !== null
+              ? `/clientes/${idCliente}/pedidos-erp/${o.erpId}`
+              : o.id === null
+                ? undefined
+                : mapHref(local, o.id),
         }))
       : local
           .filter((e) => e.state === 'accepted' && e.order)
@@ -157,7 +162,7 @@ function ClientDetailBody(props: { id: string }) {
   const status = detail?.financialStatus ?? client.financialStatus;
   const blocked = status === 'blocked';
   const activity = activityStatusOf(client.lastOrderAt ? new Date(client.lastOrderAt) : null, new Date());
-  const rows = orderRows(local, remote);
+  const rows = orderRows(idNumber, local, remote);
   const address = [
     [client.street, client.number].filter(Boolean).join(', '),
     client.complement,

@@ -3,6 +3,7 @@
 import { FUNNEL_STAGES, type FunnelStage, type SyncRefusal, ZOpportunityCreate } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso';
+import { DateField, isIsoDate } from '../../app/date-field.tsx';
 import type { OpportunityDoc } from '../../db/schemas.ts';
 import { moneyInput, parseMoney, STAGE_LABELS } from './format.ts';
 import { RefusalNotice } from './refusal.tsx';
@@ -66,6 +67,8 @@ function validate(f: Fields, idCliente: number | null): { values: OpportunityVal
   const errors: Errors = {};
   const money = parseMoney(f.valor);
   if (!money.ok) errors.valor = 'Valor inválido: use só números, como 1.500,00.';
+  if (f.previsaoFechamento.trim() && !isIsoDate(f.previsaoFechamento))
+    errors.previsaoFechamento = 'Data inválida: use dd/mm/aaaa, como 15/12/2026.';
   const values: OpportunityValues = {
     nomeProspect: orNull(f.nomeProspect),
     empresaProspect: orNull(f.empresaProspect),
@@ -176,7 +179,24 @@ export function OpportunityForm(props: {
       )}
       {input('empresaProspect', { maxLength: 200, autoComplete: 'organization' })}
       {input('valor', { inputMode: 'decimal', placeholder: '0,00', autoComplete: 'off' })}
-      {input('previsaoFechamento', { type: 'date' })}
+      <label htmlFor="op-previsaoFechamento">
+        {LABELS.previsaoFechamento}
+        <DateField
+          id="op-previsaoFechamento"
+          name="previsaoFechamento"
+          value={fields.value.previsaoFechamento}
+          onChange={(v) => {
+            fields.value = { ...fields.value, previsaoFechamento: v };
+          }}
+          aria-invalid={errors.value.previsaoFechamento ? 'true' : undefined}
+          aria-describedby={errors.value.previsaoFechamento ? 'op-previsaoFechamento-erro' : undefined}
+        />
+        {errors.value.previsaoFechamento && (
+          <small id="op-previsaoFechamento-erro" class="field-error">
+            {errors.value.previsaoFechamento}
+          </small>
+        )}
+      </label>
       <label>
         {LABELS.estagio}
         <select id="op-estagio" name="estagio" value={fields.value.estagio} onChange={set('estagio')}>

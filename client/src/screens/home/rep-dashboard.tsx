@@ -131,26 +131,75 @@ function Positivation(props: { count: number; target: number | null }) {
   );
 }
 
-function RecentOrders(props: { orders: OrderDoc[] }) {
-  const recent = [...props.orders]
-    .map((o) => ({ doc: o, at: o.order?.criadoEm ?? o.queuedAt ?? o.updatedAt }))
-    .sort((a, b) => (a.at < b.at ? 1 : -1))
-    .slice(0, 5);
+type ErpRecent = Dashboard['pedidosErpRecentes'][number];
+
+const ERP_STATUS: Record<ErpRecent['status'], string> = {
+  pending_approval: 'Aguardando aprovação',
+  approved: 'Aprovado',
+  invoiced: 'Faturado',
+  rejected: 'Rejeitado',
+  cancelled: 'Cancelado',
+};
+
+interface RecentRow {
+  key: string;
+  at: string;
+  text: string;
+  status: string;
+  erp: boolean;
+  href?: string;
+}
+
+/**
+ * The device's orders and the ERP's (telesales, counter) of the portfolio, from the server's
+ * last dashboard: a client the ERP sold to today is positivated, so the list must show why.
+ */
+function RecentOrders(props: { orders: OrderDoc[]; erp: ErpRecent[] | null }) {
+  const rows: RecentRow[] = [
+    ...props.orders.map((doc) => ({
+      key: doc.id,
+      at: doc.order?.criadoEm ?? doc.queuedAt ?? doc.updatedAt,
+      text: doc.order
+        ? `Pedido ${doc.order.numPedSar} · ${doc.order.nomeCliente} · ${formatBrl(doc.order.valorTotal)}`
+        : 'Pedido na fila',
+      status: STATUS[doc.status as keyof typeof STATUS] ?? doc.status,
+      erp: false,
+      href: `/pedidos/${encodeURIComponent(doc.id)}`,
+    })),
+    ...(props.erp ?? []).map((o) => ({
+      key: `erp-${o.erpId}`,
+      at: o.emitidoEm,
+      text: `Pedido ${o.numero ?? '—'} · ${o.nomeCliente ?? `Cliente ${o.idCliente}`} · ${formatBrl(o.valorTotal)}`,
+      status: ERP_STATUS[o.status],
+      erp: true,
+      href: `/clientes/${o.idCliente}/pedidos-erp/${o.erpId}`,
+    })),
+  ];
+  const recent = rows.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).slice(0, 5);
   return (
     <article aria-labelledby="recentes-titulo">
       <h2 id="recentes-titulo">Pedidos recentes</h2>
       {recent.length === 0 ? (
-        <p>Nenhum pedido neste aparelho ainda.</p>
+        <p>
+          {props.erp === null
+            ? 'Nenhum pedido neste aparelho ainda; os pedidos feitos no ERP aparecem quando houver conexão.'
+            : 'Nenhum pedido nos últimos 7 dias, neste aparelho ou no ERP.'}
+        </p>
       ) : (
         <ul class="plain-list">
-          {recent.map(({ doc, at }) => (
-            <li key={doc.id}>
+          {recent.map((r) => (
+            <li key={r.key}>
               <span>
-                {doc.order ? `Pedido ${doc.order.numPedSar} · ${doc.order.nomeCliente}` : 'Pedido na fila'}
-                {doc.order && ` · ${formatBrl(doc.order.valorTotal)}`}
+                <a href={r.href}>{r.text}</a>
+                {r.erp && (
+                  <>
+                    {' '}
+                    <span class="badge">ERP</span>
+                  </>
+                )}
               </span>
               <small>
-                {STATUS[doc.status as keyof typeof STATUS] ?? doc.status} · {stamp.format(new Date(at))}
+                {r.status} · {stamp.format(new Date(r.at))}
               </small>
             </li>
           ))}
@@ -258,7 +307,7 @@ export function RepDashboard(props: { name: string }) {
           </article>
         )}
         {c && <InactiveClients data={c.data} />}
-        <RecentOrders orders={orders} />
+        <RecentOrders orders={orders} erp={c ? (c.data.pedidosErpRecentes ?? []) : null} />
       </div>
     </section>
   );

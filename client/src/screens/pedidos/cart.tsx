@@ -23,7 +23,7 @@ import { useCartContext, useClients, useCompany, useOrderEntry, usePautaName, us
 import { formatDocument, formatMoney, formatPercent } from './format.ts';
 import { PaymentTermPicker } from './payment-term.tsx';
 import { ReasonList } from './reasons.tsx';
-import { type RepeatItem, RepeatNote, useRepeat } from './repeat.tsx';
+import { erpRepeatItems, type RepeatItem, RepeatNote, useRepeat } from './repeat.tsx';
 import { StockWarning, stockText } from './stock.tsx';
 
 /** Where a line's ceiling comes from, in the words a representative uses. */
@@ -178,7 +178,8 @@ export function CartScreen(props: { fixId?: string }) {
   const fixEntry = useOrderEntry(props.fixId ?? '');
   const fixing = props.fixId ? fixEntry : null;
   const userId = currentUser.value?.id ?? null;
-  // "Repetir pedido": a new cart from a past order of this device (its outbox id).
+  // "Repetir pedido": a new cart from a past order of this device (its outbox id) or an ERP
+  // order whose lines the device fetched (erp-<id>).
   const repeatId = props.fixId ? null : (query.repetir ?? null);
   const repeatEntry = useOrderEntry(repeatId ?? '');
   const resume = props.fixId || repeatId ? null : resumableCart(userId, query.cliente ?? null);
@@ -223,10 +224,11 @@ export function CartScreen(props: { fixId?: string }) {
   const { ctx, ceilingsKnown } = useCartContext(idPauta);
   const repeatItems = useMemo<RepeatItem[] | null>(
     () =>
+      erpRepeatItems(repeatId) ??
       repeatEntry?.order?.itens ??
       repeatEntry?.draft?.itens.map((i) => ({ idProduto: i.idProduto, quantidade: i.quantidade })) ??
       null,
-    [repeatEntry],
+    [repeatEntry, repeatId],
   );
   const applyRepeat = useCallback((repeated: CartLineInput[]) => setLines(repeated), []);
   const repeatLeft = useRepeat(repeatItems, ctx, client !== null && ceilingsKnown, applyRepeat);

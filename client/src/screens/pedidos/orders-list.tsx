@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { OutboxEntry } from '../../db/outbox.ts';
 import { useClients } from './data.ts';
+import { ErpRecentOrders } from './erp-recent.tsx';
 import { formatAge, formatMoney, labelOf } from './format.ts';
 import { ReasonList } from './reasons.tsx';
 import { OutboxActions } from './refused-actions.tsx';
@@ -132,6 +133,7 @@ export function OrdersList(props: { entries: OutboxEntry[] | null }) {
           </ul>
         </>
       )}
+      <ErpRecentOrders />
     </section>
   );
 }

@@ -4,6 +4,7 @@
 // client's pauta) are left out and named, so the representative knows what did not come over.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { map } from 'rxjs';
+import { cachedErpOrder, erpIdOfRepeat } from '../../data/erp-orders.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { type CartContext, type CartLineInput, newLine, priceOn } from './cart-model.ts';
@@ -33,6 +34,19 @@ export function repeatLines(
     lines.push({ ...newLine(p, ctx), quantidade: toInputText(item.quantidade) });
   }
   return { lines, left };
+}
+
+/** The items of a repeated ERP order (`repetir=erp-<id>`), from the lines the device kept; else null. */
+export function erpRepeatItems(repeatId: string | null): RepeatItem[] | null {
+  const erpId = repeatId ? erpIdOfRepeat(repeatId) : null;
+  const order = erpId === null ? null : cachedErpOrder(erpId);
+  return order
+    ? order.lines.map((l) => ({
+        idProduto: l.idProduto,
+        quantidade: l.quantity,
+        ...(l.description ? { descricao: l.description } : {}),
+      }))
+    : null;
 }
 
 /** The products of `ids` on this device once the store has answered (null until then). */

@@ -4,6 +4,7 @@
 import type { CeilingPreview } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
+import { DateField } from '../../app/date-field.tsx';
 import { day, pct, today } from '../../kit/format.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { pautaName, repName, useLookups } from './lookups.ts';
@@ -102,9 +103,9 @@ export function CeilingPreviewPanel() {
             ))}
           </select>
         </label>
-        <label>
+        <label htmlFor="previa-data">
           Data
-          <input type="date" value={data} onInput={(e) => setData(e.currentTarget.value)} required />
+          <DateField id="previa-data" value={data} onChange={setData} required />
         </label>
         <button type="submit" aria-busy={busy ? 'true' : undefined}>
           Simular

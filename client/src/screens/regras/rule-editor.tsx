@@ -6,6 +6,7 @@
 import type { PolicyRule, PolicyRuleCreated, PolicyRuleUpdated } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
+import { DateField, isIsoDate } from '../../app/date-field.tsx';
 import { day, pct, today } from '../../kit/format.ts';
 import { fieldMessages, useApi } from '../../kit/use-api.ts';
 import { pautaName, repName, useLookups } from './lookups.ts';
@@ -89,7 +90,10 @@ export function RuleEditor(props: { editId?: number; copyId?: number }) {
     if (!form.descricao.trim()) local.descricao = 'informe a descrição';
     if (!Number.isFinite(percent) || percent <= 0 || percent > 100)
       local.percent = 'informe um percentual maior que 0 e até 100';
-    if (form.vigenciaFim < form.vigenciaInicio) local.vigenciaFim = 'o fim da vigência não pode ser antes do início';
+    if (!isIsoDate(form.vigenciaInicio)) local.vigenciaInicio = 'data inválida: use dd/mm/aaaa';
+    if (!isIsoDate(form.vigenciaFim)) local.vigenciaFim = 'data inválida: use dd/mm/aaaa';
+    else if (form.vigenciaFim < form.vigenciaInicio)
+      local.vigenciaFim = 'o fim da vigência não pode ser antes do início';
     setErrors(local);
     setFormError(null);
     if (Object.keys(local).length) return;
@@ -346,22 +350,22 @@ export function RuleEditor(props: { editId?: number; copyId?: number }) {
           <FieldError id="erro-idPautas" message={errors.idPautas} />
         </fieldset>
         <div class="grid">
-          <label>
+          <label htmlFor="regra-vigenciaInicio">
             Início da vigência
-            <input
-              type="date"
+            <DateField
+              id="regra-vigenciaInicio"
               value={form.vigenciaInicio}
-              onInput={(e) => set('vigenciaInicio', e.currentTarget.value)}
+              onChange={(v) => set('vigenciaInicio', v)}
               {...invalid('vigenciaInicio')}
             />
             <FieldError id="erro-vigenciaInicio" message={errors.vigenciaInicio} />
           </label>
-          <label>
+          <label htmlFor="regra-vigenciaFim">
             Fim da vigência
-            <input
-              type="date"
+            <DateField
+              id="regra-vigenciaFim"
               value={form.vigenciaFim}
-              onInput={(e) => set('vigenciaFim', e.currentTarget.value)}
+              onChange={(v) => set('vigenciaFim', v)}
               {...invalid('vigenciaFim')}
             />
             <FieldError id="erro-vigenciaFim" message={errors.vigenciaFim} />
