@@ -77,6 +77,16 @@ describe('route matrix: every route × every role, and another tenant', () => {
       idProduto: await pick('select id_produto from app.vw_produtos where id_empresa = $1 order by 1 limit 1', [t1]),
       idPauta: await pick('select id_pauta from app.vw_pautas where id_empresa = $1 order by 1 limit 1', [t1]),
       idProdutoPedido: 0,
+      erpOrder: (
+        await db.pool.query<{ idCliente: number; erpId: number }>(
+          `select pv.id_corrent as "idCliente", pv.id_pedido as "erpId"
+             from public.pedidos_venda pv join public.corrent c on c.id_corrent = pv.id_corrent
+            where c.id_empresa = $1 and c.cod_vendedor = $2
+              and not exists (select 1 from app.pedidos p where p.erp_id_pedido = pv.id_pedido)
+            order by pv.id_pedido limit 1`,
+          [t1, rep.codVendedor],
+        )
+      ).rows[0] ?? { idCliente: 0, erpId: 0 },
       newRule: async () => {
         const { rows } = await db.pool.query<{ id: number }>(
           `insert into app.regras_desconto (id_empresa, descricao, percent, vigencia_inicio, vigencia_fim, promocao)

@@ -184,7 +184,12 @@ describe('objects of another scope, for every documented route with an object id
         for (const id of ids) {
           // Products of the catalog are the tenant's to every role; another representative's are the same catalog.
           const before = await appRows();
-          const res = await call(tokens[caller], method, path.replace('{id}', String(id)), bodyFor(method, path));
+          const res = await call(
+            tokens[caller],
+            method,
+            path.replace('{id}', String(id)).replace('{erpId}', '1'),
+            bodyFor(method, path),
+          );
           const text = await res.text();
           calls++;
           if (![403, 404].includes(res.status))

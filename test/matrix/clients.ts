@@ -78,6 +78,19 @@ export const clientMatrixCases: MatrixCase[] = [
     expect: scopedObject(404),
   },
   {
+    method: 'GET',
+    route: '/clients/{id}/erp-orders/{erpId}',
+    request: (ctx) => ({ path: `/clients/${ctx.erpOrder.idCliente}/erp-orders/${ctx.erpOrder.erpId}` }),
+    expect: scopedObject(200),
+  },
+  {
+    method: 'GET',
+    route: '/clients/{id}/erp-orders/{erpId}',
+    // The ERP order of another client, whoever asks: an order is read through its own client only.
+    request: (ctx) => ({ path: `/clients/${ctx.idClienteOutroVendedor}/erp-orders/${ctx.erpOrder.erpId}` }),
+    expect: everyone(404, 404),
+  },
+  {
     method: 'PUT',
     route: '/clients/{id}/credit-limit',
     request: (ctx) => ({ path: `/clients/${ctx.idCliente}/credit-limit`, body: { creditLimit: 5000 } }),

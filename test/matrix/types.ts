@@ -17,6 +17,8 @@ export interface MatrixContext {
   idPauta: number;
   /** The supervisor caller supervises the representative caller. */
   codSupervisor: number;
+  /** An order the ERP took itself (telesales, counter; not a Campo order's copy) of a client of the representative caller. */
+  erpOrder: { idCliente: number; erpId: number };
   /** A product with a price on the pauta of idCliente (orderable). */
   idProdutoPedido: number;
   /** Creates a pending order of the representative caller through the API; its id. */
