@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { serve } from '@hono/node-server';
 import type pg from 'pg';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, onTestFinished } from 'vitest';
 import { testApp } from './app.ts';
 
@@ -145,6 +145,35 @@ export async function logInAndSync(page: Page, baseUrl: string, login: string, p
     .getByRole('status', { name: 'Sincronização' })
     .filter({ hasText: /Sincronizado às \d\d:\d\d/ })
     .waitFor(wait);
+}
+
+/**
+ * In an open cart, searches a product by code and adds it; returns its cart line once shown.
+ * With `quantidade`, types it and a 0 % discount (what most orders of the tests carry).
+ */
+export async function addToCart(
+  page: Page,
+  product: { code: string; description: string },
+  quantidade?: string,
+): Promise<Locator> {
+  await page.getByLabel('Buscar produto').fill(product.code);
+  await page.getByRole('button', { name: `Adicionar ${product.description}`, exact: true }).click();
+  const line = page.getByRole('article', { name: product.description, exact: true });
+  await line.waitFor({ timeout: 30_000 });
+  if (quantidade !== undefined) {
+    await line.getByLabel('Quantidade').fill(quantidade);
+    await line.getByLabel('Desconto (%)').fill('0');
+  }
+  return line;
+}
+
+/** Sends the open cart and waits for the order's page to say it awaits approval; returns its URL. */
+export async function sendOrder(page: Page): Promise<string> {
+  const wait = { timeout: 30_000 };
+  await page.getByRole('button', { name: 'Enviar pedido' }).click();
+  await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, wait);
+  await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(wait);
+  return page.url();
 }
 
 /** Creates a funnel card for a free prospect through the board; returns its id. */
