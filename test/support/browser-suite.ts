@@ -66,6 +66,8 @@ export interface BrowserSuite {
   readonly consoleErrors: string[];
   /** The console errors that are Content Security Policy violations: none is the expectation. */
   cspViolations(): string[];
+  /** A bearer token for one of the users, from the running server's real POST /auth/login. */
+  token(login: string, password?: string): Promise<string>;
 }
 
 export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
@@ -145,6 +147,15 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     },
     cspViolations() {
       return state.consoleErrors.filter((e) => /Content Security Policy/i.test(e));
+    },
+    async token(login, password = options.password) {
+      const res = await fetch(`${need(state.server, 'server').url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login, password }),
+      });
+      if (res.status !== 200) throw new Error(`login of ${login} answered ${res.status}: ${await res.text()}`);
+      return ((await res.json()) as { token: string }).token;
     },
   };
 }

@@ -124,13 +124,28 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
   );
 }
 
-/** Logs in through the login screen at `baseUrl` and waits for the home screen (Início). */
-export async function logIn(page: Page, baseUrl: string, login: string, password: string): Promise<void> {
+/**
+ * Logs in through the login screen at `baseUrl` and waits for the role's home screen (Início;
+ * an admin lands on Usuários).
+ */
+export async function logIn(
+  page: Page,
+  baseUrl: string,
+  login: string,
+  password: string,
+  home = 'Início',
+): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel('Login').fill(login);
   await page.getByLabel('Senha').fill(password);
   await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor({ timeout: 30_000 });
+  await page.getByRole('heading', { name: home }).waitFor({ timeout: 30_000 });
+}
+
+/** Leaves through the shell's "Sair" and waits for the login screen. */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.waitForURL(/\/login$/, { timeout: 30_000 });
 }
 
 /**
