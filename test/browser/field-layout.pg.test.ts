@@ -17,7 +17,7 @@ import {
   waitForServiceWorker,
 } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { orderableClient } from '../support/erp.ts';
+import { orderableSale } from '../support/erp.ts';
 
 const PASSWORD = 'senha-do-campo-19';
 const REP = 'rep.campo19@campo.test';
@@ -25,8 +25,7 @@ const SUP = 'sup.campo19@campo.test';
 const MANAGER = 'ger.campo19@campo.test';
 const WAIT = { timeout: 30_000 };
 
-let sale: { idCliente: number; idProduto: number; code: string; description: string };
-let grupo: number | undefined;
+let sale: { idCliente: number; idProduto: number; code: string; description: string; grupo: number };
 /** Holds the first products pull, so the first download can be seen on screen. */
 let releaseProducts: () => void = () => undefined;
 const productsHeld = new Promise<void>((resolve) => {
@@ -41,13 +40,7 @@ const suite = useBrowserSuite({
     { login: MANAGER, name: 'Marta Promo', role: 'manager' },
   ],
   setUp: async ({ db, rep }) => {
-    const orderable = await orderableClient(db.pool, rep);
-    const product = await db.pool.query<{ cod_produto: string; descricao: string; grupo: number }>(
-      'select cod_produto, descricao, cod_grupo as grupo from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-      [orderable.idProduto, rep.idEmpresa],
-    );
-    sale = { ...orderable, code: product.rows[0]?.cod_produto ?? '', description: product.rows[0]?.descricao ?? '' };
-    grupo = product.rows[0]?.grupo;
+    sale = await orderableSale(db.pool, rep);
   },
   server: {
     wrap: (app) => async (req) => {
@@ -79,7 +72,7 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${await suite.token(MANAGER)}` },
     body: JSON.stringify({
       descricao: 'Promoção de campo',
-      grupo,
+      grupo: sale.grupo,
       percent: 10,
       vigenciaInicio: businessDate(),
       vigenciaFim: '2099-12-31',

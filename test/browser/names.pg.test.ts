@@ -7,7 +7,7 @@
 import { addDays, businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, type Browser, logIn, sendOrder, type WebServer } from '../support/browser.ts';
+import { addToCart, logIn, sendOrder, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableClient } from '../support/erp.ts';
 
@@ -17,7 +17,6 @@ const MAN = { login: 'ger.nomes@campo.test', name: 'Gabi Gerente' };
 const PASSWORD = 'senha-dos-nomes-1';
 const WAIT = { timeout: 30_000 };
 
-let current: Page | undefined;
 let codVendedor: number;
 /** The representative's name in the ERP (vw_vendedores), what other people know them by. */
 let repErpName: string;
@@ -81,15 +80,13 @@ const suite = useBrowserSuite({
   },
   // The representative's, the supervisor's and the manager's browser, each its own profile.
   browsers: 3,
-  screenshotOf: () => current,
 });
 const db = suite.db;
 let server: WebServer;
 
 /** The person's own browser, logged in. */
 async function open(index: number, login: string): Promise<Page> {
-  const page = (suite.browsers[index] as Browser).page;
-  current = page;
+  const page = suite.pageOf(index);
   await logIn(page, server.url, login, PASSWORD);
   return page;
 }

@@ -3,18 +3,16 @@
 // department allows for a restricted client; the chosen term shows on the order, on the
 // supervisor's review and in the PDF, and approval writes it into the ERP's order row.
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, type Browser, logIn, sendOrder, type WebServer } from '../support/browser.ts';
+import { addToCart, logIn, sendOrder, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { orderableClient } from '../support/erp.ts';
+import { orderableSale } from '../support/erp.ts';
 
 const REP = 'rep.condicoes@campo.test';
 const SUP = 'sup.condicoes@campo.test';
 const PASSWORD = 'senha-das-condicoes-1';
 const WAIT = { timeout: 30_000 };
 
-let current: Page | undefined;
 let sale: { idCliente: number; code: string; description: string };
 let restrictedClient: number;
 let terms: { id: number; descricao: string }[];
@@ -36,16 +34,7 @@ const suite = useBrowserSuite({
       )
     ).rows;
     expect(terms.length).toBeGreaterThan(2);
-    const orderable = await orderableClient(db.pool, rep);
-    const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
-      'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-      [orderable.idProduto, rep.idEmpresa],
-    );
-    sale = {
-      idCliente: orderable.idCliente,
-      code: product.rows[0]?.cod_produto ?? '',
-      description: product.rows[0]?.descricao ?? '',
-    };
+    sale = await orderableSale(db.pool, rep);
     // The sale's client may use every term, its default the third; another client of the rep is
     // restricted to the first two, its default the first.
     await db.pool.query('delete from corrent_condicoes where id_corrent = $1', [sale.idCliente]);
@@ -69,22 +58,17 @@ const suite = useBrowserSuite({
   },
   // The representative's phone and the supervisor's.
   browsers: 2,
-  screenshotOf: () => current,
 });
 const db = suite.db;
 let server: WebServer;
-let repBrowser: Browser;
-let supBrowser: Browser;
 
 beforeAll(() => {
   server = suite.server;
-  [repBrowser, supBrowser] = suite.browsers as [Browser, Browser];
 });
 
 describe('payment terms', () => {
   it("offers only a restricted client's terms, its default selected", async () => {
-    const page = repBrowser.page;
-    current = page;
+    const page = suite.pageOf(0);
     await logIn(page, server.url, REP, PASSWORD);
     await page.goto(`${server.url}/pedidos/novo?cliente=${restrictedClient}`);
     const picker = page.getByLabel('Condição de pagamento');
@@ -97,8 +81,7 @@ describe('payment terms', () => {
   });
 
   it("queues an order on a term other than the client's default, and shows it on the order", async () => {
-    const page = repBrowser.page;
-    current = page;
+    const page = suite.pageOf(0);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     const picker = page.getByLabel('Condição de pagamento');
     await picker.waitFor(WAIT);
@@ -125,8 +108,7 @@ describe('payment terms', () => {
   });
 
   it("shows the term on the supervisor's review, and approval writes it into the ERP order", async () => {
-    const page = supBrowser.page;
-    current = page;
+    const page = suite.pageOf(1);
     await logIn(page, server.url, SUP, PASSWORD);
     await page.goto(`${server.url}/aprovacoes`);
     const queue = page.getByRole('list', { name: 'Pedidos aguardando aprovação' });
@@ -144,8 +126,7 @@ describe('payment terms', () => {
   });
 
   it('prints the term in the PDF of the approved order', async () => {
-    const page = repBrowser.page;
-    current = page;
+    const page = suite.pageOf(0);
     await page.goto(`${server.url}/pedidos/${order.docId}`);
     await page.getByText('Aprovado', { exact: true }).first().waitFor(WAIT);
     const download = page.waitForEvent('download', WAIT);

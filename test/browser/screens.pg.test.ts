@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, logOut as leave, logInAndSync, logIn as logInAt, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { orderableClient } from '../support/erp.ts';
+import { orderableSale } from '../support/erp.ts';
 import { auditScreen } from '../support/screen-audit.ts';
 
 const PASSWORD = 'senha-das-telas-1';
@@ -22,8 +22,7 @@ const WAIT = { timeout: 30_000 };
 const PHONE = { width: 360, height: 740 };
 const DESK = { width: 1280, height: 800 };
 
-let sale: { idCliente: number; idProduto: number; code: string; description: string };
-let grupo = 0;
+let sale: { idCliente: number; idProduto: number; code: string; description: string; grupo: number };
 let codSupervisor = 0;
 
 const suite = useBrowserSuite({
@@ -36,15 +35,7 @@ const suite = useBrowserSuite({
   ],
   setUp: async ({ db, rep }) => {
     codSupervisor = rep.codSupervisor;
-    const orderable = await orderableClient(db.pool, rep);
-    const product = await db.pool.query<{ cod_produto: string; descricao: string; grupo: number }>(
-      'select cod_produto, descricao, cod_grupo as grupo from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-      [orderable.idProduto, rep.idEmpresa],
-    );
-    const p = product.rows[0];
-    if (!p) throw new Error('no product');
-    sale = { ...orderable, code: p.cod_produto, description: p.descricao };
-    grupo = p.grupo;
+    sale = await orderableSale(db.pool, rep);
   },
 });
 let server: WebServer;
@@ -70,7 +61,7 @@ beforeAll(async () => {
   const managerToken = await suite.token(MANAGER);
   await call(managerToken, 'POST', '/politicas/regras', {
     descricao: 'Promoção de telas',
-    grupo,
+    grupo: sale.grupo,
     percent: 12.5,
     vigenciaInicio: businessDate(),
     vigenciaFim: '9999-12-31',

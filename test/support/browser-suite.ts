@@ -44,7 +44,7 @@ export interface BrowserSuiteOptions {
   server?: Parameters<typeof startWebServer>[1];
   /** Chromium instances, each with its own profile (two people on two phones); default 1. */
   browsers?: number;
-  /** Which page a failed test's screenshot shows; default the first browser's. */
+  /** Which page a failed test's screenshot shows; default the last one pageOf gave, else the first. */
   screenshotOf?: () => Page | undefined;
 }
 
@@ -57,6 +57,11 @@ export interface BrowserSuite {
   readonly rep: Representative;
   readonly server: WebServer;
   readonly browsers: Browser[];
+  /**
+   * The page of browser `index` (one person's phone or desk), which from then on is the one a
+   * failed test's screenshot shows.
+   */
+  pageOf(index: number): Page;
   /** The first browser's page, and its context (offline switch, cookies). */
   readonly page: Page;
   readonly context: BrowserContext;
@@ -78,6 +83,7 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     server: undefined as WebServer | undefined,
     browsers: [] as Browser[],
     consoleErrors: [] as string[],
+    current: undefined as Page | undefined,
   };
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`the browser suite has no ${what} yet (used before its beforeAll)`);
@@ -117,7 +123,7 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     await state.server?.stop();
   });
 
-  screenshotOnFailure(options.screenshotOf ?? (() => state.browsers[0]?.page));
+  screenshotOnFailure(options.screenshotOf ?? (() => state.current ?? state.browsers[0]?.page));
 
   return {
     db,
@@ -132,6 +138,10 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     },
     get browsers() {
       return state.browsers;
+    },
+    pageOf(index) {
+      state.current = need(state.browsers[index], `browser ${index}`).page;
+      return state.current;
     },
     get page() {
       return need(state.browsers[0], 'browser').page;
