@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, logIn, sendOrder, type WebServer } from '../support/browser.ts';
+import { addToCart, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableSale } from '../support/erp.ts';
 
 const REP = 'rep.aprovacao@campo.test';
 const SUP = 'sup.aprovacao@campo.test';
 const PASSWORD = 'senha-da-aprovacao-1';
-const WAIT = { timeout: 30_000 };
 
 let order: { id: number; numPedSar: number };
 let sale: { idCliente: number; code: string; description: string };
@@ -38,7 +37,7 @@ describe('order approval across two browsers', () => {
     await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
     await expect.poll(() => page.getByText('ainda não chegaram').count(), WAIT).toBe(0);
     await addToCart(page, sale, '3');
-    const docId = decodeURIComponent(new URL(await sendOrder(page)).pathname.split('/')[2] ?? '');
+    const docId = await sendOrder(page);
     const { rows } = await db.pool.query<{ id: number; num_ped_sar: number }>(
       `select p.id, p.num_ped_sar from app.pedidos p join app.chaves_idempotencia k on k.id_pedido = p.id
         where k.chave = $1`,

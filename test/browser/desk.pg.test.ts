@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { logIn as logInAt, logOut, type WebServer } from '../support/browser.ts';
+import { logIn as logInAt, logOut, WAIT, type WebServer } from '../support/browser.ts';
 import { type Representative, useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableClient } from '../support/erp.ts';
 
@@ -16,7 +16,6 @@ const REP = 'rep.mesa@campo.test';
 const SUP = 'sup.mesa@campo.test';
 const MANAGER = 'ger.mesa@campo.test';
 const RULE = 'Condição de mesa';
-const WAIT = { timeout: 30_000 };
 
 let sale: { idCliente: number; idProduto: number };
 const suite = useBrowserSuite({

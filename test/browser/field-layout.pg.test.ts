@@ -13,6 +13,7 @@ import {
   createProspectCard,
   logIn,
   logOut,
+  WAIT,
   type WebServer,
   waitForServiceWorker,
 } from '../support/browser.ts';
@@ -23,7 +24,6 @@ const PASSWORD = 'senha-do-campo-19';
 const REP = 'rep.campo19@campo.test';
 const SUP = 'sup.campo19@campo.test';
 const MANAGER = 'ger.campo19@campo.test';
-const WAIT = { timeout: 30_000 };
 
 let sale: { idCliente: number; idProduto: number; code: string; description: string; grupo: number };
 /** Holds the first products pull, so the first download can be seen on screen. */

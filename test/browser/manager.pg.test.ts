@@ -7,7 +7,7 @@ import { businessDate, decodeLossless } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gif, png } from '../fixtures/images.ts';
-import { addToCart, logIn, logOut, sendOrder, type WebServer } from '../support/browser.ts';
+import { addToCart, logIn, logOut, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { knownCeiling, orderableSale } from '../support/erp.ts';
 
@@ -15,7 +15,6 @@ const MANAGER = 'gerente.navegador@campo.test';
 const REP = 'rep.semacesso@campo.test';
 const SUPERVISOR = 'supervisor.navegador@campo.test';
 const PASSWORD = 'senha-do-gerente-1';
-const WAIT = { timeout: 30_000 };
 
 let idEmpresa: number;
 let pauta: { id_pauta: number; descricao: string };
@@ -140,7 +139,7 @@ describe('the manager screens', () => {
   });
 
   it("prints the representative's approved order with the logo the manager uploaded", async () => {
-    const docId = decodeURIComponent(new URL(await sendOrder(page)).pathname.split('/')[2] ?? '');
+    const docId = await sendOrder(page);
     // The supervisor approves through the API (the approval screen has its own test).
     const token = await suite.token(SUPERVISOR);
     const { rows } = await db.pool.query<{ id: number }>(

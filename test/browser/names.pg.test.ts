@@ -7,7 +7,7 @@
 import { addDays, businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, logIn, sendOrder, type WebServer } from '../support/browser.ts';
+import { addToCart, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableClient } from '../support/erp.ts';
 
@@ -15,7 +15,6 @@ const REP = { login: 'rep.nomes@campo.test', name: 'Rita Nomes' };
 const SUP = { login: 'sup.nomes@campo.test', name: 'Sérgio Nomes' };
 const MAN = { login: 'ger.nomes@campo.test', name: 'Gabi Gerente' };
 const PASSWORD = 'senha-dos-nomes-1';
-const WAIT = { timeout: 30_000 };
 
 let codVendedor: number;
 /** The representative's name in the ERP (vw_vendedores), what other people know them by. */
@@ -122,11 +121,10 @@ describe('names, not codes', () => {
     await chosen.getByText(sale.pauta, { exact: true }).waitFor(WAIT);
     expect(await chosen.getByText(`Pauta ${sale.idPauta}`, { exact: true }).count()).toBe(0);
     await addToCart(page, sale, '1');
-    await sendOrder(page);
+    const docId = await sendOrder(page);
     const history = page.locator('ol.history');
     await history.getByText(REP.name, { exact: false }).waitFor(WAIT);
     expect(await history.getByText(REP.login, { exact: false }).count()).toBe(0);
-    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
     const { rows } = await db.pool.query<{ id: number; num_ped_sar: number }>(
       'select p.id, p.num_ped_sar from app.pedidos p join app.chaves_idempotencia k on k.id_pedido = p.id where k.chave = $1',
       [docId],

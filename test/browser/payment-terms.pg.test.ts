@@ -4,14 +4,13 @@
 // supervisor's review and in the PDF, and approval writes it into the ERP's order row.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, logIn, sendOrder, type WebServer } from '../support/browser.ts';
+import { addToCart, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableSale } from '../support/erp.ts';
 
 const REP = 'rep.condicoes@campo.test';
 const SUP = 'sup.condicoes@campo.test';
 const PASSWORD = 'senha-das-condicoes-1';
-const WAIT = { timeout: 30_000 };
 
 let sale: { idCliente: number; code: string; description: string };
 let restrictedClient: number;
@@ -92,7 +91,7 @@ describe('payment terms', () => {
     await picker.selectOption(String(terms[1]?.id));
 
     await addToCart(page, sale, '2');
-    const docId = decodeURIComponent(new URL(await sendOrder(page)).pathname.split('/')[2] ?? '');
+    const docId = await sendOrder(page);
     const facts = page.locator('dl.order-facts');
     await facts.getByText('Pagamento', { exact: true }).waitFor(WAIT);
     await facts.getByText(term(terms[1]?.id as number), { exact: true }).waitFor(WAIT);

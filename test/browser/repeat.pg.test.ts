@@ -4,19 +4,16 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../support/app.ts';
-import { addToCart, logIn, sendOrder, type WebServer } from '../support/browser.ts';
+import { addToCart, type CartProduct, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableClient } from '../support/erp.ts';
 import { logInAs } from '../support/session.ts';
 
 const LOGIN = 'rep.repetir@campo.test';
 const PASSWORD = 'senha-do-repetir-1';
-const WAIT = { timeout: 30_000 };
 
-interface Product {
+interface Product extends CartProduct {
   id: number;
-  code: string;
-  description: string;
 }
 
 let idCliente: number;
@@ -62,7 +59,8 @@ describe('repeat an order', () => {
     await page.goto(`${server.url}/pedidos/novo?cliente=${idCliente}`);
     await addToCart(page, kept, '7');
     await addToCart(page, dropped, '2');
-    const orderUrl = await sendOrder(page);
+    await sendOrder(page);
+    const orderUrl = page.url();
 
     // Since then the ERP raised a price and deactivated a product.
     await db.pool.query('update pautas_precos set preco = 123.45 where id_produto = $1 and id_pauta = $2', [

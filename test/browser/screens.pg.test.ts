@@ -8,7 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, logOut as leave, logInAndSync, logIn as logInAt, type WebServer } from '../support/browser.ts';
+import {
+  addToCart,
+  logOut as leave,
+  logInAndSync,
+  logIn as logInAt,
+  WAIT,
+  type WebServer,
+} from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableSale } from '../support/erp.ts';
 import { auditScreen } from '../support/screen-audit.ts';
@@ -18,7 +25,6 @@ const REP = 'rep.telas@campo.test';
 const SUP = 'sup.telas@campo.test';
 const MANAGER = 'ger.telas@campo.test';
 const ADMIN = 'admin.telas@campo.test';
-const WAIT = { timeout: 30_000 };
 const PHONE = { width: 360, height: 740 };
 const DESK = { width: 1280, height: 800 };
 

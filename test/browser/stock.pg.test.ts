@@ -3,18 +3,15 @@
 // zero); the cart warns when a quantity exceeds the stock, and the order is still sent.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, logIn, sendOrder, type WebServer } from '../support/browser.ts';
+import { addToCart, type CartProduct, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableClient } from '../support/erp.ts';
 
 const LOGIN = 'rep.estoque@campo.test';
 const PASSWORD = 'senha-do-estoque-1';
-const WAIT = { timeout: 30_000 };
 
-interface Product {
+interface Product extends CartProduct {
   id: number;
-  code: string;
-  description: string;
   unit: string;
   stock: number | null;
 }
@@ -81,8 +78,7 @@ describe('stock', () => {
     expect(await warning.count()).toBe(0);
     await line.getByLabel('Quantidade').fill(String((stocked.stock as number) + 1));
     await warning.waitFor(WAIT);
-    await sendOrder(page);
-    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    const docId = await sendOrder(page);
     const { rows } = await db.pool.query<{ quantidade: string }>(
       `select i.quantidade from app.pedidos p join app.chaves_idempotencia k on k.id_pedido = p.id
          join app.pedido_itens i on i.id_pedido = p.id where k.chave = $1`,

@@ -14,6 +14,9 @@ import { afterEach, onTestFinished } from 'vitest';
 import { testApp } from './app.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** How long a browser test waits for a screen to show something. */
+export const WAIT = { timeout: 30_000 };
+
 export const CLIENT_DIST = join(REPO_ROOT, 'client', 'dist');
 /** The upgrade test's "next release" (buildNextStoreFixture), never deployed. */
 export const CLIENT_DIST_NEXT = join(REPO_ROOT, 'client', 'dist-next');
@@ -162,15 +165,17 @@ export async function logInAndSync(page: Page, baseUrl: string, login: string, p
     .waitFor(wait);
 }
 
+/** A product as the cart finds it: by the code typed in the search, its line named by the description. */
+export interface CartProduct {
+  code: string;
+  description: string;
+}
+
 /**
  * In an open cart, searches a product by code and adds it; returns its cart line once shown.
  * With `quantidade`, types it and a 0 % discount (what most orders of the tests carry).
  */
-export async function addToCart(
-  page: Page,
-  product: { code: string; description: string },
-  quantidade?: string,
-): Promise<Locator> {
+export async function addToCart(page: Page, product: CartProduct, quantidade?: string): Promise<Locator> {
   await page.getByLabel('Buscar produto').fill(product.code);
   await page.getByRole('button', { name: `Adicionar ${product.description}`, exact: true }).click();
   const line = page.getByRole('article', { name: product.description, exact: true });
@@ -182,13 +187,20 @@ export async function addToCart(
   return line;
 }
 
-/** Sends the open cart and waits for the order's page to say it awaits approval; returns its URL. */
-export async function sendOrder(page: Page): Promise<string> {
-  const wait = { timeout: 30_000 };
+/**
+ * Sends the open cart, waits for the order's page and for it to show `state` (null: nothing
+ * more); returns the order's key, the document id in its URL (chaves_idempotencia.chave).
+ */
+export async function sendOrder(page: Page, state: string | null = 'Aguardando aprovação'): Promise<string> {
   await page.getByRole('button', { name: 'Enviar pedido' }).click();
-  await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, wait);
-  await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(wait);
-  return page.url();
+  await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
+  if (state !== null) await page.getByText(state, { exact: true }).first().waitFor(WAIT);
+  return orderKeyOf(page);
+}
+
+/** The key of the order the page shows (its document id, the idempotency key it was sent with). */
+export function orderKeyOf(page: Page): string {
+  return decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
 }
 
 /** Creates a funnel card for a free prospect through the board; returns its id. */
