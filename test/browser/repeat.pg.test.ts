@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../support/app.ts';
-import { addToCart, type CartProduct, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
+import { addToCart, type CartProduct, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableClient } from '../support/erp.ts';
 import { logInAs } from '../support/session.ts';
@@ -25,6 +25,7 @@ let api: ReturnType<typeof testApp>;
 
 const suite = useBrowserSuite({
   password: PASSWORD,
+  logIn: LOGIN,
   users: [{ login: LOGIN, name: 'Renata Repete', role: 'representative' }],
   setUp: async ({ db, rep }) => {
     ({ idCliente } = await orderableClient(db.pool, rep));
@@ -49,9 +50,8 @@ const db = suite.db;
 let server: WebServer;
 let page: Page;
 
-beforeAll(async () => {
+beforeAll(() => {
   ({ server, page } = suite);
-  await logIn(page, server.url, LOGIN, PASSWORD);
 });
 
 describe('repeat an order', () => {

@@ -3,7 +3,7 @@
 // zero); the cart warns when a quantity exceeds the stock, and the order is still sent.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, type CartProduct, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
+import { addToCart, type CartProduct, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { orderableClient } from '../support/erp.ts';
 
@@ -22,6 +22,7 @@ let unknown: Product;
 
 const suite = useBrowserSuite({
   password: PASSWORD,
+  logIn: LOGIN,
   users: [{ login: LOGIN, name: 'Estela Estoque', role: 'representative' }],
   setUp: async ({ db, rep }) => {
     ({ idCliente } = await orderableClient(db.pool, rep));
@@ -47,9 +48,8 @@ const db = suite.db;
 let server: WebServer;
 let page: Page;
 
-beforeAll(async () => {
+beforeAll(() => {
   ({ server, page } = suite);
-  await logIn(page, server.url, LOGIN, PASSWORD);
 });
 
 const stockLabel = (p: Product) =>

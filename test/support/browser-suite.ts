@@ -12,6 +12,7 @@ import {
   type Browser,
   goOffline,
   launchBrowser,
+  logIn,
   requireClientBuild,
   screenshotOnFailure,
   startWebServer,
@@ -42,6 +43,8 @@ export interface BrowserSuiteOptions {
   setUp?: (ctx: { db: TestDatabase; erp: ErpPeople; rep: Representative }) => Promise<void>;
   /** Passed to startWebServer (a stand-in in front of the app). */
   server?: Parameters<typeof startWebServer>[1];
+  /** A user the first page logs in as once everything runs (the file's only person). */
+  logIn?: string;
   /** Chromium instances, each with its own profile (two people on two phones); default 1. */
   browsers?: number;
   /** Which page a failed test's screenshot shows; default the last one pageOf gave, else the first. */
@@ -116,6 +119,11 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     state.browsers[0]?.page.on('console', (m) => {
       if (m.type() === 'error') state.consoleErrors.push(m.text());
     });
+    if (options.logIn) {
+      const login = options.logIn;
+      const password = options.users?.find((u) => u.login === login)?.password ?? options.password ?? '';
+      await logIn(need(state.browsers[0], 'browser').page, state.server.url, login, password);
+    }
   }, 120_000);
 
   afterAll(async () => {
