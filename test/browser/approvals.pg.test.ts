@@ -1,15 +1,12 @@
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, WebServer } from '../support/browser.ts';
+import { addToCart, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { orderableClient } from '../support/erp.ts';
+import { orderableSale } from '../support/erp.ts';
 
 const REP = 'rep.aprovacao@campo.test';
 const SUP = 'sup.aprovacao@campo.test';
 const PASSWORD = 'senha-da-aprovacao-1';
-const WAIT = { timeout: 30_000 };
 
-let current: Page | undefined;
 let order: { id: number; numPedSar: number };
 let sale: { idCliente: number; code: string; description: string };
 const suite = useBrowserSuite({
@@ -20,57 +17,27 @@ const suite = useBrowserSuite({
   ],
   setUp: async ({ db, rep }) => {
     // A client of the rep that can receive orders, and a product with a price on its pauta.
-    const orderable = await orderableClient(db.pool, rep);
-    const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
-      'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-      [orderable.idProduto, rep.idEmpresa],
-    );
-    sale = {
-      idCliente: orderable.idCliente,
-      code: product.rows[0]?.cod_produto ?? '',
-      description: product.rows[0]?.descricao ?? '',
-    };
+    sale = await orderableSale(db.pool, rep);
   },
   // The representative's phone and the supervisor's.
   browsers: 2,
-  screenshotOf: () => current,
 });
 const db = suite.db;
 let server: WebServer;
-let repBrowser: Browser;
-let supBrowser: Browser;
 
 beforeAll(() => {
   server = suite.server;
-  [repBrowser, supBrowser] = suite.browsers as [Browser, Browser];
 });
-
-async function logIn(page: Page, login: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Login').fill(login);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-}
 
 describe('order approval across two browsers', () => {
   it('takes the order in the representative’s cart and shows it awaiting approval', async () => {
-    const page = (repBrowser as Browser).page;
-    current = page;
-    await logIn(page, REP);
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    const page = suite.pageOf(0);
+    await logIn(page, server.url, REP, PASSWORD);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
     await expect.poll(() => page.getByText('ainda não chegaram').count(), WAIT).toBe(0);
-    await page.getByLabel('Buscar produto').fill(sale.code);
-    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
-    const line = page.getByRole('article', { name: sale.description, exact: true });
-    await line.waitFor(WAIT);
-    await line.getByLabel('Quantidade').fill('3');
-    await line.getByLabel('Desconto (%)').fill('0');
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
-    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
-    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
+    await addToCart(page, sale, '3');
+    const docId = await sendOrder(page);
     const { rows } = await db.pool.query<{ id: number; num_ped_sar: number }>(
       `select p.id, p.num_ped_sar from app.pedidos p join app.chaves_idempotencia k on k.id_pedido = p.id
         where k.chave = $1`,
@@ -83,10 +50,8 @@ describe('order approval across two browsers', () => {
   });
 
   it('lets the supervisor find it in the queue, with the badge, and approve it', async () => {
-    const page = (supBrowser as Browser).page;
-    current = page;
-    await logIn(page, SUP);
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    const page = suite.pageOf(1);
+    await logIn(page, server.url, SUP, PASSWORD);
     // The header's badge counts the pending order and leads to the queue.
     const badge = page.getByRole('link', { name: '1 pedido aguardando aprovação' });
     await badge.waitFor(WAIT);
@@ -128,8 +93,7 @@ describe('order approval across two browsers', () => {
   });
 
   it('shows the representative the order approved', async () => {
-    const page = (repBrowser as Browser).page;
-    current = page;
+    const page = suite.pageOf(0);
     // A fresh start pulls at once (the test server runs without the change stream).
     await page.reload();
     const card = page.getByRole('listitem').filter({ hasText: `Pedido nº ${order.numPedSar}` });

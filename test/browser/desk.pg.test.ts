@@ -6,68 +6,38 @@
 import { randomUUID } from 'node:crypto';
 import { businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logIn as logInAt, logOut, WAIT, type WebServer } from '../support/browser.ts';
+import { type Representative, useBrowserSuite } from '../support/browser-suite.ts';
+import { orderableClient } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const PASSWORD = 'senha-da-mesa-19';
 const REP = 'rep.mesa@campo.test';
 const SUP = 'sup.mesa@campo.test';
 const MANAGER = 'ger.mesa@campo.test';
 const RULE = 'Condição de mesa';
-const WAIT = { timeout: 30_000 };
 
+let sale: { idCliente: number; idProduto: number };
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [
+    { login: REP, name: 'Rui Mesa', role: 'representative' },
+    { login: SUP, name: 'Sara Mesa', role: 'supervisor' },
+    { login: MANAGER, name: 'Gilda Mesa', role: 'manager' },
+  ],
+  setUp: async ({ db, rep }) => {
+    sale = await orderableClient(db.pool, rep);
+  },
+});
+const db = suite.db;
 let server: WebServer;
-let browser: Browser | undefined;
 let page: Page;
-let rep: { idEmpresa: number; codVendedor: number; codSupervisor: number };
+let rep: Representative;
 let ruleId = 0;
 
-async function token(login: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login, password: PASSWORD }),
-  });
-  return ((await res.json()) as { token: string }).token;
-}
-
 beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const first = erp.reps[0];
-  if (!first) throw new Error('the fixture has no representative');
-  rep = first;
-  const kdb = createDb(db.pool);
-  for (const [login, name, role] of [
-    [REP, 'Rui Mesa', 'representative'],
-    [SUP, 'Sara Mesa', 'supervisor'],
-    [MANAGER, 'Gilda Mesa', 'manager'],
-  ] as const) {
-    await addUser(kdb, {
-      login,
-      name,
-      role,
-      idEmpresa: rep.idEmpresa,
-      codVendedor: role === 'representative' ? rep.codVendedor : null,
-      codSupervisor: role === 'supervisor' ? rep.codSupervisor : null,
-      password: PASSWORD,
-    });
-  }
-  const sale = await orderableClient(db.pool, rep);
-  server = await startWebServer(db.pool);
-  const repToken = await token(REP);
+  ({ server, page, rep } = suite);
+  const repToken = await suite.token(REP);
   const order = await fetch(`${server.url}/api/v1/orders`, {
     method: 'POST',
     headers: {
@@ -83,7 +53,7 @@ beforeAll(async () => {
   expect(order.status, await order.clone().text()).toBe(201);
   const rule = await fetch(`${server.url}/api/v1/politicas/regras`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${await token(MANAGER)}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await suite.token(MANAGER)}` },
     body: JSON.stringify({
       descricao: RULE,
       percent: 6,
@@ -96,30 +66,11 @@ beforeAll(async () => {
   ruleId = ((await rule.json()) as { items: { id: number }[] }).items[0]?.id ?? 0;
   // No target this month for anyone: every team starts "sem meta".
   await db.pool.query('delete from app.metas_representante');
-  browser = await launchBrowser();
-  page = browser.page;
+  // The desk: a supervisor's or manager's screen, not the phone.
   await page.setViewportSize({ width: 1280, height: 800 });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
-screenshotOnFailure(() => page);
-
-async function logIn(login: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Login').fill(login);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
-}
-
-async function logOut() {
-  await page.getByRole('button', { name: 'Sair' }).click();
-  await page.waitForURL(/\/login$/, WAIT);
-}
+const logIn = (login: string) => logInAt(page, server.url, login, PASSWORD);
 
 describe("the supervisor's Início", () => {
   it('shows the team at a glance: approvals waiting, today’s positivation, the month against the target', async () => {
@@ -135,7 +86,7 @@ describe("the supervisor's Início", () => {
       .toMatch(/^Faturamento do mêsR\$\s[\d.,]+sem meta$/);
     await approvals.click();
     await page.getByRole('heading', { name: 'Aprovações' }).waitFor(WAIT);
-    await logOut();
+    await logOut(page);
   });
 });
 

@@ -8,91 +8,55 @@ import { randomUUID } from 'node:crypto';
 import { businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
 import {
-  type Browser,
+  addToCart,
   createProspectCard,
-  goOffline,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
+  logIn,
+  logOut,
+  WAIT,
   type WebServer,
   waitForServiceWorker,
 } from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { orderableSale } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const PASSWORD = 'senha-do-campo-19';
 const REP = 'rep.campo19@campo.test';
 const SUP = 'sup.campo19@campo.test';
 const MANAGER = 'ger.campo19@campo.test';
-const WAIT = { timeout: 30_000 };
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
-let sale: { idCliente: number; idProduto: number; code: string; description: string };
+let sale: { idCliente: number; idProduto: number; code: string; description: string; grupo: number };
 /** Holds the first products pull, so the first download can be seen on screen. */
 let releaseProducts: () => void = () => undefined;
 const productsHeld = new Promise<void>((resolve) => {
   releaseProducts = resolve;
 });
 
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  const kdb = createDb(db.pool);
-  await addUser(kdb, {
-    login: REP,
-    name: 'Rosa Campo',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  await addUser(kdb, {
-    login: SUP,
-    name: 'Saulo Mesa',
-    role: 'supervisor',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: null,
-    codSupervisor: rep.codSupervisor,
-    password: PASSWORD,
-  });
-  const orderable = await orderableClient(db.pool, rep);
-  const product = await db.pool.query<{ cod_produto: string; descricao: string; grupo: number }>(
-    'select cod_produto, descricao, cod_grupo as grupo from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-    [orderable.idProduto, rep.idEmpresa],
-  );
-  await addUser(kdb, {
-    login: MANAGER,
-    name: 'Marta Promo',
-    role: 'manager',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: null,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  sale = { ...orderable, code: product.rows[0]?.cod_produto ?? '', description: product.rows[0]?.descricao ?? '' };
-  server = await startWebServer(db.pool, {
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [
+    { login: REP, name: 'Rosa Campo', role: 'representative' },
+    { login: SUP, name: 'Saulo Mesa', role: 'supervisor' },
+    { login: MANAGER, name: 'Marta Promo', role: 'manager' },
+  ],
+  setUp: async ({ db, rep }) => {
+    sale = await orderableSale(db.pool, rep);
+  },
+  server: {
     wrap: (app) => async (req) => {
       if (new URL(req.url).pathname === '/api/v1/sync/produtos/pull') await productsHeld;
       return app(req);
     },
-  });
+  },
+});
+const db = suite.db;
+let server: WebServer;
+let page: Page;
+
+beforeAll(async () => {
+  ({ server, page } = suite);
   // An order the server already holds, so the representative has order lines to read.
-  const login = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: REP, password: PASSWORD }),
-  });
-  const { token } = (await login.json()) as { token: string };
+  const token = await suite.token(REP);
   const order = await fetch(`${server.url}/api/v1/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': randomUUID() },
@@ -103,20 +67,12 @@ beforeAll(async () => {
   });
   expect(order.status, await order.clone().text()).toBe(201);
   // A promotion on the product's group, for the catalog's price after it.
-  const manager = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: MANAGER, password: PASSWORD }),
-  });
   const rule = await fetch(`${server.url}/api/v1/politicas/regras`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${((await manager.json()) as { token: string }).token}`,
-    },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await suite.token(MANAGER)}` },
     body: JSON.stringify({
       descricao: 'Promoção de campo',
-      grupo: product.rows[0]?.grupo,
+      grupo: sale.grupo,
       percent: 10,
       vigenciaInicio: businessDate(),
       vigenciaFim: '2099-12-31',
@@ -124,17 +80,10 @@ beforeAll(async () => {
     }),
   });
   expect(rule.status, await rule.clone().text()).toBe(201);
-  browser = await launchBrowser();
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  releaseProducts();
-  await browser?.close();
-  await server?.stop();
 });
 
-screenshotOnFailure(() => page);
+// A pull still held would keep the server from closing.
+afterAll(() => releaseProducts());
 
 const nav = () => page.getByRole('navigation', { name: 'Navegação principal' });
 const strip = () => page.getByRole('status', { name: 'Sincronização' });
@@ -147,11 +96,7 @@ async function box(locator: ReturnType<Page['locator']>) {
 
 describe("the representative's phone (360 px)", () => {
   it('names the first download "Baixando dados para o aparelho" until every collection arrived', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Login').fill(REP);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    await logIn(page, server.url, REP, PASSWORD);
     await strip()
       .filter({ hasText: /Baixando dados para o aparelho: \d+ de \d+/ })
       .waitFor(WAIT);
@@ -263,9 +208,7 @@ describe("the representative's phone (360 px)", () => {
     await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
     const summary = page.getByRole('status', { name: 'Resumo do pedido' });
     expect(await summary.textContent()).toContain('0 produtos');
-    await page.getByLabel('Buscar produto').fill(sale.code);
-    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
-    const line = page.getByRole('article', { name: sale.description, exact: true });
+    const line = await addToCart(page, sale);
     await line.getByLabel('Quantidade').fill('2');
     await expect.poll(() => summary.textContent()).toMatch(/^1 produtoR\$\s[\d.,]+$/);
     expect(await summary.textContent()).not.toContain('R$ 0,00');
@@ -280,12 +223,11 @@ describe("the representative's phone (360 px)", () => {
   });
 
   it('counts everything waiting to leave the phone, and a ticket not sent yet says so', async () => {
-    if (!browser) throw new Error('no browser');
     await page.goto(`${server.url}/`);
     await strip()
       .filter({ hasText: /Sincronizado às/ })
       .waitFor(WAIT);
-    await goOffline(server, browser.context);
+    await suite.goOffline();
     await createProspectCard(page, 'Quitanda Sem Sinal');
     // The card's stage picker shows its whole prompt on a 360 px phone.
     const picker = page.getByRole('article', { name: 'Quitanda Sem Sinal' }).getByLabel('Mover para');
@@ -319,7 +261,7 @@ describe("the representative's phone (360 px)", () => {
     await page.getByRole('link', { name: '← Chamados' }).click();
     await page.getByText('Ainda não enviado', { exact: true }).waitFor(WAIT);
     // Back online, both leave and the strip has nothing waiting.
-    await browser.context.setOffline(false);
+    await suite.context.setOffline(false);
     await server.restart();
     await expect.poll(() => strip().textContent(), { timeout: 60_000 }).not.toContain('Aguardando envio');
     const { rows } = await db.pool.query<{ n: number }>(
@@ -331,13 +273,9 @@ describe("the representative's phone (360 px)", () => {
 
 describe("the supervisor's desk (1280 px)", () => {
   it('has a side bar instead of the tab bar, and the screen uses the width', async () => {
-    await page.getByRole('button', { name: 'Sair' }).click();
-    await page.waitForURL(/\/login$/, WAIT);
+    await logOut(page);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.getByLabel('Login').fill(SUP);
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+    await logIn(page, server.url, SUP, PASSWORD);
     const side = await box(nav());
     expect(side.x).toBe(0);
     expect(side.width).toBeLessThan(260);

@@ -7,15 +7,14 @@ import { businessDate, decodeLossless } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gif, png } from '../fixtures/images.ts';
-import { logIn, type WebServer } from '../support/browser.ts';
+import { addToCart, logIn, logOut, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { knownCeiling, orderableClient } from '../support/erp.ts';
+import { knownCeiling, orderableSale } from '../support/erp.ts';
 
 const MANAGER = 'gerente.navegador@campo.test';
 const REP = 'rep.semacesso@campo.test';
 const SUPERVISOR = 'supervisor.navegador@campo.test';
 const PASSWORD = 'senha-do-gerente-1';
-const WAIT = { timeout: 30_000 };
 
 let idEmpresa: number;
 let pauta: { id_pauta: number; descricao: string };
@@ -34,24 +33,15 @@ const suite = useBrowserSuite({
   setUp: async ({ db, rep }) => {
     idEmpresa = rep.idEmpresa;
     // The rule goes to the pauta of a client of the representative, so their cart can show it.
-    const orderable = await orderableClient(db.pool, rep);
+    sale = await orderableSale(db.pool, rep);
     const { rows } = await db.pool.query<{ id_pauta: number; descricao: string }>(
       `select pa.id_pauta, pa.descricao from app.vw_pautas pa
          join app.vw_clientes c on c.id_pauta = pa.id_pauta and c.id_empresa = pa.id_empresa
         where c.id_cliente = $1 limit 1`,
-      [orderable.idCliente],
+      [sale.idCliente],
     );
     if (!rows[0]) throw new Error('the client has no pauta');
     pauta = rows[0];
-    const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
-      'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-      [orderable.idProduto, idEmpresa],
-    );
-    sale = {
-      idCliente: orderable.idCliente,
-      code: product.rows[0]?.cod_produto ?? '',
-      description: product.rows[0]?.descricao ?? '',
-    };
     // A known base ceiling (5%) below the rule, so the rule is what sets the line.
     await knownCeiling(db.pool, rep, 5);
   },
@@ -145,32 +135,20 @@ describe('the manager screens', () => {
   });
 
   it("applies the manager's rule in advance in a representative's cart after a sync", async () => {
-    await page.getByRole('button', { name: 'Sair' }).click();
-    await page.waitForURL(`${server.url}/login`, WAIT);
+    await logOut(page);
     await logInAs(REP);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
     await expect.poll(() => page.getByText('ainda não chegaram').count(), WAIT).toBe(0);
-    await page.getByLabel('Buscar produto').fill(sale.code);
-    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
-    const line = page.getByRole('article', { name: sale.description, exact: true });
-    await line.waitFor(WAIT);
+    const line = await addToCart(page, sale);
     await expect.poll(() => line.getByLabel('Desconto (%)').inputValue(), WAIT).toBe('7,5');
     expect(await line.textContent()).toContain('regra "Campanha de verão — pauta única"');
   });
 
   it("prints the representative's approved order with the logo the manager uploaded", async () => {
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
-    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
-    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
+    const docId = await sendOrder(page);
     // The supervisor approves through the API (the approval screen has its own test).
-    const login = await fetch(`${server.url}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: SUPERVISOR, password: PASSWORD }),
-    });
-    const { token } = (await login.json()) as { token: string };
+    const token = await suite.token(SUPERVISOR);
     const { rows } = await db.pool.query<{ id: number }>(
       'select id_pedido as id from app.chaves_idempotencia where chave = $1',
       [docId],

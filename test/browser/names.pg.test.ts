@@ -6,32 +6,16 @@
 // representatives in the rules list.
 import { addDays, businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import { testApp } from '../support/app.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addToCart, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { orderableClient } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const REP = { login: 'rep.nomes@campo.test', name: 'Rita Nomes' };
 const SUP = { login: 'sup.nomes@campo.test', name: 'Sérgio Nomes' };
 const MAN = { login: 'ger.nomes@campo.test', name: 'Gabi Gerente' };
 const PASSWORD = 'senha-dos-nomes-1';
-const WAIT = { timeout: 30_000 };
 
-let server: WebServer;
-let browser: Browser | undefined;
-let current: Page | undefined;
-let api: ReturnType<typeof testApp>;
 let codVendedor: number;
 /** The representative's name in the ERP (vw_vendedores), what other people know them by. */
 let repErpName: string;
@@ -39,116 +23,86 @@ let sale: { idCliente: number; code: string; description: string; pauta: string;
 let group: { cod: number; name: string; subCod: number; subName: string };
 let order: { id: number; numPedSar: number };
 
-async function open(login: string): Promise<Page> {
-  await browser?.close();
-  browser = await launchBrowser();
-  const page = browser.page;
-  current = page;
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Login').fill(login);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [
+    { ...REP, role: 'representative' },
+    { ...SUP, role: 'supervisor' },
+    { ...MAN, role: 'manager' },
+  ],
+  setUp: async ({ db, rep }) => {
+    codVendedor = rep.codVendedor;
+    repErpName = (
+      await db.pool.query<{ nome: string }>(
+        'select nome from app.vw_vendedores where id_empresa = $1 and cod_vendedor = $2',
+        [rep.idEmpresa, rep.codVendedor],
+      )
+    ).rows[0]?.nome as string;
+    expect(repErpName).toBeTruthy();
+
+    const orderable = await orderableClient(db.pool, rep);
+    const product = await db.pool.query<{
+      cod_produto: string;
+      descricao: string;
+      cod_grupo: number;
+      cod_subgrupo: number;
+      pauta: string;
+      id_pauta: number;
+    }>(
+      `select p.cod_produto, p.descricao, p.cod_grupo, p.cod_subgrupo, pa.descricao as pauta, pa.id_pauta
+         from app.vw_produtos p
+         join app.vw_clientes c on c.id_cliente = $3
+         join app.vw_pautas pa on pa.id_pauta = c.id_pauta and pa.id_empresa = c.id_empresa
+        where p.id_produto = $1 and p.id_empresa = $2`,
+      [orderable.idProduto, rep.idEmpresa, orderable.idCliente],
+    );
+    const p = product.rows[0];
+    if (!p) throw new Error('no product');
+    sale = {
+      idCliente: orderable.idCliente,
+      code: p.cod_produto,
+      description: p.descricao,
+      pauta: p.pauta,
+      idPauta: p.id_pauta,
+    };
+    const names = await db.pool.query<{ grupo: string; subgrupo: string }>(
+      `select descricao_grupo as grupo, descricao as subgrupo from app.vw_subgrupos_produto
+        where id_empresa = $1 and cod_grupo = $2 and cod_subgrupo = $3`,
+      [rep.idEmpresa, p.cod_grupo, p.cod_subgrupo],
+    );
+    group = {
+      cod: p.cod_grupo,
+      name: names.rows[0]?.grupo as string,
+      subCod: p.cod_subgrupo,
+      subName: names.rows[0]?.subgrupo as string,
+    };
+  },
+  // The representative's, the supervisor's and the manager's browser, each its own profile.
+  browsers: 3,
+});
+const db = suite.db;
+let server: WebServer;
+
+/** The person's own browser, logged in. */
+async function open(index: number, login: string): Promise<Page> {
+  const page = suite.pageOf(index);
+  await logIn(page, server.url, login, PASSWORD);
   return page;
 }
 
-async function tokenOf(login: string): Promise<string> {
-  const res = await api.request('/api/v1/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
 beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  codVendedor = rep.codVendedor;
-  const kdb = createDb(db.pool);
-  await addUser(kdb, {
-    ...REP,
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  await addUser(kdb, {
-    ...SUP,
-    role: 'supervisor',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: null,
-    codSupervisor: rep.codSupervisor,
-    password: PASSWORD,
-  });
-  await addUser(kdb, {
-    ...MAN,
-    role: 'manager',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: null,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  repErpName = (
-    await db.pool.query<{ nome: string }>(
-      'select nome from app.vw_vendedores where id_empresa = $1 and cod_vendedor = $2',
-      [rep.idEmpresa, rep.codVendedor],
-    )
-  ).rows[0]?.nome as string;
-  expect(repErpName).toBeTruthy();
-
-  const orderable = await orderableClient(db.pool, rep);
-  const product = await db.pool.query<{
-    cod_produto: string;
-    descricao: string;
-    cod_grupo: number;
-    cod_subgrupo: number;
-    pauta: string;
-    id_pauta: number;
-  }>(
-    `select p.cod_produto, p.descricao, p.cod_grupo, p.cod_subgrupo, pa.descricao as pauta, pa.id_pauta
-       from app.vw_produtos p
-       join app.vw_clientes c on c.id_cliente = $3
-       join app.vw_pautas pa on pa.id_pauta = c.id_pauta and pa.id_empresa = c.id_empresa
-      where p.id_produto = $1 and p.id_empresa = $2`,
-    [orderable.idProduto, rep.idEmpresa, orderable.idCliente],
-  );
-  const p = product.rows[0];
-  if (!p) throw new Error('no product');
-  sale = {
-    idCliente: orderable.idCliente,
-    code: p.cod_produto,
-    description: p.descricao,
-    pauta: p.pauta,
-    idPauta: p.id_pauta,
-  };
-  const names = await db.pool.query<{ grupo: string; subgrupo: string }>(
-    `select descricao_grupo as grupo, descricao as subgrupo from app.vw_subgrupos_produto
-      where id_empresa = $1 and cod_grupo = $2 and cod_subgrupo = $3`,
-    [rep.idEmpresa, p.cod_grupo, p.cod_subgrupo],
-  );
-  group = {
-    cod: p.cod_grupo,
-    name: names.rows[0]?.grupo as string,
-    subCod: p.cod_subgrupo,
-    subName: names.rows[0]?.subgrupo as string,
-  };
-
-  api = testApp(db.pool);
-  const manager = await tokenOf(MAN.login);
+  server = suite.server;
+  // A rule naming a group, a subgroup, the representative and the client's pauta.
+  const manager = await suite.token(MAN.login);
   const today = businessDate();
-  const rule = await api.request('/api/v1/politicas/regras', {
+  const rule = await fetch(`${server.url}/api/v1/politicas/regras`, {
     method: 'POST',
     headers: { authorization: `Bearer ${manager}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       descricao: 'Regra com nomes',
       grupo: group.cod,
       subgrupo: group.subCod,
-      representante: rep.codVendedor,
+      representante: suite.rep.codVendedor,
       idPautas: [sale.idPauta],
       percent: 6,
       vigenciaInicio: today,
@@ -157,51 +111,36 @@ beforeAll(async () => {
     }),
   });
   expect(rule.status, await rule.clone().text()).toBe(201);
-  server = await startWebServer(db.pool);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-screenshotOnFailure(() => current);
 
 describe('names, not codes', () => {
   it("shows the representative the client's pauta by name, and themself by name in the order's history", async () => {
-    const page = await open(REP.login);
+    const page = await open(0, REP.login);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     const chosen = page.locator('.chosen-client');
     await chosen.getByText(sale.pauta, { exact: true }).waitFor(WAIT);
     expect(await chosen.getByText(`Pauta ${sale.idPauta}`, { exact: true }).count()).toBe(0);
-    await page.getByLabel('Buscar produto').fill(sale.code);
-    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
-    const line = page.getByRole('article', { name: sale.description, exact: true });
-    await line.waitFor(WAIT);
-    await line.getByLabel('Quantidade').fill('1');
-    await line.getByLabel('Desconto (%)').fill('0');
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
+    await addToCart(page, sale, '1');
+    const docId = await sendOrder(page);
     const history = page.locator('ol.history');
     await history.getByText(REP.name, { exact: false }).waitFor(WAIT);
     expect(await history.getByText(REP.login, { exact: false }).count()).toBe(0);
-    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
     const { rows } = await db.pool.query<{ id: number; num_ped_sar: number }>(
       'select p.id, p.num_ped_sar from app.pedidos p join app.chaves_idempotencia k on k.id_pedido = p.id where k.chave = $1',
       [docId],
     );
     order = { id: rows[0]?.id as number, numPedSar: rows[0]?.num_ped_sar as number };
     // A ticket about it, for the company SAC below.
-    const res = await api.request('/api/v1/chamados', {
+    const res = await fetch(`${server.url}/api/v1/chamados`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${await tokenOf(REP.login)}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${await suite.token(REP.login)}`, 'content-type': 'application/json' },
       body: JSON.stringify({ idPedido: order.id, assunto: 'Prazo de entrega', mensagem: 'Quando chega?' }),
     });
     expect(res.status).toBe(201);
   });
 
   it("names the representative in the supervisor's queue and review, and the supervisor in 'aprovado por'", async () => {
-    const page = await open(SUP.login);
+    const page = await open(1, SUP.login);
     await page.goto(`${server.url}/aprovacoes`);
     const queue = page.getByRole('list', { name: 'Pedidos aguardando aprovação' });
     const card = queue.getByRole('link', { name: new RegExp(`Pedido nº ${order.numPedSar}\\b`) });
@@ -218,7 +157,7 @@ describe('names, not codes', () => {
   });
 
   it('names the representative in the company SAC, and groups, subgroups, pautas and reps in the rules list', async () => {
-    const page = await open(MAN.login);
+    const page = await open(2, MAN.login);
     await page.goto(`${server.url}/sac`);
     const tickets = page.getByRole('list', { name: 'Chamados' });
     await tickets.getByText(repErpName, { exact: false }).waitFor(WAIT);

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../fixtures/images.ts';
 import { testApp } from '../support/app.ts';
-import { logIn, type WebServer, waitForServiceWorker } from '../support/browser.ts';
+import { addToCart, logIn, sendOrder, WAIT, type WebServer, waitForServiceWorker } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { clientWithPauta, knownCeiling } from '../support/erp.ts';
 import { logInAs } from '../support/session.ts';
@@ -17,7 +17,6 @@ import { logInAs } from '../support/session.ts';
 const LOGIN = 'rep.pedidos@campo.test';
 const PASSWORD = 'senha-dos-pedidos-1';
 const RULE_NAME = 'Promoção do navegador';
-const WAIT = { timeout: 30_000 };
 
 interface Product {
   id: number;
@@ -119,12 +118,6 @@ async function goOnline(): Promise<void> {
 
 const line = (p: Product) => page.getByRole('article', { name: p.description, exact: true });
 
-async function addProduct(p: Product): Promise<void> {
-  await page.getByLabel('Buscar produto').fill(p.code);
-  await page.getByRole('button', { name: `Adicionar ${p.description}`, exact: true }).click();
-  await line(p).waitFor(WAIT);
-}
-
 async function serverOrders(): Promise<{ id: number; situa: number; descontos: number[] }[]> {
   const r = await db.pool.query(
     `select p.id, p.situa, array_agg(i.perc_desconto::float order by i.seq) as descontos
@@ -144,7 +137,7 @@ describe('orders, cart and outbox', () => {
     await page.locator('.chosen-client').getByText(client.name, { exact: true }).waitFor(WAIT);
     // The ceilings and the rules have arrived when the notice goes and the rule pre-fills its line.
     await expect.poll(() => page.getByText('ainda não chegaram').count(), WAIT).toBe(0);
-    await addProduct(promo);
+    await addToCart(page, promo);
     await expect.poll(() => line(promo).getByLabel('Desconto (%)').inputValue(), WAIT).toBe('15');
     expect(await line(promo).textContent()).toContain(`regra "${RULE_NAME}"`);
     await line(promo)
@@ -154,7 +147,7 @@ describe('orders, cart and outbox', () => {
     await waitForServiceWorker(page);
     await suite.goOffline();
 
-    await addProduct(plain);
+    await addToCart(page, plain);
     expect(await line(plain).textContent()).toContain('Teto 10% (seu teto padrão)');
     await line(plain).getByLabel('Quantidade').fill('2');
     // Above the ceiling: flagged on the line before anything is sent, and sending is refused.
@@ -163,12 +156,7 @@ describe('orders, cart and outbox', () => {
     await page.getByRole('button', { name: 'Enviar pedido' }).click();
     expect(await page.getByRole('alert').textContent()).toContain('Não foi possível enviar');
     await line(plain).getByLabel('Desconto (%)').fill('5');
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
-    const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
-    queued.push(id);
-    await page.getByText('Na fila', { exact: true }).waitFor(WAIT);
+    queued.push(await sendOrder(page, 'Na fila'));
 
     // Offline reload: the service worker opens the app and the order is still in the outbox.
     await page.reload();
@@ -194,14 +182,12 @@ describe('orders, cart and outbox', () => {
     // While the device is away, the manager deletes the rule it still holds.
     expect((await call(tokens.manager, 'DELETE', `/politicas/regras/${ruleId}`)).status).toBe(204);
 
-    await addProduct(promo);
+    await addToCart(page, promo);
     await expect.poll(() => line(promo).getByLabel('Desconto (%)').inputValue(), WAIT).toBe('15');
     // A note bound for the ERP: the rep sees what its LATIN1 tables will receive before sending.
     await page.getByLabel('Observação').fill('Entregar — manhã ☀️ €');
     await page.getByText('O ERP receberá: «Entregar - manhã EUR»').waitFor(WAIT);
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
-    const id = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    const id = await sendOrder(page, null);
     queued.push(id);
 
     await goOnline();

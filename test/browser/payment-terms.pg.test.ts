@@ -3,122 +3,72 @@
 // department allows for a restricted client; the chosen term shows on the order, on the
 // supervisor's review and in the PDF, and approval writes it into the ERP's order row.
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addToCart, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { orderableSale } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const REP = 'rep.condicoes@campo.test';
 const SUP = 'sup.condicoes@campo.test';
 const PASSWORD = 'senha-das-condicoes-1';
-const WAIT = { timeout: 30_000 };
 
-let server: WebServer;
-let repBrowser: Browser | undefined;
-let supBrowser: Browser | undefined;
-let current: Page | undefined;
 let sale: { idCliente: number; code: string; description: string };
 let restrictedClient: number;
 let terms: { id: number; descricao: string }[];
 let order: { id: number; numPedSar: number; docId: string };
 const term = (id: number) => terms.find((t) => t.id === id)?.descricao ?? '';
 
-async function logIn(page: Page, login: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Login').fill(login);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
-}
-
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  const kdb = createDb(db.pool);
-  for (const [login, role] of [
-    [REP, 'representative'],
-    [SUP, 'supervisor'],
-  ] as const) {
-    await addUser(kdb, {
-      login,
-      name: role === 'representative' ? 'Rita Condições' : 'Sérgio Supervisor',
-      role,
-      idEmpresa: rep.idEmpresa,
-      codVendedor: role === 'representative' ? rep.codVendedor : null,
-      codSupervisor: role === 'supervisor' ? rep.codSupervisor : null,
-      password: PASSWORD,
-    });
-  }
-  terms = (
-    await db.pool.query<{ id: number; descricao: string }>(
-      `select id_condicao as id, descricao from app.vw_condicoes_pagamento
-        where id_empresa = $1 and ativo order by id_condicao`,
-      [rep.idEmpresa],
-    )
-  ).rows;
-  expect(terms.length).toBeGreaterThan(2);
-  const orderable = await orderableClient(db.pool, rep);
-  const product = await db.pool.query<{ cod_produto: string; descricao: string }>(
-    'select cod_produto, descricao from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-    [orderable.idProduto, rep.idEmpresa],
-  );
-  sale = {
-    idCliente: orderable.idCliente,
-    code: product.rows[0]?.cod_produto ?? '',
-    description: product.rows[0]?.descricao ?? '',
-  };
-  // The sale's client may use every term, its default the third; another client of the rep is
-  // restricted to the first two, its default the first.
-  await db.pool.query('delete from corrent_condicoes where id_corrent = $1', [sale.idCliente]);
-  await db.pool.query('update corrent set id_condicao = $2 where id_corrent = $1', [sale.idCliente, terms[2]?.id]);
-  const other = await db.pool.query<{ id: number }>(
-    `select id_cliente as id from app.vw_clientes
-      where id_empresa = $1 and cod_vendedor = $2 and id_cliente <> $3 and status_financeiro <> 'blocked'
-        and id_pauta is not null order by id_cliente limit 1`,
-    [rep.idEmpresa, rep.codVendedor, sale.idCliente],
-  );
-  restrictedClient = other.rows[0]?.id as number;
-  await db.pool.query('delete from corrent_condicoes where id_corrent = $1', [restrictedClient]);
-  for (const t of terms.slice(0, 2)) {
-    await db.pool.query('insert into corrent_condicoes (id_corrent, id_empresa, id_condicao) values ($1, $2, $3)', [
-      restrictedClient,
-      rep.idEmpresa,
-      t.id,
-    ]);
-  }
-  await db.pool.query('update corrent set id_condicao = $2 where id_corrent = $1', [restrictedClient, terms[0]?.id]);
-
-  server = await startWebServer(db.pool);
-  repBrowser = await launchBrowser();
-  supBrowser = await launchBrowser();
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [
+    { login: REP, name: 'Rita Condições', role: 'representative' },
+    { login: SUP, name: 'Sérgio Supervisor', role: 'supervisor' },
+  ],
+  setUp: async ({ db, rep }) => {
+    terms = (
+      await db.pool.query<{ id: number; descricao: string }>(
+        `select id_condicao as id, descricao from app.vw_condicoes_pagamento
+          where id_empresa = $1 and ativo order by id_condicao`,
+        [rep.idEmpresa],
+      )
+    ).rows;
+    expect(terms.length).toBeGreaterThan(2);
+    sale = await orderableSale(db.pool, rep);
+    // The sale's client may use every term, its default the third; another client of the rep is
+    // restricted to the first two, its default the first.
+    await db.pool.query('delete from corrent_condicoes where id_corrent = $1', [sale.idCliente]);
+    await db.pool.query('update corrent set id_condicao = $2 where id_corrent = $1', [sale.idCliente, terms[2]?.id]);
+    const other = await db.pool.query<{ id: number }>(
+      `select id_cliente as id from app.vw_clientes
+        where id_empresa = $1 and cod_vendedor = $2 and id_cliente <> $3 and status_financeiro <> 'blocked'
+          and id_pauta is not null order by id_cliente limit 1`,
+      [rep.idEmpresa, rep.codVendedor, sale.idCliente],
+    );
+    restrictedClient = other.rows[0]?.id as number;
+    await db.pool.query('delete from corrent_condicoes where id_corrent = $1', [restrictedClient]);
+    for (const t of terms.slice(0, 2)) {
+      await db.pool.query('insert into corrent_condicoes (id_corrent, id_empresa, id_condicao) values ($1, $2, $3)', [
+        restrictedClient,
+        rep.idEmpresa,
+        t.id,
+      ]);
+    }
+    await db.pool.query('update corrent set id_condicao = $2 where id_corrent = $1', [restrictedClient, terms[0]?.id]);
+  },
+  // The representative's phone and the supervisor's.
+  browsers: 2,
 });
+const db = suite.db;
+let server: WebServer;
 
-afterAll(async () => {
-  await repBrowser?.close();
-  await supBrowser?.close();
-  await server?.stop();
+beforeAll(() => {
+  server = suite.server;
 });
-
-screenshotOnFailure(() => current);
 
 describe('payment terms', () => {
   it("offers only a restricted client's terms, its default selected", async () => {
-    const page = (repBrowser as Browser).page;
-    current = page;
-    await logIn(page, REP);
+    const page = suite.pageOf(0);
+    await logIn(page, server.url, REP, PASSWORD);
     await page.goto(`${server.url}/pedidos/novo?cliente=${restrictedClient}`);
     const picker = page.getByLabel('Condição de pagamento');
     await picker.waitFor(WAIT);
@@ -130,8 +80,7 @@ describe('payment terms', () => {
   });
 
   it("queues an order on a term other than the client's default, and shows it on the order", async () => {
-    const page = (repBrowser as Browser).page;
-    current = page;
+    const page = suite.pageOf(0);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     const picker = page.getByLabel('Condição de pagamento');
     await picker.waitFor(WAIT);
@@ -141,16 +90,8 @@ describe('payment terms', () => {
     await picker.locator('option', { hasText: '(padrão do cliente)' }).waitFor({ state: 'attached' });
     await picker.selectOption(String(terms[1]?.id));
 
-    await page.getByLabel('Buscar produto').fill(sale.code);
-    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
-    const line = page.getByRole('article', { name: sale.description, exact: true });
-    await line.waitFor(WAIT);
-    await line.getByLabel('Quantidade').fill('2');
-    await line.getByLabel('Desconto (%)').fill('0');
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
-    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
-    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
+    await addToCart(page, sale, '2');
+    const docId = await sendOrder(page);
     const facts = page.locator('dl.order-facts');
     await facts.getByText('Pagamento', { exact: true }).waitFor(WAIT);
     await facts.getByText(term(terms[1]?.id as number), { exact: true }).waitFor(WAIT);
@@ -166,9 +107,8 @@ describe('payment terms', () => {
   });
 
   it("shows the term on the supervisor's review, and approval writes it into the ERP order", async () => {
-    const page = (supBrowser as Browser).page;
-    current = page;
-    await logIn(page, SUP);
+    const page = suite.pageOf(1);
+    await logIn(page, server.url, SUP, PASSWORD);
     await page.goto(`${server.url}/aprovacoes`);
     const queue = page.getByRole('list', { name: 'Pedidos aguardando aprovação' });
     await queue.getByRole('link', { name: new RegExp(`Pedido nº ${order.numPedSar}\\b`) }).click();
@@ -185,8 +125,7 @@ describe('payment terms', () => {
   });
 
   it('prints the term in the PDF of the approved order', async () => {
-    const page = (repBrowser as Browser).page;
-    current = page;
+    const page = suite.pageOf(0);
     await page.goto(`${server.url}/pedidos/${order.docId}`);
     await page.getByText('Aprovado', { exact: true }).first().waitFor(WAIT);
     const download = page.waitForEvent('download', WAIT);

@@ -2,105 +2,64 @@
 // pedido" starts a cart with its products and quantities at today's prices (a price the ERP
 // changed since), and leaves out, by name, a product the ERP has deactivated since.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../support/app.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { addToCart, type CartProduct, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { orderableClient } from '../support/erp.ts';
 import { logInAs } from '../support/session.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.repetir@campo.test';
 const PASSWORD = 'senha-do-repetir-1';
-const WAIT = { timeout: 30_000 };
 
-interface Product {
+interface Product extends CartProduct {
   id: number;
-  code: string;
-  description: string;
 }
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let idCliente: number;
 let idPauta: number;
-let idEmpresa: number;
 let kept: Product;
 let dropped: Product;
 let managerToken: string;
 let api: ReturnType<typeof testApp>;
 
-async function addProduct(p: Product, quantidade: string) {
-  await page.getByLabel('Buscar produto').fill(p.code);
-  await page.getByRole('button', { name: `Adicionar ${p.description}`, exact: true }).click();
-  const line = page.getByRole('article', { name: p.description, exact: true });
-  await line.waitFor(WAIT);
-  await line.getByLabel('Quantidade').fill(quantidade);
-  await line.getByLabel('Desconto (%)').fill('0');
-}
-
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  idEmpresa = rep.idEmpresa;
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Renata Repete',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  ({ idCliente } = await orderableClient(db.pool, rep));
-  idPauta = (await db.pool.query('select id_pauta from app.vw_clientes where id_cliente = $1', [idCliente])).rows[0]
-    .id_pauta;
-  const products = await db.pool.query<Product>(
-    `select p.id_produto as id, p.cod_produto as code, p.descricao as description
-       from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
-      where p.id_empresa = $1 and p.ativo order by p.id_produto limit 2`,
-    [rep.idEmpresa, idPauta],
-  );
-  [kept, dropped] = products.rows as [Product, Product];
-  api = testApp(db.pool);
-  managerToken = await logInAs(api, db.pool, { login: 'ger.repetir@campo.test', role: 'manager', idEmpresa });
-  server = await startWebServer(db.pool);
-  browser = await launchBrowser();
-  page = browser.page;
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Login').fill(LOGIN);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  logIn: LOGIN,
+  users: [{ login: LOGIN, name: 'Renata Repete', role: 'representative' }],
+  setUp: async ({ db, rep }) => {
+    ({ idCliente } = await orderableClient(db.pool, rep));
+    idPauta = (await db.pool.query('select id_pauta from app.vw_clientes where id_cliente = $1', [idCliente])).rows[0]
+      .id_pauta;
+    const products = await db.pool.query<Product>(
+      `select p.id_produto as id, p.cod_produto as code, p.descricao as description
+         from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
+        where p.id_empresa = $1 and p.ativo order by p.id_produto limit 2`,
+      [rep.idEmpresa, idPauta],
+    );
+    [kept, dropped] = products.rows as [Product, Product];
+    api = testApp(db.pool);
+    managerToken = await logInAs(api, db.pool, {
+      login: 'ger.repetir@campo.test',
+      role: 'manager',
+      idEmpresa: rep.idEmpresa,
+    });
+  },
 });
+const db = suite.db;
+let server: WebServer;
+let page: Page;
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+beforeAll(() => {
+  ({ server, page } = suite);
 });
-
-screenshotOnFailure(() => page);
 
 describe('repeat an order', () => {
   it("starts a cart with the past order's products and quantities, at today's prices, leaving out what is no longer sold", async () => {
     await page.goto(`${server.url}/pedidos/novo?cliente=${idCliente}`);
-    await addProduct(kept, '7');
-    await addProduct(dropped, '2');
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
-    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
+    await addToCart(page, kept, '7');
+    await addToCart(page, dropped, '2');
+    await sendOrder(page);
     const orderUrl = page.url();
 
     // Since then the ERP raised a price and deactivated a product.

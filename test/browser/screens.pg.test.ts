@@ -7,47 +7,45 @@
 import { randomUUID } from 'node:crypto';
 import { businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  type Browser,
-  launchBrowser,
+  addToCart,
+  logOut as leave,
   logInAndSync,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
+  logIn as logInAt,
+  WAIT,
   type WebServer,
 } from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { orderableSale } from '../support/erp.ts';
 import { auditScreen } from '../support/screen-audit.ts';
 
-const db = useTestDatabase();
 const PASSWORD = 'senha-das-telas-1';
 const REP = 'rep.telas@campo.test';
 const SUP = 'sup.telas@campo.test';
 const MANAGER = 'ger.telas@campo.test';
 const ADMIN = 'admin.telas@campo.test';
-const WAIT = { timeout: 30_000 };
 const PHONE = { width: 360, height: 740 };
 const DESK = { width: 1280, height: 800 };
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
-let sale: { idCliente: number; idProduto: number; code: string; description: string };
+let sale: { idCliente: number; idProduto: number; code: string; description: string; grupo: number };
 let codSupervisor = 0;
 
-async function apiLogin(login: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login, password: PASSWORD }),
-  });
-  if (res.status !== 200) throw new Error(`login ${login}: ${res.status}`);
-  return ((await res.json()) as { token: string }).token;
-}
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  users: [
+    { login: REP, name: 'Rita Telas', role: 'representative' },
+    { login: SUP, name: 'Sérgio Telas', role: 'supervisor' },
+    { login: MANAGER, name: 'Gabriela Telas', role: 'manager' },
+    { login: ADMIN, name: 'Ana Telas', role: 'admin' },
+  ],
+  setUp: async ({ db, rep }) => {
+    codSupervisor = rep.codSupervisor;
+    sale = await orderableSale(db.pool, rep);
+  },
+});
+let server: WebServer;
+let page: Page;
 
 async function call<T>(token: string, method: string, path: string, body?: unknown, key?: string): Promise<T> {
   const res = await fetch(`${server.url}/api/v1${path}`, {
@@ -64,44 +62,12 @@ async function call<T>(token: string, method: string, path: string, body?: unkno
 }
 
 beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  codSupervisor = rep.codSupervisor;
-  const kdb = createDb(db.pool);
-  const people = [
-    { login: REP, name: 'Rita Telas', role: 'representative' as const, codVendedor: rep.codVendedor },
-    { login: SUP, name: 'Sérgio Telas', role: 'supervisor' as const, codSupervisor: rep.codSupervisor },
-    { login: MANAGER, name: 'Gabriela Telas', role: 'manager' as const },
-    { login: ADMIN, name: 'Ana Telas', role: 'admin' as const },
-  ];
-  for (const p of people) {
-    await addUser(kdb, {
-      login: p.login,
-      name: p.name,
-      role: p.role,
-      idEmpresa: rep.idEmpresa,
-      codVendedor: p.codVendedor ?? null,
-      codSupervisor: p.codSupervisor ?? null,
-      password: PASSWORD,
-    });
-  }
-  const orderable = await orderableClient(db.pool, rep);
-  const product = await db.pool.query<{ cod_produto: string; descricao: string; grupo: number }>(
-    'select cod_produto, descricao, cod_grupo as grupo from app.vw_produtos where id_produto = $1 and id_empresa = $2',
-    [orderable.idProduto, rep.idEmpresa],
-  );
-  const p = product.rows[0];
-  if (!p) throw new Error('no product');
-  sale = { ...orderable, code: p.cod_produto, description: p.descricao };
-  server = await startWebServer(db.pool);
-
-  const repToken = await apiLogin(REP);
-  const managerToken = await apiLogin(MANAGER);
+  ({ server, page } = suite);
+  const repToken = await suite.token(REP);
+  const managerToken = await suite.token(MANAGER);
   await call(managerToken, 'POST', '/politicas/regras', {
     descricao: 'Promoção de telas',
-    grupo: p.grupo,
+    grupo: sale.grupo,
     percent: 12.5,
     vigenciaInicio: businessDate(),
     vigenciaFim: '9999-12-31',
@@ -123,17 +89,7 @@ beforeAll(async () => {
     texto: 'Já falamos com a transportadora.',
   });
   await call(repToken, 'POST', '/funil', { id: randomUUID(), nomeProspect: 'Mercearia das Telas', valor: 1500 });
-
-  browser = await launchBrowser();
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
-
-screenshotOnFailure(() => page);
 
 /** Waits for the screen's title and for nothing in it to be loading any more. */
 async function settle(heading?: string | RegExp): Promise<void> {
@@ -178,17 +134,10 @@ async function firstLinkPath(listPath: string, link: string): Promise<string> {
 
 async function logOut() {
   await page.goto(`${server.url}/`);
-  await page.getByRole('button', { name: 'Sair' }).click();
-  await page.waitForURL(/\/login$/, WAIT);
+  await leave(page);
 }
 
-async function logIn(login: string, home = 'Início') {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Login').fill(login);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: home }).waitFor(WAIT);
-}
+const logIn = (login: string, home?: string) => logInAt(page, server.url, login, PASSWORD, home);
 
 describe('every screen is readable and fits the phone', () => {
   it('audits the login screen', async () => {
@@ -232,9 +181,7 @@ describe('every screen is readable and fits the phone', () => {
     // The cart with a line in it, and its confirmation.
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
-    await page.getByLabel('Buscar produto').fill(sale.code);
-    await page.getByRole('button', { name: `Adicionar ${sale.description}`, exact: true }).click();
-    await page.getByRole('article', { name: sale.description, exact: true }).waitFor(WAIT);
+    await addToCart(page, sale);
     await audit('carrinho com uma linha');
     await logOut();
   }, 240_000);

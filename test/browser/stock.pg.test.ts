@@ -2,87 +2,55 @@
 // product's stock and nothing for a product whose stock the ERP does not keep (unknown, not
 // zero); the cart warns when a quantity exceeds the stock, and the order is still sent.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { addUser } from '../../server/src/users/service.ts';
-import {
-  type Browser,
-  launchBrowser,
-  requireClientBuild,
-  screenshotOnFailure,
-  startWebServer,
-  type WebServer,
-} from '../support/browser.ts';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
-import { useTestDatabase } from '../support/pg.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addToCart, type CartProduct, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import { orderableClient } from '../support/erp.ts';
 
-const db = useTestDatabase();
 const LOGIN = 'rep.estoque@campo.test';
 const PASSWORD = 'senha-do-estoque-1';
-const WAIT = { timeout: 30_000 };
 
-interface Product {
+interface Product extends CartProduct {
   id: number;
-  code: string;
-  description: string;
   unit: string;
   stock: number | null;
 }
 
-let server: WebServer;
-let browser: Browser | undefined;
-let page: Page;
 let idCliente: number;
 let stocked: Product;
 let unknown: Product;
 
-beforeAll(async () => {
-  requireClientBuild();
-  const erp = await provisionedErp(db.pool);
-  const rep = erp.reps[0];
-  if (!rep) throw new Error('the fixture has no representative');
-  await addUser(createDb(db.pool), {
-    login: LOGIN,
-    name: 'Estela Estoque',
-    role: 'representative',
-    idEmpresa: rep.idEmpresa,
-    codVendedor: rep.codVendedor,
-    codSupervisor: null,
-    password: PASSWORD,
-  });
-  ({ idCliente } = await orderableClient(db.pool, rep));
-  const products = await db.pool.query<Product>(
-    `select p.id_produto as id, p.cod_produto as code, p.descricao as description, p.unidade as unit,
-            st.quantidade::float as stock
-       from app.vw_produtos p
-       join app.vw_clientes c on c.id_cliente = $2
-       join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = c.id_pauta
-       left join app.vw_estoque st on st.id_produto = p.id_produto and st.id_empresa = p.id_empresa
-      where p.id_empresa = $1 and p.ativo
-      order by p.id_produto`,
-    [rep.idEmpresa, idCliente],
-  );
-  const withStock = products.rows.find((p) => p.stock !== null && p.stock > 0);
-  const withoutStock = products.rows.find((p) => p.stock === null);
-  if (!withStock || !withoutStock) throw new Error('the fixture has products with and without stock');
-  stocked = withStock;
-  unknown = withoutStock;
-  server = await startWebServer(db.pool);
-  browser = await launchBrowser();
-  page = browser.page;
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Login').fill(LOGIN);
-  await page.getByLabel('Senha').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+const suite = useBrowserSuite({
+  password: PASSWORD,
+  logIn: LOGIN,
+  users: [{ login: LOGIN, name: 'Estela Estoque', role: 'representative' }],
+  setUp: async ({ db, rep }) => {
+    ({ idCliente } = await orderableClient(db.pool, rep));
+    const products = await db.pool.query<Product>(
+      `select p.id_produto as id, p.cod_produto as code, p.descricao as description, p.unidade as unit,
+              st.quantidade::float as stock
+         from app.vw_produtos p
+         join app.vw_clientes c on c.id_cliente = $2
+         join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = c.id_pauta
+         left join app.vw_estoque st on st.id_produto = p.id_produto and st.id_empresa = p.id_empresa
+        where p.id_empresa = $1 and p.ativo
+        order by p.id_produto`,
+      [rep.idEmpresa, idCliente],
+    );
+    const withStock = products.rows.find((p) => p.stock !== null && p.stock > 0);
+    const withoutStock = products.rows.find((p) => p.stock === null);
+    if (!withStock || !withoutStock) throw new Error('the fixture has products with and without stock');
+    stocked = withStock;
+    unknown = withoutStock;
+  },
 });
+const db = suite.db;
+let server: WebServer;
+let page: Page;
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+beforeAll(() => {
+  ({ server, page } = suite);
 });
-
-screenshotOnFailure(() => page);
 
 const stockLabel = (p: Product) =>
   `Estoque ${p.stock?.toLocaleString('pt-BR', { maximumFractionDigits: 3 })} ${p.unit}`;
@@ -102,10 +70,7 @@ describe('stock', () => {
 
   it('warns in the cart when the quantity exceeds the stock, and sends the order all the same', async () => {
     await page.goto(`${server.url}/pedidos/novo?cliente=${idCliente}`);
-    await page.getByLabel('Buscar produto').fill(stocked.code);
-    await page.getByRole('button', { name: `Adicionar ${stocked.description}`, exact: true }).click();
-    const line = page.getByRole('article', { name: stocked.description, exact: true });
-    await line.waitFor(WAIT);
+    const line = await addToCart(page, stocked);
     await line.getByText(stockLabel(stocked), { exact: true }).waitFor(WAIT);
     const warning = line.getByText('Acima do estoque do ERP', { exact: false });
     await line.getByLabel('Quantidade').fill(String(stocked.stock));
@@ -113,10 +78,7 @@ describe('stock', () => {
     expect(await warning.count()).toBe(0);
     await line.getByLabel('Quantidade').fill(String((stocked.stock as number) + 1));
     await warning.waitFor(WAIT);
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
-    await page.getByText('Aguardando aprovação', { exact: true }).first().waitFor(WAIT);
-    const docId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    const docId = await sendOrder(page);
     const { rows } = await db.pool.query<{ quantidade: string }>(
       `select i.quantidade from app.pedidos p join app.chaves_idempotencia k on k.id_pedido = p.id
          join app.pedido_itens i on i.id_pedido = p.id where k.chave = $1`,

@@ -16,10 +16,13 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STORE_VERSION } from '../../client/src/db/schemas.ts';
 import {
+  addToCart,
   buildNextStoreFixture,
   CLIENT_DIST,
   createProspectCard,
   logInAndSync,
+  sendOrder,
+  WAIT,
   type WebServer,
 } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
@@ -29,7 +32,6 @@ import { versionGate } from '../support/version-gate.ts';
 const LOGIN = 'rep.upgrade@campo.test';
 const PASSWORD = 'senha-do-upgrade-1';
 const PROSPECT = 'Mercearia Nova Versão';
-const WAIT = { timeout: 30_000 };
 const gate = versionGate(1);
 
 let nextBuild = '';
@@ -78,7 +80,6 @@ beforeAll(() => {
 
 const syncStatus = () => page.getByRole('status', { name: 'Sincronização' });
 const card = () => page.getByRole('article', { name: PROSPECT });
-const line = () => page.getByRole('article', { name: product.description, exact: true });
 
 async function stageOnServer(id: string): Promise<string | null> {
   const r = await db.pool.query<{ estagio: string }>('select estagio from app.oportunidades where id = $1', [id]);
@@ -137,13 +138,8 @@ describe('an update whose local store changed', () => {
     await server.stop();
     await context.setOffline(true);
 
-    await page.getByLabel('Buscar produto').fill(product.code);
-    await page.getByRole('button', { name: `Adicionar ${product.description}`, exact: true }).click();
-    await line().waitFor(WAIT);
-    await page.getByRole('button', { name: 'Enviar pedido' }).click();
-    await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
-    orderKey = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
-    await page.getByText('Na fila', { exact: true }).waitFor(WAIT);
+    await addToCart(page, product);
+    orderKey = await sendOrder(page, 'Na fila');
 
     await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Funil' }).click();
     await card().getByLabel('Mover para').selectOption({ label: 'Proposta' });

@@ -12,6 +12,7 @@ import {
   type Browser,
   goOffline,
   launchBrowser,
+  logIn,
   requireClientBuild,
   screenshotOnFailure,
   startWebServer,
@@ -42,9 +43,11 @@ export interface BrowserSuiteOptions {
   setUp?: (ctx: { db: TestDatabase; erp: ErpPeople; rep: Representative }) => Promise<void>;
   /** Passed to startWebServer (a stand-in in front of the app). */
   server?: Parameters<typeof startWebServer>[1];
+  /** A user the first page logs in as once everything runs (the file's only person). */
+  logIn?: string;
   /** Chromium instances, each with its own profile (two people on two phones); default 1. */
   browsers?: number;
-  /** Which page a failed test's screenshot shows; default the first browser's. */
+  /** Which page a failed test's screenshot shows; default the last one pageOf gave, else the first. */
   screenshotOf?: () => Page | undefined;
 }
 
@@ -57,6 +60,11 @@ export interface BrowserSuite {
   readonly rep: Representative;
   readonly server: WebServer;
   readonly browsers: Browser[];
+  /**
+   * The page of browser `index` (one person's phone or desk), which from then on is the one a
+   * failed test's screenshot shows.
+   */
+  pageOf(index: number): Page;
   /** The first browser's page, and its context (offline switch, cookies). */
   readonly page: Page;
   readonly context: BrowserContext;
@@ -66,6 +74,8 @@ export interface BrowserSuite {
   readonly consoleErrors: string[];
   /** The console errors that are Content Security Policy violations: none is the expectation. */
   cspViolations(): string[];
+  /** A bearer token for one of the users, from the running server's real POST /auth/login. */
+  token(login: string, password?: string): Promise<string>;
 }
 
 export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
@@ -76,6 +86,7 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     server: undefined as WebServer | undefined,
     browsers: [] as Browser[],
     consoleErrors: [] as string[],
+    current: undefined as Page | undefined,
   };
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`the browser suite has no ${what} yet (used before its beforeAll)`);
@@ -108,6 +119,11 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     state.browsers[0]?.page.on('console', (m) => {
       if (m.type() === 'error') state.consoleErrors.push(m.text());
     });
+    if (options.logIn) {
+      const login = options.logIn;
+      const password = options.users?.find((u) => u.login === login)?.password ?? options.password ?? '';
+      await logIn(need(state.browsers[0], 'browser').page, state.server.url, login, password);
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -115,7 +131,7 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     await state.server?.stop();
   });
 
-  screenshotOnFailure(options.screenshotOf ?? (() => state.browsers[0]?.page));
+  screenshotOnFailure(options.screenshotOf ?? (() => state.current ?? state.browsers[0]?.page));
 
   return {
     db,
@@ -131,6 +147,10 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     get browsers() {
       return state.browsers;
     },
+    pageOf(index) {
+      state.current = need(state.browsers[index], `browser ${index}`).page;
+      return state.current;
+    },
     get page() {
       return need(state.browsers[0], 'browser').page;
     },
@@ -145,6 +165,15 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
     },
     cspViolations() {
       return state.consoleErrors.filter((e) => /Content Security Policy/i.test(e));
+    },
+    async token(login, password = options.password) {
+      const res = await fetch(`${need(state.server, 'server').url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login, password }),
+      });
+      if (res.status !== 200) throw new Error(`login of ${login} answered ${res.status}: ${await res.text()}`);
+      return ((await res.json()) as { token: string }).token;
     },
   };
 }

@@ -9,11 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { serve } from '@hono/node-server';
 import type pg from 'pg';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, onTestFinished } from 'vitest';
 import { testApp } from './app.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** How long a browser test waits for a screen to show something. */
+export const WAIT = { timeout: 30_000 };
+
 export const CLIENT_DIST = join(REPO_ROOT, 'client', 'dist');
 /** The upgrade test's "next release" (buildNextStoreFixture), never deployed. */
 export const CLIENT_DIST_NEXT = join(REPO_ROOT, 'client', 'dist-next');
@@ -124,13 +127,28 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
   );
 }
 
-/** Logs in through the login screen at `baseUrl` and waits for the home screen (Início). */
-export async function logIn(page: Page, baseUrl: string, login: string, password: string): Promise<void> {
+/**
+ * Logs in through the login screen at `baseUrl` and waits for the role's home screen (Início;
+ * an admin lands on Usuários).
+ */
+export async function logIn(
+  page: Page,
+  baseUrl: string,
+  login: string,
+  password: string,
+  home = 'Início',
+): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel('Login').fill(login);
   await page.getByLabel('Senha').fill(password);
   await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Início' }).waitFor({ timeout: 30_000 });
+  await page.getByRole('heading', { name: home }).waitFor({ timeout: 30_000 });
+}
+
+/** Leaves through the shell's "Sair" and waits for the login screen. */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.waitForURL(/\/login$/, { timeout: 30_000 });
 }
 
 /**
@@ -145,6 +163,44 @@ export async function logInAndSync(page: Page, baseUrl: string, login: string, p
     .getByRole('status', { name: 'Sincronização' })
     .filter({ hasText: /Sincronizado às \d\d:\d\d/ })
     .waitFor(wait);
+}
+
+/** A product as the cart finds it: by the code typed in the search, its line named by the description. */
+export interface CartProduct {
+  code: string;
+  description: string;
+}
+
+/**
+ * In an open cart, searches a product by code and adds it; returns its cart line once shown.
+ * With `quantidade`, types it and a 0 % discount (what most orders of the tests carry).
+ */
+export async function addToCart(page: Page, product: CartProduct, quantidade?: string): Promise<Locator> {
+  await page.getByLabel('Buscar produto').fill(product.code);
+  await page.getByRole('button', { name: `Adicionar ${product.description}`, exact: true }).click();
+  const line = page.getByRole('article', { name: product.description, exact: true });
+  await line.waitFor({ timeout: 30_000 });
+  if (quantidade !== undefined) {
+    await line.getByLabel('Quantidade').fill(quantidade);
+    await line.getByLabel('Desconto (%)').fill('0');
+  }
+  return line;
+}
+
+/**
+ * Sends the open cart, waits for the order's page and for it to show `state` (null: nothing
+ * more); returns the order's key, the document id in its URL (chaves_idempotencia.chave).
+ */
+export async function sendOrder(page: Page, state: string | null = 'Aguardando aprovação'): Promise<string> {
+  await page.getByRole('button', { name: 'Enviar pedido' }).click();
+  await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
+  if (state !== null) await page.getByText(state, { exact: true }).first().waitFor(WAIT);
+  return orderKeyOf(page);
+}
+
+/** The key of the order the page shows (its document id, the idempotency key it was sent with). */
+export function orderKeyOf(page: Page): string {
+  return decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
 }
 
 /** Creates a funnel card for a free prospect through the board; returns its id. */

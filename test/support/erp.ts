@@ -58,6 +58,25 @@ export async function orderableClient(
   return { idCliente: row.id_cliente, idProduto: row.id_produto };
 }
 
+/**
+ * An orderable client (orderableClient) and its product as a cart finds it: the code typed in
+ * the search, the description its line is named by, and its group (what a promotion targets).
+ */
+export async function orderableSale(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+): Promise<{ idCliente: number; idProduto: number; code: string; description: string; grupo: number }> {
+  const orderable = await orderableClient(pool, rep);
+  const { rows } = await pool.query<{ code: string; description: string; grupo: number }>(
+    `select cod_produto as code, descricao as description, cod_grupo as grupo
+       from app.vw_produtos where id_produto = $1 and id_empresa = $2`,
+    [orderable.idProduto, rep.idEmpresa],
+  );
+  const product = rows[0];
+  if (!product) throw new Error(`no product ${orderable.idProduto}`);
+  return { ...orderable, ...product };
+}
+
 /** The representative's first client with a price list that is not blocked (id and display name). */
 export async function clientWithPauta(
   pool: pg.Pool,
