@@ -1,6 +1,7 @@
 // The representative's dashboard as the server last answered it (GET /dashboard/rep), kept on
 // the device so the last figures show offline with their date.
 import type { RepDashboard } from '@campo/shared';
+import { api } from '../../api.ts';
 import { readLocal, writeLocal } from '../../data/local-cache.ts';
 
 export interface CachedDashboard {
@@ -23,4 +24,12 @@ export function readCachedDashboard(): CachedDashboard | null {
 
 export function writeCachedDashboard(c: CachedDashboard): void {
   writeLocal(KEY, c);
+}
+
+/** Asks the server for the dashboard and keeps the answer on the device; rejects offline or refused. */
+export async function refreshDashboard(signal: AbortSignal): Promise<CachedDashboard> {
+  const data = await api.GET('/dashboard/rep', { signal });
+  const c = { at: new Date().toISOString(), data };
+  writeCachedDashboard(c);
+  return c;
 }

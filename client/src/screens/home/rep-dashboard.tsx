@@ -7,12 +7,12 @@ import { formatBrl, formatMonth } from '@campo/shared/format';
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { map } from 'rxjs';
-import { ApiError, api, errorMessage } from '../../api.ts';
+import { ApiError, errorMessage } from '../../api.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { collectionOf } from '../../db/database.ts';
 import type { OrderDoc, SettingsDoc } from '../../db/schemas.ts';
 import { PushButton } from '../../push/push-button.tsx';
-import { type CachedDashboard, readCachedDashboard, writeCachedDashboard } from './dashboard-data.ts';
+import { type CachedDashboard, readCachedDashboard, refreshDashboard } from './dashboard-data.ts';
 import { localPositivation, saoPauloDay } from './positivation.ts';
 
 const pct = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 0 });
@@ -256,11 +256,8 @@ export function RepDashboard(props: { name: string }) {
 
   useEffect(() => {
     const ctrl = new AbortController();
-    api
-      .GET('/dashboard/rep', { signal: ctrl.signal })
-      .then((data) => {
-        const c = { at: new Date().toISOString(), data };
-        writeCachedDashboard(c);
+    refreshDashboard(ctrl.signal)
+      .then((c) => {
         cached.value = c;
         problem.value = null;
       })

@@ -4,8 +4,7 @@
 // device keeps, so the list shows offline too, with its date.
 import type { RepDashboard } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../../api.ts';
-import { type CachedDashboard, readCachedDashboard, writeCachedDashboard } from '../home/dashboard-data.ts';
+import { type CachedDashboard, readCachedDashboard, refreshDashboard } from '../home/dashboard-data.ts';
 import { formatMoney } from './format.ts';
 
 const STATUS: Record<RepDashboard['pedidosErpRecentes'][number]['status'], string> = {
@@ -22,13 +21,8 @@ function useDashboard(): CachedDashboard | null {
   const [cached, setCached] = useState(readCachedDashboard);
   useEffect(() => {
     const ctrl = new AbortController();
-    api
-      .GET('/dashboard/rep', { signal: ctrl.signal })
-      .then((data) => {
-        const c = { at: new Date().toISOString(), data };
-        writeCachedDashboard(c);
-        setCached(c);
-      })
+    refreshDashboard(ctrl.signal)
+      .then(setCached)
       // Offline or refused: the last answer kept stays on screen.
       .catch(() => undefined);
     return () => ctrl.abort();
