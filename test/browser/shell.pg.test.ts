@@ -49,7 +49,7 @@ describe('the app shell', () => {
     ]);
     await nav().getByRole('link', { name: 'Pedidos' }).click();
     await page.waitForURL(`${server.url}/pedidos`);
-    await page.getByRole('heading', { name: 'Pedidos' }).waitFor();
+    await page.getByRole('heading', { name: 'Pedidos', exact: true }).waitFor();
     expect(await nav().getByRole('link', { name: 'Pedidos' }).getAttribute('aria-current')).toBe('page');
   });
 
@@ -58,7 +58,7 @@ describe('the app shell', () => {
     await suite.goOffline();
     await expect(page.request.get(`${server.url}/`).then((r) => r.status())).rejects.toThrow();
     await page.reload();
-    await page.getByRole('heading', { name: 'Pedidos' }).waitFor();
+    await page.getByRole('heading', { name: 'Pedidos', exact: true }).waitFor();
     expect(await nav().getByRole('link').count()).toBe(6);
     // A path never visited is the same shell, served by the navigation fallback.
     await page.goto(`${server.url}/clientes`);
