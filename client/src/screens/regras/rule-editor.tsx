@@ -60,6 +60,49 @@ function FieldError(props: { id: string; message: string | undefined }) {
   );
 }
 
+interface RuleBrief {
+  id: number;
+  descricao: string;
+  percent: number;
+  vigenciaInicio: string;
+  vigenciaFim: string | null;
+}
+
+/** A saved rule in one line, its pauta by name (the number only until the names arrive). */
+function RuleSummary(props: {
+  rule: RuleBrief & { idPauta: number | null };
+  pautas: { idPauta: number; descricao: string | null }[];
+}) {
+  const r = props.rule;
+  const pauta = props.pautas.find((p) => p.idPauta === r.idPauta);
+  const where = r.idPauta === null ? 'todas as pautas' : pauta ? pautaName(pauta) : `pauta ${r.idPauta}`;
+  return (
+    <>
+      <strong>{r.descricao}</strong> — {pct(r.percent)} · {where} · {day(r.vigenciaInicio)} a {day(r.vigenciaFim)}
+    </>
+  );
+}
+
+/** The rules a save found reaching the same items on some day: the highest percent wins per item. */
+function OverlapNotice(props: { rules: RuleBrief[] }) {
+  if (props.rules.length === 0) return null;
+  return (
+    <div role="alert" class="notice overlap">
+      <p>
+        <strong>Atenção: sobreposição.</strong> Estas regras já alcançam os mesmos itens em algum dia da vigência. Num
+        item, vale o maior percentual.
+      </p>
+      <ul>
+        {props.rules.map((o, i) => (
+          <li key={`${o.id}-${i}`}>
+            {o.descricao} — {pct(o.percent)} ({day(o.vigenciaInicio)} a {day(o.vigenciaFim)})
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function RuleEditor(props: { editId?: number; copyId?: number }) {
   const { groups, reps, pautas, error: lookupError } = useLookups();
   const sourceId = props.editId ?? props.copyId ?? null;
@@ -137,25 +180,9 @@ export function RuleEditor(props: { editId?: number; copyId?: number }) {
       <section aria-labelledby="regra-salva">
         <h1 id="regra-salva">Regra salva</h1>
         <p class="mg-card">
-          <strong>{r.descricao}</strong> — {pct(r.percent)} ·{' '}
-          {r.idPauta === null ? 'todas as pautas' : `pauta ${r.idPauta}`} · {day(r.vigenciaInicio)} a{' '}
-          {day(r.vigenciaFim)}
+          <RuleSummary rule={r} pautas={pautas} />
         </p>
-        {saved.overlaps.length > 0 && (
-          <div role="alert" class="notice overlap">
-            <p>
-              <strong>Atenção: sobreposição.</strong> Estas regras já alcançam os mesmos itens em algum dia da vigência.
-              Num item, vale o maior percentual.
-            </p>
-            <ul>
-              {saved.overlaps.map((o) => (
-                <li key={o.id}>
-                  {o.descricao} — {pct(o.percent)} ({day(o.vigenciaInicio)} a {day(o.vigenciaFim)})
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
+        <OverlapNotice rules={saved.overlaps} />
         <div class="mg-actions">
           <a href="/regras" class="mg-button">
             Ver regras
@@ -183,29 +210,11 @@ export function RuleEditor(props: { editId?: number; copyId?: number }) {
         <ul class="mg-list">
           {created.items.map((r) => (
             <li key={r.id} class="mg-card">
-              <strong>{r.descricao}</strong> — {pct(r.percent)} ·{' '}
-              {r.idPauta === null ? 'todas as pautas' : `pauta ${r.idPauta}`} · {day(r.vigenciaInicio)} a{' '}
-              {day(r.vigenciaFim)}
+              <RuleSummary rule={r} pautas={pautas} />
             </li>
           ))}
         </ul>
-        {created.overlaps.length > 0 && (
-          <div role="alert" class="notice overlap">
-            <p>
-              <strong>Atenção: sobreposição.</strong> Estas regras já alcançam os mesmos itens em algum dia da vigência.
-              Num item, vale o maior percentual.
-            </p>
-            <ul>
-              {created.overlaps.flatMap((o) =>
-                o.overlapping.map((r) => (
-                  <li key={`${o.ruleId}-${r.id}`}>
-                    {r.descricao} — {pct(r.percent)} ({day(r.vigenciaInicio)} a {day(r.vigenciaFim)})
-                  </li>
-                )),
-              )}
-            </ul>
-          </div>
-        )}
+        <OverlapNotice rules={created.overlaps.flatMap((o) => o.overlapping)} />
         <div class="mg-actions">
           <a href="/regras" class="mg-button">
             Ver regras
