@@ -59,8 +59,10 @@ export async function measurePhase(pool: pg.Pool, postmasterPid: number, run: ()
   await pool.query('create extension if not exists pg_stat_statements');
   await pool.query('select pg_stat_statements_reset()');
   const cpuBefore = pgProcessCpuMs(postmasterPid);
+  const sampler = process.env.BENCH_WAITS ? sampleWaits(pool) : null;
   await run();
   const processCpuMs = pgProcessCpuMs(postmasterPid) - cpuBefore;
+  if (sampler) process.stderr.write(`wait events (samples):\n${await sampler.stop()}\n`);
   const { rows } = await pool.query<{ query: string; calls: number; plan_ms: number; exec_ms: number }>(
     `select query, calls::float8 as calls, total_plan_time as plan_ms, total_exec_time as exec_ms
        from pg_stat_statements
@@ -85,4 +87,35 @@ export async function measurePhase(pool: pg.Pool, postmasterPid: number, run: ()
 export function shortQuery(query: string, max = 90): string {
   const flat = query.replace(/\s+/g, ' ').trim();
   return `\`${(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat).replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
+}
+
+/**
+ * BENCH_WAITS=1: samples what the busy backends wait on while the phase runs (a diagnosis
+ * aid; the sampling costs PostgreSQL CPU, so figures of such a run are not recorded).
+ */
+function sampleWaits(pool: pg.Pool) {
+  const counts = new Map<string, number>();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { rows } = await pool.query<{ w: string }>(
+        `select coalesce(wait_event_type || ':' || wait_event, 'CPU') || '  ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as w
+           from pg_stat_activity
+          where state = 'active' and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+      );
+      for (const r of rows) counts.set(r.w, (counts.get(r.w) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 15)
+        .map(([w, n]) => `${String(n).padStart(6)}  ${w}`)
+        .join('\n');
+    },
+  };
 }
