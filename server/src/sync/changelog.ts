@@ -184,7 +184,9 @@ export async function refreshSqlCollection(
  */
 function upsertRevisions(idEmpresa: number, colecao: SyncCollection, source: RawBuilder<unknown>, bulk: boolean) {
   const changed = (a: string, d: string) =>
-    sql.raw(`${a}.excluido or ${a}.hash <> ${d}.hash or ${a}.escopo is distinct from ${d}.escopo or ${a}.dados is null`);
+    sql.raw(
+      `${a}.excluido or ${a}.hash <> ${d}.hash or ${a}.escopo is distinct from ${d}.escopo or ${a}.dados is null`,
+    );
   const update = sql`
     on conflict (id_empresa, colecao, chave) do update
        set escopo = excluded.escopo, documento = excluded.documento, hash = excluded.hash,
