@@ -3,8 +3,13 @@
 // open; they say what happened, to which client and for how much, and open the order.
 import { formatBrl } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
-import { type EnqueuedPush, enqueuePush, enqueuePushTo } from './outbox.ts';
-import { selectPendingApprovalAudience } from './queries.ts';
+import { type EnqueuedPush, enqueuePush, enqueuePushTo, outboxRows } from './outbox.ts';
+import {
+  outboxInsertSql,
+  type PendingApprovalAudience,
+  pendingApprovalAudienceItems,
+  selectPendingApprovalAudience,
+} from './queries.ts';
 
 export interface OrderForPush {
   idEmpresa: number;
@@ -31,23 +36,36 @@ const common = (order: OrderForPush) => ({
 
 /** A new order awaits approval: its representative's supervisors and the tenant's managers. */
 export async function notifyOrderPendingApproval(tx: Tx, order: OrderForPush): Promise<EnqueuedPush> {
-  // One read for the name and the recipients: this runs in every order's transaction.
   const audience = await selectPendingApprovalAudience(tx, order.idEmpresa, order.codVendedor);
-  const rep = audience.nome ?? `Vendedor ${order.codVendedor}`;
-  return enqueuePushTo(
-    tx,
-    {
-      idEmpresa: order.idEmpresa,
-      notification: {
-        type: 'order.pending_approval',
-        title: `Pedido ${order.numPedSar} aguarda aprovação`,
-        body: `${rep} · ${order.nomeCliente} · ${formatBrl(order.valorTotal)}`,
-        ...common(order),
-      },
-      ttlSeconds: PENDING_TTL_SECONDS,
+  return enqueuePushTo(tx, pendingApproval(order, audience), audience.aprovadores);
+}
+
+/**
+ * The audience of notifyOrderPendingApproval as select-list items, for the order's own
+ * context statement; pendingApprovalOutbox then writes the messages inside the order's last
+ * statement. Same recipients and message, two round trips fewer on every order.
+ */
+export const pendingApprovalAudienceSql = pendingApprovalAudienceItems;
+export type { PendingApprovalAudience };
+
+/** The outbox insert for a new order (null when no approver has a device), to run as a CTE. */
+export function pendingApprovalOutbox(order: OrderForPush, audience: PendingApprovalAudience) {
+  const rows = outboxRows(pendingApproval(order, audience), audience.aprovadores);
+  return rows.length > 0 ? outboxInsertSql(rows) : null;
+}
+
+function pendingApproval(order: OrderForPush, audience: PendingApprovalAudience) {
+  const rep = audience.nome_vendedor ?? `Vendedor ${order.codVendedor}`;
+  return {
+    idEmpresa: order.idEmpresa,
+    notification: {
+      type: 'order.pending_approval' as const,
+      title: `Pedido ${order.numPedSar} aguarda aprovação`,
+      body: `${rep} · ${order.nomeCliente} · ${formatBrl(order.valorTotal)}`,
+      ...common(order),
     },
-    audience.logins,
-  );
+    ttlSeconds: PENDING_TTL_SECONDS,
+  };
 }
 
 export type OrderDecision = { status: 'approved' } | { status: 'rejected'; reason: string };

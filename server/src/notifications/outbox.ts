@@ -7,6 +7,7 @@ import {
   insertOutbox,
   loginsWithDevices,
   managerLogins,
+  type OutboxInsert,
   type PushUrgency,
   representativeLogins,
   supervisorLoginsOf,
@@ -118,21 +119,23 @@ export async function enqueuePushTo(
   input: Omit<EnqueuePushInput, 'to'>,
   logins: string[],
 ): Promise<EnqueuedPush> {
+  const ids = await insertOutbox(tx, outboxRows(input, logins));
+  return { logins, ids };
+}
+
+/** The outbox rows of a notification, one per login (enqueuePushTo writes them). */
+export function outboxRows(input: Omit<EnqueuePushInput, 'to'>, logins: readonly string[]): OutboxInsert[] {
   const message = pushMessage(input.notification, new Date());
   // UTF-8 bytes in a bytea column: the LATIN1 database could not hold every character as text.
   const payload = Buffer.from(JSON.stringify(message), 'utf8');
   const topic = input.topic !== undefined ? input.topic : TOPIC.test(message.tag) ? message.tag : null;
   if (topic !== null && !TOPIC.test(topic)) throw new Error(`push topic ${topic} is not 1-32 base64url characters`);
-  const ids = await insertOutbox(
-    tx,
-    logins.map((login) => ({
-      idEmpresa: input.idEmpresa,
-      login,
-      payload,
-      topic,
-      urgency: input.urgency ?? 'normal',
-      ttl: input.ttlSeconds ?? DEFAULT_PUSH_TTL_SECONDS,
-    })),
-  );
-  return { logins, ids };
+  return logins.map((login) => ({
+    idEmpresa: input.idEmpresa,
+    login,
+    payload,
+    topic,
+    urgency: input.urgency ?? 'normal',
+    ttl: input.ttlSeconds ?? DEFAULT_PUSH_TTL_SECONDS,
+  }));
 }

@@ -1,7 +1,7 @@
 // Every SQL statement of the notifications domain. Request-side statements run inside
 // withScope (tenant set, row-level security in force); the worker's run in its own
 // transaction, which sets the tenant of each outbox row before touching that row's data.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 import { currentRequestId } from '../log.ts';
@@ -159,31 +159,43 @@ export async function representativeLogins(tx: Tx, idEmpresa: number, codVendedo
 }
 
 /**
- * Who hears of a new order, in one prepared statement on the order's path: the
+ * Who hears of a new order, as select-list items (`nome_vendedor`, `aprovadores`) the
+ * order's context statement reads with the rest (one round trip less on every order): the
  * representative's name, and the approvers (approverLogins: the representative's
  * supervisors, then the tenant's managers) that have at least one registered device.
  */
+export function pendingApprovalAudienceItems(idEmpresa: number, codVendedor: number) {
+  return sql<PendingApprovalAudience>`
+    (select v.nome from app.vw_vendedores v
+      where v.id_empresa = ${idEmpresa} and v.cod_vendedor = ${codVendedor}
+      order by v.id_filial limit 1) as nome_vendedor,
+    array(select u.login
+            from app.usuarios u
+           where u.id_empresa = ${idEmpresa} and u.ativo
+             and (u.papel = 'manager'
+                  or (u.papel = 'supervisor'
+                      and u.cod_supervisor in (select v.cod_supervisor from app.vw_vendedores v
+                                                where v.id_empresa = ${idEmpresa}
+                                                  and v.cod_vendedor = ${codVendedor})))
+             and exists (select 1 from app.push_inscricoes i
+                          where i.id_empresa = ${idEmpresa} and i.usuario = u.login)
+           order by u.papel = 'manager', u.login) as aprovadores`;
+}
+
+export interface PendingApprovalAudience {
+  nome_vendedor: string | null;
+  aprovadores: string[];
+}
+
+/** pendingApprovalAudienceItems in a prepared statement of its own. */
 export async function selectPendingApprovalAudience(
   tx: Tx,
   idEmpresa: number,
   codVendedor: number,
-): Promise<{ nome: string | null; logins: string[] }> {
-  const { rows } = await sql<{ nome: string | null; logins: string[] }>`${sql.raw(PREPARED)}
-    select (select v.nome from app.vw_vendedores v
-             where v.id_empresa = ${idEmpresa} and v.cod_vendedor = ${codVendedor}
-             order by v.id_filial limit 1) as nome,
-           array(select u.login
-                   from app.usuarios u
-                  where u.id_empresa = ${idEmpresa} and u.ativo
-                    and (u.papel = 'manager'
-                         or (u.papel = 'supervisor'
-                             and u.cod_supervisor in (select v.cod_supervisor from app.vw_vendedores v
-                                                       where v.id_empresa = ${idEmpresa}
-                                                         and v.cod_vendedor = ${codVendedor})))
-                    and exists (select 1 from app.push_inscricoes i
-                                 where i.id_empresa = ${idEmpresa} and i.usuario = u.login)
-                  order by u.papel = 'manager', u.login) as logins`.execute(tx);
-  return rows[0] ?? { nome: null, logins: [] };
+): Promise<PendingApprovalAudience> {
+  const { rows } = await sql<PendingApprovalAudience>`${sql.raw(PREPARED)}
+    select ${pendingApprovalAudienceItems(idEmpresa, codVendedor)}`.execute(tx);
+  return rows[0] ?? { nome_vendedor: null, aprovadores: [] };
 }
 
 /** The given logins that have at least one registered device in the tenant. */
@@ -211,6 +223,21 @@ export interface OutboxInsert {
   topic: string | null;
   urgency: PushUrgency;
   ttl: number;
+}
+
+/**
+ * insertOutbox as a statement to run inside another one (a CTE of the order's last
+ * statement). Rows must not be empty.
+ */
+export function outboxInsertSql(rows: readonly OutboxInsert[]): RawBuilder<{ id: number }> {
+  const col = <K extends keyof OutboxInsert>(k: K) => rows.map((r) => r[k]);
+  return sql<{ id: number }>`
+    insert into app.push_outbox (id_empresa, usuario, payload, topico, urgencia, ttl, id_requisicao)
+    select o.id_empresa, o.usuario, o.payload, o.topico, o.urgencia, o.ttl, ${currentRequestId() ?? null}
+      from unnest(${col('idEmpresa')}::integer[], ${col('login')}::text[], ${col('payload')}::bytea[],
+                  ${col('topic')}::text[], ${col('urgency')}::text[], ${col('ttl')}::integer[])
+           as o(id_empresa, usuario, payload, topico, urgencia, ttl)
+    returning id`;
 }
 
 export async function insertOutbox(tx: Tx, rows: OutboxInsert[]): Promise<number[]> {

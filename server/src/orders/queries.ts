@@ -2,8 +2,10 @@ import { type Insertable, type RawBuilder, sql } from 'kysely';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 import type { AppPedidoItens, AppPedidos } from '../db/types.ts';
+import { type PendingApprovalAudience, pendingApprovalAudienceSql } from '../notifications/order-events.ts';
 import type { EngineRuleRow } from '../policies/service.ts';
 import { collectionLockKey } from '../sync/changelog.ts';
+import { SYNC_CHANNEL } from '../sync/stream.ts';
 
 /** What an order's checks read of its client. */
 export interface OrderClientRow {
@@ -50,6 +52,8 @@ export interface OrderContext {
   rules: EngineRuleRow[];
   /** The term asked, else the client's default; null when neither names one the ERP knows. */
   paymentTerm: OrderPaymentTermRow | null;
+  /** Who hears of the order (the representative's name, the approvers with a device). */
+  audience: PendingApprovalAudience;
 }
 
 /**
@@ -57,7 +61,8 @@ export interface OrderContext {
  * once per connection): the answer stored under its key, the client, whether the pauta it
  * names exists, its products priced on its pauta (the one it names, else the client's), and
  * the representative's ceilings and the discount rules in force on `date` that may reach them
- * (the rows policies' loadCeilingInputs reads, for ceilingInputs). Must run after the key's
+ * (the rows policies' loadCeilingInputs reads, for ceilingInputs), and who is to hear of the
+ * order (notifications' pendingApprovalAudienceSql). Must run after the key's
  * lock (orderKeyLock), in a later statement: its snapshot then sees a first request's commit.
  */
 export async function selectOrderContext(
@@ -75,18 +80,20 @@ export async function selectOrderContext(
     date: string;
   },
 ): Promise<OrderContext> {
-  const { rows } = await sql<{
-    rota: string | null;
-    hash_requisicao: string | null;
-    status_resposta: number | null;
-    corpo_resposta: Buffer | null;
-    cliente: OrderClientRow | null;
-    pauta_existe: boolean;
-    produtos: OrderProductRow[] | null;
-    tetos: OrderContext['ceilings'] | null;
-    regras: EngineRuleRow[] | null;
-    condicao: OrderPaymentTermRow | null;
-  }>`${sql.raw(PREPARED)}
+  const { rows } = await sql<
+    {
+      rota: string | null;
+      hash_requisicao: string | null;
+      status_resposta: number | null;
+      corpo_resposta: Buffer | null;
+      cliente: OrderClientRow | null;
+      pauta_existe: boolean;
+      produtos: OrderProductRow[] | null;
+      tetos: OrderContext['ceilings'] | null;
+      regras: EngineRuleRow[] | null;
+      condicao: OrderPaymentTermRow | null;
+    } & PendingApprovalAudience
+  >`${sql.raw(PREPARED)}
     with cliente as (
       select c.id_cliente, c.cod_vendedor, c.id_pauta, c.razao_social, c.cnpj_cpf, c.end_entrega, c.status_financeiro,
              c.id_condicao
@@ -131,7 +138,8 @@ export async function selectOrderContext(
                and t.id_condicao = coalesce(${p.idCondicao}::integer, (select c.id_condicao from cliente c))
              -- The head office's definition first, should a branch define the same id.
              order by t.id_filial <> t.id_empresa
-             limit 1) as condicao
+             limit 1) as condicao,
+           ${pendingApprovalAudienceSql(p.idEmpresa, p.codVendedor)}
       from (select) um
       left join app.chaves_idempotencia k
              on k.id_empresa = ${p.idEmpresa} and k.id_usuario = ${p.idUsuario} and k.chave = ${p.chave}`.execute(tx);
@@ -153,6 +161,7 @@ export async function selectOrderContext(
     ceilings: r.tetos ?? [],
     rules: r.regras ?? [],
     paymentTerm: r.condicao,
+    audience: { nome_vendedor: r.nome_vendedor, aprovadores: r.aprovadores },
   };
 }
 
@@ -178,11 +187,26 @@ export async function insertOrder(
   return rows[0] as { id: number; num_ped_sar: number; criado_em: Date };
 }
 
+/** What else a new order writes in its last statement, built by the domains that own it. */
+export interface OrderRestWrites {
+  /** The change-log revision of the order's document (sync's documentWrites). */
+  pedidos: RawBuilder<unknown>;
+  /** The change-log revision of its client's document (sync's sqlDocumentWrites). */
+  clientes: RawBuilder<unknown>;
+  /** The approvers' push messages (notifications' pendingApprovalOutbox); null: nobody to tell. */
+  outbox: RawBuilder<unknown> | null;
+  /** The change notices (sync's changeNotice), sent when the revision was written. */
+  notices: { pedidos: string; clientes: string };
+}
+
 /**
  * The rest of a new order in one prepared statement: its lines, its first history entry
- * (pending approval, by `usuario`) and the answer stored under its Idempotency-Key. Not with
- * the order's row: the representative's row-level policies on lines and history look the
- * order up, and a statement does not see its own inserts.
+ * (pending approval, by `usuario`), the answer stored under its Idempotency-Key, the
+ * change-log revisions of the order's and its client's documents with their notices, and the
+ * approvers' push messages. Not with the order's row: the representative's row-level
+ * policies on lines and history look the order up, and a statement does not see its own
+ * inserts; the client's document reads the client's last order date, which needs the order's
+ * row too.
  */
 export async function insertOrderRest(
   tx: Tx,
@@ -191,6 +215,7 @@ export async function insertOrderRest(
   lines: NewOrderLineRow[],
   usuario: string,
   key: { id_usuario: number; chave: string; rota: string; hash_requisicao: string; corpo_resposta: Buffer },
+  writes: OrderRestWrites,
 ): Promise<void> {
   const col = <K extends keyof NewOrderLineRow>(k: K) => lines.map((l) => l[k] ?? null);
   await sql`${sql.raw(PREPARED)}
@@ -214,11 +239,19 @@ export async function insertOrderRest(
     historico as (
       insert into app.pedido_status_historico (id_pedido, id_empresa, situa_de, situa_para, usuario, motivo)
       values (${idPedido}, ${idEmpresa}, null, 1, ${usuario}, null)
-    )
-    insert into app.chaves_idempotencia (id_empresa, id_usuario, chave, rota, hash_requisicao, status_resposta,
-                                         corpo_resposta, id_pedido)
-    values (${idEmpresa}, ${key.id_usuario}, ${key.chave}, ${key.rota}, ${key.hash_requisicao}, 201,
-            ${key.corpo_resposta}, ${idPedido})`.execute(tx);
+    ),
+    chave as (
+      insert into app.chaves_idempotencia (id_empresa, id_usuario, chave, rota, hash_requisicao, status_resposta,
+                                           corpo_resposta, id_pedido)
+      values (${idEmpresa}, ${key.id_usuario}, ${key.chave}, ${key.rota}, ${key.hash_requisicao}, 201,
+              ${key.corpo_resposta}, ${idPedido})
+    ),
+    ${writes.outbox ? sql`envios as (${writes.outbox}),` : sql``}
+    doc_pedido as (${writes.pedidos}),
+    doc_cliente as (${writes.clientes})
+    select case when exists (select 1 from doc_pedido) then pg_notify(${SYNC_CHANNEL}, ${writes.notices.pedidos}) end,
+           case when exists (select 1 from doc_cliente) then pg_notify(${SYNC_CHANNEL}, ${writes.notices.clientes}) end
+    `.execute(tx);
 }
 
 export async function insertHistory(

@@ -27,9 +27,10 @@ import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope, withScopeAnd } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { ordersTotal } from '../metrics.ts';
-import { notifyOrderDecided, notifyOrderPendingApproval } from '../notifications/order-events.ts';
+import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
+import { documentWrites, sqlDocumentWrites, touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
+import { changeNotice } from '../sync/stream.ts';
 import { loadOrderDocs, orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
@@ -214,6 +215,7 @@ async function insertOrderTx(
   input: OrderCreate,
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
+  audience: q.OrderContext['audience'],
 ): Promise<Order> {
   const { client, idPauta, endEntrega, condicao, lines } = checked;
   const totals = orderTotals(lines.map((l) => l.amounts));
@@ -312,6 +314,19 @@ async function insertOrderTx(
       hash_requisicao: idempotency.hash,
       corpo_resposta: Buffer.from(JSON.stringify(body), 'utf8'),
     },
+    {
+      // The device's copy (collection pedidos), built from the answer in hand: no extra read.
+      pedidos: documentWrites(auth.idEmpresa, 'pedidos', [orderSyncDoc(body, idempotency.key)]),
+      // The client's last order date changed: its portfolio document goes out with the order,
+      // not at the next scheduled refresh. The collections' locks were taken with the key's.
+      clientes: sqlDocumentWrites(auth.idEmpresa, 'clientes', [body.idCliente]),
+      // The approvers hear of it exactly when it commits.
+      outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, audience),
+      notices: {
+        pedidos: changeNotice({ idEmpresa: auth.idEmpresa, colecao: 'pedidos', codVendedor: auth.codVendedor }),
+        clientes: changeNotice({ idEmpresa: auth.idEmpresa, colecao: 'clientes', codVendedor: auth.codVendedor }),
+      },
+    },
   );
   return body;
 }
@@ -342,9 +357,10 @@ export async function createOrder(
 }
 
 /**
- * The order's transaction in few statements (docs/orders.md, "Cost"): the scope with the key's
- * lock, one context read, the order row, the rest of the order with its key, the push
- * audience (and outbox rows when someone has a device), and the two change-log touches.
+ * The order's transaction in four statements between BEGIN and COMMIT (docs/orders.md,
+ * "Cost"): the scope with the key's and the collections' locks; one context read (with the
+ * push audience); the order row; the rest of the order (lines, history, key, the change-log
+ * revisions of the order and its client with their notices, the approvers' push messages).
  */
 function createOrderTx(
   db: Db,
@@ -388,14 +404,8 @@ function createOrderTx(
         replayed: true,
       };
     }
-    const body = await insertOrderTx(tx, auth, input, priceAndCheck(auth, input, date, context), { key, hash });
-    // In the order's transaction: the approvers hear of it exactly when it commits.
-    await notifyOrderPendingApproval(tx, { ...body, idEmpresa: auth.idEmpresa });
-    // The device's copy (collection pedidos), built from the answer in hand: no extra read.
-    await touchDocuments(tx, auth.idEmpresa, 'pedidos', auth.codVendedor, [orderSyncDoc(body, key)]);
-    // The client's last order date changed: its portfolio document goes out with the order,
-    // not at the next scheduled refresh. Its lock was taken with the key's.
-    await touchSqlDocuments(tx, auth.idEmpresa, 'clientes', auth.codVendedor, [body.idCliente], { locked: true });
+    const checked = priceAndCheck(auth, input, date, context);
+    const body = await insertOrderTx(tx, auth, input, checked, { key, hash }, context.audience);
     return { status: 201, body, replayed: false };
   });
 }

@@ -238,22 +238,44 @@ export async function touchSqlDocuments(
   colecao: SqlCollection,
   codVendedor: number | null,
   ids: number[],
-  options: { locked?: boolean } = {},
 ): Promise<void> {
-  // A caller that took the shared lock in an earlier statement of its transaction (an order:
-  // with its idempotency key) saves the round trip. Never in this statement: the documents
-  // are built from its snapshot, which must not predate a refresh it would wait for.
-  if (!options.locked) await lockCollection(tx, idEmpresa, colecao, 'shared');
+  // Never in the statement that builds the documents: its snapshot must not predate a
+  // refresh it would wait for.
+  await lockCollection(tx, idEmpresa, colecao, 'shared');
   // Prepared (a fixed text for the ids as one array): planning the portfolio view cost more
   // than building the few documents.
   await sql`${sql.raw(PREPARED)}
-    with docs as materialized (
-      select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash, d.doc::text as dados
-        from (${documentsOf(colecao, idEmpresa, ids)}) d
-    ),
-    gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('docs'), false)})
+    with gravadas as (${sqlDocumentWrites(idEmpresa, colecao, ids)})
     select case when exists (select 1 from gravadas)
                 then pg_notify(${SYNC_CHANNEL}, ${changeNotice({ idEmpresa, colecao, codVendedor })}) end`.execute(tx);
+}
+
+/**
+ * touchSqlDocuments' write (no lock, no announcement) as a statement to run inside another,
+ * as its CTE: one row per revision written. The caller holds the collection's shared lock
+ * from an earlier statement, and announces with changeNotice when a row comes back.
+ */
+export function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids: number[]) {
+  return upsertRevisions(
+    idEmpresa,
+    colecao,
+    sql`(select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash, d.doc::text as dados
+           from (${documentsOf(colecao, idEmpresa, ids)}) d)`,
+    false,
+  );
+}
+
+/** touchDocuments' write in the same form as sqlDocumentWrites, for documents built in TypeScript. */
+export function documentWrites(idEmpresa: number, colecao: SyncCollection, docs: readonly SyncDoc[]) {
+  return upsertRevisions(idEmpresa, colecao, sql`(select * from ${unnestDocs(docs)})`, false);
+}
+
+/** The documents as rows (chave, escopo, documento, hash, dados): a FROM item named t. */
+function unnestDocs(docs: readonly SyncDoc[]) {
+  return sql`unnest(${docs.map((d) => d.chave)}::text[], ${docs.map((d) => d.escopo)}::integer[],
+                    ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[],
+                    ${docs.map((d) => storedJson(d.doc))}::text[])
+               as t(chave, escopo, documento, hash, dados)`;
 }
 
 /** The advisory lock key of a collection's refreshes (lockCollection), for callers that take it in their own statement. */
@@ -324,12 +346,7 @@ async function writeRevisions(
   let updated = 0;
   if (docs.length > 0) {
     const r = await sql<{ inserted: number; updated: number }>`
-      with novos as (
-        select * from unnest(${docs.map((d) => d.chave)}::text[], ${docs.map((d) => d.escopo)}::integer[],
-                             ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[],
-                             ${docs.map((d) => storedJson(d.doc))}::text[])
-               as t(chave, escopo, documento, hash, dados)
-      ),
+      with novos as (select * from ${unnestDocs(docs)}),
       gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('novos'), bulk)})
       select (count(*) filter (where novo))::integer as inserted,
              (count(*) filter (where not novo))::integer as updated
@@ -395,20 +412,13 @@ export async function touchDocuments(
   // the shared lock, the new revisions, and the announcement when anything changed. Taking the
   // lock inside the statement is enough here: it only has to keep a refresh from running
   // alongside, and a refresh takes its own snapshot after the lock it waits on.
-  const payload = JSON.stringify({ idEmpresa, colecao, codVendedor });
   await sql`${sql.raw(PREPARED)}
     with trava as materialized (
       select pg_advisory_xact_lock_shared(hashtext(${collectionLockKey(colecao)}), ${idEmpresa}) as ok
     ),
-    novos as (
-      select t.* from trava,
-             unnest(${docs.map((d) => d.chave)}::text[], ${docs.map((d) => d.escopo)}::integer[],
-                    ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[],
-                    ${docs.map((d) => storedJson(d.doc))}::text[])
-               as t(chave, escopo, documento, hash, dados)
-    ),
-    gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('novos'), false)})
-    select case when exists (select 1 from gravadas) then pg_notify(${SYNC_CHANNEL}, ${payload}) end`.execute(tx);
+    gravadas as (${upsertRevisions(idEmpresa, colecao, sql`(select t.* from trava, ${unnestDocs(docs)})`, false)})
+    select case when exists (select 1 from gravadas)
+                then pg_notify(${SYNC_CHANNEL}, ${changeNotice({ idEmpresa, colecao, codVendedor })}) end`.execute(tx);
 }
 
 /** Whether the tenant's change log of the collection holds anything (tenant-wide scope). */
