@@ -5,6 +5,7 @@
 // the kernel charged to every PostgreSQL process (backends and background workers alike).
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
+import { clusterCpuMs } from './cpu.ts';
 
 /** Server settings a benchmark's embedded PostgreSQL needs for statementCost (planning time included). */
 export const PG_STAT_SETTINGS = [
@@ -14,27 +15,22 @@ export const PG_STAT_SETTINGS = [
   'pg_stat_statements.max=5000',
 ];
 
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks (100 on every Linux we run on). */
-const TICKS_PER_SECOND = 100;
-
-/** CPU time (ms, user + system) of the postmaster and all its children, as Linux has charged them so far. */
-export function pgProcessCpuMs(postmasterPid: number): number {
-  let ticks = 0;
+/** CPU (ms) of each live process of the cluster, by pid with its title: a diagnosis aid (BENCH_WAITS). */
+function liveProcessCpu(postmasterPid: number): Map<number, { title: string; ms: number }> {
+  const out = new Map<number, { title: string; ms: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
     try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== postmasterPid) continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      out.set(Number(entry), { title, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
     } catch {
-      continue; // exited meanwhile
+      // exited meanwhile
     }
-    // The command may contain spaces and parentheses: the fields start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(fields[1]);
-    if (Number(entry) !== postmasterPid && ppid !== postmasterPid) continue;
-    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
   }
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  return out;
 }
 
 export interface StatementCost {
@@ -58,11 +54,21 @@ export interface PhaseCost {
 export async function measurePhase(pool: pg.Pool, postmasterPid: number, run: () => Promise<void>): Promise<PhaseCost> {
   await pool.query('create extension if not exists pg_stat_statements');
   await pool.query('select pg_stat_statements_reset()');
-  const cpuBefore = pgProcessCpuMs(postmasterPid);
+  const cpuBefore = clusterCpuMs(postmasterPid);
   const sampler = process.env.BENCH_WAITS ? sampleWaits(pool) : null;
+  const liveBefore = sampler ? liveProcessCpu(postmasterPid) : null;
   await run();
-  const processCpuMs = pgProcessCpuMs(postmasterPid) - cpuBefore;
-  if (sampler) process.stderr.write(`wait events (samples):\n${await sampler.stop()}\n`);
+  const processCpuMs = clusterCpuMs(postmasterPid) - cpuBefore;
+  if (sampler && liveBefore) {
+    process.stderr.write(`wait events (samples):\n${await sampler.stop()}\n`);
+    const top = [...liveProcessCpu(postmasterPid)]
+      .map(([pid, p]) => [`${p.title} [${pid}]`, p.ms - (liveBefore.get(pid)?.ms ?? 0)] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12);
+    process.stderr.write(
+      `PostgreSQL CPU (ms) of ${processCpuMs.toFixed(0)}, by live process:\n${top.map(([k, d]) => `${d.toFixed(0).padStart(7)}  ${k}`).join('\n')}\n`,
+    );
+  }
   const { rows } = await pool.query<{ query: string; calls: number; plan_ms: number; exec_ms: number }>(
     `select query, calls::float8 as calls, total_plan_time as plan_ms, total_exec_time as exec_ms
        from pg_stat_statements
