@@ -35,6 +35,7 @@ import type { PushSettings } from './notifications/vapid.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { policyRoutes } from './policies/routes.ts';
 import { createSyncGate, type SyncGateOptions } from './sync/gate.ts';
+import { createPageCache, type PageCacheOptions } from './sync/page-cache.ts';
 import { syncRoutes } from './sync/routes.ts';
 import type { ChangeHub } from './sync/stream.ts';
 import { targetRoutes } from './targets/routes.ts';
@@ -62,6 +63,8 @@ export interface AppConfig {
   syncHeartbeatMs?: number;
   /** Admission of initial syncs (defaults in sync/gate.ts). */
   syncGate?: SyncGateOptions;
+  /** Full pull pages kept in memory (defaults in sync/page-cache.ts); maxBytes 0: none. */
+  syncPageCache?: PageCacheOptions;
 }
 
 export interface AppDeps {
@@ -156,6 +159,7 @@ export function createApp(deps: AppDeps) {
       heartbeatMs: deps.config.syncHeartbeatMs,
       minVersion: deps.syncMinVersion,
       gate: createSyncGate(deps.config.syncGate),
+      ...(deps.config.syncPageCache?.maxBytes === 0 ? {} : { pages: createPageCache(deps.config.syncPageCache) }),
     }),
   );
   api.route('/', secured);

@@ -48,6 +48,8 @@ const ZServerEnv = z
     SYNC_DOWNLOADS: z.coerce.number().int().min(1).max(1000).default(4),
     /** Seconds a device waits in that line before 503 SYNC_BUSY with Retry-After (it keeps its place). */
     SYNC_QUEUE_SECONDS: z.coerce.number().int().min(1).max(300).default(20),
+    /** MiB of full pull pages this process keeps to answer again (docs/sync.md); 0: none. */
+    SYNC_PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
     /** Seconds SIGTERM waits for in-flight requests before closing what is left and exiting. */
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
     VAPID_PUBLIC_KEY: ZOptionalEnv,

@@ -58,6 +58,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       trustProxy: config.TRUST_PROXY,
       push,
       syncGate: { maxDevices: config.SYNC_DOWNLOADS, maxWaitMs: config.SYNC_QUEUE_SECONDS * 1000 },
+      syncPageCache: { maxBytes: config.SYNC_PAGE_CACHE_MB * 2 ** 20 },
     },
   });
   // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.

@@ -26,7 +26,8 @@ import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { createSyncGate, type SyncGate } from './gate.ts';
-import { pull, push } from './service.ts';
+import type { PageCache } from './page-cache.ts';
+import { keptPull, pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
 const tags = ['sync'];
@@ -162,6 +163,7 @@ export function syncRoutes(deps: {
   heartbeatMs?: number;
   minVersion?: number;
   gate?: SyncGate;
+  pages?: PageCache;
 }) {
   const minVersion = deps.minVersion ?? SYNC_PROTOCOL_MIN_VERSION;
   const gate = deps.gate ?? createSyncGate();
@@ -175,10 +177,12 @@ export function syncRoutes(deps: {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
       const auth = c.get('auth');
       const query = c.req.valid('query');
-      // The answer is already JSON (the stored documents as PostgreSQL joined them).
-      const body = await gate.run(auth.userId, query.checkpoint === undefined, () =>
-        pull(deps, auth, c.req.valid('param').collection, query),
-      );
+      const name = c.req.valid('param').collection;
+      // The answer is already JSON (the stored documents as PostgreSQL joined them). A page
+      // the process keeps costs the database nothing: it needs no place in the download line.
+      const body =
+        keptPull(deps, auth, name, query) ??
+        (await gate.run(auth.userId, query.checkpoint === undefined, () => pull(deps, auth, name, query)));
       return c.body(body, 200, { 'content-type': 'application/json' }) as never;
     })
     .openapi(pushRoute, async (c) => {

@@ -26,6 +26,7 @@ import { DomainError, forbidden, notFound } from '../errors.ts';
 import { documentsOf, hasChangeLog, idOfKey, isSqlCollection } from './changelog.ts';
 import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
 import { copyPage, cp1252Utf8 } from './page.ts';
+import type { PageCache } from './page-cache.ts';
 import { changesHeldBack, selectChanges, selectHorizon } from './queries.ts';
 
 const HELD_BACK_WAIT_MS = 5000;
@@ -123,25 +124,13 @@ async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncCollection
   return new Map(docs.map((d) => [d.chave, d.doc as unknown]));
 }
 
-/**
- * One pull page as the bytes of its JSON answer ({ documents, checkpoint }, ZSyncPull). The
- * documents' stored JSON is copied as PostgreSQL joined it (page.ts), never parsed and
- * re-serialised here: that per-document work was most of a pull's cost. A page with a deletion
- * or a row written before the log kept documents is built in TypeScript (answerOf).
- */
-export async function pull(
-  deps: { db: Db; pool: pg.Pool },
-  auth: AuthContext,
-  name: string,
-  query: SyncPullQuery,
-): Promise<Buffer<ArrayBuffer>> {
-  const { db } = deps;
+/** What a pull asks for, authorised: its collection, scope, checkpoint and window. */
+function pullWindow(auth: AuthContext, name: string, query: SyncPullQuery) {
   const colecao = collectionOf(name);
   assertMayReplicate(auth, colecao);
   const scope = scopeOf(auth);
   const key = scopeKey(scope, colecao);
   const after = checkpointAfter(query.checkpoint, key);
-  if (after.xid === 0 && after.revisao === 0) await ensureChangeLog(db, scope.idEmpresa, colecao);
   const window = {
     idEmpresa: scope.idEmpresa,
     colecao,
@@ -152,6 +141,47 @@ export async function pull(
     after,
     limit: query.limit,
   };
+  return { colecao, scope, key, after, window };
+}
+
+/**
+ * The answer of a pull when the process still keeps it (page-cache.ts), authorised like the
+ * pull itself: the route serves it without a place in the download line, since it costs the
+ * database nothing.
+ */
+export function keptPull(
+  deps: { pages?: PageCache },
+  auth: AuthContext,
+  name: string,
+  query: SyncPullQuery,
+): Buffer<ArrayBuffer> | undefined {
+  return deps.pages?.get(pullWindow(auth, name, query).window);
+}
+
+/**
+ * One pull page as the bytes of its JSON answer ({ documents, checkpoint }, ZSyncPull). The
+ * documents' stored JSON is copied as PostgreSQL joined it (page.ts), never parsed and
+ * re-serialised here: that per-document work was most of a pull's cost. A page with a deletion
+ * or a row written before the log kept documents is built in TypeScript (answerOf). A full
+ * page goes through the process's page cache when there is one.
+ */
+export async function pull(
+  deps: { db: Db; pool: pg.Pool; pages?: PageCache },
+  auth: AuthContext,
+  name: string,
+  query: SyncPullQuery,
+): Promise<Buffer<ArrayBuffer>> {
+  const w = pullWindow(auth, name, query);
+  if (w.after.xid === 0 && w.after.revisao === 0) await ensureChangeLog(deps.db, w.scope.idEmpresa, w.colecao);
+  if (!deps.pages) return (await readPage(deps, w)).body;
+  return deps.pages.through(w.window, () => readPage(deps, w));
+}
+
+async function readPage(
+  deps: { db: Db; pool: pg.Pool },
+  { colecao, scope, key, after, window }: ReturnType<typeof pullWindow>,
+): Promise<{ body: Buffer<ArrayBuffer>; full: boolean }> {
+  const { db } = deps;
   // A short page means "up to date" to the device: never answer one while changes it should
   // get wait behind a transaction still in progress (a refresh of another collection, an
   // order being written). Each try is a new snapshot; after HELD_BACK_WAIT_MS the device
@@ -161,9 +191,10 @@ export async function pull(
     const wait = page.n < window.limit && page.heldBack && waited < HELD_BACK_WAIT_MS;
     if (!wait && !page.special) {
       const checkpoint = encodeCheckpoint({ ...(page.last ?? after), scope: key });
-      return cp1252Utf8(
+      const body = cp1252Utf8(
         Buffer.concat([DOCUMENTS_OPEN, ...page.parts, Buffer.from(`],"checkpoint":${JSON.stringify(checkpoint)}}`)]),
       );
+      return { body, full: page.n === window.limit };
     }
     if (!wait) {
       const answer = await withScope(db, scope, async (tx) => {
@@ -174,7 +205,7 @@ export async function pull(
         }
         return answerOf(tx, changes);
       });
-      if (answer !== null) return Buffer.from(answer);
+      if (answer !== null) return { body: Buffer.from(answer), full: false };
     }
     await new Promise((r) => setTimeout(r, HELD_BACK_STEP_MS));
   }

@@ -167,6 +167,43 @@ describe('replication pull', () => {
     expect(doc.prices.find((p) => p.idPauta === target.id_pauta)?.price).toBeCloseTo(price.rows[0]?.preco ?? 0, 4);
   });
 
+  it('a page the server kept may be older than the ERP, never wrong: the device still ends with the change', async () => {
+    // A first page read by one phone, kept by the server for the next phone (page-cache.ts).
+    const limit = 3;
+    const first = async () => {
+      const res = await as.rep('GET', `/sync/produtos/pull?limit=${limit}`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as SyncPull;
+    };
+    const kept = await first();
+    expect(kept.documents).toHaveLength(limit);
+    const target = kept.documents[0] as SyncProduct;
+    const onPauta = target.prices[0];
+    if (!onPauta) throw new Error('the first product has no price');
+    await db.pool.query(
+      `update pautas_precos set preco = preco + 2.5
+        where id_pauta = $1 and id_produto = $2 and id_empresa in (select id_filial from app.vw_empresas where id_empresa = $3)`,
+      [onPauta.idPauta, Number(target.id), t1],
+    );
+    const res = await as.rep('POST', '/catalog/sync');
+    expect(((await res.json()) as CatalogSyncResult).changeLog.produtos.updated).toBeGreaterThanOrEqual(1);
+
+    // The next phone gets the page as it was kept, with the old price...
+    const again = await first();
+    expect(again).toEqual(kept);
+    // ...and, going on from its checkpoint as every device does, the product again with the new one.
+    const rest = await pullAll(as.rep, 'produtos', again.checkpoint);
+    const state = apply(rest.documents, apply(again.documents));
+    const fresh = apply((await pullAll(as.manager, 'produtos')).documents);
+    expect((state.get(Number(target.id)) as SyncProduct).prices).toEqual(
+      (fresh.get(Number(target.id)) as SyncProduct).prices,
+    );
+    expect(
+      (state.get(Number(target.id)) as SyncProduct).prices.find((p) => p.idPauta === onPauta.idPauta)?.price,
+    ).toBeCloseTo(onPauta.price + 2.5, 4);
+    expect(sorted(state.keys())).toEqual(sorted(fresh.keys()));
+  });
+
   it('a client moved to another portfolio arrives as a tombstone to the old representative', async () => {
     const fromRep = await pullAll(as.rep, 'clientes');
     const fromOther = await pullAll(as.otherRep, 'clientes');
