@@ -11,17 +11,22 @@ import type { BenchErp } from './setup.ts';
 import { BENCH_JWT_SECRET } from './setup.ts';
 
 export const PAGE = SYNC_LIMIT_MAX;
-const DELETED = Buffer.from('"_deleted"');
+const DELETED = Buffer.from('_deleted"');
 const CHECKPOINT = Buffer.from('"checkpoint":"');
+const UNDERSCORE = 0x5f;
 
 /**
  * Documents in a page without parsing it: each document has one top-level `_deleted` and no
  * collection nests another (checked against JSON.parse by `verifyCount`). A device parses
- * what it receives; the benchmark measures the server, so it does not spend the shared CPU on it.
+ * what it receives; the benchmark measures the server, so it spends as little of the shared
+ * CPU as it can: a byte search for '_' (memchr) and a compare at each, no big buffers.
  */
 export function countDocuments(page: Buffer): number {
   let n = 0;
-  for (let i = page.indexOf(DELETED); i >= 0; i = page.indexOf(DELETED, i + DELETED.length)) n++;
+  const last = page.length - DELETED.length;
+  for (let i = page.indexOf(UNDERSCORE); i >= 0 && i <= last; i = page.indexOf(UNDERSCORE, i + 1)) {
+    if (page.compare(DELETED, 0, DELETED.length, i, i + DELETED.length) === 0) n++;
+  }
   return n;
 }
 
@@ -34,6 +39,31 @@ export function verifyCount(page: Buffer): void {
   const body = JSON.parse(page.toString('utf8')) as SyncPull;
   if (body.documents.length !== countDocuments(page) || body.checkpoint !== checkpointOf(page))
     throw new Error('countDocuments disagrees with JSON.parse');
+}
+
+/**
+ * Reads a page as it streams in, counting its documents chunk by chunk and keeping only its
+ * tail (where the checkpoint is); the whole page only when `keep` asks for it.
+ */
+async function readPage(
+  res: Response,
+  keep: boolean,
+): Promise<{ n: number; bytes: number; tail: Buffer; whole?: Buffer }> {
+  const kept: Buffer[] = [];
+  let n = 0;
+  let bytes = 0;
+  let tail = Buffer.alloc(0);
+  if (!res.body) return { n, bytes, tail };
+  for await (const value of res.body) {
+    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    if (keep) kept.push(chunk);
+    bytes += chunk.length;
+    // A match may straddle two chunks: the end of the last one and the start of this one.
+    const edge = DELETED.length - 1;
+    n += countDocuments(Buffer.concat([tail.subarray(-edge), chunk.subarray(0, edge)])) + countDocuments(chunk);
+    tail = chunk.length >= 1024 ? chunk.subarray(-1024) : Buffer.concat([tail, chunk]).subarray(-1024);
+  }
+  return { n, bytes, tail, ...(keep ? { whole: Buffer.concat(kept) } : {}) };
 }
 
 export interface DeviceSync {
@@ -65,19 +95,23 @@ export async function initialSync(
       const res = await fetch(`${baseUrl}/api/v1/sync/${name}/pull?${query}`, {
         headers: { authorization: `Bearer ${token}` },
       });
-      const page = Buffer.from(await res.arrayBuffer());
       if (res.status === 503) {
+        await res.arrayBuffer();
         busy++;
         const seconds = Number(res.headers.get('retry-after') ?? 1);
         await new Promise((r) => setTimeout(r, seconds * 1000));
         continue;
       }
-      if (res.status !== 200) throw new Error(`${name}: ${res.status} ${page.toString().slice(0, 200)}`);
-      onPage?.(page);
-      bytes += page.length;
-      const n = countDocuments(page);
+      if (res.status !== 200) throw new Error(`${name}: ${res.status} ${(await res.text()).slice(0, 200)}`);
+      const page = await readPage(res, onPage !== undefined);
+      if (page.whole) {
+        if (countDocuments(page.whole) !== page.n) throw new Error('the streamed count disagrees with the whole page');
+        onPage?.(page.whole);
+      }
+      bytes += page.bytes;
+      const n = page.n;
       documents += n;
-      checkpoint = checkpointOf(page);
+      checkpoint = checkpointOf(page.tail);
       if (n < PAGE) return;
     }
   };

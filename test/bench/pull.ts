@@ -33,27 +33,36 @@ export async function benchPull(): Promise<void> {
     const postmaster = await postmasterPid(pool);
     const token = await tokenOfRep(who.codVendedor);
 
-    const server = await startServer(serverUrl);
-    const api: { ms: number; documents: number; bytes: number; pgMs: number; nodeMs: number }[] = [];
-    try {
-      // Once to warm up and to check the byte counting against a real parse.
-      await initialSync(server.url, token, verifyCount);
-      for (let i = 0; i < RUNS; i++) {
-        const pg0 = clusterCpuMs(postmaster);
-        const node0 = processCpuMs(server.child.pid as number);
-        const r = await initialSync(server.url, token);
-        api.push({
-          ms: r.ms,
-          documents: r.documents,
-          bytes: r.bytes,
-          pgMs: clusterCpuMs(postmaster) - pg0,
-          nodeMs: processCpuMs(server.child.pid as number) - node0,
-        });
-        process.stderr.write(`initial sync ${i + 1}: ${r.documents} documents in ${r.ms.toFixed(0)} ms\n`);
+    type ApiRun = { ms: number; documents: number; bytes: number; pgMs: number; nodeMs: number };
+    /** RUNS initial syncs of the representative against a server started with `env`. */
+    const measureApi = async (env: Record<string, string>): Promise<ApiRun[]> => {
+      const server = await startServer(serverUrl, env);
+      const runs: ApiRun[] = [];
+      try {
+        // Once to warm up and to check the byte counting against a real parse.
+        await initialSync(server.url, token, verifyCount);
+        for (let i = 0; i < RUNS; i++) {
+          const pg0 = clusterCpuMs(postmaster);
+          const node0 = processCpuMs(server.child.pid as number);
+          const r = await initialSync(server.url, token);
+          runs.push({
+            ms: r.ms,
+            documents: r.documents,
+            bytes: r.bytes,
+            pgMs: clusterCpuMs(postmaster) - pg0,
+            nodeMs: processCpuMs(server.child.pid as number) - node0,
+          });
+          process.stderr.write(`initial sync ${i + 1}: ${r.documents} documents in ${r.ms.toFixed(0)} ms\n`);
+        }
+      } finally {
+        await server.stop();
       }
-    } finally {
-      await server.stop();
-    }
+      return runs;
+    };
+    // Every page read from PostgreSQL (no page kept in memory), then as a second phone of the
+    // same representative finds them: the full pages answered again from memory.
+    const api = await measureApi({ SYNC_PAGE_CACHE_MB: '0' });
+    const kept = await measureApi({});
 
     // The limit: the same stored documents of the same representative, one statement, bytes.
     const raw: { ms: number; rows: number; bytes: number; pgMs: number }[] = [];
@@ -75,7 +84,9 @@ export async function benchPull(): Promise<void> {
       client.release();
     }
 
-    const best = api.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const bestOf = (runs: ApiRun[]) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const best = bestOf(api);
+    const bestKept = bestOf(kept);
     const bestRaw = raw.reduce((a, b) => (b.ms < a.ms ? b : a));
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     const apiRate = best.documents / (best.ms / 1000);
@@ -97,22 +108,41 @@ export async function benchPull(): Promise<void> {
       `the median over the ${RUNS} runs (PostgreSQL: every process of the cluster; ticks of 10 ms). Target: ${n(TARGET)} documents/s.`,
       '',
       table(
-        ['measure', 'API (GET /sync/{collection}/pull)', 'one statement (COPY)'],
         [
-          ['documents', n(best.documents), n(bestRaw.rows)],
-          ['bytes', mib(best.bytes), mib(bestRaw.bytes)],
-          ['time', `${(best.ms / 1000).toFixed(3)} s`, `${(bestRaw.ms / 1000).toFixed(3)} s`],
-          ['documents/s', n(apiRate), n(rawRate)],
+          'measure',
+          'API (GET /sync/{collection}/pull), every page from PostgreSQL',
+          'API, the same pages kept in memory (another phone of the representative)',
+          'one statement (COPY)',
+        ],
+        [
+          ['documents', n(best.documents), n(bestKept.documents), n(bestRaw.rows)],
+          ['bytes', mib(best.bytes), mib(bestKept.bytes), mib(bestRaw.bytes)],
+          [
+            'time',
+            `${(best.ms / 1000).toFixed(3)} s`,
+            `${(bestKept.ms / 1000).toFixed(3)} s`,
+            `${(bestRaw.ms / 1000).toFixed(3)} s`,
+          ],
+          ['documents/s', n(apiRate), n(bestKept.documents / (bestKept.ms / 1000)), n(rawRate)],
           [
             'PostgreSQL CPU per initial sync',
             `${n(median(api.map((r) => r.pgMs)))} ms`,
+            `${n(median(kept.map((r) => r.pgMs)))} ms`,
             `${n(median(raw.map((r) => r.pgMs)))} ms`,
           ],
-          ['server process CPU per initial sync', `${n(median(api.map((r) => r.nodeMs)))} ms`, '-'],
+          [
+            'server process CPU per initial sync',
+            `${n(median(api.map((r) => r.nodeMs)))} ms`,
+            `${n(median(kept.map((r) => r.nodeMs)))} ms`,
+            '-',
+          ],
         ],
       ),
       '',
-      `API / limit: ${((apiRate / rawRate) * 100).toFixed(0)}%. Target ${n(TARGET)} documents/s: ${apiRate >= TARGET ? 'met' : 'missed'}.`,
+      'The short last page of each collection is never kept (it says "up to date" only as of when it was read), so',
+      'the kept column still reads those from PostgreSQL.',
+      '',
+      `API (every page from PostgreSQL) / limit: ${((apiRate / rawRate) * 100).toFixed(0)}%. Target ${n(TARGET)} documents/s: ${apiRate >= TARGET ? 'met' : 'missed'}.`,
     ].join('\n');
     writeSection('pull', 'Replication pull (medium fixture)', body);
     process.stdout.write(`${body}\n`);
