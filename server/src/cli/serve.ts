@@ -36,11 +36,12 @@ async function refuseUnlessReady(pool: Pool): Promise<void> {
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
-  const pool = createPool(config.DATABASE_URL);
+  const pool = createPool(config.DATABASE_URL, 10, { prepared: config.DATABASE_PREPARED_STATEMENTS === '1' });
   await refuseUnlessReady(pool);
   const push = pushSettings(config);
-  // One LISTEN connection per process, for GET /sync/stream (opened by the first stream).
-  const hub = createChangeHub({ connectionString: config.DATABASE_URL, log });
+  // One LISTEN connection per process, for GET /sync/stream (opened by the first stream). A
+  // LISTEN belongs to its session: not through a transaction pooler (docs/deployment.md).
+  const hub = createChangeHub({ connectionString: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, log });
   const webRoot = config.WEB_ROOT ? builtWebRoot(config.WEB_ROOT) : defaultWebRoot();
   if (!webRoot) {
     log.warn('the app is not built: serving the API only; run `pnpm -F @campo/client build` for the app at /', {
