@@ -39,6 +39,11 @@ const ZServerEnv = z
      * through a transaction pooler (PgBouncer in transaction mode); unset: DATABASE_URL.
      */
     DATABASE_DIRECT_URL: ZOptionalDatabaseUrl('DATABASE_DIRECT_URL'),
+    /**
+     * A hot standby of the database the pull reads from once it has replayed far enough; the
+     * primary answers what it cannot. Unset: every pull reads DATABASE_URL.
+     */
+    DATABASE_REPLICA_URL: ZOptionalDatabaseUrl('DATABASE_REPLICA_URL'),
     /** 0: the hot paths' statements are sent unnamed (a pooler that cannot keep prepared statements). */
     DATABASE_PREPARED_STATEMENTS: z.enum(['0', '1']).default('1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),

@@ -5,7 +5,7 @@ import { loadServerConfig, pushSettings } from '../config.ts';
 import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
 import { log } from '../log.ts';
-import { metricsApp, recordRefresh, watchOutboxDepth } from '../metrics.ts';
+import { metricsApp, pullPagesByServer, recordRefresh, watchOutboxDepth } from '../metrics.ts';
 import { startPushWorker } from '../notifications/worker.ts';
 import { startSyncRefresher } from '../sync/schedule.ts';
 import { createChangeHub } from '../sync/stream.ts';
@@ -36,7 +36,10 @@ async function refuseUnlessReady(pool: Pool): Promise<void> {
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
-  const pool = createPool(config.DATABASE_URL, 10, { prepared: config.DATABASE_PREPARED_STATEMENTS === '1' });
+  const prepared = config.DATABASE_PREPARED_STATEMENTS === '1';
+  const pool = createPool(config.DATABASE_URL, 10, { prepared });
+  // The pull's fast path alone reads the standby (docs/deployment.md, "Pulls from a hot standby").
+  const replicaPool = config.DATABASE_REPLICA_URL ? createPool(config.DATABASE_REPLICA_URL, 10, { prepared }) : null;
   await refuseUnlessReady(pool);
   const push = pushSettings(config);
   // One LISTEN connection per process, for GET /sync/stream (opened by the first stream). A
@@ -51,6 +54,9 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
   const app = createApp({
     pool,
     hub,
+    ...(replicaPool
+      ? { pullReplica: { pool: replicaPool, onPage: (source) => pullPagesByServer.inc({ source }) } }
+      : {}),
     ...(webRoot ? { webRoot } : {}),
     config: {
       jwtSecret: config.JWT_SECRET,
@@ -99,6 +105,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
     cleanup: async () => {
       await Promise.all([pushWorker?.stop(), refresher.stop()]);
       await pool.end();
+      await replicaPool?.end();
     },
   });
   log.info('stopped', { orderly });

@@ -26,7 +26,7 @@ import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { createSyncGate, type SyncGate } from './gate.ts';
-import { pull, push } from './service.ts';
+import { type PullReplica, pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
 const tags = ['sync'];
@@ -158,6 +158,8 @@ const DOCUMENT_SCHEMAS = {
 export function syncRoutes(deps: {
   db: Db;
   pool: pg.Pool;
+  /** A hot standby for the pull (DATABASE_REPLICA_URL); absent: every pull reads the primary. */
+  replica?: PullReplica | undefined;
   hub?: ChangeHub;
   heartbeatMs?: number;
   minVersion?: number;
