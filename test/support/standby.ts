@@ -106,13 +106,15 @@ export async function startStandby(adminUrl: string): Promise<Standby | string> 
   if (!existsSync(join(dataDir, 'PG_VERSION')))
     return `the data folder of the PostgreSQL under test (${dataDir}) is not on this machine`;
 
-  // Slots of runs that were killed before they could drop theirs would keep WAL forever.
+  // Slots of runs that were killed before they could drop theirs would keep WAL forever. The
+  // name carries its creation time: a run going on beside this one keeps its slot.
   await query(
     adminUrl,
     `select pg_drop_replication_slot(slot_name) from pg_replication_slots
-      where slot_name like '${SLOT_PREFIX}%' and not active`,
+      where slot_name ~ '^${SLOT_PREFIX}[0-9]+_' and not active
+        and split_part(substr(slot_name, ${SLOT_PREFIX.length + 1}), '_', 1)::bigint < extract(epoch from now()) - 3600`,
   );
-  const slot = `${SLOT_PREFIX}${randomBytes(6).toString('hex')}`;
+  const slot = `${SLOT_PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(6).toString('hex')}`;
   await query(adminUrl, 'select pg_create_physical_replication_slot($1, true)', [slot]);
   const dropSlot = () =>
     query(adminUrl, 'select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1', [
