@@ -5,10 +5,14 @@
 // key, the hot paths' statements), a pull (COPY inside a transaction, the horizon read off
 // pg_locks) and the change stream all work; orders and pulls of several representatives of two
 // tenants at once, sharing those two sessions, never see each other's rows, since the settings
-// row-level security reads are transaction-local. With PgBouncer 1.21 or later the hot paths'
+// row-level security reads are transaction-local. `campo serve` itself is run the same way
+// through its environment (DATABASE_URL, DATABASE_DIRECT_URL). With PgBouncer 1.21 or later the hot paths'
 // named prepared statements are kept (max_prepared_statements); with an older one (Debian 12
 // ships 1.18) the pool sends them unnamed (DATABASE_PREPARED_STATEMENTS=0).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import type { SyncPull } from '@campo/shared';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +23,7 @@ import { TEST_JWT_SECRET } from './support/app.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
 import { findPgBouncer, keepsPreparedStatements, type PgBouncer, startPgBouncer } from './support/pgbouncer.ts';
-import { apiAs, logInAs } from './support/session.ts';
+import { apiAs, logInAs, SESSION_PASSWORD } from './support/session.ts';
 import { sse } from './support/sse.ts';
 
 const installed = findPgBouncer();
@@ -30,6 +34,7 @@ if (!installed) {
 }
 
 const db = useTestDatabase();
+const campo = fileURLToPath(new URL('../server/bin/campo.mjs', import.meta.url));
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 interface Rep {
@@ -158,5 +163,74 @@ describe.skipIf(!installed)('behind PgBouncer in transaction mode', () => {
     );
     expect(backends.rows[0]?.n).toBeLessThanOrEqual(bouncer.poolSize);
     expect(pool.totalCount).toBeGreaterThan(bouncer.poolSize);
+  });
+  it('campo serve runs with DATABASE_URL through PgBouncer and DATABASE_DIRECT_URL for its change hub', async () => {
+    const child: ChildProcess = spawn(process.execPath, [campo, 'serve', '--port', '0'], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: bouncer.url,
+        DATABASE_DIRECT_URL: asServerRole(db.url),
+        DATABASE_PREPARED_STATEMENTS: prepared ? '1' : '0',
+        JWT_SECRET: TEST_JWT_SECRET,
+        HOST: '127.0.0.1',
+        SYNC_REFRESH_SECONDS: '0',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = once(child, 'exit');
+    try {
+      // Its start-up check of the schema already went through the pooler.
+      const port = await new Promise<number>((resolve, reject) => {
+        let out = '';
+        let err = '';
+        child.stderr?.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+        });
+        child.stdout?.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const listening = /"msg":"listening"/.test(out) ? /"port":(\d+)/.exec(out) : null;
+          if (listening) resolve(Number(listening[1]));
+        });
+        void exited.then(([code]) => reject(new Error(`campo serve exited (${code}): ${err}`)));
+      });
+      const base = `http://127.0.0.1:${port}/api/v1`;
+      const login = await fetch(`${base}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: 'rep1@bouncer.test', password: SESSION_PASSWORD }),
+      });
+      expect(login.status).toBe(200);
+      const { token } = (await login.json()) as { token: string };
+      const rep = reps[1] as Rep;
+      const streamAnswer = await fetch(`${base}/sync/stream`, { headers: { authorization: `Bearer ${token}` } });
+      expect(streamAnswer.status).toBe(200);
+      const stream = sse(streamAnswer);
+      try {
+        await stream.until((e) => e.event === 'resync');
+        const created = await fetch(`${base}/orders`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'idempotency-key': randomUUID(),
+          },
+          body: JSON.stringify({
+            idCliente: rep.order.idCliente,
+            itens: [{ idProduto: rep.order.idProduto, quantidade: 1 }],
+          }),
+        });
+        expect(created.status, await created.clone().text()).toBe(201);
+        await stream.until(
+          (e) => e.event === 'change' && (JSON.parse(e.data) as { colecao: string }).colecao === 'pedidos',
+        );
+      } finally {
+        await stream.close();
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
