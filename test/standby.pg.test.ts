@@ -1,5 +1,5 @@
-// Pulls served from a hot standby (DATABASE_REPLICA_URL; docs/deployment.md, "Pulls from a hot
-// standby"). A second PostgreSQL streams the test database's WAL; the API writes on the
+// Pulls served from a hot standby (DATABASE_REPLICA_URL; docs/deployment.md, "Scaling past one
+// machine", 3). A second PostgreSQL streams the test database's WAL; the API writes on the
 // primary and reads its pull pages on the standby once the standby has replayed past the mark
 // the primary gives (the horizon, then the WAL position). A device gets every row a
 // primary-only server would give, right after a write; and while the standby's replay is

@@ -1,5 +1,5 @@
 // A hot standby of the test run's PostgreSQL, for the tests of pulls served from a standby
-// (docs/deployment.md, "Pulls from a hot standby"). The embedded packages ship no
+// (docs/deployment.md, "Scaling past one machine", 3). The embedded packages ship no
 // pg_basebackup, so the base backup is PostgreSQL's low-level one: pg_backup_start, a copy of
 // the primary's data folder (it must be on this machine: the embedded server of the run, or a
 // local TEST_DATABASE_URL), pg_backup_stop's backup_label. The standby then streams the WAL

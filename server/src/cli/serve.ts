@@ -38,7 +38,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
   const prepared = config.DATABASE_PREPARED_STATEMENTS === '1';
   const pool = createPool(config.DATABASE_URL, 10, { prepared });
-  // The pull's fast path alone reads the standby (docs/deployment.md, "Pulls from a hot standby").
+  // The pull's fast path alone reads the standby (docs/deployment.md, "Scaling past one machine", 3).
   const replicaPool = config.DATABASE_REPLICA_URL ? createPool(config.DATABASE_REPLICA_URL, 10, { prepared }) : null;
   await refuseUnlessReady(pool);
   const push = pushSettings(config);

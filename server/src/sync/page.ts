@@ -31,8 +31,8 @@ function int(value: number): string {
 }
 
 /**
- * What a pull read on the primary lets a hot standby answer (docs/deployment.md, "Pulls from a
- * hot standby"): the horizon, then the primary's WAL insert position, read in that order. Every
+ * What a pull read on the primary lets a hot standby answer (docs/deployment.md, "Scaling past
+ * one machine", 3): the horizon, then the primary's WAL insert position, read in that order. Every
  * Campo transaction below the horizon had finished when it was read, so its commit record lies
  * before `lsn`; a standby that has replayed up to `lsn` sees every change-log row below the
  * horizon, in its final state as of then, as the primary would.

@@ -128,7 +128,7 @@ async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncCollection
 
 /**
  * A hot standby the pull's fast path reads from (DATABASE_REPLICA_URL; docs/deployment.md,
- * "Pulls from a hot standby"). Everything else, and every page the standby cannot answer yet,
+ * "Scaling past one machine", 3). Everything else, and every page the standby cannot answer yet,
  * stays on the primary.
  */
 export interface PullReplica {
