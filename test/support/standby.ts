@@ -8,7 +8,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { appendFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,8 +103,11 @@ export async function startStandby(adminUrl: string): Promise<Standby | string> 
   if (settings.wal_level === 'minimal') return 'the PostgreSQL under test has wal_level=minimal';
   if (Number(settings.max_wal_senders) < 1) return 'the PostgreSQL under test has max_wal_senders=0';
   const dataDir = settings.data_directory ?? '';
-  if (!existsSync(join(dataDir, 'PG_VERSION')))
-    return `the data folder of the PostgreSQL under test (${dataDir}) is not on this machine`;
+  try {
+    accessSync(join(dataDir, 'PG_VERSION'), constants.R_OK);
+  } catch {
+    return `the data folder of the PostgreSQL under test (${dataDir}) is not on this machine or not readable by this user`;
+  }
 
   // Slots of runs that were killed before they could drop theirs would keep WAL forever. The
   // name carries its creation time: a run going on beside this one keeps its slot.
