@@ -37,6 +37,7 @@ import { policyRoutes } from './policies/routes.ts';
 import { createSyncGate, type SyncGateOptions } from './sync/gate.ts';
 import { createPageCache, type PageCacheOptions } from './sync/page-cache.ts';
 import { syncRoutes } from './sync/routes.ts';
+import type { PullReplica } from './sync/service.ts';
 import type { ChangeHub } from './sync/stream.ts';
 import { targetRoutes } from './targets/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
@@ -73,6 +74,8 @@ export interface AppDeps {
   db?: Db;
   /** The process's LISTEN hub for GET /sync/stream; absent: the stream answers 503. */
   hub?: ChangeHub;
+  /** A hot standby the pull reads from when it has replayed far enough (DATABASE_REPLICA_URL). */
+  pullReplica?: PullReplica;
   /** The built PWA (client/dist) to serve at `/`; absent: the server answers the API only. */
   webRoot?: string;
   /** Oldest replication protocol served (default SYNC_PROTOCOL_MIN_VERSION); tests raise it. */
@@ -155,6 +158,7 @@ export function createApp(deps: AppDeps) {
     syncRoutes({
       db,
       pool: deps.pool,
+      replica: deps.pullReplica,
       hub: deps.hub,
       heartbeatMs: deps.config.syncHeartbeatMs,
       minVersion: deps.syncMinVersion,

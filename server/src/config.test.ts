@@ -45,4 +45,23 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({ ...env, TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
     expect(() => loadServerConfig({ ...env, TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY/);
   });
+  it('reads DATABASE_DIRECT_URL and DATABASE_REPLICA_URL (optional postgres URLs) and DATABASE_PREPARED_STATEMENTS (1 by default)', () => {
+    const env = { DATABASE_URL: 'postgres://u@pgbouncer:6432/erp', JWT_SECRET: secret };
+    expect(loadServerConfig(env).DATABASE_DIRECT_URL).toBeUndefined();
+    expect(loadServerConfig(env).DATABASE_PREPARED_STATEMENTS).toBe('1');
+    expect(loadServerConfig({ ...env, DATABASE_DIRECT_URL: '' }).DATABASE_DIRECT_URL).toBeUndefined();
+    expect(loadServerConfig({ ...env, DATABASE_DIRECT_URL: 'postgres://u@db:5432/erp' }).DATABASE_DIRECT_URL).toBe(
+      'postgres://u@db:5432/erp',
+    );
+    expect(() => loadServerConfig({ ...env, DATABASE_DIRECT_URL: 'db:5432/erp' })).toThrow(/DATABASE_DIRECT_URL/);
+    expect(loadServerConfig({ ...env, DATABASE_PREPARED_STATEMENTS: '0' }).DATABASE_PREPARED_STATEMENTS).toBe('0');
+    expect(loadServerConfig(env).DATABASE_REPLICA_URL).toBeUndefined();
+    expect(loadServerConfig({ ...env, DATABASE_REPLICA_URL: 'postgres://u@standby/erp' }).DATABASE_REPLICA_URL).toBe(
+      'postgres://u@standby/erp',
+    );
+    expect(() => loadServerConfig({ ...env, DATABASE_REPLICA_URL: 'standby' })).toThrow(/DATABASE_REPLICA_URL/);
+    expect(() => loadServerConfig({ ...env, DATABASE_PREPARED_STATEMENTS: 'off' })).toThrow(
+      /DATABASE_PREPARED_STATEMENTS/,
+    );
+  });
 });

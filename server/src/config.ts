@@ -21,9 +21,31 @@ const unsetWhenEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === ''
 const ZOptionalEnv = z.preprocess(unsetWhenEmpty, z.string().trim().optional());
 const VAPID_VARS = ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT'] as const;
 
+const ZOptionalDatabaseUrl = (name: string) =>
+  z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\/\S+$/, `${name} must be a postgres:// or postgresql:// URL`)
+      .optional(),
+  );
+
 const ZServerEnv = z
   .object({
     DATABASE_URL: ZDatabaseUrl,
+    /**
+     * A connection that keeps its session, for the change hub's LISTEN, when DATABASE_URL goes
+     * through a transaction pooler (PgBouncer in transaction mode); unset: DATABASE_URL.
+     */
+    DATABASE_DIRECT_URL: ZOptionalDatabaseUrl('DATABASE_DIRECT_URL'),
+    /**
+     * A hot standby of the database the pull reads from once it has replayed far enough; the
+     * primary answers what it cannot. Unset: every pull reads DATABASE_URL.
+     */
+    DATABASE_REPLICA_URL: ZOptionalDatabaseUrl('DATABASE_REPLICA_URL'),
+    /** 0: the hot paths' statements are sent unnamed (a pooler that cannot keep prepared statements). */
+    DATABASE_PREPARED_STATEMENTS: z.enum(['0', '1']).default('1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     HOST: z.string().default('0.0.0.0'),
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

@@ -98,6 +98,13 @@ new Gauge({
   },
 });
 
+export const pullPagesByServer = new Counter({
+  name: 'campo_sync_pull_pages_total',
+  help: 'Pull pages read with DATABASE_REPLICA_URL set, by where: replica (the standby had replayed far enough) or primary (it had not, or failed)',
+  labelNames: ['source'] as const,
+  registers: [registry],
+});
+
 /** The refresh schedule's hook (sync/schedule.ts): one call per tenant refreshed. */
 export function recordRefresh(r: { idEmpresa: number; ms: number; ok: boolean }): void {
   refreshDuration.observe({ outcome: r.ok ? 'ok' : 'error' }, r.ms / 1000);

@@ -5,7 +5,7 @@ import { loadServerConfig, pushSettings } from '../config.ts';
 import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
 import { log } from '../log.ts';
-import { metricsApp, recordRefresh, watchOutboxDepth } from '../metrics.ts';
+import { metricsApp, pullPagesByServer, recordRefresh, watchOutboxDepth } from '../metrics.ts';
 import { startPushWorker } from '../notifications/worker.ts';
 import { startSyncRefresher } from '../sync/schedule.ts';
 import { createChangeHub } from '../sync/stream.ts';
@@ -36,11 +36,15 @@ async function refuseUnlessReady(pool: Pool): Promise<void> {
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
-  const pool = createPool(config.DATABASE_URL);
+  const prepared = config.DATABASE_PREPARED_STATEMENTS === '1';
+  const pool = createPool(config.DATABASE_URL, 10, { prepared });
+  // The pull's fast path alone reads the standby (docs/deployment.md, "Scaling past one machine", 3).
+  const replicaPool = config.DATABASE_REPLICA_URL ? createPool(config.DATABASE_REPLICA_URL, 10, { prepared }) : null;
   await refuseUnlessReady(pool);
   const push = pushSettings(config);
-  // One LISTEN connection per process, for GET /sync/stream (opened by the first stream).
-  const hub = createChangeHub({ connectionString: config.DATABASE_URL, log });
+  // One LISTEN connection per process, for GET /sync/stream (opened by the first stream). A
+  // LISTEN belongs to its session: not through a transaction pooler (docs/deployment.md).
+  const hub = createChangeHub({ connectionString: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, log });
   const webRoot = config.WEB_ROOT ? builtWebRoot(config.WEB_ROOT) : defaultWebRoot();
   if (!webRoot) {
     log.warn('the app is not built: serving the API only; run `pnpm -F @campo/client build` for the app at /', {
@@ -50,6 +54,9 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
   const app = createApp({
     pool,
     hub,
+    ...(replicaPool
+      ? { pullReplica: { pool: replicaPool, onPage: (source) => pullPagesByServer.inc({ source }) } }
+      : {}),
     ...(webRoot ? { webRoot } : {}),
     config: {
       jwtSecret: config.JWT_SECRET,
@@ -99,6 +106,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
     cleanup: async () => {
       await Promise.all([pushWorker?.stop(), refresher.stop()]);
       await pool.end();
+      await replicaPool?.end();
     },
   });
   log.info('stopped', { orderly });

@@ -33,6 +33,8 @@ export interface EmbeddedPostgresOptions {
   fast?: boolean;
   /** More `name=value` server settings (benchmarks: shared_preload_libraries=pg_stat_statements). */
   settings?: string[];
+  /** Remove `dataDir` when the server stops (a standby's copy made for one test). */
+  removeDataDir?: boolean;
   onLog?: (line: string) => void;
 }
 
@@ -202,7 +204,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const major = options.major ?? 18;
   const user = isRoot() ? postgresOsUser() : null;
   const native = usableBinaryDir(major, user);
-  const throwAway = !options.dataDir;
+  const throwAway = !options.dataDir || options.removeDataDir === true;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), `campo-pg${major}-`)));
   if (user) {
     mkdirSync(dataDir, { recursive: true });

@@ -5,7 +5,7 @@ import { prepareMarkedStatements } from './prepared.ts';
 // The ERP database is LATIN1. The connection speaks UTF8 and PostgreSQL converts on the way in
 // and out, so JavaScript strings stay Unicode; text that cannot be held in LATIN1 must be made
 // safe before it is sent (see the transliteration module).
-export function createPool(connectionString: string, max = 10): pg.Pool {
+export function createPool(connectionString: string, max = 10, options: { prepared?: boolean } = {}): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, application_name: 'campo', client_encoding: 'UTF8' });
   // A client that loses its connection emits 'error': the pool forwards it here while the client
   // is idle, but not while a request holds it (a connection killed mid-transaction, a failover),
@@ -15,7 +15,10 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
-  prepareMarkedStatements(pool);
+  // Off behind a transaction pooler that cannot keep them (PgBouncer before 1.21, or without
+  // max_prepared_statements): a statement prepared on one server connection would be executed
+  // on another that never saw it. The marked statements are then sent unnamed, planned each time.
+  if (options.prepared ?? true) prepareMarkedStatements(pool);
   return pool;
 }
 

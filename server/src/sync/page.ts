@@ -31,25 +31,90 @@ function int(value: number): string {
 }
 
 /**
+ * What a pull read on the primary lets a hot standby answer (docs/deployment.md, "Scaling past
+ * one machine", 3): the horizon, then the primary's WAL insert position, read in that order. Every
+ * Campo transaction below the horizon had finished when it was read, so its commit record lies
+ * before `lsn`; a standby that has replayed up to `lsn` sees every change-log row below the
+ * horizon, in its final state as of then, as the primary would.
+ */
+export interface ReplicaMark {
+  horizon: number;
+  /** pg_current_wal_insert_lsn() read after the horizon (the insert position covers commits not yet flushed). */
+  lsn: string;
+}
+
+/** Reads a ReplicaMark on the primary: two statements, sent at once, run in order. */
+export async function readReplicaMark(pool: pg.Pool): Promise<ReplicaMark> {
+  const results = (await pool.query(
+    `select ${HORIZON_SQL}::text as horizon; select pg_current_wal_insert_lsn()::text as lsn`,
+  )) as unknown as [pg.QueryResult<{ horizon: string }>, pg.QueryResult<{ lsn: string }>];
+  const lsn = results[1].rows[0]?.lsn ?? '';
+  if (!LSN.test(lsn)) throw new Error(`pull: not a WAL position: ${lsn}`);
+  return { horizon: Number(results[0].rows[0]?.horizon), lsn };
+}
+
+const LSN = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
+
+/**
  * Reads one page in three round trips: the transaction with the caller's scope and the horizon
  * (read in its own statement, before the page's snapshot, as queries.ts explains), the page
  * through COPY, and the commit.
  */
 export async function copyPage(pool: pg.Pool, w: Omit<ChangeWindow, 'horizon'>): Promise<BytePage> {
+  return (await readPage(pool, w, null)) as BytePage;
+}
+
+/**
+ * The same page read on a hot standby with the horizon the primary gave: null, having read
+ * nothing, while the standby has not replayed up to the mark's position. The check is its own
+ * statement, before the page's (read committed: each statement takes a new snapshot), so the
+ * page's snapshot includes all the check saw replayed.
+ */
+export function copyReplicaPage(
+  pool: pg.Pool,
+  w: Omit<ChangeWindow, 'horizon'>,
+  mark: ReplicaMark,
+): Promise<BytePage | null> {
+  if (!LSN.test(mark.lsn)) throw new Error(`pull: not a WAL position: ${mark.lsn}`);
+  return readPage(pool, w, mark);
+}
+
+async function readPage(
+  pool: pg.Pool,
+  w: Omit<ChangeWindow, 'horizon'>,
+  mark: ReplicaMark | null,
+): Promise<BytePage | null> {
   const client = await pool.connect();
   let failed: Error | undefined;
   try {
     const colecao = client.escapeLiteral(w.colecao);
     const codVendedor = w.codVendedor === null ? '' : int(w.codVendedor);
     // As withScope: the settings row-level security reads, São Paulo's calendar, and the
-    // registration of the transaction (a pull takes no xid, but the rule is one for all).
-    const results = (await client.query(`begin;
-      select set_config('campo.id_empresa', '${int(w.idEmpresa)}', true),
+    // registration of the transaction (a pull takes no xid, but the rule is one for all; a
+    // standby takes no such lock, and has no Campo writers to register against).
+    const settings = `set_config('campo.id_empresa', '${int(w.idEmpresa)}', true),
              set_config('campo.cod_vendedor', '${codVendedor}', true),
-             set_config('TimeZone', 'America/Sao_Paulo', true),
+             set_config('TimeZone', 'America/Sao_Paulo', true)`;
+    let horizon: string;
+    if (mark === null) {
+      const results = (await client.query(`begin;
+      select ${settings},
              pg_advisory_xact_lock_shared(${WRITER_LOCK_NS}, pg_backend_pid()),
              ${HORIZON_SQL}::text as horizon`)) as unknown as pg.QueryResult<{ horizon: string }>[];
-    const horizon = int(Number(results[1]?.rows[0]?.horizon));
+      horizon = int(Number(results[1]?.rows[0]?.horizon));
+    } else {
+      // Null on a server that is not a standby: never taken as replayed.
+      const results = (await client.query(`begin;
+      select ${settings},
+             coalesce(pg_last_wal_replay_lsn() >= '${mark.lsn}'::pg_lsn, false) as replayed`)) as unknown as pg.QueryResult<{
+        replayed: boolean;
+      }>[];
+      if (results[1]?.rows[0]?.replayed !== true) {
+        await client.query('rollback');
+        return null;
+      }
+      horizon = int(mark.horizon);
+    }
     const scope = w.tenantWideOnly
       ? 'and escopo is null'
       : w.codVendedor !== null

@@ -27,7 +27,7 @@ import { DomainError } from '../errors.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { createSyncGate, type SyncGate } from './gate.ts';
 import type { PageCache } from './page-cache.ts';
-import { keptPull, pull, push } from './service.ts';
+import { keptPull, type PullReplica, pull, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
 const tags = ['sync'];
@@ -159,6 +159,8 @@ const DOCUMENT_SCHEMAS = {
 export function syncRoutes(deps: {
   db: Db;
   pool: pg.Pool;
+  /** A hot standby for the pull (DATABASE_REPLICA_URL); absent: every pull reads the primary. */
+  replica?: PullReplica | undefined;
   hub?: ChangeHub;
   heartbeatMs?: number;
   minVersion?: number;

@@ -23,14 +23,17 @@ import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, forbidden, notFound } from '../errors.ts';
+import { log } from '../log.ts';
 import { documentsOf, hasChangeLog, idOfKey, isSqlCollection } from './changelog.ts';
 import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
-import { copyPage, cp1252Utf8 } from './page.ts';
+import { type BytePage, copyPage, copyReplicaPage, cp1252Utf8, readReplicaMark } from './page.ts';
 import type { PageCache } from './page-cache.ts';
 import { changesHeldBack, selectChanges, selectHorizon } from './queries.ts';
 
 const HELD_BACK_WAIT_MS = 5000;
 const HELD_BACK_STEP_MS = 25;
+const REPLICA_WAIT_MS = 200;
+const REPLICA_STEP_MS = 10;
 const DOCUMENTS_OPEN = Buffer.from('{"documents":[');
 
 export function collectionOf(name: string): SyncCollection {
@@ -124,6 +127,51 @@ async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncCollection
   return new Map(docs.map((d) => [d.chave, d.doc as unknown]));
 }
 
+/**
+ * A hot standby the pull's fast path reads from (DATABASE_REPLICA_URL; docs/deployment.md,
+ * "Scaling past one machine", 3). Everything else, and every page the standby cannot answer yet,
+ * stays on the primary.
+ */
+export interface PullReplica {
+  pool: pg.Pool;
+  /** How long a page waits for the standby to replay what the primary's mark needs before it is read on the primary. */
+  waitMs?: number;
+  /** Where each fast-path page was read (metrics, tests). */
+  onPage?: (source: 'replica' | 'primary') => void;
+}
+
+/**
+ * One fast-path page: on the standby once it has replayed past the primary's mark (the
+ * horizon and the WAL position after it), otherwise, or when the standby fails, on the primary.
+ */
+async function fastPage(
+  deps: { pool: pg.Pool; replica?: PullReplica | undefined },
+  window: Parameters<typeof copyPage>[1],
+): Promise<BytePage> {
+  const replica = deps.replica;
+  if (!replica) return copyPage(deps.pool, window);
+  const mark = await readReplicaMark(deps.pool);
+  try {
+    const deadline = Date.now() + (replica.waitMs ?? REPLICA_WAIT_MS);
+    for (;;) {
+      const page = await copyReplicaPage(replica.pool, window, mark);
+      if (page) {
+        replica.onPage?.('replica');
+        return page;
+      }
+      if (Date.now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, REPLICA_STEP_MS));
+    }
+  } catch (err) {
+    // A standby down, or a page cancelled by a conflict with recovery: the primary answers.
+    log.warn('pull: the standby failed, reading the primary', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
+  replica.onPage?.('primary');
+  return copyPage(deps.pool, window);
+}
+
 /** What a pull asks for, authorised: its collection, scope, checkpoint and window. */
 function pullWindow(auth: AuthContext, name: string, query: SyncPullQuery) {
   const colecao = collectionOf(name);
@@ -166,7 +214,7 @@ export function keptPull(
  * page goes through the process's page cache when there is one.
  */
 export async function pull(
-  deps: { db: Db; pool: pg.Pool; pages?: PageCache },
+  deps: { db: Db; pool: pg.Pool; replica?: PullReplica | undefined; pages?: PageCache },
   auth: AuthContext,
   name: string,
   query: SyncPullQuery,
@@ -178,7 +226,7 @@ export async function pull(
 }
 
 async function readPage(
-  deps: { db: Db; pool: pg.Pool },
+  deps: { db: Db; pool: pg.Pool; replica?: PullReplica | undefined },
   { colecao, scope, key, after, window }: ReturnType<typeof pullWindow>,
 ): Promise<{ body: Buffer<ArrayBuffer>; full: boolean }> {
   const { db } = deps;
@@ -187,7 +235,7 @@ async function readPage(
   // order being written). Each try is a new snapshot; after HELD_BACK_WAIT_MS the device
   // gets what there is and hears of the rest from the change stream.
   for (let waited = 0; ; waited += HELD_BACK_STEP_MS) {
-    const page = await copyPage(deps.pool, window);
+    const page = await fastPage(deps, window);
     const wait = page.n < window.limit && page.heldBack && waited < HELD_BACK_WAIT_MS;
     if (!wait && !page.special) {
       const checkpoint = encodeCheckpoint({ ...(page.last ?? after), scope: key });
