@@ -160,6 +160,10 @@ describe('hot paths plan once per connection', () => {
     recording = null;
     expect(res.status).toBe(201);
 
+    // After the transaction, the change notices in a statement of their own (announceCommitted).
+    const end = seen.findIndex((s) => s.text.trim().toLowerCase() === 'commit');
+    expect(seen.slice(end + 1).map((s) => s.text)).toEqual([expect.stringContaining('pg_notify')]);
+    seen.splice(end + 1);
     const texts = seen.map((s) => s.text.trim().split(/\s+/).slice(0, 3).join(' '));
     // BEGIN, the scope with the key's lock, the context read (with the push audience), the
     // order, the rest (lines, history, key, the two change-log revisions, push messages),

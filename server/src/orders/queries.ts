@@ -5,7 +5,6 @@ import type { AppPedidoItens, AppPedidos } from '../db/types.ts';
 import { type PendingApprovalAudience, pendingApprovalAudienceSql } from '../notifications/order-events.ts';
 import type { EngineRuleRow } from '../policies/service.ts';
 import { collectionLockKey } from '../sync/changelog.ts';
-import { SYNC_CHANNEL } from '../sync/stream.ts';
 
 /** What an order's checks read of its client. */
 export interface OrderClientRow {
@@ -195,15 +194,13 @@ export interface OrderRestWrites {
   clientes: RawBuilder<unknown>;
   /** The approvers' push messages (notifications' pendingApprovalOutbox); null: nobody to tell. */
   outbox: RawBuilder<unknown> | null;
-  /** The change notices (sync's changeNotice), sent when the revision was written. */
-  notices: { pedidos: string; clientes: string };
 }
 
 /**
  * The rest of a new order in one prepared statement: its lines, its first history entry
  * (pending approval, by `usuario`), the answer stored under its Idempotency-Key, the
- * change-log revisions of the order's and its client's documents with their notices, and the
- * approvers' push messages. Not with the order's row: the representative's row-level
+ * change-log revisions of the order's and its client's documents (whether each was written:
+ * the caller announces them once committed), and the approvers' push messages. Not with the order's row: the representative's row-level
  * policies on lines and history look the order up, and a statement does not see its own
  * inserts; the client's document reads the client's last order date, which needs the order's
  * row too.
@@ -216,9 +213,9 @@ export async function insertOrderRest(
   usuario: string,
   key: { id_usuario: number; chave: string; rota: string; hash_requisicao: string; corpo_resposta: Buffer },
   writes: OrderRestWrites,
-): Promise<void> {
+): Promise<{ pedidos: boolean; clientes: boolean }> {
   const col = <K extends keyof NewOrderLineRow>(k: K) => lines.map((l) => l[k] ?? null);
-  await sql`${sql.raw(PREPARED)}
+  const { rows } = await sql<{ pedidos: boolean; clientes: boolean }>`${sql.raw(PREPARED)}
     with itens as (
       insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, categoria,
                                     cod_grupo, cod_subgrupo, quantidade, preco_tabela, preco_unitario,
@@ -249,9 +246,9 @@ export async function insertOrderRest(
     ${writes.outbox ? sql`envios as (${writes.outbox}),` : sql``}
     doc_pedido as (${writes.pedidos}),
     doc_cliente as (${writes.clientes})
-    select case when exists (select 1 from doc_pedido) then pg_notify(${SYNC_CHANNEL}, ${writes.notices.pedidos}) end,
-           case when exists (select 1 from doc_cliente) then pg_notify(${SYNC_CHANNEL}, ${writes.notices.clientes}) end
+    select exists (select 1 from doc_pedido) as pedidos, exists (select 1 from doc_cliente) as clientes
     `.execute(tx);
+  return rows[0] ?? { pedidos: false, clientes: false };
 }
 
 export async function insertHistory(

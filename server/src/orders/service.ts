@@ -30,7 +30,7 @@ import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
 import { documentWrites, sqlDocumentWrites, touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
-import { changeNotice } from '../sync/stream.ts';
+import { announceCommitted } from '../sync/stream.ts';
 import { loadOrderDocs, orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
@@ -216,7 +216,7 @@ async function insertOrderTx(
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
   audience: q.OrderContext['audience'],
-): Promise<Order> {
+): Promise<{ body: Order; changed: ('pedidos' | 'clientes')[] }> {
   const { client, idPauta, endEntrega, condicao, lines } = checked;
   const totals = orderTotals(lines.map((l) => l.amounts));
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
@@ -286,7 +286,7 @@ async function insertOrderTx(
       { de: null, para: 'pending_approval', usuario: auth.login, nomeUsuario: auth.name, motivo: null, em: criadoEm },
     ],
   };
-  await q.insertOrderRest(
+  const written = await q.insertOrderRest(
     tx,
     auth.idEmpresa,
     id,
@@ -322,13 +322,10 @@ async function insertOrderTx(
       clientes: sqlDocumentWrites(auth.idEmpresa, 'clientes', [body.idCliente]),
       // The approvers hear of it exactly when it commits.
       outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, audience),
-      notices: {
-        pedidos: changeNotice({ idEmpresa: auth.idEmpresa, colecao: 'pedidos', codVendedor: auth.codVendedor }),
-        clientes: changeNotice({ idEmpresa: auth.idEmpresa, colecao: 'clientes', codVendedor: auth.codVendedor }),
-      },
     },
   );
-  return body;
+  const changed = (['pedidos', 'clientes'] as const).filter((c) => written[c]);
+  return { body, changed };
 }
 
 /**
@@ -360,9 +357,10 @@ export async function createOrder(
  * The order's transaction in four statements between BEGIN and COMMIT (docs/orders.md,
  * "Cost"): the scope with the key's and the collections' locks; one context read (with the
  * push audience); the order row; the rest of the order (lines, history, key, the change-log
- * revisions of the order and its client with their notices, the approvers' push messages).
+ * revisions of the order and its client, the approvers' push messages). The devices hear of
+ * the revisions once the transaction committed (announceCommitted).
  */
-function createOrderTx(
+async function createOrderTx(
   db: Db,
   auth: AuthContext,
   key: string,
@@ -371,7 +369,8 @@ function createOrderTx(
   now: Date,
 ): Promise<OrderResult> {
   const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key);
-  return withScopeAnd(db, scopeOf(auth), lock, async (tx, { ok }) => {
+  let changed: ('pedidos' | 'clientes')[] = [];
+  const result = await withScopeAnd(db, scopeOf(auth), lock, async (tx, { ok }): Promise<OrderResult> => {
     if (!ok) {
       throw new DomainError(
         'IDEMPOTENCY_KEY_IN_FLIGHT',
@@ -405,9 +404,16 @@ function createOrderTx(
       };
     }
     const checked = priceAndCheck(auth, input, date, context);
-    const body = await insertOrderTx(tx, auth, input, checked, { key, hash }, context.audience);
-    return { status: 201, body, replayed: false };
+    const created = await insertOrderTx(tx, auth, input, checked, { key, hash }, context.audience);
+    changed = created.changed;
+    return { status: 201, body: created.body, replayed: false };
   });
+  await Promise.all(
+    changed.map((colecao) =>
+      announceCommitted(db, { idEmpresa: auth.idEmpresa, colecao, codVendedor: auth.codVendedor }),
+    ),
+  );
+  return result;
 }
 
 async function loadOrder(tx: Tx, idEmpresa: number, id: number): Promise<Order> {
