@@ -67,7 +67,7 @@ const ZServerEnv = z
     /** Seconds between refreshes of the replication change log of every tenant; 0 turns it off. */
     SYNC_REFRESH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     /** Devices downloading from the start at once in this process; the rest wait in line (docs/sync.md). */
-    SYNC_DOWNLOADS: z.coerce.number().int().min(1).max(1000).default(4),
+    SYNC_DOWNLOADS: z.coerce.number().int().min(1).max(1000).default(16),
     /** Seconds a device waits in that line before 503 SYNC_BUSY with Retry-After (it keeps its place). */
     SYNC_QUEUE_SECONDS: z.coerce.number().int().min(1).max(300).default(20),
     /** MiB of full pull pages this process keeps to answer again (docs/sync.md); 0: none. */

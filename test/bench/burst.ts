@@ -14,7 +14,7 @@ import { table, writeSection } from './report.ts';
 import { withBenchErp } from './setup.ts';
 
 const DEFAULT_DEVICES = 100;
-const ADMITTED = 4;
+const ADMITTED = 16;
 
 interface BurstRun {
   label: string;

@@ -14,11 +14,11 @@
 import { DomainError } from '../errors.ts';
 
 export interface SyncGateOptions {
-  /** Devices downloading at once (default 4). */
+  /** Devices downloading at once (default 16). */
   maxDevices?: number;
   /** Longest a pull waits for admission before 503 with Retry-After (default 20 s). */
   maxWaitMs?: number;
-  /** A device with no pull for this long leaves its place (default 250 ms). */
+  /** A device with no pull for this long leaves its place (default 100 ms). */
   idleMs?: number;
   /** How long a device that left the line keeps its place for when it comes back (default 2 min). */
   rememberMs?: number;
@@ -42,9 +42,9 @@ export interface SyncGate {
 }
 
 export function createSyncGate(options: SyncGateOptions = {}): SyncGate {
-  const maxDevices = options.maxDevices ?? 4;
+  const maxDevices = options.maxDevices ?? 16;
   const maxWaitMs = options.maxWaitMs ?? 20_000;
-  const idleMs = options.idleMs ?? 250;
+  const idleMs = options.idleMs ?? 100;
   const rememberMs = options.rememberMs ?? 120_000;
   /** Admitted devices: pulls in flight, and the timer that releases an idle one. */
   const admitted = new Map<number, { inFlight: number; idle?: ReturnType<typeof setTimeout> }>();
