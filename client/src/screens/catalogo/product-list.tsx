@@ -1,22 +1,26 @@
 // The catalog list. A tenant may have tens of thousands of products, so every read is an
 // indexed RxDB query with a limit: a page of 50 sorted on `busca`, and the group list found
-// by skipping along the (grupoCodigo, busca) index one group at a time.
+// by skipping along the (grupoCodigo, busca) index one group at a time. A search by words is
+// answered by an in-memory index instead (search-index.ts): no IndexedDB index holds substrings.
 import { lineAmounts } from '@campo/shared';
+import { searchTerms } from '@campo/shared/search';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { MangoQuerySelector } from 'rxdb';
-import { map } from 'rxjs';
+import { asyncScheduler, from, map, type Observable, switchMap, throttleTime } from 'rxjs';
 import { useStoreObservable } from '../../data/hooks.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatMoney } from '../clientes/format.ts';
-import { buscaSelectors } from '../clientes/search.ts';
 import { InitialSyncNote } from '../clientes/store-gate.tsx';
 import { stockText } from '../pedidos/stock.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { badgesOf, type Conditions, conditions$, priceOn } from './pricing.ts';
+import { createProductSearchIndex, type ProductSearchIndex } from './search-index.ts';
 
 const PAGE = 50;
+/** A search re-runs at most this often while products are being written. */
+const SEARCH_EVERY_MS = 200;
 /** A safety stop for the group scan: far more groups than any ERP here has. */
 const MAX_GROUPS = 500;
 
@@ -69,6 +73,35 @@ function useGroups(s: Store): Group[] {
   return groups;
 }
 
+// Per store, built at the first search and kept current by the collection's changes.
+const searchIndexes = new WeakMap<Store, ProductSearchIndex>();
+
+/**
+ * The products whose key holds the words, from the in-memory index (search-index.ts): re-run as
+ * the index changes, at most every SEARCH_EVERY_MS while the first download writes page after
+ * page, and only the page shown is read from the store.
+ */
+function searched(s: Store, q: string, g: number | null, limit: number): Observable<ProductDoc[]> {
+  let index = searchIndexes.get(s);
+  if (!index) {
+    index = createProductSearchIndex(collectionOf(s.db, 'produtos'));
+    searchIndexes.set(s, index);
+  }
+  const idx = index;
+  return from(idx.ready).pipe(
+    switchMap(() => idx.version$),
+    throttleTime(SEARCH_EVERY_MS, asyncScheduler, { leading: true, trailing: true }),
+    switchMap(async () => {
+      const ids = idx.search(q, g, limit);
+      const docs = await collectionOf(s.db, 'produtos').findByIds(ids).exec();
+      return ids.flatMap((id) => {
+        const d = docs.get(id);
+        return d ? [d.toJSON() as ProductDoc] : [];
+      });
+    }),
+  );
+}
+
 export function ProductList(props: { store: Store; clienteId: string | undefined }) {
   const s = props.store;
   const pautas = usePriceFor(s, props.clienteId);
@@ -79,9 +112,10 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
   const limit = shown.value;
   const page = useStoreObservable<ProductDoc[] | null>(
     (st) => {
-      const and = buscaSelectors(q) as MangoQuerySelector<ProductDoc>[];
+      if (searchTerms(q).length) return searched(st, q, g, limit + 1);
+      // Without words the list is a range of an index: RxDB reads only the page.
+      const and: MangoQuerySelector<ProductDoc>[] = [{ active: true }];
       if (g !== null) and.push({ grupoCodigo: g });
-      and.push({ active: true });
       return collectionOf(st.db, 'produtos')
         .find({
           selector: { $and: and },

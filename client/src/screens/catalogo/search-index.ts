@@ -1,0 +1,121 @@
+// The catalog's search by words, in memory (docs/pwa.md, "Catálogo"). A word is a substring of
+// the folded `busca` key, which no IndexedDB index answers: as an RxDB query on Dexie it walks
+// every product with a cursor, one callback each (0.5 s and more at 20,000 products on a
+// phone), and a live query does it again on every write, so during the first download the
+// search re-ran on each page written and took most of the main thread (docs/benchmarks.md,
+// browser-sync). Here each product is one small entry kept current from the collection's change
+// events; a search filters 20,000 strings in a few milliseconds and reads only the page it shows.
+import { searchTerms } from '@campo/shared/search';
+import type { RxCollection, RxStorageChangeEvent } from 'rxdb';
+import { normalizeMangoQuery, prepareQuery } from 'rxdb';
+import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
+import type { ProductDoc } from '../../db/index.ts';
+
+interface Entry {
+  id: string;
+  busca: string;
+  grupoCodigo: number;
+  active: boolean;
+}
+
+/** Products read per query while the index loads what the store already holds. */
+const LOAD_CHUNK = 1000;
+
+export interface ProductSearchIndex {
+  /** Bumped whenever an entry changes; a search re-runs on it. */
+  readonly version$: Observable<number>;
+  /** Resolves once the products already in the store are indexed. */
+  readonly ready: Promise<void>;
+  /**
+   * Ids of the active products whose key holds every word of `q`, in the list's order (`busca`,
+   * then id), optionally of one group; at most `limit`.
+   */
+  search(q: string, grupo: number | null, limit: number): string[];
+  close(): void;
+}
+
+type Products = RxCollection<ProductDoc>;
+
+function entryOf(doc: { id: string; busca: string; grupoCodigo: number; active?: boolean | null }): Entry {
+  return { id: doc.id, busca: doc.busca, grupoCodigo: doc.grupoCodigo, active: doc.active === true };
+}
+
+/** The order of RxDB's query on the `busca` index: the key, then the primary key. */
+function byBusca(a: Entry, b: Entry): number {
+  if (a.busca !== b.busca) return a.busca < b.busca ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * Indexes a products collection: subscribes to its changes first, then reads what it already
+ * holds in chunks (an entry a change event set meanwhile is newer and is kept).
+ */
+export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUNK): ProductSearchIndex {
+  const entries = new Map<string, Entry>();
+  const touched = new Set<string>();
+  let loading = true;
+  let sorted: Entry[] | null = null;
+  let version = 0;
+  const version$ = new BehaviorSubject(0);
+  const bump = () => {
+    sorted = null;
+    version$.next(++version);
+  };
+
+  const apply = (events: readonly RxStorageChangeEvent<ProductDoc>[]) => {
+    for (const e of events) {
+      const doc = e.documentData;
+      if (loading) touched.add(e.documentId);
+      if (e.operation === 'DELETE' || doc._deleted) entries.delete(e.documentId);
+      else entries.set(e.documentId, entryOf(doc));
+    }
+    bump();
+  };
+  const sub: Subscription = collection.eventBulks$.subscribe((bulk) => {
+    if (!bulk.isLocal) apply(bulk.events as RxStorageChangeEvent<ProductDoc>[]);
+  });
+
+  const load = async () => {
+    const schema = collection.schema.jsonSchema;
+    let last = '';
+    for (;;) {
+      // Straight from the storage: raw documents, without the RxDocuments a find would build.
+      const query = normalizeMangoQuery<ProductDoc>(schema, {
+        selector: { _deleted: { $eq: false }, id: { $gt: last } } as never,
+        sort: [{ id: 'asc' }],
+        limit: chunk,
+      });
+      const { documents } = await collection.storageInstance.query(prepareQuery(schema, query));
+      for (const doc of documents) if (!touched.has(doc.id)) entries.set(doc.id, entryOf(doc));
+      if (documents.length < chunk) break;
+      last = (documents[documents.length - 1] as ProductDoc).id;
+    }
+    loading = false;
+    touched.clear();
+    bump();
+  };
+  const ready = load();
+
+  return {
+    version$: version$.asObservable(),
+    ready,
+    search(q, grupo, limit) {
+      if (!sorted) sorted = [...entries.values()].sort(byBusca);
+      // The words as the server and the other searches read them (shared/src/search.ts): each must
+      // be in the key, a word with digits also without its mask.
+      const words = searchTerms(q).map((t) => [t.text, ...(t.compact ? [t.compact.toLowerCase()] : [])]);
+      const ids: string[] = [];
+      for (const e of sorted) {
+        if (!e.active || (grupo !== null && e.grupoCodigo !== grupo)) continue;
+        if (!words.every((alternatives) => alternatives.some((w) => e.busca.includes(w)))) continue;
+        ids.push(e.id);
+        if (ids.length >= limit) break;
+      }
+      return ids;
+    },
+    close() {
+      sub.unsubscribe();
+      version$.complete();
+    },
+  };
+}
