@@ -6,6 +6,7 @@
 // times, how responsive the page stayed (its long tasks while syncing) and the browser's memory.
 // Target: a usable catalog in under 4 s.
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { SYNC_COLLECTIONS } from '@campo/shared';
@@ -69,6 +70,13 @@ export async function benchBrowserSync(): Promise<void> {
       await page.goto(`${url}/login`);
       await page.getByLabel('Login').fill('representative@bench.test');
       await page.getByLabel('Senha').fill('bench-password-1');
+      // BENCH_PROFILE=<file>: a Chromium CPU profile of the sync (Chrome DevTools opens it).
+      const profiler = process.env.BENCH_PROFILE ? await browser.context.newCDPSession(page) : null;
+      if (profiler) {
+        await profiler.send('Profiler.enable');
+        await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
+        await profiler.send('Profiler.start');
+      }
       const started = performance.now();
       await page.getByRole('button', { name: 'Entrar' }).click();
       // As a person would: the nav link as soon as it shows, not a reload (which would reopen the store).
@@ -86,6 +94,11 @@ export async function benchBrowserSync(): Promise<void> {
         .getByText(/Sincronizado/)
         .waitFor({ timeout: 600_000 });
       const synced = performance.now() - started;
+      if (profiler && process.env.BENCH_PROFILE) {
+        const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown };
+        writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
+        await profiler.detach();
+      }
       const longTasks = (await page.evaluate('window.__longTasks')) as number[];
       const blocking = longTasks.reduce((sum, d) => sum + Math.max(0, d - 50), 0);
       const longest = longTasks.reduce((m, d) => Math.max(m, d), 0);
