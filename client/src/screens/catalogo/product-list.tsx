@@ -7,7 +7,7 @@ import { searchTerms } from '@campo/shared/search';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { MangoQuerySelector } from 'rxdb';
-import { asyncScheduler, from, map, type Observable, switchMap, throttleTime } from 'rxjs';
+import { asyncScheduler, from, map, Observable, switchMap, throttleTime } from 'rxjs';
 import { useStoreObservable } from '../../data/hooks.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
@@ -79,7 +79,9 @@ const searchIndexes = new WeakMap<Store, ProductSearchIndex>();
 /**
  * The products whose key holds the words, from the in-memory index (search-index.ts): re-run as
  * the index changes, at most every SEARCH_EVERY_MS while the first download writes page after
- * page, and only the page shown is read from the store.
+ * page, and only the page shown is read from the store. A run is never cut short by the next
+ * change (its read waits behind the download's writes, which would starve the list): changes
+ * that come meanwhile make one more run after it.
  */
 function searched(s: Store, q: string, g: number | null, limit: number): Observable<ProductDoc[]> {
   let index = searchIndexes.get(s);
@@ -88,18 +90,42 @@ function searched(s: Store, q: string, g: number | null, limit: number): Observa
     searchIndexes.set(s, index);
   }
   const idx = index;
-  return from(idx.ready).pipe(
-    switchMap(() => idx.version$),
-    throttleTime(SEARCH_EVERY_MS, asyncScheduler, { leading: true, trailing: true }),
-    switchMap(async () => {
-      const ids = idx.search(q, g, limit);
-      const docs = await collectionOf(s.db, 'produtos').findByIds(ids).exec();
-      return ids.flatMap((id) => {
-        const d = docs.get(id);
-        return d ? [d.toJSON() as ProductDoc] : [];
-      });
-    }),
-  );
+  return new Observable<ProductDoc[]>((subscriber) => {
+    let running = false;
+    let again = false;
+    const run = async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          const ids = idx.search(q, g, limit);
+          const docs = await collectionOf(s.db, 'produtos').findByIds(ids).exec();
+          if (subscriber.closed) return;
+          subscriber.next(
+            ids.flatMap((id) => {
+              const d = docs.get(id);
+              return d ? [d.toJSON() as ProductDoc] : [];
+            }),
+          );
+        } while (again);
+      } catch (err) {
+        subscriber.error(err);
+      } finally {
+        running = false;
+      }
+    };
+    const sub = from(idx.ready)
+      .pipe(
+        switchMap(() => idx.version$),
+        throttleTime(SEARCH_EVERY_MS, asyncScheduler, { leading: true, trailing: true }),
+      )
+      .subscribe({ next: () => void run(), error: (err) => subscriber.error(err) });
+    return () => sub.unsubscribe();
+  });
 }
 
 export function ProductList(props: { store: Store; clienteId: string | undefined }) {
