@@ -103,6 +103,12 @@ export async function benchBrowserSync(): Promise<void> {
       const blocking = longTasks.reduce((sum, d) => sum + Math.max(0, d - 50), 0);
       const longest = longTasks.reduce((m, d) => Math.max(m, d), 0);
       process.stderr.write(
+        `long tasks (ms): ${[...longTasks]
+          .sort((a, b) => b - a)
+          .map((d) => d.toFixed(0))
+          .join(' ')}\n`,
+      );
+      process.stderr.write(
         `catalog listed ${listed.toFixed(0)} ms, usable ${usable.toFixed(0)} ms, synced ${synced.toFixed(0)} ms\n`,
       );
       // Offline for real: the server stops answering and the page goes offline; the search runs again.
