@@ -1,14 +1,15 @@
 // The catalog list. A tenant may have tens of thousands of products, so every read is an
 // indexed RxDB query with a limit: a page of 50 sorted on `busca`, and the group list found
 // by skipping along the (grupoCodigo, busca) index one group at a time. A search by words is
-// answered by an in-memory index instead (search-index.ts): no IndexedDB index holds substrings.
+// answered by an in-memory index instead (data/product-search.ts): no IndexedDB index holds substrings.
 import { lineAmounts } from '@campo/shared';
 import { searchTerms } from '@campo/shared/search';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { MangoQuerySelector } from 'rxdb';
-import { asyncScheduler, from, map, Observable, switchMap, throttleTime } from 'rxjs';
+import { map } from 'rxjs';
 import { useStoreObservable } from '../../data/hooks.ts';
+import { searchProducts } from '../../data/product-search.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatMoney } from '../clientes/format.ts';
@@ -16,11 +17,8 @@ import { InitialSyncNote } from '../clientes/store-gate.tsx';
 import { stockText } from '../pedidos/stock.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { badgesOf, type Conditions, conditions$, priceOn } from './pricing.ts';
-import { createProductSearchIndex, type ProductSearchIndex } from './search-index.ts';
 
 const PAGE = 50;
-/** A search re-runs at most this often while products are being written. */
-const SEARCH_EVERY_MS = 200;
 /** A safety stop for the group scan: far more groups than any ERP here has. */
 const MAX_GROUPS = 500;
 
@@ -73,61 +71,6 @@ function useGroups(s: Store): Group[] {
   return groups;
 }
 
-// Per store, built at the first search and kept current by the collection's changes.
-const searchIndexes = new WeakMap<Store, ProductSearchIndex>();
-
-/**
- * The products whose key holds the words, from the in-memory index (search-index.ts): re-run as
- * the index changes, at most every SEARCH_EVERY_MS while the first download writes page after
- * page, and only the page shown is read from the store. A run is never cut short by the next
- * change (its read waits behind the download's writes, which would starve the list): changes
- * that come meanwhile make one more run after it.
- */
-function searched(s: Store, q: string, g: number | null, limit: number): Observable<ProductDoc[]> {
-  let index = searchIndexes.get(s);
-  if (!index) {
-    index = createProductSearchIndex(collectionOf(s.db, 'produtos'));
-    searchIndexes.set(s, index);
-  }
-  const idx = index;
-  return new Observable<ProductDoc[]>((subscriber) => {
-    let running = false;
-    let again = false;
-    const run = async () => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      try {
-        do {
-          again = false;
-          const ids = idx.search(q, g, limit);
-          const docs = await collectionOf(s.db, 'produtos').findByIds(ids).exec();
-          if (subscriber.closed) return;
-          subscriber.next(
-            ids.flatMap((id) => {
-              const d = docs.get(id);
-              return d ? [d.toJSON() as ProductDoc] : [];
-            }),
-          );
-        } while (again);
-      } catch (err) {
-        subscriber.error(err);
-      } finally {
-        running = false;
-      }
-    };
-    const sub = from(idx.ready)
-      .pipe(
-        switchMap(() => idx.version$),
-        throttleTime(SEARCH_EVERY_MS, asyncScheduler, { leading: true, trailing: true }),
-      )
-      .subscribe({ next: () => void run(), error: (err) => subscriber.error(err) });
-    return () => sub.unsubscribe();
-  });
-}
-
 export function ProductList(props: { store: Store; clienteId: string | undefined }) {
   const s = props.store;
   const pautas = usePriceFor(s, props.clienteId);
@@ -138,7 +81,7 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
   const limit = shown.value;
   const page = useStoreObservable<ProductDoc[] | null>(
     (st) => {
-      if (searchTerms(q).length) return searched(st, q, g, limit + 1);
+      if (searchTerms(q).length) return searchProducts(st.db, q, { grupo: g, limit: limit + 1 });
       // Without words the list is a range of an index: RxDB reads only the page.
       const and: MangoQuerySelector<ProductDoc>[] = [{ active: true }];
       if (g !== null) and.push({ grupoCodigo: g });

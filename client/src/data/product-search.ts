@@ -1,4 +1,5 @@
-// The catalog's search by words, in memory (docs/pwa.md, "Catálogo"). A word is a substring of
+// Product search by words, in memory (docs/pwa.md, "Catálogo"), for the catalog and the cart's
+// product picker. A word is a substring of
 // the folded `busca` key, which no IndexedDB index answers: as an RxDB query on Dexie it walks
 // every product with a cursor, one callback each (0.5 s and more at 20,000 products on a
 // phone), and a live query does it again on every write, so during the first download the
@@ -8,8 +9,9 @@
 import { searchTerms } from '@campo/shared/search';
 import type { RxCollection, RxStorageChangeEvent } from 'rxdb';
 import { normalizeMangoQuery, prepareQuery } from 'rxdb';
-import { BehaviorSubject, type Observable, type Subscription } from 'rxjs';
-import type { ProductDoc } from '../../db/index.ts';
+import { asyncScheduler, BehaviorSubject, from, Observable, type Subscription, switchMap, throttleTime } from 'rxjs';
+import { type CampoDatabase, collectionOf } from '../db/database.ts';
+import type { ProductDoc } from '../db/schemas.ts';
 
 interface Entry {
   id: string;
@@ -21,16 +23,28 @@ interface Entry {
 /** Products read per query while the index loads what the store already holds. */
 const LOAD_CHUNK = 1000;
 
+/** A search re-runs at most this often while products are being written. */
+const SEARCH_EVERY_MS = 200;
+
+export interface SearchOptions {
+  /** Only this group (`grupoCodigo`); all by default. */
+  grupo?: number | null;
+  limit: number;
+  /** The cart lists inactive products too, to say why they cannot be added. */
+  includeInactive?: boolean;
+}
+
 export interface ProductSearchIndex {
   /** Bumped whenever an entry changes; a search re-runs on it. */
   readonly version$: Observable<number>;
   /** Resolves once the products already in the store are indexed. */
   readonly ready: Promise<void>;
   /**
-   * Ids of the active products whose key holds every word of `q`, in the list's order (`busca`,
-   * then id), optionally of one group; at most `limit`.
+   * Ids of the products (active ones unless `includeInactive`) whose key holds every word of
+   * `q`, in the order of the `busca` index (the key, then the id), optionally of one group; at
+   * most `limit`.
    */
-  search(q: string, grupo: number | null, limit: number): string[];
+  search(q: string, options: SearchOptions): string[];
   close(): void;
 }
 
@@ -99,14 +113,14 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
   return {
     version$: version$.asObservable(),
     ready,
-    search(q, grupo, limit) {
+    search(q, { grupo = null, limit, includeInactive = false }) {
       if (!sorted) sorted = [...entries.values()].sort(byBusca);
       // The words as the server and the other searches read them (shared/src/search.ts): each must
       // be in the key, a word with digits also without its mask.
       const words = searchTerms(q).map((t) => [t.text, ...(t.compact ? [t.compact.toLowerCase()] : [])]);
       const ids: string[] = [];
       for (const e of sorted) {
-        if (!e.active || (grupo !== null && e.grupoCodigo !== grupo)) continue;
+        if ((!e.active && !includeInactive) || (grupo !== null && e.grupoCodigo !== grupo)) continue;
         if (!words.every((alternatives) => alternatives.some((w) => e.busca.includes(w)))) continue;
         ids.push(e.id);
         if (ids.length >= limit) break;
@@ -118,4 +132,60 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
       version$.complete();
     },
   };
+}
+
+// Per store, built at the first search and kept current by the collection's changes.
+const indexes = new WeakMap<CampoDatabase, ProductSearchIndex>();
+
+/**
+ * The products whose key holds the words, from the store's in-memory index: re-run as the index
+ * changes, at most every SEARCH_EVERY_MS while the first download writes page after page, and
+ * only the page shown is read from the store. A run is never cut short by the next change (its
+ * read waits behind the download's writes, which would starve the list): changes that come
+ * meanwhile make one more run after it.
+ */
+export function searchProducts(db: CampoDatabase, q: string, options: SearchOptions): Observable<ProductDoc[]> {
+  const produtos = collectionOf(db, 'produtos');
+  let index = indexes.get(db);
+  if (!index) {
+    index = createProductSearchIndex(produtos);
+    indexes.set(db, index);
+  }
+  const idx = index;
+  return new Observable<ProductDoc[]>((subscriber) => {
+    let running = false;
+    let again = false;
+    const run = async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          const ids = idx.search(q, options);
+          const docs = await produtos.findByIds(ids).exec();
+          if (subscriber.closed) return;
+          subscriber.next(
+            ids.flatMap((id) => {
+              const d = docs.get(id);
+              return d ? [d.toJSON() as ProductDoc] : [];
+            }),
+          );
+        } while (again);
+      } catch (err) {
+        subscriber.error(err);
+      } finally {
+        running = false;
+      }
+    };
+    const sub = from(idx.ready)
+      .pipe(
+        switchMap(() => idx.version$),
+        throttleTime(SEARCH_EVERY_MS, asyncScheduler, { leading: true, trailing: true }),
+      )
+      .subscribe({ next: () => void run(), error: (err) => subscriber.error(err) });
+    return () => sub.unsubscribe();
+  });
 }

@@ -1,4 +1,4 @@
-// The catalog's in-memory search (search-index.ts) against a real RxDB store on Dexie
+// The in-memory product search (product-search.ts) against a real RxDB store on Dexie
 // (fake-indexeddb): it indexes what the store already holds, follows inserts, updates and
 // removals written afterwards, and answers as the RxDB query it replaces did (every word a
 // substring of the key, a code also when typed with a mask, active products only, `busca` order).
@@ -6,9 +6,9 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CampoDatabase, collectionOf, openCampoDb } from '../../db/database.ts';
-import { type ProductDoc, productSearchKey } from '../../db/schemas.ts';
-import { createProductSearchIndex, type ProductSearchIndex } from './search-index.ts';
+import { type CampoDatabase, collectionOf, openCampoDb } from '../db/database.ts';
+import { type ProductDoc, productSearchKey } from '../db/schemas.ts';
+import { createProductSearchIndex, type ProductSearchIndex } from './product-search.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
 
@@ -74,10 +74,10 @@ describe('catalog search index', () => {
     await index.ready;
     const inox = many.filter((p) => p.description?.includes('inox'));
     const expected = [...inox].sort((a, b) => (a.busca < b.busca ? -1 : 1)).map((p) => p.id);
-    expect(index.search('inox parafuso', null, 10_000)).toEqual(expected);
-    expect(index.search('inox', null, 3)).toEqual(expected.slice(0, 3));
+    expect(index.search('inox parafuso', { limit: 10_000 })).toEqual(expected);
+    expect(index.search('inox', { limit: 3 })).toEqual(expected.slice(0, 3));
     // The last product of the store (the last chunk) is there.
-    expect(index.search('c00345', null, 10)).toEqual(['345']);
+    expect(index.search('c00345', { limit: 10 })).toEqual(['345']);
   });
 
   it('follows inserts, updates and removals; leaves out inactive products; filters by group; a code matches with a mask typed', async () => {
@@ -86,31 +86,33 @@ describe('catalog search index', () => {
     await produtos.bulkInsert([product('1', '12345', 'Arroz agulhinha', 7), product('2', 'F-200', 'Feijão preto', 8)]);
     index = createProductSearchIndex(produtos);
     await index.ready;
-    expect(index.search('feijao', null, 10)).toEqual(['2']);
+    expect(index.search('feijao', { limit: 10 })).toEqual(['2']);
     // A code typed with a mask finds the bare one; accents and case are folded.
-    expect(index.search('12.345', null, 10)).toEqual(['1']);
-    expect(index.search('FEIJÃO', 8, 10)).toEqual(['2']);
-    expect(index.search('feijao', 7, 10)).toEqual([]);
+    expect(index.search('12.345', { limit: 10 })).toEqual(['1']);
+    expect(index.search('FEIJÃO', { grupo: 8, limit: 10 })).toEqual(['2']);
+    expect(index.search('feijao', { grupo: 7, limit: 10 })).toEqual([]);
 
     let next = changes(index, 1);
     await produtos.insert(product('3', 'F-300', 'Feijão carioca', 8));
     await next;
-    expect(index.search('feijao', null, 10)).toEqual(['2', '3']);
+    expect(index.search('feijao', { limit: 10 })).toEqual(['2', '3']);
 
     next = changes(index, 1);
     await produtos.upsert(product('2', 'F-200', 'Lentilha', 8));
     await next;
-    expect(index.search('feijao', null, 10)).toEqual(['3']);
-    expect(index.search('lentilha', null, 10)).toEqual(['2']);
+    expect(index.search('feijao', { limit: 10 })).toEqual(['3']);
+    expect(index.search('lentilha', { limit: 10 })).toEqual(['2']);
 
     next = changes(index, 1);
     await produtos.upsert(product('3', 'F-300', 'Feijão carioca', 8, false));
     await next;
-    expect(index.search('feijao', null, 10)).toEqual([]);
+    expect(index.search('feijao', { limit: 10 })).toEqual([]);
+    // The cart lists it all the same, to say it is inactive.
+    expect(index.search('feijao', { limit: 10, includeInactive: true })).toEqual(['3']);
 
     next = changes(index, 1);
     await (await produtos.findOne('1').exec())?.remove();
     await next;
-    expect(index.search('arroz', null, 10)).toEqual([]);
+    expect(index.search('arroz', { limit: 10 })).toEqual([]);
   });
 });
