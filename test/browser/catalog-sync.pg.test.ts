@@ -2,7 +2,7 @@
 // browser"), the representative at 360 px: the products and clients come down once, written in
 // bulk outside RxDB's replication, and RxDB's replication carries on from their checkpoint
 // (no second download from the start); a product changed in the ERP afterwards reaches the
-// open catalog through the live pull and its search (the in-memory index, search-index.ts);
+// open catalog through the live pull and its search (the in-memory index, client/src/data/product-search.ts);
 // after a reload with the network cut the search still answers from the store.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logInAndSync, WAIT } from '../support/browser.ts';

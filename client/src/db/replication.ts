@@ -341,7 +341,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     // Pages are fetched ahead while the last ones are written, and written one per
     // transaction: coalescing what had arrived (up to 4 pages) made 250 ms tasks and was no
     // sooner than one page per write (100 ms, and a third sooner in the same window), since the
-    // catalog's search no longer re-reads the store on each write (search-index.ts).
+    // catalog's search no longer re-reads the store on each write (data/product-search.ts).
     const arrived: SyncPull[] = [];
     let fetching = true;
     let quit = false;
