@@ -115,9 +115,12 @@ export async function benchBrowserSync(): Promise<void> {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await browser.context.setOffline(true);
+      const reloaded = performance.now();
       await page.reload();
       await page.getByLabel('Buscar produto').fill(lastCode);
       await page.getByRole('list', { name: 'Produtos' }).getByText(lastCode).first().waitFor({ timeout: 120_000 });
+      // The store reopened and the search's index loaded from it (20,000 products).
+      const offline = performance.now() - reloaded;
       const cdp = await browser.context.newCDPSession(page);
       await cdp.send('Performance.enable');
       const metrics = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
@@ -143,7 +146,7 @@ export async function benchBrowserSync(): Promise<void> {
               'long tasks until then: count, longest, total blocking time',
               `${longTasks.length}, ${longest.toFixed(0)} ms, ${(blocking / 1000).toFixed(1)} s`,
             ],
-            ['offline, after a reload: the same search', 'answers'],
+            ['offline, after a reload: the same search answers in', `${(offline / 1000).toFixed(1)} s`],
             ['page JS heap (after the offline search)', mib(heap)],
             ['Chromium resident memory, all processes', mib(rss)],
           ],

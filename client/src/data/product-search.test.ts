@@ -8,7 +8,7 @@ import { filter } from 'rxjs/operators';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CampoDatabase, collectionOf, openCampoDb } from '../db/database.ts';
 import { type ProductDoc, productSearchKey } from '../db/schemas.ts';
-import { createProductSearchIndex, type ProductSearchIndex } from './product-search.ts';
+import { createProductSearchIndex, loadQuery, type ProductSearchIndex } from './product-search.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
 
@@ -78,6 +78,15 @@ describe('catalog search index', () => {
     expect(index.search('inox', { limit: 3 })).toEqual(expected.slice(0, 3));
     // The last product of the store (the last chunk) is there.
     expect(index.search('c00345', { limit: 10 })).toEqual(['345']);
+  });
+
+  it('loads in chunks read along the (_deleted, id) index, each stopping at its limit', async () => {
+    const d = await open();
+    // A plan that does not give the id order reads every product after the last one in each chunk.
+    const { queryPlan } = loadQuery(collectionOf(d, 'produtos'), '42', 1000);
+    expect(queryPlan.index).toEqual(['_deleted', 'id']);
+    expect(queryPlan.sortSatisfiedByIndex).toBe(true);
+    expect(queryPlan.selectorSatisfiedByIndex).toBe(true);
   });
 
   it('follows inserts, updates and removals; leaves out inactive products; filters by group; a code matches with a mask typed', async () => {

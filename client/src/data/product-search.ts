@@ -61,6 +61,22 @@ function byBusca(a: Entry, b: Entry): number {
 }
 
 /**
+ * The chunk of stored products after `last`, by id. The index is named: left to itself, RxDB's
+ * planner picks (_deleted, grupoCodigo, busca, id), which does not give the id order, so every
+ * chunk read all the products after `last` and sorted them (28 s for 20,000 on a reload).
+ */
+export function loadQuery(collection: Products, last: string, chunk: number) {
+  const schema = collection.schema.jsonSchema;
+  const query = normalizeMangoQuery<ProductDoc>(schema, {
+    selector: { _deleted: { $eq: false }, id: { $gt: last } } as never,
+    sort: [{ id: 'asc' }],
+    index: ['_deleted', 'id'],
+    limit: chunk,
+  });
+  return prepareQuery(schema, query);
+}
+
+/**
  * Indexes a products collection: subscribes to its changes first, then reads what it already
  * holds in chunks (an entry a change event set meanwhile is newer and is kept).
  */
@@ -90,16 +106,10 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
   });
 
   const load = async () => {
-    const schema = collection.schema.jsonSchema;
     let last = '';
     for (;;) {
       // Straight from the storage: raw documents, without the RxDocuments a find would build.
-      const query = normalizeMangoQuery<ProductDoc>(schema, {
-        selector: { _deleted: { $eq: false }, id: { $gt: last } } as never,
-        sort: [{ id: 'asc' }],
-        limit: chunk,
-      });
-      const { documents } = await collection.storageInstance.query(prepareQuery(schema, query));
+      const { documents } = await collection.storageInstance.query(loadQuery(collection, last, chunk));
       for (const doc of documents) if (!touched.has(doc.id)) entries.set(doc.id, entryOf(doc));
       if (documents.length < chunk) break;
       last = (documents[documents.length - 1] as ProductDoc).id;
