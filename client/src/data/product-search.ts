@@ -60,6 +60,30 @@ function byBusca(a: Entry, b: Entry): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** How RxDB's Dexie storage writes `false` in an indexed boolean field (`_deleted`). */
+const DEXIE_FALSE = '0';
+
+interface DexieRange {
+  limit(n: number): { toArray(): Promise<ProductDoc[]> };
+}
+interface DexieTable {
+  where(index: string): {
+    between(lower: unknown[], upper: unknown[], lowerOpen: boolean, upperOpen: boolean): DexieRange;
+  };
+}
+
+/**
+ * The Dexie table under the collection (RxDB's Dexie storage keeps it in `internals`), or null
+ * under another storage, which then gets the RxDB query.
+ */
+async function dexieTableOf(collection: Products): Promise<DexieTable | null> {
+  const wrapped = collection.storageInstance as unknown as {
+    originalStorageInstance?: { internals?: Promise<{ dexieTable?: DexieTable }> };
+  };
+  const internals = await wrapped.originalStorageInstance?.internals;
+  return internals?.dexieTable ?? null;
+}
+
 /**
  * The chunk of stored products after `last`, by id. The index is named: left to itself, RxDB's
  * planner picks (_deleted, grupoCodigo, busca, id), which does not give the id order, so every
@@ -106,10 +130,20 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
   });
 
   const load = async () => {
+    const table = await dexieTableOf(collection);
     let last = '';
     for (;;) {
       // Straight from the storage: raw documents, without the RxDocuments a find would build.
-      const { documents } = await collection.storageInstance.query(loadQuery(collection, last, chunk));
+      // Dexie's table, when there, reads a chunk in one getAll; RxDB's query walks a cursor,
+      // one round trip to IndexedDB per product (2.7-5.2 s to the first search after a reload
+      // against 1 s).
+      const documents = table
+        ? await table
+            .where('[_deleted+id]')
+            .between([DEXIE_FALSE, last], [DEXIE_FALSE, '\uffff'], false, true)
+            .limit(chunk)
+            .toArray()
+        : (await collection.storageInstance.query(loadQuery(collection, last, chunk))).documents;
       for (const doc of documents) if (!touched.has(doc.id)) entries.set(doc.id, entryOf(doc));
       if (documents.length < chunk) break;
       last = (documents[documents.length - 1] as ProductDoc).id;
