@@ -211,6 +211,48 @@ describe('client replication: pull', () => {
     await eventually('the error to clear', () => d.replication.syncState.get().error === null);
   });
 
+  it("the catalog's first download is pulled from the start once, and the replication carries on from its checkpoint", async () => {
+    for (const open of devices.splice(0)) await open.close();
+    const fromStart: Record<string, number> = {};
+    const counting: typeof fetch = async (input, init) => {
+      const url = new URL(String(input));
+      if (url.pathname.endsWith('/pull') && !url.searchParams.has('checkpoint')) {
+        const collection = url.pathname.split('/').at(-2) ?? '';
+        fromStart[collection] = (fromStart[collection] ?? 0) + 1;
+      }
+      return fetch(input, init);
+    };
+    const d = await openDevice({
+      user: { id: 3, idEmpresa: t1, role: 'representative' },
+      baseUrl: served.server.url,
+      token: tokens.rep as string,
+      fetch: counting,
+      pullBatchSize: { produtos: 4, clientes: 3 },
+    });
+    devices.push(d);
+    await d.replication.awaitInitialSync();
+    expect(await localIds(d.db, 'produtos')).toEqual(await productsOf(t1));
+    expect(await localIds(d.db, 'clientes')).toEqual(await portfolioOf(rep));
+    // Written in pages by the first download, then RxDB's replication started at its checkpoint:
+    // pulled from the start again, the catalog would be downloaded twice.
+    expect(fromStart.produtos).toBe(1);
+    expect(fromStart.clientes).toBe(1);
+    // A store already holding the catalog goes through RxDB's replication alone.
+    await d.close();
+    devices.splice(devices.indexOf(d), 1);
+    const again = await openDevice({
+      user: { id: 3, idEmpresa: t1, role: 'representative' },
+      baseUrl: served.server.url,
+      token: tokens.rep as string,
+      fetch: counting,
+      indexedDb: d.indexedDb,
+    });
+    devices.push(again);
+    await again.replication.awaitInitialSync();
+    expect(fromStart.produtos).toBe(1);
+    expect(await localIds(again.db, 'produtos')).toEqual(await productsOf(t1));
+  });
+
   it('a stored checkpoint of another scope is dropped and the collection pulled from the start', async () => {
     for (const open of devices.splice(0)) await open.close();
     const user = { id: 5, idEmpresa: t1, role: 'representative' as const };

@@ -128,7 +128,7 @@ export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite
 
   afterAll(async () => {
     for (const b of state.browsers) await b.close();
-    await state.server?.stop();
+    await state.server?.close();
   });
 
   screenshotOnFailure(options.screenshotOf ?? (() => state.current ?? state.browsers[0]?.page));

@@ -11,7 +11,9 @@ import { serve } from '@hono/node-server';
 import type pg from 'pg';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, onTestFinished } from 'vitest';
+import { type ChangeHub, createChangeHub } from '../../server/src/sync/stream.ts';
 import { testApp } from './app.ts';
+import { asServerRole } from './pg.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** How long a browser test waits for a screen to show something. */
@@ -53,6 +55,8 @@ export interface WebServer {
   /** http://127.0.0.1:<port>, the same across restarts so the service worker's origin holds. */
   readonly url: string;
   stop(): Promise<void>;
+  /** Stops for good: the server and its change hub (the LISTEN connection). */
+  close(): Promise<void>;
   /** Listens again; with `webRoot`, serving that build from now on (a deploy while stopped). */
   restart(options?: { webRoot?: string }): Promise<void>;
 }
@@ -73,15 +77,29 @@ function listen(fetch: FetchApp, port: number): Promise<Server> {
  */
 export async function startWebServer(
   pool: pg.Pool,
-  options: { wrap?: (fetchApp: FetchApp) => FetchApp } = {},
+  options: {
+    wrap?: (fetchApp: FetchApp) => FetchApp;
+    /** GET /sync/stream announces changes (a LISTEN hub); without it the app polls. */
+    changeStream?: boolean;
+  } = {},
 ): Promise<WebServer> {
-  let app = testApp(pool, {}, { webRoot: requireClientBuild() });
+  const url = pool.options.connectionString;
+  const hub: ChangeHub | undefined =
+    options.changeStream && url
+      ? createChangeHub({
+          connectionString: asServerRole(url),
+          log: { info: () => undefined, warn: () => undefined },
+          retryBaseMs: 50,
+        })
+      : undefined;
+  const appOptions = (webRoot: string) => ({ webRoot, ...(hub ? { hub } : {}) });
+  let app = testApp(pool, {}, appOptions(requireClientBuild()));
   const fetchApp: FetchApp = options.wrap ? options.wrap((req) => app.fetch(req)) : (req) => app.fetch(req);
   let server: Server | null = await listen(fetchApp, 0);
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('the test server has no port');
   const port = address.port;
-  return {
+  const web: WebServer = {
     url: `http://127.0.0.1:${port}`,
     async stop() {
       const s = server;
@@ -91,11 +109,16 @@ export async function startWebServer(
       s.closeAllConnections();
       await new Promise<void>((resolve, reject) => s.close((err) => (err ? reject(err) : resolve())));
     },
+    async close() {
+      await hub?.close();
+      await web.stop();
+    },
     async restart(next = {}) {
-      if (next.webRoot) app = testApp(pool, {}, { webRoot: next.webRoot });
+      if (next.webRoot) app = testApp(pool, {}, appOptions(next.webRoot));
       if (!server) server = await listen(fetchApp, port);
     },
   };
+  return web;
 }
 
 export { type Browser, launchBrowser } from './chromium.ts';

@@ -13,7 +13,7 @@ import {
   type SyncPull,
   type SyncWritableCollection,
 } from '@campo/shared';
-import type { RxReplicationPullStreamItem } from 'rxdb';
+import type { ReplicationPullOptions, RxCollection, RxReplicationPullStreamItem } from 'rxdb';
 import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
@@ -48,6 +48,11 @@ export interface ReplicationOptions {
    * every 25 s, and a connection cut without a FIN (a phone changing networks) never ends.
    */
   streamStaleMs?: number;
+  /**
+   * The first download of produtos and clientes into an empty store bypasses RxDB's
+   * replication (see firstDownload); false keeps RxDB's own, for comparison and tests.
+   */
+  firstDownload?: boolean;
 }
 
 export interface CampoReplication {
@@ -104,6 +109,25 @@ interface PullCheckpoint {
 const TRACKED = new Set<SyncCollection>(['pedidos', 'cadastros']);
 
 const RESET_CODES = new Set(['CHECKPOINT_SCOPE', 'CHECKPOINT_INVALID']);
+
+/**
+ * Read-only collections whose first download skips RxDB's replication bookkeeping: the big
+ * ones (tens of thousands of products, thousands of clients); the rest is too small to matter.
+ */
+const FIRST_DOWNLOAD = new Set<SyncCollection>(['produtos', 'clientes']);
+
+/**
+ * Pages the first download fetches ahead of its writes, which are the slower part (its pages
+ * are the replication's: larger ones made longer main-thread tasks).
+ */
+const FIRST_DOWNLOAD_AHEAD = 4;
+
+/** Gives the main thread back between pages, so a tap is not kept waiting by the download. */
+function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 async function httpError(res: Response): Promise<SyncHttpError> {
   const text = await res.text().catch(() => '');
@@ -295,10 +319,127 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     }
   };
 
+  /**
+   * The first download of a big read-only collection into an empty store, outside RxDB's
+   * replication (docs/sync.md, "First download in the browser"): pages are written straight to
+   * the collection's storage, the next ones already on their way, and the main thread is given
+   * back between writes. The replication then starts from the checkpoint of the last page written (RxDB takes
+   * `initialCheckpoint` only when it has none stored), so an interrupted download goes on from
+   * there. Resolves with that checkpoint, or undefined when nothing was written.
+   */
+  const firstDownload = async (collection: SyncCollection, limit: number): Promise<string | undefined> => {
+    const rx = collectionOf(db, collection) as unknown as RxCollection<Record<string, unknown>>;
+    // As the replication does (waitForLeadership): only one tab downloads.
+    await db.waitForLeadership();
+    if (stopped || (await rx.count().exec()) > 0) return undefined;
+    const modifier = localFields(collection) ?? ((d: Record<string, unknown>) => d);
+    const fetchPage = async (checkpoint: string | undefined): Promise<SyncPull> => {
+      const res = await pullInTurn(collection, checkpoint, limit);
+      if (!res.ok) throw await httpError(res);
+      return (await res.json()) as SyncPull;
+    };
+    // Pages are fetched ahead while the last ones are written, and written one per
+    // transaction: coalescing what had arrived (up to 4 pages) made 250 ms tasks and was no
+    // sooner than one page per write (100 ms, and a third sooner in the same window), since the
+    // catalog's search no longer re-reads the store on each write (data/product-search.ts).
+    const arrived: SyncPull[] = [];
+    let fetching = true;
+    let quit = false;
+    let failed: unknown;
+    let wakeWriter: (() => void) | undefined;
+    let wakeFetcher: (() => void) | undefined;
+    const fetcher = (async () => {
+      try {
+        let checkpoint: string | undefined;
+        while (!stopped && !quit) {
+          while (arrived.length >= FIRST_DOWNLOAD_AHEAD && !stopped && !quit) {
+            await new Promise<void>((r) => {
+              wakeFetcher = r;
+            });
+          }
+          if (stopped || quit) break;
+          const page = await fetchPage(checkpoint);
+          arrived.push(page);
+          wakeWriter?.();
+          if (page.documents.length < limit) break;
+          checkpoint = page.checkpoint;
+        }
+      } catch (err) {
+        failed = err;
+      } finally {
+        fetching = false;
+        wakeWriter?.();
+      }
+    })();
+    let written: string | undefined;
+    try {
+      while (!stopped) {
+        if (!arrived.length) {
+          if (!fetching) break;
+          await new Promise<void>((r) => {
+            wakeWriter = r;
+          });
+          continue;
+        }
+        const page = arrived.shift() as SyncPull;
+        wakeFetcher?.();
+        const live: Record<string, unknown>[] = [];
+        const gone: string[] = [];
+        for (const raw of page.documents as Record<string, unknown>[]) {
+          if (raw._deleted) gone.push(String(raw.id));
+          else {
+            const { _deleted, ...doc } = modifier(raw);
+            live.push(doc);
+          }
+        }
+        if (live.length) {
+          // Straight to the storage (its wrapper stamps _rev and _meta, and the collection
+          // still emits the change the catalog's queries listen to), without the RxDocuments
+          // bulkInsert would build; a document already there (sent twice while the download
+          // ran) is upserted instead.
+          const { error } = await rx.storageInstance.bulkWrite(
+            live.map((doc) => ({ document: { ...doc, _deleted: false, _attachments: {} } as never })),
+            'campo-first-download',
+          );
+          const again = new Set(error.filter((e) => e.status === 409).map((e) => e.documentId));
+          if (error.length > again.size) throw new Error(`falha ao gravar ${collection}: ${error[0]?.status}`);
+          if (again.size) await rx.bulkUpsert(live.filter((d) => again.has(String(d.id))));
+        }
+        if (gone.length) await rx.bulkRemove(gone);
+        written = page.checkpoint;
+        syncState.success(collection, { received: page.documents.length });
+        // A short page is the server's state: the collection is downloaded. RxDB's own first
+        // cycle, which follows, also reads every document written here once (its upstream
+        // pass), which only "Sincronizado" would otherwise wait for.
+        if (page.documents.length < limit) syncState.initialDone(collection);
+        await yieldToMain();
+      }
+      if (failed) throw failed;
+    } catch (err) {
+      // The replication retries from the last page written.
+      syncState.failure(collection, err);
+    } finally {
+      quit = true;
+      wakeFetcher?.();
+      await fetcher;
+    }
+    return written;
+  };
+
   const states: CampoReplication['states'] = {};
   for (const collection of collections) {
     const writable = (SYNC_WRITABLE as readonly SyncCollection[]).includes(collection);
     const modifier = localFields(collection);
+    const batchSize = options.pullBatchSize?.[collection] ?? PULL_BATCH[collection];
+    const bulk = !writable && FIRST_DOWNLOAD.has(collection) && options.firstDownload !== false;
+    const pull: ReplicationPullOptions<CampoDocTypes[typeof collection], PullCheckpoint> = {
+      handler: pullHandler(collection),
+      batchSize,
+      stream$: (resync$[collection] as Subject<'RESYNC'>).asObservable() as Observable<
+        RxReplicationPullStreamItem<CampoDocTypes[typeof collection], PullCheckpoint>
+      >,
+      ...(modifier ? { modifier: modifier as never } : {}),
+    };
     const state = replicateRxCollection<CampoDocTypes[typeof collection], PullCheckpoint>({
       // Kept stable across server restarts and URLs so the stored checkpoint is reused.
       replicationIdentifier: `campo-sync-${collection}`,
@@ -306,15 +447,8 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       live: true,
       retryTime: options.retryTimeMs ?? 5000,
       waitForLeadership: true,
-      autoStart: true,
-      pull: {
-        handler: pullHandler(collection),
-        batchSize: options.pullBatchSize?.[collection] ?? PULL_BATCH[collection],
-        stream$: (resync$[collection] as Subject<'RESYNC'>).asObservable() as Observable<
-          RxReplicationPullStreamItem<CampoDocTypes[typeof collection], PullCheckpoint>
-        >,
-        ...(modifier ? { modifier: modifier as never } : {}),
-      },
+      autoStart: !bulk,
+      pull,
       ...(writable
         ? {
             push: {
@@ -325,6 +459,18 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
         : {}),
     });
     (states as Record<string, unknown>)[collection] = state;
+    if (bulk) {
+      void firstDownload(collection, batchSize).then(
+        (checkpoint) => {
+          // Read by start(): the stored checkpoint, when there is one, wins.
+          if (checkpoint) pull.initialCheckpoint = { checkpoint };
+          if (!stopped) void state.start().catch(() => undefined);
+        },
+        () => {
+          if (!stopped) void state.start().catch(() => undefined);
+        },
+      );
+    }
     void state.awaitInitialReplication().then(
       () => syncState.initialDone(collection),
       () => undefined,

@@ -1,16 +1,18 @@
 // The catalog list. A tenant may have tens of thousands of products, so every read is an
 // indexed RxDB query with a limit: a page of 50 sorted on `busca`, and the group list found
-// by skipping along the (grupoCodigo, busca) index one group at a time.
+// by skipping along the (grupoCodigo, busca) index one group at a time. A search by words is
+// answered by an in-memory index instead (data/product-search.ts): no IndexedDB index holds substrings.
 import { lineAmounts } from '@campo/shared';
+import { searchTerms } from '@campo/shared/search';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { MangoQuerySelector } from 'rxdb';
 import { map } from 'rxjs';
 import { useStoreObservable } from '../../data/hooks.ts';
+import { searchProducts } from '../../data/product-search.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatMoney } from '../clientes/format.ts';
-import { buscaSelectors } from '../clientes/search.ts';
 import { InitialSyncNote } from '../clientes/store-gate.tsx';
 import { stockText } from '../pedidos/stock.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
@@ -79,9 +81,10 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
   const limit = shown.value;
   const page = useStoreObservable<ProductDoc[] | null>(
     (st) => {
-      const and = buscaSelectors(q) as MangoQuerySelector<ProductDoc>[];
+      if (searchTerms(q).length) return searchProducts(st.db, q, { grupo: g, limit: limit + 1 });
+      // Without words the list is a range of an index: RxDB reads only the page.
+      const and: MangoQuerySelector<ProductDoc>[] = [{ active: true }];
       if (g !== null) and.push({ grupoCodigo: g });
-      and.push({ active: true });
       return collectionOf(st.db, 'produtos')
         .find({
           selector: { $and: and },

@@ -2,8 +2,9 @@
 // outbox, the local catalog and portfolio, the ceilings, the rules and the company document.
 import { businessDate, type Company, foldSearchText } from '@campo/shared';
 import type { RxCollection } from 'rxdb';
-import { map, of } from 'rxjs';
+import { map, type Observable, of } from 'rxjs';
 import { useStoreObservable } from '../../data/hooks.ts';
+import { searchProducts } from '../../data/product-search.ts';
 import { collectionOf } from '../../db/database.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
 import type { ClientDoc, ProductDoc, RuleDoc, SettingsDoc } from '../../db/schemas.ts';
@@ -113,6 +114,11 @@ export function useSearch<C extends 'produtos' | 'clientes'>(
     (s) => {
       const selector = searchSelector(text);
       if (!selector) return of([]);
+      // Products from the in-memory index: a substring is in no IndexedDB index, and a query
+      // would walk all of them on every keystroke. Inactive ones too, shown as such.
+      if (collection === 'produtos') {
+        return searchProducts(s.db, text, { limit: SEARCH_LIMIT, includeInactive: true }) as Observable<Doc[]>;
+      }
       // Both collections index the same folded `busca` key; typed loosely to share the query.
       const searchable = collectionOf(s.db, collection) as unknown as RxCollection<{ id: string; busca: string }>;
       return searchable
