@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
+import { PREPARED } from '../db/prepared.ts';
 import { scopeOf, type Tx } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
@@ -56,7 +57,7 @@ export function announceCommitted(db: Db, change: SyncChange): Promise<void> {
     const sent = new Promise<void>((resolve) => {
       setImmediate(() => {
         pendingNotices.delete(db);
-        sql`select pg_notify(${SYNC_CHANNEL}, n) from unnest(${[...notices]}::text[]) n`
+        sql`${sql.raw(PREPARED)}select pg_notify(${SYNC_CHANNEL}, n) from unnest(${[...notices]}::text[]) n`
           .execute(db)
           .catch((err: unknown) =>
             defaultLog.warn('sync: a change notice was not sent', {
