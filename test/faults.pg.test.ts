@@ -3,56 +3,15 @@
 // transaction. Whatever the client saw acknowledged exists exactly once; whatever it did not
 // see is replayed with the same Idempotency-Key and then exists exactly once; nothing is half
 // written and no key stays stuck.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_JWT_SECRET, testApp } from './support/app.ts';
+import { testApp } from './support/app.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
+import { serveProcess } from './support/serve.ts';
 import { logInAs } from './support/session.ts';
 
 const db = useTestDatabase();
-const campo = fileURLToPath(new URL('../server/bin/campo.mjs', import.meta.url));
-
-/** `campo serve` as a real process on a free port; resolves once it listens. */
-async function serveProcess(
-  url: string,
-  port = 0,
-): Promise<{ child: ChildProcess; base: string; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, [campo, 'serve', '--port', String(port)], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: asServerRole(url),
-      JWT_SECRET: TEST_JWT_SECRET,
-      HOST: '127.0.0.1',
-      SYNC_REFRESH_SECONDS: '0',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Listened for from the start: a SIGKILL may end it before anyone awaits the exit.
-  const exited = once(child, 'exit');
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let found = false;
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (found) return;
-      out += chunk.toString();
-      const listening = /"port":(\d+)/.exec(out);
-      if (listening) {
-        found = true;
-        resolve({ child, base: `http://127.0.0.1:${listening[1]}`, exited });
-      }
-    });
-    child.stderr?.resume();
-    child.once('exit', (code) => {
-      if (!found) reject(new Error(`campo serve exited (${code}) before listening: ${out}`));
-    });
-  });
-}
 
 describe('orders under faults', () => {
   let rep: { idEmpresa: number; codVendedor: number };
@@ -86,7 +45,7 @@ describe('orders under faults', () => {
   });
 
   it('SIGKILL during an order load: acknowledged orders exist once, replayed ones exist once', async () => {
-    const first = await serveProcess(db.url);
+    const first = await serveProcess({ DATABASE_URL: asServerRole(db.url) });
     const port = Number(new URL(first.base).port);
     const keys = Array.from({ length: 60 }, () => randomUUID());
     const acknowledged = new Set<string>();
@@ -121,7 +80,7 @@ describe('orders under faults', () => {
     expect(acknowledged.size).toBeLessThan(keys.length);
 
     // The client replays everything it did not see answered, on a new process.
-    const second = await serveProcess(db.url, port);
+    const second = await serveProcess({ DATABASE_URL: asServerRole(db.url) }, port);
     try {
       for (const key of keys.filter((k) => !acknowledged.has(k))) {
         const res = await post(second.base, key);

@@ -9,10 +9,7 @@
 // through its environment (DATABASE_URL, DATABASE_DIRECT_URL). With PgBouncer 1.21 or later the hot paths'
 // named prepared statements are kept (max_prepared_statements); with an older one (Debian 12
 // ships 1.18) the pool sends them unnamed (DATABASE_PREPARED_STATEMENTS=0).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import type { SyncPull } from '@campo/shared';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +20,7 @@ import { TEST_JWT_SECRET } from './support/app.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
 import { findPgBouncer, keepsPreparedStatements, type PgBouncer, startPgBouncer } from './support/pgbouncer.ts';
+import { serveProcess } from './support/serve.ts';
 import { apiAs, logInAs, SESSION_PASSWORD } from './support/session.ts';
 import { sse } from './support/sse.ts';
 
@@ -34,7 +32,6 @@ if (!installed) {
 }
 
 const db = useTestDatabase();
-const campo = fileURLToPath(new URL('../server/bin/campo.mjs', import.meta.url));
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 interface Rep {
@@ -165,37 +162,18 @@ describe.skipIf(!installed)('behind PgBouncer in transaction mode', () => {
     expect(pool.totalCount).toBeGreaterThan(bouncer.poolSize);
   });
   it('campo serve runs with DATABASE_URL through PgBouncer and DATABASE_DIRECT_URL for its change hub', async () => {
-    const child: ChildProcess = spawn(process.execPath, [campo, 'serve', '--port', '0'], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: bouncer.url,
-        DATABASE_DIRECT_URL: asServerRole(db.url),
-        DATABASE_PREPARED_STATEMENTS: prepared ? '1' : '0',
-        JWT_SECRET: TEST_JWT_SECRET,
-        HOST: '127.0.0.1',
-        SYNC_REFRESH_SECONDS: '0',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    // Its start-up check of the schema already goes through the pooler.
+    const {
+      child,
+      base: origin,
+      exited,
+    } = await serveProcess({
+      DATABASE_URL: bouncer.url,
+      DATABASE_DIRECT_URL: asServerRole(db.url),
+      DATABASE_PREPARED_STATEMENTS: prepared ? '1' : '0',
     });
-    const exited = once(child, 'exit');
     try {
-      // Its start-up check of the schema already went through the pooler.
-      const port = await new Promise<number>((resolve, reject) => {
-        let out = '';
-        let err = '';
-        child.stderr?.on('data', (chunk: Buffer) => {
-          err += chunk.toString();
-        });
-        child.stdout?.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const listening = /"msg":"listening"/.test(out) ? /"port":(\d+)/.exec(out) : null;
-          if (listening) resolve(Number(listening[1]));
-        });
-        void exited.then(([code]) => reject(new Error(`campo serve exited (${code}): ${err}`)));
-      });
-      const base = `http://127.0.0.1:${port}/api/v1`;
+      const base = `${origin}/api/v1`;
       const login = await fetch(`${base}/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
