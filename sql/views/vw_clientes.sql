@@ -49,10 +49,7 @@ select c.id_corrent                 as id_cliente,
        f.valor_vencido,
        f.dias_atraso_max,
        lc.limite                    as limite_credito,
-       -- A scalar subquery, not a join: a query that does not read it (an order's context)
-       -- plans and runs none of it; vw_ultima_compra has one row per client.
-       (select u.ultimo_pedido_em from app.vw_ultima_compra u where u.id_cliente = c.id_corrent)
-                                    as ultimo_pedido_em,
+       u.ultimo_pedido_em,
        c.ativo = 'S'                as cadastro_ativo,
        c.dt_cadastro,
        c.origem,
@@ -70,6 +67,7 @@ select c.id_corrent                 as id_cliente,
   join app.vw_empresas e on e.id_filial = c.id_empresa
   join app.vw_clientes_financeiro f on f.id_cliente = c.id_corrent
   left join app.limites_credito lc on lc.id_empresa = e.id_empresa and lc.id_cliente = c.id_corrent
+  join app.vw_ultima_compra u on u.id_cliente = c.id_corrent
  where c.tipo = 'C';
 
 comment on view app.vw_clientes is 'Campo: client portfolio with financial status, Campo credit limit and latest order.';
