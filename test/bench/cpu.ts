@@ -36,14 +36,37 @@ export async function postmasterPid(pool: pg.Pool): Promise<number> {
 export function clusterCpuMs(postmaster: number): number {
   const main = statOf(postmaster);
   if (!main) throw new Error(`PostgreSQL (pid ${postmaster}) is gone`);
-  let ticks = main.self + main.children;
+  let ms = toMs(main.self + main.children);
+  for (const child of childrenCpuMs(postmaster).values()) ms += child.ms;
+  return ms;
+}
+
+/** The live children of a process, by pid: their title (`postgres: autovacuum worker`…) and CPU so far (ms). */
+export function childrenCpuMs(parent: number): Map<number, { title: string; ms: number }> {
+  const out = new Map<number, { title: string; ms: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const s = statOf(Number(entry));
-    if (s?.ppid === postmaster) ticks += s.self;
+    if (s?.ppid !== parent) continue;
+    let title = entry;
+    try {
+      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    } catch {
+      // exited meanwhile: the pid will do
+    }
+    out.set(Number(entry), { title, ms: toMs(s.self) });
   }
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  return out;
 }
+
+/** CPU of another process of this machine (user + system), ms. */
+export function processCpuMs(pid: number): number {
+  const s = statOf(pid);
+  if (!s) throw new Error(`process ${pid} is gone`);
+  return toMs(s.self);
+}
+
+const toMs = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
 
 /** CPU of this Node process (user + system), in milliseconds. */
 export function ownCpuMs(): number {

@@ -166,13 +166,6 @@ export async function startServer(
   });
 }
 
-/** CPU of another process of this machine (user + system), ms. */
-export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-}
-
 /** One representative user (and token) per device, round-robin over the tenant's representatives. */
 export async function deviceTokens(erp: BenchErp, devices: number): Promise<{ tokens: string[]; reps: number[] }> {
   const reps = (

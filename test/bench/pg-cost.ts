@@ -3,9 +3,8 @@
 // that (a fast machine absorbs a wasteful path). Two independent measures per phase:
 // pg_stat_statements (statements, planning and execution time, per statement) and the CPU time
 // the kernel charged to every PostgreSQL process (backends and background workers alike).
-import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
-import { clusterCpuMs } from './cpu.ts';
+import { childrenCpuMs, clusterCpuMs } from './cpu.ts';
 
 /** Server settings a benchmark's embedded PostgreSQL needs for statementCost (planning time included). */
 export const PG_STAT_SETTINGS = [
@@ -14,24 +13,6 @@ export const PG_STAT_SETTINGS = [
   'pg_stat_statements.track_planning=on',
   'pg_stat_statements.max=5000',
 ];
-
-/** CPU (ms) of each live process of the cluster, by pid with its title: a diagnosis aid (BENCH_WAITS). */
-function liveProcessCpu(postmasterPid: number): Map<number, { title: string; ms: number }> {
-  const out = new Map<number, { title: string; ms: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== postmasterPid) continue;
-      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      out.set(Number(entry), { title, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
-}
 
 export interface StatementCost {
   query: string;
@@ -56,12 +37,12 @@ export async function measurePhase(pool: pg.Pool, postmasterPid: number, run: ()
   await pool.query('select pg_stat_statements_reset()');
   const cpuBefore = clusterCpuMs(postmasterPid);
   const sampler = process.env.BENCH_WAITS ? sampleWaits(pool) : null;
-  const liveBefore = sampler ? liveProcessCpu(postmasterPid) : null;
+  const liveBefore = sampler ? childrenCpuMs(postmasterPid) : null;
   await run();
   const processCpuMs = clusterCpuMs(postmasterPid) - cpuBefore;
   if (sampler && liveBefore) {
     process.stderr.write(`wait events (samples):\n${await sampler.stop()}\n`);
-    const top = [...liveProcessCpu(postmasterPid)]
+    const top = [...childrenCpuMs(postmasterPid)]
       .map(([pid, p]) => [`${p.title} [${pid}]`, p.ms - (liveBefore.get(pid)?.ms ?? 0)] as const)
       .sort((a, b) => b[1] - a[1])
       .slice(0, 12);

@@ -11,8 +11,8 @@ import { SYNC_COLLECTIONS } from '@campo/shared';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { copyOut } from '../../server/src/sync/page.ts';
 import { refreshCollection } from '../../server/src/sync/service.ts';
-import { clusterCpuMs, postmasterPid } from './cpu.ts';
-import { initialSync, PAGE, processCpuMs, startServer, verifyCount } from './device.ts';
+import { clusterCpuMs, postmasterPid, processCpuMs } from './cpu.ts';
+import { initialSync, PAGE, startServer, verifyCount } from './device.ts';
 import { table, writeSection } from './report.ts';
 import { withBenchErp } from './setup.ts';
 

@@ -27,7 +27,7 @@ import { DomainError } from '../errors.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { createSyncGate, type SyncGate } from './gate.ts';
 import type { PageCache } from './page-cache.ts';
-import { keptPull, type PullReplica, pull, push } from './service.ts';
+import { keptPull, type PullReplica, pull, pullWindow, push } from './service.ts';
 import { type ChangeHub, HEARTBEAT_MS, streamChanges } from './stream.ts';
 
 const tags = ['sync'];
@@ -179,12 +179,11 @@ export function syncRoutes(deps: {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
       const auth = c.get('auth');
       const query = c.req.valid('query');
-      const name = c.req.valid('param').collection;
+      const w = pullWindow(auth, c.req.valid('param').collection, query);
       // The answer is already JSON (the stored documents as PostgreSQL joined them). A page
       // the process keeps costs the database nothing: it needs no place in the download line.
       const body =
-        keptPull(deps, auth, name, query) ??
-        (await gate.run(auth.userId, query.checkpoint === undefined, () => pull(deps, auth, name, query)));
+        keptPull(deps, w) ?? (await gate.run(auth.userId, query.checkpoint === undefined, () => pull(deps, w)));
       return c.body(body, 200, { 'content-type': 'application/json' }) as never;
     })
     .openapi(pushRoute, async (c) => {

@@ -173,7 +173,7 @@ async function fastPage(
 }
 
 /** What a pull asks for, authorised: its collection, scope, checkpoint and window. */
-function pullWindow(auth: AuthContext, name: string, query: SyncPullQuery) {
+export function pullWindow(auth: AuthContext, name: string, query: SyncPullQuery) {
   const colecao = collectionOf(name);
   assertMayReplicate(auth, colecao);
   const scope = scopeOf(auth);
@@ -192,18 +192,14 @@ function pullWindow(auth: AuthContext, name: string, query: SyncPullQuery) {
   return { colecao, scope, key, after, window };
 }
 
+export type PullWindow = ReturnType<typeof pullWindow>;
+
 /**
- * The answer of a pull when the process still keeps it (page-cache.ts), authorised like the
- * pull itself: the route serves it without a place in the download line, since it costs the
- * database nothing.
+ * The answer of a pull when the process still keeps it (page-cache.ts): the route serves it
+ * without a place in the download line, since it costs the database nothing.
  */
-export function keptPull(
-  deps: { pages?: PageCache },
-  auth: AuthContext,
-  name: string,
-  query: SyncPullQuery,
-): Buffer<ArrayBuffer> | undefined {
-  return deps.pages?.get(pullWindow(auth, name, query).window);
+export function keptPull(deps: { pages?: PageCache }, w: PullWindow): Buffer<ArrayBuffer> | undefined {
+  return deps.pages?.get(w.window);
 }
 
 /**
@@ -215,11 +211,8 @@ export function keptPull(
  */
 export async function pull(
   deps: { db: Db; pool: pg.Pool; replica?: PullReplica | undefined; pages?: PageCache },
-  auth: AuthContext,
-  name: string,
-  query: SyncPullQuery,
+  w: PullWindow,
 ): Promise<Buffer<ArrayBuffer>> {
-  const w = pullWindow(auth, name, query);
   if (w.after.xid === 0 && w.after.revisao === 0) await ensureChangeLog(deps.db, w.scope.idEmpresa, w.colecao);
   if (!deps.pages) return (await readPage(deps, w)).body;
   return deps.pages.through(w.window, () => readPage(deps, w));
@@ -227,7 +220,7 @@ export async function pull(
 
 async function readPage(
   deps: { db: Db; pool: pg.Pool; replica?: PullReplica | undefined },
-  { colecao, scope, key, after, window }: ReturnType<typeof pullWindow>,
+  { colecao, scope, key, after, window }: PullWindow,
 ): Promise<{ body: Buffer<ArrayBuffer>; full: boolean }> {
   const { db } = deps;
   // A short page means "up to date" to the device: never answer one while changes it should
