@@ -369,8 +369,8 @@ async function createOrderTx(
   now: Date,
 ): Promise<OrderResult> {
   const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key);
-  let changed: ('pedidos' | 'clientes')[] = [];
-  const result = await withScopeAnd(db, scopeOf(auth), lock, async (tx, { ok }): Promise<OrderResult> => {
+  type Done = OrderResult & { changed: ('pedidos' | 'clientes')[] };
+  const { changed, ...result } = await withScopeAnd(db, scopeOf(auth), lock, async (tx, { ok }): Promise<Done> => {
     if (!ok) {
       throw new DomainError(
         'IDEMPOTENCY_KEY_IN_FLIGHT',
@@ -401,12 +401,12 @@ async function createOrderTx(
         status: previous.status_resposta,
         body: JSON.parse(previous.corpo_resposta.toString('utf8')) as Order,
         replayed: true,
+        changed: [],
       };
     }
     const checked = priceAndCheck(auth, input, date, context);
     const created = await insertOrderTx(tx, auth, input, checked, { key, hash }, context.audience);
-    changed = created.changed;
-    return { status: 201, body: created.body, replayed: false };
+    return { status: 201, body: created.body, replayed: false, changed: created.changed };
   });
   await Promise.all(
     changed.map((colecao) =>
