@@ -45,6 +45,8 @@ export interface Standby {
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, values?: unknown[]): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
+  // A session the standby ends (its stop, a recovery conflict) fails this query, not the run.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     return (await client.query<T>(text, values)).rows;
@@ -127,6 +129,7 @@ export async function startStandby(adminUrl: string): Promise<Standby | string> 
   const target = await mkdtemp(join(tmpdir(), 'campo-standby-'));
   try {
     const backup = new pg.Client({ connectionString: adminUrl });
+    backup.on('error', () => undefined);
     await backup.connect();
     try {
       const modern = major >= 15;
