@@ -1,6 +1,6 @@
 // Campo runs inside the client's ERP database: PostgreSQL CPU spent planning the same
 // statements again and again is taken from the ERP. The hot paths (an order, the approvers'
-// pending-count badge, the token check, the supervisor's dashboard) run their statements prepared, so each connection
+// pending-count badge, the token check, the supervisor's and the representative's dashboards) run their statements prepared, so each connection
 // plans them once; this holds them to it, on one connection whose statements the test sees:
 // how many statements an order costs, that each is a prepared one PostgreSQL runs from its
 // plan cache (a generic plan, so no planning per call),
@@ -216,6 +216,39 @@ describe('hot paths plan once per connection', () => {
       const c = counters.get(x.text);
       expect(c?.custom_plans, x.text.slice(0, 120)).toBeLessThanOrEqual(5);
     }
+  });
+
+  it("the representative's dashboard runs its prepared reads on generic plans, never planned per call", async () => {
+    const dashboard = () =>
+      app.request('/api/v1/dashboard/rep', { headers: { authorization: `Bearer ${tokens.rep}` } });
+    // Some of its statements (the calendar, the scope) are the other dashboards' too: count
+    // only the plans made for this dashboard's requests.
+    const before = await planCounters();
+    for (let i = 0; i < ORDERS - 1; i++) expect((await dashboard()).status).toBe(200);
+    recording = [];
+    const res = await dashboard();
+    const seen = recording;
+    recording = null;
+    expect(res.status).toBe(200);
+    const statements = seen.filter((x) => !/^(begin|commit)$/i.test(x.text.trim()));
+    const prepared = statements.filter((x) => x.text.slice(0, 24).includes(PREPARED));
+    // Planned per call for their values: the FLEX base, the inactive clients, the recent ERP orders.
+    expect(statements.length - prepared.length).toBe(3);
+    expect(prepared.length).toBeGreaterThanOrEqual(8);
+    const counters = await planCounters();
+    for (const x of prepared) {
+      const c = counters.get(x.text);
+      expect(c, x.text.slice(0, 120)).toBeDefined();
+      const custom = (c?.custom_plans ?? 0) - (before.get(x.text)?.custom_plans ?? 0);
+      const generic = (c?.generic_plans ?? 0) - (before.get(x.text)?.generic_plans ?? 0);
+      // The request scope comes before withGenericPlans: at most PostgreSQL's first five custom plans.
+      const scope = /campo\.id_empresa/.test(x.text);
+      expect(custom, x.text.slice(0, 120)).toBeLessThanOrEqual(scope ? 5 : 0);
+      expect(generic, x.text.slice(0, 120)).toBeGreaterThanOrEqual(scope ? 0 : ORDERS);
+    }
+    // The setting is handed back: a statement after the dashboard plans as the server is configured.
+    const { rows } = await pool.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode");
+    expect(rows[0]?.mode).toBe('auto');
   });
 
   it("the approvers' pending count is prepared, planned once, and plans for less than it runs", async () => {

@@ -6,7 +6,10 @@
 -- situation lends the Campo order its status: approved, then invoiced ('F') or cancelled
 -- ('C') as the ERP moves it. status uses the API's words: pending_approval, approved,
 -- invoiced, rejected, and cancelled for orders the ERP cancelled. ERP-born orders that are
--- open count as approved.
+-- open count as approved. emitido_em_local is the same moment on the session's wall clock
+-- (Sao Paulo's, as Campo's requests set it), the ERP's own dt_emissao for ERP orders: a period
+-- filtered on it reaches the ERP's indexes on dt_emissao, which the timestamptz cast in
+-- emitido_em hides from the planner.
 --
 -- erp-reads: public.pedidos_venda(id_pedido, id_empresa, num_pedido, id_corrent,
 --   cod_vendedor, dt_emissao, situacao, valor_total)
@@ -27,7 +30,8 @@ select 'campo'::text       as origem,
          when pv.situacao = 'C' then 'cancelled'
          else 'approved'
        end                 as status,
-       p.valor_total
+       p.valor_total,
+       p.criado_em::timestamp as emitido_em_local
   from app.pedidos p
   left join public.pedidos_venda pv on pv.id_pedido = p.erp_id_pedido
 union all
@@ -45,7 +49,8 @@ select 'erp'::text,
          when 'C' then 'cancelled'
          else 'approved'
        end,
-       pv.valor_total
+       pv.valor_total,
+       pv.dt_emissao
   from public.pedidos_venda pv
   join app.vw_empresas e on e.id_filial = pv.id_empresa
  where not exists (select 1 from app.pedidos p where p.erp_id_pedido = pv.id_pedido);

@@ -70,14 +70,25 @@ export function getRepDashboard(
   input: { codVendedor?: number | undefined; mes?: string | undefined },
 ): Promise<RepDashboard> {
   return withScope(db, scopeOf(auth), async (tx) => {
-    const rep = await repInReach(tx, auth, input.codVendedor);
-    const cod = rep.cod_vendedor;
     const idEmpresa = auth.idEmpresa;
-    const cal = await q.selectCalendar(tx, input.mes);
-    const f = { codVendedor: cod };
-    const faturamento = total(await q.selectBilling(tx, idEmpresa, cal.month, f));
-    const metaRow = (await q.selectTargets(tx, idEmpresa, cal.month.ini, f)).find((x) => x.nivel === 'rep');
-    const meta = metaRow ? metaRow.valor : null;
+    // The prepared reads first, on generic plans; then the portfolio's history, planned per call.
+    const { rep, cal, faturamento, meta, recent, positivacaoHoje } = await q.withGenericPlans(tx, async () => {
+      const rep = await repInReach(tx, auth, input.codVendedor);
+      const cal = await q.selectCalendar(tx, input.mes);
+      const f = { codVendedor: rep.cod_vendedor };
+      const faturamento = total(await q.selectBilling(tx, idEmpresa, cal.month, f));
+      const metaRow = (await q.selectTargets(tx, idEmpresa, cal.month.ini, f)).find((x) => x.nivel === 'rep');
+      const recent = await q.selectRecentOrders(
+        tx,
+        idEmpresa,
+        rep.cod_vendedor,
+        cal.weekStart,
+        DASHBOARD_RECENT_ORDERS_MAX,
+      );
+      const positivacaoHoje = await positivationToday(tx, idEmpresa, cal, f);
+      return { rep, cal, faturamento, meta: metaRow ? metaRow.valor : null, recent, positivacaoHoje };
+    });
+    const cod = rep.cod_vendedor;
     const baseFlex = await q.selectFlexBase(tx, idEmpresa, cod, cal.month);
     const percFixa = rep.perc_comissao === null ? null : Number(rep.perc_comissao);
     const percFlex = rep.perc_comissao_flex === null ? null : Number(rep.perc_comissao_flex);
@@ -90,7 +101,6 @@ export function getRepDashboard(
       inactiveBefore(new Date()),
       DASHBOARD_INACTIVE_CLIENTS_MAX,
     );
-    const recent = await q.selectRecentOrders(tx, idEmpresa, cod, cal.weekStart, DASHBOARD_RECENT_ORDERS_MAX);
     const recentErp = await q.selectRecentErpOrders(tx, idEmpresa, cod, cal.weekStart, DASHBOARD_RECENT_ORDERS_MAX);
     return {
       codVendedor: cod,
@@ -124,7 +134,7 @@ export function getRepDashboard(
         valorTotal: Number(o.valor_total ?? 0),
         emitidoEm: iso(o.emitido_em as Date) as string,
       })),
-      positivacaoHoje: await positivationToday(tx, idEmpresa, cal, f),
+      positivacaoHoje,
     };
   });
 }

@@ -395,6 +395,7 @@ export interface AppVwPautas {
 export interface AppVwPedidosCliente {
   cod_vendedor: number | null;
   emitido_em: Timestamp | null;
+  emitido_em_local: Timestamp | null;
   id_cliente: number | null;
   id_empresa: number | null;
   id_pedido: number | null;
