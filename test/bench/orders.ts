@@ -3,6 +3,7 @@
 // check, idempotency) costs on top of the database's own limit on this machine.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { startEmbeddedPostgres } from '../../server/src/db/embedded-postgres.ts';
@@ -12,6 +13,7 @@ import { createErpFixture } from '../../server/src/erp-fixture/generate.ts';
 import { grantServerRole } from '../../server/src/provisioning/grant.ts';
 import { provision } from '../../server/src/provisioning/provision.ts';
 import { addUser } from '../../server/src/users/service.ts';
+import { ownCpuMs, processCpuMs } from './cpu.ts';
 import { measurePhase, PG_STAT_SETTINGS, type PhaseCost, shortQuery } from './pg-cost.ts';
 import { table, writeSection } from './report.ts';
 
@@ -252,11 +254,16 @@ export async function benchOrders(): Promise<void> {
     });
     let failures = 0;
     let api = { rate: 0, p50: 0, p99: 0 };
+    // Where the machine's cores go: the server's process and this one (the load) besides PostgreSQL.
+    const serverCpuBefore = processCpuMs(child.pid as number);
+    const loadCpuBefore = ownCpuMs();
     const apiCost = await measurePhase(pool, server.pid, async () => {
       api = await load(REQUESTS, CONCURRENCY, async (i) => {
         if ((await post(REQUESTS + i)) !== 201) failures++;
       });
     });
+    const serverCpuMs = (processCpuMs(child.pid as number) - serverCpuBefore) / REQUESTS;
+    const loadCpuMs = (ownCpuMs() - loadCpuBefore) / REQUESTS;
     const r = perOrder(rawCost, REQUESTS);
     const a = perOrder(apiCost, REQUESTS);
     const ms = (v: number) => `${v.toFixed(2)} ms`;
@@ -318,6 +325,9 @@ export async function benchOrders(): Promise<void> {
       'user + system time Linux charged to every PostgreSQL process during the run (backends and background',
       'workers), divided by the orders; statements include the authentication lookup and whatever the server',
       'ran in the background meanwhile (push worker, scheduled refreshes).',
+      '',
+      `CPU per order besides PostgreSQL's, during the POST /orders run: the API server ${ms(serverCpuMs)}, the load`,
+      `generator (this bench's HTTP client) ${ms(loadCpuMs)}. All three share the machine's ${cpus().length} cores.`,
       '',
       `Targets: at least 1,000 orders/s and 20 % of the raw rate, p99 under 50 ms, PostgreSQL CPU per order at most 1 ms. Failed requests: ${failures}.`,
       '',
