@@ -1,6 +1,6 @@
 // Campo runs inside the client's ERP database: PostgreSQL CPU spent planning the same
 // statements again and again is taken from the ERP. The hot paths (an order, the approvers'
-// pending-count badge, the token check, the supervisor's and the representative's dashboards) run their statements prepared, so each connection
+// pending-count badge, the token check, a device's pull, the supervisor's and the representative's dashboards) run their statements prepared, so each connection
 // plans them once; this holds them to it, on one connection whose statements the test sees:
 // how many statements an order costs, that each is a prepared one PostgreSQL runs from its
 // plan cache (a generic plan, so no planning per call),
@@ -249,6 +249,45 @@ describe('hot paths plan once per connection', () => {
     // The setting is handed back: a statement after the dashboard plans as the server is configured.
     const { rows } = await pool.query<{ mode: string }>("select current_setting('plan_cache_mode') as mode");
     expect(rows[0]?.mode).toBe('auto');
+  });
+
+  it('a device catching up: the pull reads its page prepared, planned once, and plans for less than it runs', async () => {
+    const pull = (checkpoint?: string) =>
+      app.request(`/api/v1/sync/produtos/pull?limit=1000${checkpoint ? `&checkpoint=${checkpoint}` : ''}`, {
+        headers: { authorization: `Bearer ${tokens.rep}` },
+      });
+    let checkpoint: string | undefined;
+    for (;;) {
+      const res = await pull(checkpoint);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { documents: unknown[]; checkpoint: string };
+      checkpoint = body.checkpoint;
+      if (body.documents.length < 1000) break;
+    }
+    // Nothing new since: the pull a device makes most often.
+    for (let i = 0; i < ORDERS - 1; i++) expect((await pull(checkpoint)).status).toBe(200);
+    recording = [];
+    const res = await pull(checkpoint);
+    const seen = recording;
+    recording = null;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { documents: unknown[] }).documents).toEqual([]);
+    const statements = seen.filter((x) => !/^(begin|commit)$/i.test(x.text.trim()));
+    // The scope with the horizon, and the page.
+    expect(statements.length, statements.map((x) => x.text.slice(0, 80)).join('\n')).toBe(2);
+    const counters = await planCounters();
+    for (const x of statements) {
+      expect(x.text.slice(0, 24).includes(PREPARED), x.text.slice(0, 120)).toBe(true);
+      const c = counters.get(x.text);
+      expect(c?.custom_plans, x.text.slice(0, 120)).toBeLessThanOrEqual(5);
+      expect(c?.generic_plans, x.text.slice(0, 120)).toBeGreaterThanOrEqual(ORDERS - 5);
+      const t = await planVersusExecution(x, {
+        idEmpresa: rep.idEmpresa,
+        codVendedor: rep.codVendedor,
+        planCacheMode: 'auto',
+      });
+      expect(t.planning, `${x.text.slice(0, 120)}: ${JSON.stringify(t)}`).toBeLessThan(t.execution);
+    }
   });
 
   it("the approvers' pending count is prepared, planned once, and plans for less than it runs", async () => {

@@ -1,7 +1,10 @@
 // The pull's read of the change log. It names the tenant and, for a representative, their
 // scope itself; the row-level security policies of app.sync_alteracoes are the second line.
+// Prepared, like page.ts's short pages: most pulls read a few rows, and planning these
+// statements on every pull cost more than running them.
 import type { SyncCollection } from '@campo/shared';
 import { sql } from 'kysely';
+import { PREPARED } from '../db/prepared.ts';
 import { type Tx, WRITER_LOCK_NS } from '../db/scope.ts';
 
 /** selectHorizon's value as a scalar subquery, for statements that read it with other things (page.ts). */
@@ -27,7 +30,9 @@ export const HORIZON_SQL = `(with s as (select txid_snapshot_xmax(txid_current_s
  * is at or above it and waits for the next pull. Extended to 64 bits like txid_current().
  */
 export async function selectHorizon(tx: Tx): Promise<number> {
-  const { rows } = await sql<{ horizon: string }>`select ${sql.raw(HORIZON_SQL)}::text as horizon`.execute(tx);
+  const { rows } = await sql<{
+    horizon: string;
+  }>`${sql.raw(PREPARED)}select ${sql.raw(HORIZON_SQL)}::text as horizon`.execute(tx);
   return Number(rows[0]?.horizon);
 }
 
@@ -51,6 +56,7 @@ export interface ChangeWindow {
 export function selectChanges(tx: Tx, w: ChangeWindow) {
   let query = tx
     .selectFrom('app.sync_alteracoes')
+    .modifyFront(sql.raw(PREPARED))
     .select(['chave', 'documento', 'xid', 'revisao', 'excluido', 'dados'])
     .where('id_empresa', '=', w.idEmpresa)
     .where('colecao', '=', w.colecao)
@@ -71,6 +77,7 @@ export function selectChanges(tx: Tx, w: ChangeWindow) {
 export async function changesHeldBack(tx: Tx, w: ChangeWindow): Promise<boolean> {
   let query = tx
     .selectFrom('app.sync_alteracoes')
+    .modifyFront(sql.raw(PREPARED))
     .select('chave')
     .where('id_empresa', '=', w.idEmpresa)
     .where('colecao', '=', w.colecao)
