@@ -73,6 +73,8 @@ export interface DeviceSync {
   busy: number;
   /** Time from the first request to the last page, ms. */
   ms: number;
+  /** The last checkpoint of each collection: where the device's next pull starts. */
+  checkpoints: Record<string, string>;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function initialSync(
   let documents = 0;
   let bytes = 0;
   let busy = 0;
+  const checkpoints: Record<string, string> = {};
   const collection = async (name: string) => {
     let checkpoint: string | undefined;
     for (;;) {
@@ -112,11 +115,12 @@ export async function initialSync(
       const n = page.n;
       documents += n;
       checkpoint = checkpointOf(page.tail);
+      checkpoints[name] = checkpoint;
       if (n < PAGE) return;
     }
   };
   await Promise.all(SYNC_COLLECTIONS.map(collection));
-  return { documents, bytes, busy, ms: performance.now() - started };
+  return { documents, bytes, busy, ms: performance.now() - started, checkpoints };
 }
 
 export function peakRss(pid: number): number {

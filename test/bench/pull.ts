@@ -18,6 +18,8 @@ import { withBenchErp } from './setup.ts';
 
 const RUNS = 3;
 const TARGET = 150_000;
+/** Rounds of a device catching up with nothing new: every collection pulled from its last checkpoint. */
+const CATCH_UP_ROUNDS = 200;
 
 export async function benchPull(): Promise<void> {
   await withBenchErp('medium', async ({ pool, serverPool, serverUrl, who, tokenOfRep }) => {
@@ -34,6 +36,7 @@ export async function benchPull(): Promise<void> {
     const token = await tokenOfRep(who.codVendedor);
 
     type ApiRun = { ms: number; documents: number; bytes: number; pgMs: number; nodeMs: number };
+    let catchUp = { pulls: 0, ms: 0, pgMs: 0, nodeMs: 0 };
     /** RUNS initial syncs of the representative against a server started with `env`. */
     const measureApi = async (env: Record<string, string>): Promise<ApiRun[]> => {
       const server = await startServer(serverUrl, env);
@@ -53,11 +56,38 @@ export async function benchPull(): Promise<void> {
             nodeMs: processCpuMs(server.child.pid as number) - node0,
           });
           process.stderr.write(`initial sync ${i + 1}: ${r.documents} documents in ${r.ms.toFixed(0)} ms\n`);
+          if (i === RUNS - 1 && env.SYNC_PAGE_CACHE_MB === '0') catchUp = await catchingUp(server, r.checkpoints);
         }
       } finally {
         await server.stop();
       }
       return runs;
+    };
+    /** The pull a device makes most often: every collection, nothing new since its last checkpoint. */
+    const catchingUp = async (server: Awaited<ReturnType<typeof startServer>>, checkpoints: Record<string, string>) => {
+      const pullAll = () =>
+        Promise.all(
+          Object.entries(checkpoints).map(async ([name, checkpoint]) => {
+            const res = await fetch(`${server.url}/api/v1/sync/${name}/pull?limit=${PAGE}&checkpoint=${checkpoint}`, {
+              headers: { authorization: `Bearer ${token}` },
+            });
+            const body = (await res.json()) as { documents: unknown[] };
+            if (res.status !== 200 || body.documents.length !== 0)
+              throw new Error(`${name}: ${res.status}, not up to date`);
+          }),
+        );
+      for (let i = 0; i < 20; i++) await pullAll(); // past the plan caches' first five executions
+      const pg0 = clusterCpuMs(postmaster);
+      const node0 = processCpuMs(server.child.pid as number);
+      const t = performance.now();
+      for (let i = 0; i < CATCH_UP_ROUNDS; i++) await pullAll();
+      const pulls = CATCH_UP_ROUNDS * Object.keys(checkpoints).length;
+      return {
+        pulls,
+        ms: (performance.now() - t) / CATCH_UP_ROUNDS,
+        pgMs: (clusterCpuMs(postmaster) - pg0) / pulls,
+        nodeMs: (processCpuMs(server.child.pid as number) - node0) / pulls,
+      };
     };
     // Every page read from PostgreSQL (no page kept in memory), then as a second phone of the
     // same representative finds them: the full pages answered again from memory.
@@ -143,6 +173,10 @@ export async function benchPull(): Promise<void> {
       'the kept column still reads those from PostgreSQL.',
       '',
       `API (every page from PostgreSQL) / limit: ${((apiRate / rawRate) * 100).toFixed(0)}%. Target ${n(TARGET)} documents/s: ${apiRate >= TARGET ? 'met' : 'missed'}.`,
+      '',
+      `A device catching up with nothing new (the pull a device makes most often): ${CATCH_UP_ROUNDS} rounds of every`,
+      `collection pulled from its last checkpoint, ${n(catchUp.pulls)} pulls in all: ${catchUp.ms.toFixed(1)} ms per round of ${SYNC_COLLECTIONS.length} collections,`,
+      `PostgreSQL CPU ${catchUp.pgMs.toFixed(2)} ms and server process CPU ${catchUp.nodeMs.toFixed(2)} ms per pull.`,
     ].join('\n');
     writeSection('pull', 'Replication pull (medium fixture)', body);
     process.stdout.write(`${body}\n`);
