@@ -7,12 +7,19 @@ import { sql } from 'kysely';
 import { PREPARED } from '../db/prepared.ts';
 import { type Tx, WRITER_LOCK_NS } from '../db/scope.ts';
 
-/** selectHorizon's value as a scalar subquery, for statements that read it with other things (page.ts). */
+/**
+ * selectHorizon's value as a scalar subquery, for statements that read it with other things
+ * (page.ts). pg_locks is read once: each reading copies PostgreSQL's whole lock table, the
+ * costliest part of a pull that finds nothing new.
+ */
 export const HORIZON_SQL = `(with s as (select txid_snapshot_xmax(txid_current_snapshot()) as xmax),
+    l as materialized (
+      select pid, locktype, classid, objsubid, database, transactionid, granted
+        from pg_locks where locktype in ('advisory', 'transactionid')),
     w as (
       select t.transactionid::text::bigint as x32
-        from pg_locks r
-        join pg_locks t on t.pid = r.pid and t.locktype = 'transactionid' and t.granted
+        from l r
+        join l t on t.pid = r.pid and t.locktype = 'transactionid' and t.granted
        where r.locktype = 'advisory' and r.objsubid = 2 and r.classid = ${WRITER_LOCK_NS}::oid
          and r.database = (select oid from pg_database where datname = current_database()))
     select least(s.xmax, min(case when w.x32 <= (s.xmax & 4294967295) then ((s.xmax >> 32) << 32) | w.x32
