@@ -107,6 +107,20 @@ describe('hot paths plan once per connection', () => {
       body: JSON.stringify(order),
     });
 
+  /**
+   * Sends `request` ORDERS times, past PostgreSQL's first five custom plans, each answered with
+   * `status`; the answer of the last one and the statements it sent.
+   */
+  async function lastOfMany(request: () => Response | Promise<Response>, status = 200) {
+    for (let i = 0; i < ORDERS - 1; i++) expect((await request()).status).toBe(status);
+    recording = [];
+    const res = await request();
+    const seen = recording;
+    recording = null;
+    expect(res.status).toBe(status);
+    return { res, seen };
+  }
+
   /** The plan-cache counters of this connection's prepared statements, by text. */
   async function planCounters() {
     const { rows } = await pool.query<{ statement: string; generic_plans: number; custom_plans: number }>(
@@ -153,12 +167,7 @@ describe('hot paths plan once per connection', () => {
   }
 
   it('an order takes six statements, each prepared and planned once per connection', async () => {
-    for (let i = 0; i < ORDERS - 1; i++) expect((await postOrder()).status).toBe(201);
-    recording = [];
-    const res = await postOrder();
-    const seen = recording;
-    recording = null;
-    expect(res.status).toBe(201);
+    const { seen } = await lastOfMany(postOrder, 201);
 
     // After the transaction, the change notices in a statement of their own (announceCommitted).
     const end = seen.findIndex((s) => s.text.trim().toLowerCase() === 'commit');
@@ -202,12 +211,7 @@ describe('hot paths plan once per connection', () => {
   it("the supervisor's dashboard runs its statements prepared, each planned once per connection", async () => {
     const dashboard = () =>
       app.request('/api/v1/dashboard/supervisor', { headers: { authorization: `Bearer ${tokens.supervisor}` } });
-    for (let i = 0; i < ORDERS - 1; i++) expect((await dashboard()).status).toBe(200);
-    recording = [];
-    const res = await dashboard();
-    const seen = recording;
-    recording = null;
-    expect(res.status).toBe(200);
+    const { seen } = await lastOfMany(dashboard);
     const statements = seen.filter((x) => !/^(begin|commit)$/i.test(x.text.trim()));
     expect(statements.length).toBeGreaterThanOrEqual(5);
     const counters = await planCounters();
@@ -224,12 +228,7 @@ describe('hot paths plan once per connection', () => {
     // Some of its statements (the calendar, the scope) are the other dashboards' too: count
     // only the plans made for this dashboard's requests.
     const before = await planCounters();
-    for (let i = 0; i < ORDERS - 1; i++) expect((await dashboard()).status).toBe(200);
-    recording = [];
-    const res = await dashboard();
-    const seen = recording;
-    recording = null;
-    expect(res.status).toBe(200);
+    const { seen } = await lastOfMany(dashboard);
     const statements = seen.filter((x) => !/^(begin|commit)$/i.test(x.text.trim()));
     const prepared = statements.filter((x) => x.text.slice(0, 24).includes(PREPARED));
     // Planned per call for their values: the FLEX base, the inactive clients, the recent ERP orders.
@@ -265,12 +264,7 @@ describe('hot paths plan once per connection', () => {
       if (body.documents.length < 1000) break;
     }
     // Nothing new since: the pull a device makes most often.
-    for (let i = 0; i < ORDERS - 1; i++) expect((await pull(checkpoint)).status).toBe(200);
-    recording = [];
-    const res = await pull(checkpoint);
-    const seen = recording;
-    recording = null;
-    expect(res.status).toBe(200);
+    const { res, seen } = await lastOfMany(() => pull(checkpoint));
     expect(((await res.json()) as { documents: unknown[] }).documents).toEqual([]);
     const statements = seen.filter((x) => !/^(begin|commit)$/i.test(x.text.trim()));
     // The scope with the horizon, and the page.
@@ -293,12 +287,7 @@ describe('hot paths plan once per connection', () => {
   it("the approvers' pending count is prepared, planned once, and plans for less than it runs", async () => {
     const badge = () =>
       app.request('/api/v1/notifications/pending-count', { headers: { authorization: `Bearer ${tokens.supervisor}` } });
-    for (let i = 0; i < ORDERS - 1; i++) expect((await badge()).status).toBe(200);
-    recording = [];
-    const res = await badge();
-    const seen = recording;
-    recording = null;
-    expect(res.status).toBe(200);
+    const { res, seen } = await lastOfMany(badge);
     expect(((await res.json()) as { count: number }).count).toBeGreaterThanOrEqual(ORDERS);
 
     const count = seen.find((s) => /count\(\*\)/i.test(s.text));
