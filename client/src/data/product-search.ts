@@ -1,11 +1,13 @@
-// Product search by words, in memory (docs/pwa.md, "Catálogo"), for the catalog and the cart's
-// product picker. A word is a substring of
+// Product search by words, in memory (docs/pwa.md, "Catálogo"), for the catalog (its list with
+// or without words, and its groups) and the cart's product picker. A word is a substring of
 // the folded `busca` key, which no IndexedDB index answers: as an RxDB query on Dexie it walks
 // every product with a cursor, one callback each (0.5 s and more at 20,000 products on a
 // phone), and a live query does it again on every write, so during the first download the
 // search re-ran on each page written and took most of the main thread (docs/benchmarks.md,
 // browser-sync). Here each product is one small entry kept current from the collection's change
 // events; a search filters 20,000 strings in a few milliseconds and reads only the page it shows.
+// The products have no IndexedDB index on `busca` any more (store version 3, schemas.ts): each
+// index entry cost the first download's writes time, and nothing queries them.
 import { searchTerms } from '@campo/shared/search';
 import type { RxCollection, RxStorageChangeEvent } from 'rxdb';
 import { normalizeMangoQuery, prepareQuery } from 'rxdb';
@@ -45,6 +47,8 @@ export interface ProductSearchIndex {
    * most `limit`.
    */
   search(q: string, options: SearchOptions): string[];
+  /** Per group code (`grupoCodigo`, none for -1), the first of its products in the search order. */
+  groups(): Map<number, string>;
   close(): void;
 }
 
@@ -86,7 +90,8 @@ async function dexieTableOf(collection: Products): Promise<DexieTable | null> {
 
 /**
  * The chunk of stored products after `last`, by id. The index is named: left to itself, RxDB's
- * planner picks (_deleted, grupoCodigo, busca, id), which does not give the id order, so every
+ * planner picked (_deleted, grupoCodigo, busca, id) while the store had it (up to version 2),
+ * which does not give the id order, so every
  * chunk read all the products after `last` and sorted them (28 s for 20,000 on a reload).
  */
 export function loadQuery(collection: Products, last: string, chunk: number) {
@@ -171,6 +176,12 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
       }
       return ids;
     },
+    groups() {
+      if (!sorted) sorted = [...entries.values()].sort(byBusca);
+      const first = new Map<number, string>();
+      for (const e of sorted) if (e.grupoCodigo >= 0 && !first.has(e.grupoCodigo)) first.set(e.grupoCodigo, e.id);
+      return first;
+    },
     close() {
       sub.unsubscribe();
       version$.complete();
@@ -178,11 +189,22 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
   };
 }
 
-// Per store, built at the first search and kept current by the collection's changes.
+// Per store (productIndexOf).
 const indexes = new WeakMap<CampoDatabase, ProductSearchIndex>();
 
+/** The store's product index, built at its first use and kept current by the collection's changes. */
+export function productIndexOf(db: CampoDatabase): ProductSearchIndex {
+  let index = indexes.get(db);
+  if (!index) {
+    index = createProductSearchIndex(collectionOf(db, 'produtos'));
+    indexes.set(db, index);
+  }
+  return index;
+}
+
 /**
- * The products whose key holds the words, from the store's in-memory index: re-run as the index
+ * The products whose key holds the words (all of them for none, in the key's order), from the
+ * store's in-memory index: re-run as the index
  * changes, at most every SEARCH_EVERY_MS while the first download writes page after page, and
  * only the page shown is read from the store. A run is never cut short by the next change (its
  * read waits behind the download's writes, which would starve the list): changes that come
@@ -190,12 +212,7 @@ const indexes = new WeakMap<CampoDatabase, ProductSearchIndex>();
  */
 export function searchProducts(db: CampoDatabase, q: string, options: SearchOptions): Observable<ProductDoc[]> {
   const produtos = collectionOf(db, 'produtos');
-  let index = indexes.get(db);
-  if (!index) {
-    index = createProductSearchIndex(produtos);
-    indexes.set(db, index);
-  }
-  const idx = index;
+  const idx = productIndexOf(db);
   return new Observable<ProductDoc[]>((subscriber) => {
     let running = false;
     let again = false;
