@@ -5,6 +5,7 @@
 import {
   backoffDelay,
   type Problem,
+  SYNC_LIMIT_MAX,
   SYNC_PROTOCOL_VERSION,
   SYNC_PUSH_MAX,
   SYNC_VERSION_HEADER,
@@ -117,10 +118,23 @@ const RESET_CODES = new Set(['CHECKPOINT_SCOPE', 'CHECKPOINT_INVALID']);
 const FIRST_DOWNLOAD = new Set<SyncCollection>(['produtos', 'clientes']);
 
 /**
- * Pages the first download fetches ahead of its writes, which are the slower part (its pages
- * are the replication's: larger ones made longer main-thread tasks).
+ * The first download asks for pages this many times the replication's (10 requests for 20,000
+ * products instead of 40: with pages of 500 the writer waited for the server half the time) and
+ * writes each in slices of the replication's size, one transaction each: a larger write is a
+ * longer main-thread task (2,000 documents made 1.7 s tasks against 0.5 s, docs/benchmarks.md).
  */
-const FIRST_DOWNLOAD_AHEAD = 4;
+const FIRST_DOWNLOAD_SLICES = 4;
+
+/** Slices fetched ahead of the writes, which are the slower part: two pages. */
+const FIRST_DOWNLOAD_AHEAD = 2 * FIRST_DOWNLOAD_SLICES;
+
+/** A slice of a fetched page; the page's checkpoint is on its last slice. */
+interface Slice {
+  documents: unknown[];
+  checkpoint: string | undefined;
+  /** The last slice of a short page: the collection is downloaded. */
+  final: boolean;
+}
 
 /** Gives the main thread back between pages, so a tap is not kept waiting by the download. */
 function yieldToMain(): Promise<void> {
@@ -323,9 +337,9 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
    * The first download of a big read-only collection into an empty store, outside RxDB's
    * replication (docs/sync.md, "First download in the browser"): pages are written straight to
    * the collection's storage, the next ones already on their way, and the main thread is given
-   * back between writes. The replication then starts from the checkpoint of the last page written (RxDB takes
-   * `initialCheckpoint` only when it has none stored), so an interrupted download goes on from
-   * there. Resolves with that checkpoint, or undefined when nothing was written.
+   * back between writes. The replication then starts from the checkpoint of the last page
+   * written (RxDB takes `initialCheckpoint` only when it has none stored), so an interrupted
+   * download goes on from there. Resolves with that checkpoint, or undefined when nothing was written.
    */
   const firstDownload = async (collection: SyncCollection, limit: number): Promise<string | undefined> => {
     const rx = collectionOf(db, collection) as unknown as RxCollection<Record<string, unknown>>;
@@ -333,16 +347,17 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     await db.waitForLeadership();
     if (stopped || (await rx.count().exec()) > 0) return undefined;
     const modifier = localFields(collection) ?? ((d: Record<string, unknown>) => d);
+    const fetchLimit = Math.min(SYNC_LIMIT_MAX, limit * FIRST_DOWNLOAD_SLICES);
     const fetchPage = async (checkpoint: string | undefined): Promise<SyncPull> => {
-      const res = await pullInTurn(collection, checkpoint, limit);
+      const res = await pullInTurn(collection, checkpoint, fetchLimit);
       if (!res.ok) throw await httpError(res);
       return (await res.json()) as SyncPull;
     };
-    // Pages are fetched ahead while the last ones are written, and written one per
-    // transaction: coalescing what had arrived (up to 4 pages) made 250 ms tasks and was no
-    // sooner than one page per write (100 ms, and a third sooner in the same window), since the
-    // catalog's search no longer re-reads the store on each write (data/product-search.ts).
-    const arrived: SyncPull[] = [];
+    // Pages are fetched ahead while the last ones are written, a slice per transaction:
+    // coalescing what had arrived (up to 4 slices) made 250 ms tasks and was no sooner than one
+    // slice per write (100 ms, and a third sooner in the same window), since the catalog's
+    // search no longer re-reads the store on each write (data/product-search.ts).
+    const arrived: Slice[] = [];
     let fetching = true;
     let quit = false;
     let failed: unknown;
@@ -359,9 +374,17 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
           }
           if (stopped || quit) break;
           const page = await fetchPage(checkpoint);
-          arrived.push(page);
+          const short = page.documents.length < fetchLimit;
+          for (let i = 0; i < page.documents.length || i === 0; i += limit) {
+            const end = i + limit >= page.documents.length;
+            arrived.push({
+              documents: page.documents.slice(i, i + limit),
+              checkpoint: end ? page.checkpoint : undefined,
+              final: end && short,
+            });
+          }
           wakeWriter?.();
-          if (page.documents.length < limit) break;
+          if (short) break;
           checkpoint = page.checkpoint;
         }
       } catch (err) {
@@ -381,11 +404,11 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
           });
           continue;
         }
-        const page = arrived.shift() as SyncPull;
+        const slice = arrived.shift() as Slice;
         wakeFetcher?.();
         const live: Record<string, unknown>[] = [];
         const gone: string[] = [];
-        for (const raw of page.documents as Record<string, unknown>[]) {
+        for (const raw of slice.documents as Record<string, unknown>[]) {
           if (raw._deleted) gone.push(String(raw.id));
           else {
             const { _deleted, ...doc } = modifier(raw);
@@ -406,12 +429,12 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
           if (again.size) await rx.bulkUpsert(live.filter((d) => again.has(String(d.id))));
         }
         if (gone.length) await rx.bulkRemove(gone);
-        written = page.checkpoint;
-        syncState.success(collection, { received: page.documents.length });
+        if (slice.checkpoint !== undefined) written = slice.checkpoint;
+        syncState.success(collection, { received: slice.documents.length });
         // A short page is the server's state: the collection is downloaded. RxDB's own first
         // cycle, which follows, also reads every document written here once (its upstream
         // pass), which only "Sincronizado" would otherwise wait for.
-        if (page.documents.length < limit) syncState.initialDone(collection);
+        if (slice.final) syncState.initialDone(collection);
         await yieldToMain();
       }
       if (failed) throw failed;
@@ -427,6 +450,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   };
 
   const states: CampoReplication['states'] = {};
+  let firstDownloads: Promise<unknown> = Promise.resolve();
   for (const collection of collections) {
     const writable = (SYNC_WRITABLE as readonly SyncCollection[]).includes(collection);
     const modifier = localFields(collection);
@@ -460,7 +484,11 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     });
     (states as Record<string, unknown>)[collection] = state;
     if (bulk) {
-      void firstDownload(collection, batchSize).then(
+      // One collection at a time, in SYNC_COLLECTIONS' order: the catalog (produtos) is usable
+      // before the clients start to compete with it for the main thread and IndexedDB.
+      const download = firstDownloads.then(() => firstDownload(collection, batchSize));
+      firstDownloads = download.catch(() => undefined);
+      void download.then(
         (checkpoint) => {
           // Read by start(): the stored checkpoint, when there is one, wins.
           if (checkpoint) pull.initialCheckpoint = { checkpoint };
