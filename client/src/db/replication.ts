@@ -18,6 +18,7 @@ import type { ReplicationPullOptions, RxCollection, RxReplicationPullStreamItem 
 import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
+import { firstWriter, type PlainDoc } from './first-write.ts';
 import { type CampoDocTypes, clientSearchKey, INDEX_DEFAULTS, productSearchKey } from './schemas.ts';
 import { createSyncState, SyncHttpError, type SyncStateStore } from './sync-state.ts';
 
@@ -336,7 +337,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   /**
    * The first download of a big read-only collection into an empty store, outside RxDB's
    * replication (docs/sync.md, "First download in the browser"): pages are written straight to
-   * the collection's storage, the next ones already on their way, and the main thread is given
+   * the collection's Dexie table (first-write.ts), the next ones already on their way, and the main thread is given
    * back between writes. The replication then starts from the checkpoint of the last page
    * written (RxDB takes `initialCheckpoint` only when it has none stored), so an interrupted
    * download goes on from there. Resolves with that checkpoint, or undefined when nothing was written.
@@ -347,6 +348,9 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     await db.waitForLeadership();
     if (stopped || (await rx.count().exec()) > 0) return undefined;
     const modifier = localFields(collection) ?? ((d: Record<string, unknown>) => d);
+    const direct = await firstWriter(rx as never, db.token);
+    /** Ids this download wrote, which a direct write must not be handed again. */
+    const stored = new Set<string>();
     const fetchLimit = Math.min(SYNC_LIMIT_MAX, limit * FIRST_DOWNLOAD_SLICES);
     const fetchPage = async (checkpoint: string | undefined): Promise<SyncPull> => {
       const res = await pullInTurn(collection, checkpoint, fetchLimit);
@@ -415,7 +419,21 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
             live.push(doc);
           }
         }
-        if (live.length) {
+        if (direct) {
+          // A document sent twice while the download ran is already there: RxDB writes it again.
+          const fresh: PlainDoc[] = [];
+          const again: Record<string, unknown>[] = [];
+          for (const doc of live) {
+            const id = String(doc.id);
+            if (stored.has(id)) again.push(doc);
+            else {
+              stored.add(id);
+              fresh.push(doc as PlainDoc);
+            }
+          }
+          await direct(fresh);
+          if (again.length) await rx.bulkUpsert(again);
+        } else if (live.length) {
           // Straight to the storage (its wrapper stamps _rev and _meta, and the collection
           // still emits the change the catalog's queries listen to), without the RxDocuments
           // bulkInsert would build; a document already there (sent twice while the download
