@@ -399,6 +399,16 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       }
     })();
     let written: string | undefined;
+    /** The last slice's direct write while it commits, then its bookkeeping. */
+    let committing: Promise<void> = Promise.resolve();
+    const sliceDone = (slice: Slice) => {
+      if (slice.checkpoint !== undefined) written = slice.checkpoint;
+      syncState.success(collection, { received: slice.documents.length });
+      // A short page is the server's state: the collection is downloaded. RxDB's own first
+      // cycle, which follows, also reads every document written here once (its upstream
+      // pass), which only "Sincronizado" would otherwise wait for.
+      if (slice.final) syncState.initialDone(collection);
+    };
     try {
       while (!stopped) {
         if (!arrived.length) {
@@ -431,6 +441,19 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
               fresh.push(doc as PlainDoc);
             }
           }
+          if (!again.length && !gone.length) {
+            // Issued before the last slice's commit is awaited: the main thread hands this one to
+            // IndexedDB while the browser commits that one (it runs them in the order issued, and
+            // none of these documents is in an earlier slice).
+            const write = direct(fresh);
+            const previous = committing;
+            committing = previous.then(() => write).then(() => sliceDone(slice));
+            committing.catch(() => undefined);
+            await previous;
+            await yieldToMain();
+            continue;
+          }
+          await committing;
           await direct(fresh);
           if (again.length) await rx.bulkUpsert(again);
         } else if (live.length) {
@@ -447,14 +470,10 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
           if (again.size) await rx.bulkUpsert(live.filter((d) => again.has(String(d.id))));
         }
         if (gone.length) await rx.bulkRemove(gone);
-        if (slice.checkpoint !== undefined) written = slice.checkpoint;
-        syncState.success(collection, { received: slice.documents.length });
-        // A short page is the server's state: the collection is downloaded. RxDB's own first
-        // cycle, which follows, also reads every document written here once (its upstream
-        // pass), which only "Sincronizado" would otherwise wait for.
-        if (slice.final) syncState.initialDone(collection);
+        sliceDone(slice);
         await yieldToMain();
       }
+      await committing;
       if (failed) throw failed;
     } catch (err) {
       // The replication retries from the last page written.
@@ -463,6 +482,8 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       quit = true;
       wakeFetcher?.();
       await fetcher;
+      // Stopped or failed with a write still committing: its checkpoint counts once it has.
+      await committing.catch(() => undefined);
     }
     return written;
   };
