@@ -1,9 +1,10 @@
 // Writes of the first download into an empty collection straight to RxDB's Dexie table
 // (docs/sync.md, "First download in the browser"). RxDB's own write reads every document first
 // to check for conflicts (one IndexedDB get per document: 0.5 to 0.75 s of the main thread for
-// 22,000 documents in the download's profiles), deep-copies each one into Dexie's form, and touches the attachments
-// table; none of that is needed for documents that cannot be there yet. The collection still
-// emits the change event its queries and the catalog's search listen to, as RxDB's write does.
+// 22,000 documents in the download's profiles), deep-copies each one into Dexie's form, and
+// touches the attachments table; none of that is needed for documents that cannot be there
+// yet. The collection still emits the change event its queries and the catalog's search listen
+// to, as RxDB's write does.
 import { now, type RxCollection, type RxStorageChangeEvent } from 'rxdb';
 
 interface DexieInternals {
