@@ -5,6 +5,7 @@
 // open catalog through the live pull and its search (the in-memory index, client/src/data/product-search.ts);
 // after a reload with the network cut the search still answers from the store.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { productSearchKey } from '../../client/src/db/schemas.ts';
 import { logInAndSync, WAIT } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 
@@ -69,6 +70,40 @@ describe('catalog first download', () => {
     const words = product.description.split(/\s+/).filter(Boolean).reverse().join(' ').toUpperCase();
     await page.getByLabel('Buscar produto').fill(words);
     await list.getByRole('listitem').filter({ hasText: product.code }).first().waitFor(WAIT);
+  });
+
+  it('lists the catalog without words in key order, and a group chosen by name lists only its products', async () => {
+    const { page, db, rep } = suite;
+    const { rows } = await db.pool.query<{ id: number; code: string; description: string; grupo: number | null }>(
+      `select id_produto as id, cod_produto as code, descricao as description, cod_grupo as grupo
+         from app.vw_produtos where id_empresa = $1 and ativo`,
+      [rep.idEmpresa],
+    );
+    // The order of the key the device derives (code and description, folded), then the id.
+    const keyed = rows
+      .map((r) => ({ ...r, key: productSearchKey(r), sid: String(r.id) }))
+      .sort((a, b) => (a.key !== b.key ? (a.key < b.key ? -1 : 1) : a.sid < b.sid ? -1 : 1));
+    const list = page.getByRole('list', { name: 'Produtos' });
+    await page.getByLabel('Buscar produto').fill('');
+    await expect.poll(() => list.getByRole('listitem').count(), WAIT).toBe(Math.min(50, keyed.length));
+    const firstShown = await list.getByRole('listitem').first().textContent();
+    expect(firstShown).toContain(keyed[0]?.description);
+    // The smallest group with active products, by the name the ERP gives it.
+    const { rows: groups } = await db.pool.query<{ cod: number; nome: string; n: number }>(
+      `select cod_grupo as cod, descricao_grupo as nome, count(*)::int as n from app.vw_produtos
+        where id_empresa = $1 and ativo and cod_grupo is not null and descricao_grupo is not null
+        group by 1, 2 order by 3, 1 limit 1`,
+      [rep.idEmpresa],
+    );
+    const group = groups[0];
+    if (!group) throw new Error('the fixture has no product group');
+    await page.getByText(/^Filtros:/).click();
+    await page.getByLabel('Grupo').selectOption({ label: group.nome });
+    const inGroup = keyed.filter((r) => r.grupo === group.cod);
+    await expect.poll(() => list.getByRole('listitem').count(), WAIT).toBe(Math.min(50, inGroup.length));
+    expect(await list.getByRole('listitem').first().textContent()).toContain(inGroup[0]?.description);
+    await page.getByLabel('Grupo').selectOption({ label: 'Todos os grupos' });
+    await page.getByText(/^Filtros:/).click();
   });
 
   it('a product renamed in the ERP reaches the open catalog by the live pull, and a reload offline still finds it', async () => {

@@ -214,11 +214,17 @@ describe('client replication: pull', () => {
   it("the catalog's first download is pulled from the start once, and the replication carries on from its checkpoint", async () => {
     for (const open of devices.splice(0)) await open.close();
     const fromStart: Record<string, number> = {};
+    /** The first download's pulls (four of the replication's pages each), in the order sent. */
+    const firstPulls: string[] = [];
     const counting: typeof fetch = async (input, init) => {
       const url = new URL(String(input));
+      const collection = url.pathname.split('/').at(-2) ?? '';
       if (url.pathname.endsWith('/pull') && !url.searchParams.has('checkpoint')) {
-        const collection = url.pathname.split('/').at(-2) ?? '';
         fromStart[collection] = (fromStart[collection] ?? 0) + 1;
+      }
+      const limit = url.searchParams.get('limit');
+      if ((collection === 'produtos' && limit === '16') || (collection === 'clientes' && limit === '12')) {
+        firstPulls.push(collection);
       }
       return fetch(input, init);
     };
@@ -237,6 +243,9 @@ describe('client replication: pull', () => {
     // pulled from the start again, the catalog would be downloaded twice.
     expect(fromStart.produtos).toBe(1);
     expect(fromStart.clientes).toBe(1);
+    // The catalog first: the clients' download starts once the products' has ended.
+    expect(firstPulls.filter((c) => c === 'produtos').length).toBeGreaterThan(1);
+    expect(firstPulls.lastIndexOf('produtos')).toBeLessThan(firstPulls.indexOf('clientes'));
     // A store already holding the catalog goes through RxDB's replication alone.
     await d.close();
     devices.splice(devices.indexOf(d), 1);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpportunityDoc, OrderDoc, TicketDoc } from '../../client/src/db/index.ts';
 import { SCHEMAS_V0 } from '../fixtures/schemas-v0.ts';
 import { SCHEMAS_V1 } from '../fixtures/schemas-v1.ts';
+import { SCHEMAS_V2 } from '../fixtures/schemas-v2.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { eventually, openDevice, servedApp } from '../support/replication.ts';
@@ -25,6 +26,7 @@ const released = (schemas: object) =>
 const RELEASED: [number, Schemas][] = [
   [0, released(SCHEMAS_V0)],
   [1, released(SCHEMAS_V1)],
+  [2, released(SCHEMAS_V2)],
 ];
 
 describe('client replication across versions', () => {

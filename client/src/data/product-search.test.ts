@@ -124,4 +124,28 @@ describe('catalog search index', () => {
     await next;
     expect(index.search('arroz', { limit: 10 })).toEqual([]);
   });
+
+  it('lists every active product without words, in key order, and gives each group its first product', async () => {
+    const d = await open();
+    const produtos = collectionOf(d, 'produtos');
+    await produtos.bulkInsert([
+      product('1', 'B1', 'Feijão', 8),
+      product('2', 'A2', 'Arroz', 7),
+      product('3', 'A1', 'Arroz integral', 7),
+      product('4', 'C1', 'Café', null),
+      product('5', 'A0', 'Açúcar', 9, false),
+    ]);
+    index = createProductSearchIndex(produtos);
+    await index.ready;
+    expect(index.search('', { limit: 10 })).toEqual(['3', '2', '1', '4']);
+    expect(index.search('  ', { grupo: 7, limit: 1 })).toEqual(['3']);
+    // A group whose products are all inactive still has them (the cart shows them); none for -1.
+    expect(index.groups()).toEqual(
+      new Map([
+        [9, '5'],
+        [7, '3'],
+        [8, '1'],
+      ]),
+    );
+  });
 });

@@ -1,11 +1,13 @@
-// Product search by words, in memory (docs/pwa.md, "Catálogo"), for the catalog and the cart's
-// product picker. A word is a substring of
+// Product search by words, in memory (docs/pwa.md, "Catálogo"), for the catalog (its list with
+// or without words, and its groups) and the cart's product picker. A word is a substring of
 // the folded `busca` key, which no IndexedDB index answers: as an RxDB query on Dexie it walks
 // every product with a cursor, one callback each (0.5 s and more at 20,000 products on a
 // phone), and a live query does it again on every write, so during the first download the
 // search re-ran on each page written and took most of the main thread (docs/benchmarks.md,
 // browser-sync). Here each product is one small entry kept current from the collection's change
 // events; a search filters 20,000 strings in a few milliseconds and reads only the page it shows.
+// The products have no IndexedDB index on `busca` any more (store version 3, schemas.ts): each
+// index entry cost the first download's writes time, and nothing queries them.
 import { searchTerms } from '@campo/shared/search';
 import type { RxCollection, RxStorageChangeEvent } from 'rxdb';
 import { normalizeMangoQuery, prepareQuery } from 'rxdb';
@@ -45,6 +47,8 @@ export interface ProductSearchIndex {
    * most `limit`.
    */
   search(q: string, options: SearchOptions): string[];
+  /** Per group code (`grupoCodigo`, none for -1), the first of its products in the search order. */
+  groups(): Map<number, string>;
   close(): void;
 }
 
@@ -72,21 +76,27 @@ interface DexieTable {
   };
 }
 
+interface Dexie {
+  table: DexieTable;
+  db: { transaction<T>(mode: 'r', table: DexieTable, scope: () => Promise<T>): Promise<T> };
+}
+
 /**
- * The Dexie table under the collection (RxDB's Dexie storage keeps it in `internals`), or null
- * under another storage, which then gets the RxDB query.
+ * The Dexie table under the collection and its database (RxDB's Dexie storage keeps them in
+ * `internals`), or null under another storage, which then gets the RxDB query.
  */
-async function dexieTableOf(collection: Products): Promise<DexieTable | null> {
+async function dexieOf(collection: Products): Promise<Dexie | null> {
   const wrapped = collection.storageInstance as unknown as {
-    originalStorageInstance?: { internals?: Promise<{ dexieTable?: DexieTable }> };
+    originalStorageInstance?: { internals?: Promise<{ dexieTable?: DexieTable; dexieDb?: Dexie['db'] }> };
   };
   const internals = await wrapped.originalStorageInstance?.internals;
-  return internals?.dexieTable ?? null;
+  return internals?.dexieTable && internals.dexieDb ? { table: internals.dexieTable, db: internals.dexieDb } : null;
 }
 
 /**
  * The chunk of stored products after `last`, by id. The index is named: left to itself, RxDB's
- * planner picks (_deleted, grupoCodigo, busca, id), which does not give the id order, so every
+ * planner picked (_deleted, grupoCodigo, busca, id) while the store had it (up to version 2),
+ * which does not give the id order, so every
  * chunk read all the products after `last` and sorted them (28 s for 20,000 on a reload).
  */
 export function loadQuery(collection: Products, last: string, chunk: number) {
@@ -130,24 +140,32 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
   });
 
   const load = async () => {
-    const table = await dexieTableOf(collection);
-    let last = '';
-    for (;;) {
-      // Straight from the storage: raw documents, without the RxDocuments a find would build.
-      // Dexie's table, when there, reads a chunk in one getAll; RxDB's query walks a cursor,
-      // one round trip to IndexedDB per product (2.7-5.2 s to the first search after a reload
-      // against 1 s).
-      const documents = table
-        ? await table
-            .where('[_deleted+id]')
-            .between([DEXIE_FALSE, last], [DEXIE_FALSE, '\uffff'], false, true)
-            .limit(chunk)
-            .toArray()
-        : (await collection.storageInstance.query(loadQuery(collection, last, chunk))).documents;
-      for (const doc of documents) if (!touched.has(doc.id)) entries.set(doc.id, entryOf(doc));
-      if (documents.length < chunk) break;
-      last = (documents[documents.length - 1] as ProductDoc).id;
-    }
+    const dexie = await dexieOf(collection);
+    const readAll = async () => {
+      let last = '';
+      for (;;) {
+        // Straight from the storage: raw documents, without the RxDocuments a find would build.
+        // Dexie's table, when there, reads a chunk in one getAll; RxDB's query walks a cursor,
+        // one round trip to IndexedDB per product (2.7-5.2 s to the first search after a reload
+        // against 1 s).
+        const documents = dexie
+          ? await dexie.table
+              .where('[_deleted+id]')
+              .between([DEXIE_FALSE, last], [DEXIE_FALSE, '\uffff'], false, true)
+              .limit(chunk)
+              .toArray()
+          : (await collection.storageInstance.query(loadQuery(collection, last, chunk))).documents;
+        for (const doc of documents) if (!touched.has(doc.id)) entries.set(doc.id, entryOf(doc));
+        if (documents.length < chunk) break;
+        last = (documents[documents.length - 1] as ProductDoc).id;
+      }
+    };
+    // One read transaction: what the store held when it began, while the writes after it wait
+    // and arrive as change events. A transaction per chunk queued behind a write of the first
+    // download each, and read the products written meanwhile too, chasing the download (the
+    // catalog listed its first products after 5.9 s in one run, against 2.0 s).
+    if (dexie) await dexie.db.transaction('r', dexie.table, readAll);
+    else await readAll();
     loading = false;
     touched.clear();
     bump();
@@ -171,6 +189,12 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
       }
       return ids;
     },
+    groups() {
+      if (!sorted) sorted = [...entries.values()].sort(byBusca);
+      const first = new Map<number, string>();
+      for (const e of sorted) if (e.grupoCodigo >= 0 && !first.has(e.grupoCodigo)) first.set(e.grupoCodigo, e.id);
+      return first;
+    },
     close() {
       sub.unsubscribe();
       version$.complete();
@@ -178,11 +202,22 @@ export function createProductSearchIndex(collection: Products, chunk = LOAD_CHUN
   };
 }
 
-// Per store, built at the first search and kept current by the collection's changes.
+// Per store (productIndexOf).
 const indexes = new WeakMap<CampoDatabase, ProductSearchIndex>();
 
+/** The store's product index, built at its first use and kept current by the collection's changes. */
+export function productIndexOf(db: CampoDatabase): ProductSearchIndex {
+  let index = indexes.get(db);
+  if (!index) {
+    index = createProductSearchIndex(collectionOf(db, 'produtos'));
+    indexes.set(db, index);
+  }
+  return index;
+}
+
 /**
- * The products whose key holds the words, from the store's in-memory index: re-run as the index
+ * The products whose key holds the words (all of them for none, in the key's order), from the
+ * store's in-memory index: re-run as the index
  * changes, at most every SEARCH_EVERY_MS while the first download writes page after page, and
  * only the page shown is read from the store. A run is never cut short by the next change (its
  * read waits behind the download's writes, which would starve the list): changes that come
@@ -190,12 +225,7 @@ const indexes = new WeakMap<CampoDatabase, ProductSearchIndex>();
  */
 export function searchProducts(db: CampoDatabase, q: string, options: SearchOptions): Observable<ProductDoc[]> {
   const produtos = collectionOf(db, 'produtos');
-  let index = indexes.get(db);
-  if (!index) {
-    index = createProductSearchIndex(produtos);
-    indexes.set(db, index);
-  }
-  const idx = index;
+  const idx = productIndexOf(db);
   return new Observable<ProductDoc[]>((subscriber) => {
     let running = false;
     let again = false;
@@ -209,12 +239,17 @@ export function searchProducts(db: CampoDatabase, q: string, options: SearchOpti
         do {
           again = false;
           const ids = idx.search(q, options);
-          const docs = await produtos.findByIds(ids).exec();
+          // From the storage, not an RxDB query: RxDB runs a query again whenever a write
+          // commits while it reads, which during the first download (a write every 100 ms,
+          // each read waiting behind one) kept the list empty until the download was over.
+          const docs = new Map((await produtos.storageInstance.findDocumentsById(ids, false)).map((d) => [d.id, d]));
           if (subscriber.closed) return;
           subscriber.next(
             ids.flatMap((id) => {
               const d = docs.get(id);
-              return d ? [d.toJSON() as ProductDoc] : [];
+              if (!d) return [];
+              const { _meta, _rev, _attachments, _deleted, ...doc } = d;
+              return [doc as ProductDoc];
             }),
           );
         } while (again);

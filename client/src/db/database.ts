@@ -12,6 +12,9 @@ addRxPlugin(RxDBLeaderElectionPlugin);
 // A store written by an older release is migrated when it opens (schemas.ts, "Versions").
 addRxPlugin(RxDBMigrationSchemaPlugin);
 
+/** Documents per write while a store of an older release is migrated on open. */
+const MIGRATION_BATCH = 500;
+
 export type CampoCollections = { [C in SyncCollection]: RxCollection<CampoDocTypes[C]> };
 
 /** Supervisors, managers and admins open only the reference collections. */
@@ -80,10 +83,16 @@ export async function openCampoDb(options: OpenCampoDbOptions): Promise<CampoDat
       Object.fromEntries(
         collections.map((c) => [
           c,
-          (options.schemas?.[c] as never) ?? { schema: SCHEMAS[c], migrationStrategies: MIGRATIONS[c] },
+          {
+            ...((options.schemas?.[c] as object) ?? { schema: SCHEMAS[c], migrationStrategies: MIGRATIONS[c] }),
+            autoMigrate: false,
+          } as never,
         ]),
       ),
     );
+    // RxDB's own migration on open moves 10 documents at a time: tens of thousands of products
+    // took that many round trips through IndexedDB before the app could open.
+    await Promise.all(Object.values(db.collections).map((c) => (c as RxCollection).migratePromise(MIGRATION_BATCH)));
   } catch (err) {
     await db.close();
     throw err;

@@ -6,12 +6,14 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { SCHEMAS_V0 } from '../../../test/fixtures/schemas-v0.ts';
 import { SCHEMAS_V1 } from '../../../test/fixtures/schemas-v1.ts';
+import { SCHEMAS_V2 } from '../../../test/fixtures/schemas-v2.ts';
 import { collectionOf, openCampoDb } from './database.ts';
 import { SCHEMAS, STORE_VERSION } from './schemas.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
 const v0 = Object.fromEntries(Object.entries(SCHEMAS_V0).map(([c, schema]) => [c, { schema }]));
 const v1 = Object.fromEntries(Object.entries(SCHEMAS_V1).map(([c, schema]) => [c, { schema }]));
+const v2 = Object.fromEntries(Object.entries(SCHEMAS_V2).map(([c, schema]) => [c, { schema }]));
 
 const order = {
   id: 'a0000000-0000-4000-8000-000000000001',
@@ -143,6 +145,38 @@ describe('store migration', () => {
         paymentTermId: null,
         paymentTermIds: null,
       });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('carries a v2 store over: every product is kept as it was, now without the search indexes', async () => {
+    const indexedDb = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const old = await openCampoDb({ user, indexedDb, multiInstance: false, schemas: v2 });
+    const products = Array.from({ length: 450 }, (_, i) => ({
+      ...product,
+      id: String(i + 1),
+      code: `A${i + 1}`,
+      busca: `a${i + 1} arroz`,
+      grupo: 2,
+      grupoName: 'Cereais',
+      active: i % 7 !== 0,
+      prices: [{ idPauta: 1, price: 10 + i }],
+      stock: i % 3 ? i : null,
+    }));
+    await collectionOf(old, 'produtos').bulkInsert(products as never);
+    await collectionOf(old, 'pedidos').insert(order as never);
+    await old.close();
+
+    const db = await openCampoDb({ user, indexedDb, multiInstance: false });
+    try {
+      const produtos = collectionOf(db, 'produtos');
+      expect(produtos.schema.version).toBe(STORE_VERSION);
+      // Only RxDB's own indexes are left.
+      expect(produtos.schema.indexes.flat()).not.toContain('busca');
+      const kept = await produtos.find().exec();
+      expect(kept.map((d) => d.toJSON()).sort((a, b) => Number(a.id) - Number(b.id))).toEqual(products);
+      expect((await collectionOf(db, 'pedidos').findOne(order.id).exec())?.toJSON()).toEqual(order);
     } finally {
       await db.close();
     }

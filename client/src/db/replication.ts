@@ -5,6 +5,7 @@
 import {
   backoffDelay,
   type Problem,
+  SYNC_LIMIT_MAX,
   SYNC_PROTOCOL_VERSION,
   SYNC_PUSH_MAX,
   SYNC_VERSION_HEADER,
@@ -17,6 +18,7 @@ import type { ReplicationPullOptions, RxCollection, RxReplicationPullStreamItem 
 import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
+import { firstWriter, type PlainDoc } from './first-write.ts';
 import { type CampoDocTypes, clientSearchKey, INDEX_DEFAULTS, productSearchKey } from './schemas.ts';
 import { createSyncState, SyncHttpError, type SyncStateStore } from './sync-state.ts';
 
@@ -117,10 +119,23 @@ const RESET_CODES = new Set(['CHECKPOINT_SCOPE', 'CHECKPOINT_INVALID']);
 const FIRST_DOWNLOAD = new Set<SyncCollection>(['produtos', 'clientes']);
 
 /**
- * Pages the first download fetches ahead of its writes, which are the slower part (its pages
- * are the replication's: larger ones made longer main-thread tasks).
+ * The first download asks for pages this many times the replication's (10 requests for 20,000
+ * products instead of 40: with pages of 500 the writer waited for the server half the time) and
+ * writes each in slices of the replication's size, one transaction each: a larger write is a
+ * longer main-thread task (2,000 documents made 1.7 s tasks against 0.5 s, docs/benchmarks.md).
  */
-const FIRST_DOWNLOAD_AHEAD = 4;
+const FIRST_DOWNLOAD_SLICES = 4;
+
+/** Slices fetched ahead of the writes, which are the slower part: two pages. */
+const FIRST_DOWNLOAD_AHEAD = 2 * FIRST_DOWNLOAD_SLICES;
+
+/** A slice of a fetched page; the page's checkpoint is on its last slice. */
+interface Slice {
+  documents: unknown[];
+  checkpoint: string | undefined;
+  /** The last slice of a short page: the collection is downloaded. */
+  final: boolean;
+}
 
 /** Gives the main thread back between pages, so a tap is not kept waiting by the download. */
 function yieldToMain(): Promise<void> {
@@ -322,10 +337,10 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   /**
    * The first download of a big read-only collection into an empty store, outside RxDB's
    * replication (docs/sync.md, "First download in the browser"): pages are written straight to
-   * the collection's storage, the next ones already on their way, and the main thread is given
-   * back between writes. The replication then starts from the checkpoint of the last page written (RxDB takes
-   * `initialCheckpoint` only when it has none stored), so an interrupted download goes on from
-   * there. Resolves with that checkpoint, or undefined when nothing was written.
+   * the collection's Dexie table (first-write.ts), the next ones already on their way, and the main thread is given
+   * back between writes. The replication then starts from the checkpoint of the last page
+   * written (RxDB takes `initialCheckpoint` only when it has none stored), so an interrupted
+   * download goes on from there. Resolves with that checkpoint, or undefined when nothing was written.
    */
   const firstDownload = async (collection: SyncCollection, limit: number): Promise<string | undefined> => {
     const rx = collectionOf(db, collection) as unknown as RxCollection<Record<string, unknown>>;
@@ -333,16 +348,20 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     await db.waitForLeadership();
     if (stopped || (await rx.count().exec()) > 0) return undefined;
     const modifier = localFields(collection) ?? ((d: Record<string, unknown>) => d);
+    const direct = await firstWriter(rx as never, db.token);
+    /** Ids this download wrote, which a direct write must not be handed again. */
+    const stored = new Set<string>();
+    const fetchLimit = Math.min(SYNC_LIMIT_MAX, limit * FIRST_DOWNLOAD_SLICES);
     const fetchPage = async (checkpoint: string | undefined): Promise<SyncPull> => {
-      const res = await pullInTurn(collection, checkpoint, limit);
+      const res = await pullInTurn(collection, checkpoint, fetchLimit);
       if (!res.ok) throw await httpError(res);
       return (await res.json()) as SyncPull;
     };
-    // Pages are fetched ahead while the last ones are written, and written one per
-    // transaction: coalescing what had arrived (up to 4 pages) made 250 ms tasks and was no
-    // sooner than one page per write (100 ms, and a third sooner in the same window), since the
-    // catalog's search no longer re-reads the store on each write (data/product-search.ts).
-    const arrived: SyncPull[] = [];
+    // Pages are fetched ahead while the last ones are written, a slice per transaction:
+    // coalescing what had arrived (up to 4 slices) made 250 ms tasks and was no sooner than one
+    // slice per write (100 ms, and a third sooner in the same window), since the catalog's
+    // search no longer re-reads the store on each write (data/product-search.ts).
+    const arrived: Slice[] = [];
     let fetching = true;
     let quit = false;
     let failed: unknown;
@@ -359,9 +378,17 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
           }
           if (stopped || quit) break;
           const page = await fetchPage(checkpoint);
-          arrived.push(page);
+          const short = page.documents.length < fetchLimit;
+          for (let i = 0; i < page.documents.length || i === 0; i += limit) {
+            const end = i + limit >= page.documents.length;
+            arrived.push({
+              documents: page.documents.slice(i, i + limit),
+              checkpoint: end ? page.checkpoint : undefined,
+              final: end && short,
+            });
+          }
           wakeWriter?.();
-          if (page.documents.length < limit) break;
+          if (short) break;
           checkpoint = page.checkpoint;
         }
       } catch (err) {
@@ -372,6 +399,16 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       }
     })();
     let written: string | undefined;
+    /** The last slice's direct write while it commits, then its bookkeeping. */
+    let committing: Promise<void> = Promise.resolve();
+    const sliceDone = (slice: Slice) => {
+      if (slice.checkpoint !== undefined) written = slice.checkpoint;
+      syncState.success(collection, { received: slice.documents.length });
+      // A short page is the server's state: the collection is downloaded. RxDB's own first
+      // cycle, which follows, also reads every document written here once (its upstream
+      // pass), which only "Sincronizado" would otherwise wait for.
+      if (slice.final) syncState.initialDone(collection);
+    };
     try {
       while (!stopped) {
         if (!arrived.length) {
@@ -381,18 +418,45 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
           });
           continue;
         }
-        const page = arrived.shift() as SyncPull;
+        const slice = arrived.shift() as Slice;
         wakeFetcher?.();
         const live: Record<string, unknown>[] = [];
         const gone: string[] = [];
-        for (const raw of page.documents as Record<string, unknown>[]) {
+        for (const raw of slice.documents as Record<string, unknown>[]) {
           if (raw._deleted) gone.push(String(raw.id));
           else {
             const { _deleted, ...doc } = modifier(raw);
             live.push(doc);
           }
         }
-        if (live.length) {
+        if (direct) {
+          // A document sent twice while the download ran is already there: RxDB writes it again.
+          const fresh: PlainDoc[] = [];
+          const again: Record<string, unknown>[] = [];
+          for (const doc of live) {
+            const id = String(doc.id);
+            if (stored.has(id)) again.push(doc);
+            else {
+              stored.add(id);
+              fresh.push(doc as PlainDoc);
+            }
+          }
+          if (!again.length && !gone.length) {
+            // Issued before the last slice's commit is awaited: the main thread hands this one to
+            // IndexedDB while the browser commits that one (it runs them in the order issued, and
+            // none of these documents is in an earlier slice).
+            const write = direct(fresh);
+            const previous = committing;
+            committing = previous.then(() => write).then(() => sliceDone(slice));
+            committing.catch(() => undefined);
+            await previous;
+            await yieldToMain();
+            continue;
+          }
+          await committing;
+          await direct(fresh);
+          if (again.length) await rx.bulkUpsert(again);
+        } else if (live.length) {
           // Straight to the storage (its wrapper stamps _rev and _meta, and the collection
           // still emits the change the catalog's queries listen to), without the RxDocuments
           // bulkInsert would build; a document already there (sent twice while the download
@@ -406,14 +470,10 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
           if (again.size) await rx.bulkUpsert(live.filter((d) => again.has(String(d.id))));
         }
         if (gone.length) await rx.bulkRemove(gone);
-        written = page.checkpoint;
-        syncState.success(collection, { received: page.documents.length });
-        // A short page is the server's state: the collection is downloaded. RxDB's own first
-        // cycle, which follows, also reads every document written here once (its upstream
-        // pass), which only "Sincronizado" would otherwise wait for.
-        if (page.documents.length < limit) syncState.initialDone(collection);
+        sliceDone(slice);
         await yieldToMain();
       }
+      await committing;
       if (failed) throw failed;
     } catch (err) {
       // The replication retries from the last page written.
@@ -422,11 +482,14 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       quit = true;
       wakeFetcher?.();
       await fetcher;
+      // Stopped or failed with a write still committing: its checkpoint counts once it has.
+      await committing.catch(() => undefined);
     }
     return written;
   };
 
   const states: CampoReplication['states'] = {};
+  let firstDownloads: Promise<unknown> = Promise.resolve();
   for (const collection of collections) {
     const writable = (SYNC_WRITABLE as readonly SyncCollection[]).includes(collection);
     const modifier = localFields(collection);
@@ -460,7 +523,11 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     });
     (states as Record<string, unknown>)[collection] = state;
     if (bulk) {
-      void firstDownload(collection, batchSize).then(
+      // One collection at a time, in SYNC_COLLECTIONS' order: the catalog (produtos) is usable
+      // before the clients start to compete with it for the main thread and IndexedDB.
+      const download = firstDownloads.then(() => firstDownload(collection, batchSize));
+      firstDownloads = download.catch(() => undefined);
+      void download.then(
         (checkpoint) => {
           // Read by start(): the stored checkpoint, when there is one, wins.
           if (checkpoint) pull.initialCheckpoint = { checkpoint };

@@ -3,7 +3,9 @@
 // (RxDB error DXE1). Since protocol 2 a deletion carries the whole last known document; a
 // protocol-1 server's bare `{ id, _deleted: true }` is still filled in with INDEX_DEFAULTS.
 // Indexed fields are never nullable either, so the screens' search keys are derived on pull
-// (`busca`, `grupoCodigo`) rather than indexing ERP columns.
+// (`busca`, `grupoCodigo`) rather than indexing ERP columns. Products have no index of their
+// own since version 3: the catalog searches, lists and groups them from an in-memory index
+// (data/product-search.ts), and every index entry slowed the first download's writes.
 //
 // Versions (docs/sync.md, "Versions"). Every collection carries the same `version`, the
 // store's version, and every released version stays migratable: a phone may skip releases.
@@ -40,7 +42,7 @@ type Local<T> = Omit<T, '_deleted'>;
 export type ProductDoc = Local<SyncProduct> & {
   /** Folded code and description, the catalog search key. */
   busca: string;
-  /** `grupo`, with -1 for none, so the catalog can filter by group on an index. */
+  /** `grupo`, with -1 for none: the catalog's in-memory index filters by group on it. */
   grupoCodigo: number;
 };
 export type ClientDoc = Local<SyncClient> & {
@@ -76,10 +78,10 @@ const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMP
 
 /**
  * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals), 2 since
- * payment terms. The literal is the released version, the one to bump; the fixture build is
- * always one ahead.
+ * payment terms, 3 since products lost their search indexes. The literal is the released
+ * version, the one to bump; the fixture build is always one ahead.
  */
-export const STORE_VERSION = 2 + (FIXTURE_NEXT_STORE ? 1 : 0);
+export const STORE_VERSION = 3 + (FIXTURE_NEXT_STORE ? 1 : 0);
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -119,7 +121,6 @@ const produtos: RxJsonSchema<ProductDoc> = {
     grupoCodigo: { type: 'integer', minimum: -1, maximum: 2_147_483_647, multipleOf: 1 },
   },
   required: ['id', 'busca', 'grupoCodigo'],
-  indexes: ['busca', ['grupoCodigo', 'busca']],
 };
 
 const clientes: RxJsonSchema<ClientDoc> = {
@@ -262,7 +263,10 @@ const chamados: RxJsonSchema<TicketDoc> = {
   indexes: [['status', 'atualizadoEm']],
 };
 
-/** Values of the indexed fields on a document that lacks them (a tombstone from the server). */
+/**
+ * Values of the indexed (and, for products, required) fields on a document that lacks them (a
+ * tombstone from the server).
+ */
 export const INDEX_DEFAULTS: { [C in SyncCollection]?: Record<string, string | number> } = {
   produtos: { busca: '', grupoCodigo: -1 },
   clientes: { busca: '' },
@@ -327,14 +331,20 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
   // changed, so the next pull brings it); the company document (ajustes 'empresa', an object
   // in the schema) gains the list of terms the same way. A queued order's draft is an object
   // too: one queued before the update has no term, and the server applies the client's.
-  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: null }), ...fixtureNext },
-  clientes: { 1: same, 2: (doc) => ({ ...doc, paymentTermId: null, paymentTermIds: null }), ...fixtureNext },
-  regras: { 1: same, 2: same, ...fixtureNext },
-  ajustes: { 1: same, 2: same, ...fixtureNext },
-  pedidos: { 1: same, 2: same, ...fixtureNext },
-  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, ...fixtureNext },
-  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, ...fixtureNext },
-  cadastros: { 1: same, 2: same, ...fixtureNext },
+  // 3 (first download): products lost their two search indexes; no document changed.
+  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: null }), 3: same, ...fixtureNext },
+  clientes: {
+    1: same,
+    2: (doc) => ({ ...doc, paymentTermId: null, paymentTermIds: null }),
+    3: same,
+    ...fixtureNext,
+  },
+  regras: { 1: same, 2: same, 3: same, ...fixtureNext },
+  ajustes: { 1: same, 2: same, 3: same, ...fixtureNext },
+  pedidos: { 1: same, 2: same, 3: same, ...fixtureNext },
+  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, ...fixtureNext },
+  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, ...fixtureNext },
+  cadastros: { 1: same, 2: same, 3: same, ...fixtureNext },
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */

@@ -28,9 +28,7 @@ export function usePriceFor(s: Store, clienteId: string | undefined): number[] {
     void (async () => {
       const clientes = collectionOf(s.db, 'clientes');
       // Every product carries a price on every pauta of the tenant: one product lists them.
-      const product = await collectionOf(s.db, 'produtos')
-        .findOne({ selector: {}, sort: [{ busca: 'asc' }] })
-        .exec();
+      const product = await collectionOf(s.db, 'produtos').findOne().exec();
       const ids = (product?.prices ?? []).map((p) => p.idPauta).sort((a, b) => a - b);
       if (!live) return;
       setPautas(ids);

@@ -1,15 +1,13 @@
-// The catalog list. A tenant may have tens of thousands of products, so every read is an
-// indexed RxDB query with a limit: a page of 50 sorted on `busca`, and the group list found
-// by skipping along the (grupoCodigo, busca) index one group at a time. A search by words is
-// answered by an in-memory index instead (data/product-search.ts): no IndexedDB index holds substrings.
+// The catalog list. A tenant may have tens of thousands of products: the list, with or without
+// words, and its groups come from the in-memory product index (data/product-search.ts), which
+// holds the search key of each; only the page shown is read from the store. The products have
+// no IndexedDB index for this order (store version 3: the indexes slowed the first download).
 import { lineAmounts } from '@campo/shared';
-import { searchTerms } from '@campo/shared/search';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
-import type { MangoQuerySelector } from 'rxdb';
 import { map } from 'rxjs';
 import { useStoreObservable } from '../../data/hooks.ts';
-import { searchProducts } from '../../data/product-search.ts';
+import { productIndexOf, searchProducts } from '../../data/product-search.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatMoney } from '../clientes/format.ts';
@@ -19,8 +17,6 @@ import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { badgesOf, type Conditions, conditions$, priceOn } from './pricing.ts';
 
 const PAGE = 50;
-/** A safety stop for the group scan: far more groups than any ERP here has. */
-const MAX_GROUPS = 500;
 
 const query = signal('');
 const group = signal<number | null>(null);
@@ -35,17 +31,16 @@ interface Group {
 const groupCache = new WeakMap<Store, { complete: boolean; groups: Promise<Group[]> }>();
 
 async function scanGroups(s: Store): Promise<Group[]> {
-  const produtos = collectionOf(s.db, 'produtos');
-  const groups: Group[] = [];
-  let last = -2;
-  for (let i = 0; i < MAX_GROUPS; i++) {
-    const next = await produtos
-      .findOne({ selector: { grupoCodigo: { $gt: last } }, sort: [{ grupoCodigo: 'asc' }, { busca: 'asc' }] })
-      .exec();
-    if (!next) break;
-    last = next.grupoCodigo;
-    if (last >= 0) groups.push({ codigo: last, nome: next.grupoName ?? `Grupo ${last}` });
-  }
+  const index = productIndexOf(s.db);
+  await index.ready;
+  const firsts = index.groups();
+  const docs = await collectionOf(s.db, 'produtos')
+    .findByIds([...firsts.values()])
+    .exec();
+  const groups = [...firsts].map(([codigo, id]) => ({
+    codigo,
+    nome: docs.get(id)?.grupoName ?? `Grupo ${codigo}`,
+  }));
   return groups.sort((a, b) => a.nome.localeCompare(b.nome, 'pt-BR'));
 }
 
@@ -80,19 +75,7 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
   const g = group.value;
   const limit = shown.value;
   const page = useStoreObservable<ProductDoc[] | null>(
-    (st) => {
-      if (searchTerms(q).length) return searchProducts(st.db, q, { grupo: g, limit: limit + 1 });
-      // Without words the list is a range of an index: RxDB reads only the page.
-      const and: MangoQuerySelector<ProductDoc>[] = [{ active: true }];
-      if (g !== null) and.push({ grupoCodigo: g });
-      return collectionOf(st.db, 'produtos')
-        .find({
-          selector: { $and: and },
-          sort: g !== null ? [{ grupoCodigo: 'asc' }, { busca: 'asc' }] : [{ busca: 'asc' }],
-          limit: limit + 1,
-        })
-        .$.pipe(map((docs) => docs.map((d) => d.toJSON() as ProductDoc)));
-    },
+    (st) => searchProducts(st.db, q, { grupo: g, limit: limit + 1 }),
     null,
     [q, g, limit],
   );
