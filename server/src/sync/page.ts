@@ -160,30 +160,33 @@ async function readPage(
 /**
  * Most pulls are a device catching up: a few rows, often none. COPY cannot be prepared, so its
  * statement is planned on every pull (0.25 ms of planning for 0.04 ms of running on an empty
- * page), which the ERP's CPU pays on every device's every pull. The same page's first
- * SHORT_PAGE rows are read first by a prepared statement, planned once per connection: when
- * they are the whole page, that is the answer; when they are not, the page is long and COPY
- * reads it (a few more milliseconds' work on a page of thousands).
+ * page), which the ERP's CPU pays on every device's every pull. A prepared statement reads the
+ * page first, up to SHORT_PAGE rows and one more: when that one more is not there, the rows
+ * are the whole page and the answer; when it is, the page is long, the statement sends nothing
+ * but the count (so a long page costs Node nothing twice), and COPY reads it.
  */
 export const SHORT_PAGE = 200;
 
 const SHORT_PAGE_SQL = {
   tenant: '',
-  rep: 'and (escopo is null or escopo = $7)',
+  rep: 'and (escopo is null or escopo = $8)',
   tenantWideOnly: 'and escopo is null',
 } as const;
 
+/** $6: rows to read; $7: the most the page may hold for them to be sent. The last row: (null, count, held back, null). */
 function shortPageSql(scope: keyof typeof SHORT_PAGE_SQL): string {
   const where = `id_empresa = $1 and colecao = $2 and (xid, revisao) > ($3::bigint, $4::bigint) ${SHORT_PAGE_SQL[scope]}`;
   return `${PREPARED}
-    with pagina as (
+    with pagina as materialized (
       select xid, revisao, excluido or dados is null as especial, dados from app.sync_alteracoes
        where ${where} and xid < $5::bigint
        order by xid, revisao
-       limit $6)
-    select xid::text, revisao::text, especial, dados from pagina
+       limit $6),
+    contagem as (select count(*) as n from pagina)
+    select xid::text, revisao::text, especial, dados from pagina, contagem where contagem.n <= $7
     union all
-    select null, null, exists (select 1 from app.sync_alteracoes where ${where} and xid >= $5::bigint), null`;
+    select null, n::text, exists (select 1 from app.sync_alteracoes where ${where} and xid >= $5::bigint), null
+      from contagem`;
 }
 const SHORT_PAGE_STATEMENTS = {
   tenant: shortPageSql('tenant'),
@@ -191,11 +194,13 @@ const SHORT_PAGE_STATEMENTS = {
   tenantWideOnly: shortPageSql('tenantWideOnly'),
 };
 
-/** The page when it holds at most SHORT_PAGE rows; null when it may hold more. */
+/** The page when it holds at most SHORT_PAGE rows (or the window's limit, if lower); null when it is longer. */
 async function shortPage(client: pg.PoolClient, w: Omit<ChangeWindow, 'horizon'>, horizon: string) {
   const scope = w.tenantWideOnly ? 'tenantWideOnly' : w.codVendedor !== null ? 'rep' : 'tenant';
-  const probe = Math.min(SHORT_PAGE, w.limit);
-  const values: unknown[] = [w.idEmpresa, w.colecao, w.after.xid, w.after.revisao, horizon, probe];
+  // A window of at most SHORT_PAGE rows is read whole; a longer one, one row past SHORT_PAGE.
+  const allowed = Math.min(SHORT_PAGE, w.limit);
+  const read = w.limit <= SHORT_PAGE ? w.limit : SHORT_PAGE + 1;
+  const values: unknown[] = [w.idEmpresa, w.colecao, w.after.xid, w.after.revisao, horizon, read, allowed];
   if (scope === 'rep') values.push(w.codVendedor);
   const { rows } = await client.query<{
     xid: string | null;
@@ -203,11 +208,10 @@ async function shortPage(client: pg.PoolClient, w: Omit<ChangeWindow, 'horizon'>
     especial: boolean;
     dados: string | null;
   }>(SHORT_PAGE_STATEMENTS[scope], values);
-  const flag = rows.pop();
-  if (!flag || flag.xid !== null) throw new Error('pull page: the last row is missing');
-  // Exactly SHORT_PAGE rows of a longer window: there may be more than the probe read.
-  if (rows.length === probe && probe < w.limit) return null;
-  const page: BytePage = { n: rows.length, special: false, heldBack: flag.especial, last: null, parts: [] };
+  const last = rows.pop();
+  if (!last || last.xid !== null) throw new Error('pull page: the count row is missing');
+  if (Number(last.revisao) > allowed) return null;
+  const page: BytePage = { n: rows.length, special: false, heldBack: last.especial, last: null, parts: [] };
   for (const r of rows) {
     page.special ||= r.especial;
     page.last = { xid: Number(r.xid), revisao: Number(r.revisao) };
