@@ -173,7 +173,10 @@ const SHORT_PAGE_SQL = {
   tenantWideOnly: 'and escopo is null',
 } as const;
 
-/** $6: rows to read; $7: the most the page may hold for them to be sent. The last row: (null, count, held back, null). */
+/**
+ * $6: rows to read; $7: the most the page may hold for them to be sent. The last row: (null,
+ * count, held back, null); a long page skips the held-back check, which COPY makes again.
+ */
 function shortPageSql(scope: keyof typeof SHORT_PAGE_SQL): string {
   const where = `id_empresa = $1 and colecao = $2 and (xid, revisao) > ($3::bigint, $4::bigint) ${SHORT_PAGE_SQL[scope]}`;
   return `${PREPARED}
@@ -185,7 +188,8 @@ function shortPageSql(scope: keyof typeof SHORT_PAGE_SQL): string {
     contagem as (select count(*) as n from pagina)
     select xid::text, revisao::text, especial, dados from pagina, contagem where contagem.n <= $7
     union all
-    select null, n::text, exists (select 1 from app.sync_alteracoes where ${where} and xid >= $5::bigint), null
+    select null, n::text,
+           n <= $7 and exists (select 1 from app.sync_alteracoes where ${where} and xid >= $5::bigint), null
       from contagem`;
 }
 const SHORT_PAGE_STATEMENTS = {
