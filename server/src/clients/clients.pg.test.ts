@@ -204,15 +204,18 @@ describe('clients', () => {
     });
 
     it('filters by financial status, as the receivables and the manual block say', async () => {
+      // Today in São Paulo, as the API's transactions count it: the test's own session keeps
+      // the server's zone, whose date is a day ahead from 21:00 São Paulo time.
       const { rows } = await db.pool.query<{ id: number; status: string }>(
-        `select c.id_corrent as id,
+        `with hoje as (select (now() at time zone 'America/Sao_Paulo')::date as d)
+         select c.id_corrent as id,
                 case
                   when c.situacao = 'B' or exists (select 1 from public.titulos_receber t
                                                     where t.id_corrent = c.id_corrent and t.valor_pago < t.valor
-                                                      and t.dt_vencimento < current_date - 30) then 'blocked'
+                                                      and t.dt_vencimento < (select d from hoje) - 30) then 'blocked'
                   when exists (select 1 from public.titulos_receber t
                                 where t.id_corrent = c.id_corrent and t.valor_pago < t.valor
-                                  and t.dt_vencimento < current_date) then 'overdue'
+                                  and t.dt_vencimento < (select d from hoje)) then 'overdue'
                   else 'ok'
                 end as status
            from public.corrent c join public.empresas e on e.id_empresa = c.id_empresa
