@@ -204,6 +204,13 @@ describe(`offline convergence ${tag}`, () => {
       const erpInvoiced = new Set<number>();
       /** Cards refused at creation (a client of another representative), by the phone that holds them. */
       const refusedCards = new Map<string, Phone>();
+      /** The client of each card in refusedCards. */
+      const refusedCardClient = new Map<string, number>();
+      /**
+       * Cards made for a colleague's client that the ERP then moved into the card's own portfolio:
+       * refused if the phone pushed before the move, accepted if after, either way once and clearly.
+       */
+      const movedCards = new Map<string, Phone>();
       /** The ERP's own changes reach the change log by the refresh that every server runs on a schedule. */
       const refresh = (idEmpresa: number) => refreshAll(createDb(db.pool), idEmpresa);
       const colleagues = (rep: Rep) => reps.filter((r) => r !== rep && r.idEmpresa === rep.idEmpresa);
@@ -305,6 +312,7 @@ describe(`offline convergence ${tag}`, () => {
           const idCliente = rnd.pick(rnd.pick(others).clients).idCliente;
           const id = await call<string>(phone, 'createOpportunity', { input: { idCliente, valor: 10 } });
           refusedCards.set(id, phone);
+          refusedCardClient.set(id, idCliente);
         },
         /** The ERP side: an order is approved, or, once approved, invoiced by the ERP. */
         async erpInvoice(phone: Phone) {
@@ -341,6 +349,12 @@ describe(`offline convergence ${tag}`, () => {
           ]);
           rep.clients = rep.clients.filter((c) => c !== client);
           target.clients.push(client);
+          for (const [id, holder] of refusedCards) {
+            if (holder.rep === target && refusedCardClient.get(id) === client.idCliente) {
+              refusedCards.delete(id);
+              movedCards.set(id, holder);
+            }
+          }
           await refresh(rep.idEmpresa);
         },
         /** The ERP deactivates a product: orders queued with it are refused. */
@@ -748,7 +762,18 @@ describe(`offline convergence ${tag}`, () => {
           const onServer = await db.pool.query('select 1 from app.oportunidades where id::text = $1', [id]);
           if (onServer.rows.length) problems.push(`refused card ${id} (another portfolio's client) is on the server`);
         }
-        console.log(`${tag} erp: invoiced=${erpInvoiced.size} refusedCards=${refusedCards.size}`);
+        for (const [id, phone] of movedCards) {
+          const held = (await docsOf<SyncOpportunity>(phone, 'funil')).find((d) => d.id === id);
+          const onServer = (await db.pool.query('select 1 from app.oportunidades where id::text = $1', [id])).rows
+            .length;
+          if (onServer ? held?.recusa : !held?.recusa)
+            problems.push(
+              `${phone.name}: card ${id} of a client moved into its portfolio is ${onServer ? 'on the server and shown refused' : 'neither on the server nor shown refused'}`,
+            );
+        }
+        console.log(
+          `${tag} erp: invoiced=${erpInvoiced.size} refusedCards=${refusedCards.size} movedCards=${movedCards.size}`,
+        );
         noProblems('ERP changes and refusals', problems);
       }
 
@@ -802,7 +827,8 @@ describe(`offline convergence ${tag}`, () => {
             funil,
           );
           for (const id of funil)
-            if (!ownCards.has(id) && refusedCards.get(id) !== phone) problems.push(`${phone.name} holds card ${id}`);
+            if (!ownCards.has(id) && refusedCards.get(id) !== phone && movedCards.get(id) !== phone)
+              problems.push(`${phone.name} holds card ${id}`);
 
           const chamados = ids(await docsOf<{ id: string }>(phone, 'chamados'));
           const ownTickets = await owned(
