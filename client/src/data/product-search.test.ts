@@ -6,31 +6,14 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { firstValueFrom } from 'rxjs';
 import { filter } from 'rxjs/operators';
 import { afterEach, describe, expect, it } from 'vitest';
+import { productDoc } from '../../../test/fixtures/product-doc.ts';
 import { type CampoDatabase, collectionOf, openCampoDb } from '../db/database.ts';
-import { type ProductDoc, productSearchKey } from '../db/schemas.ts';
 import { createProductSearchIndex, loadQuery, type ProductSearchIndex } from './product-search.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
 
-function product(id: string, code: string, description: string, grupo: number | null, active = true): ProductDoc {
-  return {
-    id,
-    code,
-    description,
-    unit: 'UN',
-    category: null,
-    grupo,
-    grupoName: null,
-    subgrupo: null,
-    subgrupoName: null,
-    image: null,
-    active,
-    prices: [],
-    stock: null,
-    busca: productSearchKey({ code, description }),
-    grupoCodigo: grupo ?? -1,
-  };
-}
+const product = (id: string, code: string, description: string, grupo: number | null, active = true) =>
+  productDoc(id, code, description, { grupo, active });
 
 let db: CampoDatabase | undefined;
 let index: ProductSearchIndex | undefined;

@@ -8,32 +8,16 @@ import { createRxDatabase, type RxChangeEventBulk } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { filter, firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { productDoc } from '../../../test/fixtures/product-doc.ts';
 import { createProductSearchIndex } from '../data/product-search.ts';
 import { collectionOf, openCampoDb } from './database.ts';
 import { firstWriter, type PlainDoc } from './first-write.ts';
-import { type ProductDoc, productSearchKey, SCHEMAS } from './schemas.ts';
+import { type ProductDoc, SCHEMAS } from './schemas.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
 
-function product(id: string, code: string, description: string): ProductDoc {
-  return {
-    id,
-    code,
-    description,
-    unit: 'UN',
-    category: null,
-    grupo: 4,
-    grupoName: 'Grãos',
-    subgrupo: null,
-    subgrupoName: null,
-    image: null,
-    active: true,
-    prices: [{ idPauta: 1, price: 12.5 }],
-    stock: null,
-    busca: productSearchKey({ code, description }),
-    grupoCodigo: 4,
-  };
-}
+const product = (id: string, code: string, description: string) =>
+  productDoc(id, code, description, { grupo: 4, grupoName: 'Grãos', prices: [{ idPauta: 1, price: 12.5 }] });
 
 const client = (id: string, name: string) => ({ id, name, busca: name.toLowerCase(), active: true }) as PlainDoc;
 
