@@ -4,6 +4,7 @@
 // (pnpm api:types), so a body that strays from it is a screen typed on a lie. Objects are
 // checked closed (no undeclared field): the served document leaves zod's objects open, and only
 // a schema that says so (a problem's RFC 9457 extension members, `.catchall`) keeps extra fields.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { API_BASE } from '@campo/shared';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -115,7 +116,9 @@ function compileChecker(text: string) {
     if (!declared) {
       const codes = ANY_ROUTE[response.status];
       const type = response.headers.get('content-type') ?? '';
-      const code = type.includes('problem+json') ? ((await response.clone().json()) as { code?: unknown }).code : null;
+      const code = type.includes('problem+json')
+        ? (JSON.parse(await textOf(response)) as { code?: unknown }).code
+        : null;
       if (codes && typeof code === 'string' && codes.includes(code)) return;
       throw new ContractViolation(`${where} (${code ?? type}), a status the OpenAPI document does not declare`);
     }
@@ -124,13 +127,13 @@ function compileChecker(text: string) {
     if (type === 'text/event-stream' && declared.content?.[type]) return;
     const media = declared.content?.[type];
     if (!media) {
-      const body = response.body ? await response.clone().text() : '';
+      const body = response.body ? await textOf(response) : '';
       if (!declared.content && body === '') return;
       const wanted = Object.keys(declared.content ?? {}).join(', ') || 'no body';
       throw new ContractViolation(`${where} as ${type || 'no type'}; the document declares ${wanted}`);
     }
     if (!type.endsWith('json') || media.schema === undefined) return;
-    const body: unknown = await response.clone().json();
+    const body: unknown = JSON.parse(await textOf(response));
     const validate = validator(`${method} ${route.template} ${response.status} ${type}`, media.schema);
     if (validate(body)) return;
     const errors = (validate.errors ?? [])
@@ -138,6 +141,19 @@ function compileChecker(text: string) {
       .map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
     throw new ContractViolation(`${where} with a body off its schema:\n  ${errors.join('\n  ')}`);
   };
+}
+
+/**
+ * The body's text, decoded as its Content-Encoding says: `app.request` hands the bytes over as
+ * the server sent them, where a client's fetch would have decoded them.
+ */
+async function textOf(response: Response): Promise<string> {
+  const bytes = Buffer.from(await response.clone().arrayBuffer());
+  const encoding = response.headers.get('content-encoding');
+  if (encoding === 'br') return brotliDecompressSync(bytes).toString('utf8');
+  if (encoding === 'gzip') return gunzipSync(bytes).toString('utf8');
+  if (encoding) throw new ContractViolation(`an answer in ${encoding}, which no client of the API is offered`);
+  return bytes.toString('utf8');
 }
 
 const checkers = new Map<string, ReturnType<typeof compileChecker>>();

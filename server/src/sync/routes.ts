@@ -24,6 +24,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type pg from 'pg';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
+import { compressed } from '../http/compression.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { createSyncGate, type SyncGate } from './gate.ts';
 import type { PageCache } from './page-cache.ts';
@@ -79,7 +80,7 @@ const pullRoute = createRoute({
   path: '/sync/{collection}/pull',
   tags,
   summary: 'Replication pull of a collection',
-  description: `RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to ${SYNC_LIMIT_MAX}); a deletion is the collection's document with _deleted true, carrying its last known state. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first.`,
+  description: `RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to ${SYNC_LIMIT_MAX}); a deletion is the collection's document with _deleted true, carrying its last known state. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first. An answer of 1,400 bytes or more is compressed when Accept-Encoding offers it: Content-Encoding br, else gzip (Vary: Accept-Encoding).`,
   security: bearer,
   request: { params: ZSyncPullParams, query: ZSyncPullQuery, headers: ZVersionHeaders },
   responses: {
@@ -184,7 +185,8 @@ export function syncRoutes(deps: {
       // the process keeps costs the database nothing: it needs no place in the download line.
       const body =
         keptPull(deps, w) ?? (await gate.run(auth.userId, query.checkpoint === undefined, () => pull(deps, w)));
-      return c.body(body, 200, { 'content-type': 'application/json' }) as never;
+      const wire = await compressed(c, body);
+      return c.body(wire.body, 200, { 'content-type': 'application/json', ...wire.headers }) as never;
     })
     .openapi(pushRoute, async (c) => {
       assertSyncVersion(c.req.header(SYNC_VERSION_HEADER), minVersion);
