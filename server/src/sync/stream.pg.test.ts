@@ -32,6 +32,8 @@ describe('sync change stream', () => {
     const res = await app.request('/api/v1/sync/stream', { headers: { authorization: `Bearer ${tokens[who]}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    expect(res.headers.get('content-encoding')).toBeNull();
     const stream = sse(res);
     opened.push(stream);
     return stream;

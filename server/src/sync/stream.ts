@@ -286,6 +286,9 @@ export function streamChanges(c: Context<AppEnv>, hub: ChangeHub | undefined, au
   }
   const scope = scopeOf(auth);
   const sessionAlive = c.get('sessionAlive');
+  // nginx holds a proxied answer back until its buffer fills unless told not to: a device would
+  // hear of a change minutes late, or only with its heartbeat.
+  c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     let over = false;
     let chain = Promise.resolve();
