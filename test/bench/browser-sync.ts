@@ -11,6 +11,7 @@ import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { SYNC_COLLECTIONS } from '@campo/shared';
 import { serve } from '@hono/node-server';
+import type { Page } from 'playwright-core';
 import { createApp } from '../../server/src/app.ts';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { refreshCollection } from '../../server/src/sync/service.ts';
@@ -54,28 +55,44 @@ export async function benchBrowserSync(): Promise<void> {
       [who.idEmpresa],
     );
     const lastCode = rows[0]?.cod ?? '';
-    const browser = await launchBrowser();
-    try {
+    /** On the wire: the pull's pages, their encodings and their bytes as received. */
+    const pulls = { pages: 0, wire: 0, encodings: new Set<string>() };
+    const watchPulls = (page: Page) =>
+      page.on('response', (res) => {
+        if (!/\/api\/v1\/sync\/[a-z]+\/pull/.test(res.url())) return;
+        pulls.pages++;
+        pulls.encodings.add(res.headers()['content-encoding'] ?? 'none');
+        void res
+          .request()
+          .sizes()
+          .then((sizes) => {
+            pulls.wire += sizes.responseBodySize;
+          })
+          .catch(() => undefined);
+      });
+    /**
+     * Logs in from a fresh profile and times, from the click on "Entrar", the catalog listing its
+     * first products, the search finding the last product sent, and "Sincronizado". With a
+     * network, Chromium holds its requests to that speed and latency (DevTools' emulation).
+     */
+    const syncFromLogin = async (
+      browser: Awaited<ReturnType<typeof launchBrowser>>,
+      network?: { downKbps: number; upKbps: number; latencyMs: number },
+    ) => {
       const page = browser.page;
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') process.stderr.write(`[browser ${m.type()}] ${m.text()}\n`);
-      });
-      // Long tasks (50 ms or more on the main thread): what a tap would wait for during the sync.
-      await page.addInitScript({
-        content: `window.__longTasks = [];
-          new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) window.__longTasks.push(e.duration);
-          }).observe({ type: 'longtask', buffered: true });`,
-      });
+      watchPulls(page);
       await page.goto(`${url}/login`);
       await page.getByLabel('Login').fill('representative@bench.test');
       await page.getByLabel('Senha').fill('bench-password-1');
-      // BENCH_PROFILE=<file>: a Chromium CPU profile of the sync (Chrome DevTools opens it).
-      const profiler = process.env.BENCH_PROFILE ? await browser.context.newCDPSession(page) : null;
-      if (profiler) {
-        await profiler.send('Profiler.enable');
-        await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
-        await profiler.send('Profiler.start');
+      if (network) {
+        const cdp = await browser.context.newCDPSession(page);
+        await cdp.send('Network.enable');
+        await cdp.send('Network.emulateNetworkConditions', {
+          offline: false,
+          latency: network.latencyMs,
+          downloadThroughput: (network.downKbps * 1000) / 8,
+          uploadThroughput: (network.upKbps * 1000) / 8,
+        });
       }
       const started = performance.now();
       await page.getByRole('button', { name: 'Entrar' }).click();
@@ -94,6 +111,47 @@ export async function benchBrowserSync(): Promise<void> {
         .getByText(/Sincronizado/)
         .waitFor({ timeout: 600_000 });
       const synced = performance.now() - started;
+      process.stderr.write(
+        `${network ? 'mobile network: ' : ''}catalog listed ${listed.toFixed(0)} ms, usable ${usable.toFixed(0)} ms, synced ${synced.toFixed(0)} ms\n`,
+      );
+      return { listed, usable, synced };
+    };
+
+    // On a phone's mobile network (the same medium fixture): DevTools' "Fast 4G" speeds.
+    const MOBILE = { downKbps: 9_000, upKbps: 1_500, latencyMs: 60 };
+    const mobileBrowser = await launchBrowser();
+    let mobile: Awaited<ReturnType<typeof syncFromLogin>>;
+    try {
+      mobile = await syncFromLogin(mobileBrowser, MOBILE);
+    } finally {
+      await mobileBrowser.close();
+    }
+    const mobileWire = { ...pulls, encodings: new Set(pulls.encodings) };
+    pulls.pages = 0;
+    pulls.wire = 0;
+    pulls.encodings.clear();
+
+    const browser = await launchBrowser();
+    try {
+      const page = browser.page;
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') process.stderr.write(`[browser ${m.type()}] ${m.text()}\n`);
+      });
+      // Long tasks (50 ms or more on the main thread): what a tap would wait for during the sync.
+      await page.addInitScript({
+        content: `window.__longTasks = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+          }).observe({ type: 'longtask', buffered: true });`,
+      });
+      // BENCH_PROFILE=<file>: a Chromium CPU profile of the sync (Chrome DevTools opens it).
+      const profiler = process.env.BENCH_PROFILE ? await browser.context.newCDPSession(page) : null;
+      if (profiler) {
+        await profiler.send('Profiler.enable');
+        await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
+        await profiler.send('Profiler.start');
+      }
+      const { listed, usable, synced } = await syncFromLogin(browser);
       if (profiler && process.env.BENCH_PROFILE) {
         const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown };
         writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
@@ -107,9 +165,6 @@ export async function benchBrowserSync(): Promise<void> {
           .sort((a, b) => b - a)
           .map((d) => d.toFixed(0))
           .join(' ')}\n`,
-      );
-      process.stderr.write(
-        `catalog listed ${listed.toFixed(0)} ms, usable ${usable.toFixed(0)} ms, synced ${synced.toFixed(0)} ms\n`,
       );
       // Offline for real: the server stops answering and the page goes offline; the search runs again.
       server.closeAllConnections();
@@ -127,11 +182,13 @@ export async function benchBrowserSync(): Promise<void> {
       const heap = metrics.metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
       const rss = chromiumRss();
       const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+      const mib1 = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
       const body = [
         'Command: `pnpm bench browser-sync` (the `medium` fixture; the built app served by the API server in-process;',
         "Debian's Chromium headless at 360 × 740 with a fresh profile; a representative with 2,000 clients; all",
         'eight collections downloaded). Timed from the click on "Entrar"; the catalog is opened at once and searched for',
-        'the product the server sends last. Target: a usable offline catalog in under 4 s.',
+        'the product the server sends last. Target: a usable offline catalog in under 4 s. Then once more from a fresh',
+        'profile on an emulated mobile network (Chromium\'s DevTools throttling, the speeds of its "Fast 4G").',
         '',
         table(
           ['measure', 'figure'],
@@ -147,6 +204,14 @@ export async function benchBrowserSync(): Promise<void> {
               `${longTasks.length}, ${longest.toFixed(0)} ms, ${(blocking / 1000).toFixed(1)} s`,
             ],
             ['offline, after a reload: the same search answers in', `${(offline / 1000).toFixed(1)} s`],
+            [
+              'pull pages on the wire: count, encoding, bytes received',
+              `${pulls.pages}, ${[...pulls.encodings].join(' and ')}, ${mib1(pulls.wire)}`,
+            ],
+            [
+              `on a mobile network (${MOBILE.downKbps / 1000} Mbit/s down, ${MOBILE.upKbps / 1000} up, ${MOBILE.latencyMs} ms latency): usable catalog, "Sincronizado"`,
+              `${(mobile.usable / 1000).toFixed(1)} s, ${(mobile.synced / 1000).toFixed(1)} s (${mobileWire.pages} pages, ${[...mobileWire.encodings].join(' and ')}, ${mib1(mobileWire.wire)})`,
+            ],
             ['page JS heap (after the offline search)', mib(heap)],
             ['Chromium resident memory, all processes', mib(rss)],
           ],

@@ -68,7 +68,10 @@ async function readPage(
 
 export interface DeviceSync {
   documents: number;
+  /** The pages' JSON, decoded. */
   bytes: number;
+  /** What came over the wire (Content-Length): the compressed size when the pages were compressed. */
+  wireBytes: number;
   /** 503 SYNC_BUSY answers waited out. */
   busy: number;
   /** Time from the first request to the last page, ms. */
@@ -79,16 +82,20 @@ export interface DeviceSync {
 
 /**
  * Every collection of a representative, from the start, in pages of PAGE, all collections at
- * once as the app's RxDB replications do; honours 503 Retry-After.
+ * once as the app's RxDB replications do; honours 503 Retry-After. `encoding` is what the
+ * device offers in Accept-Encoding: none by default, to measure the server's serving of stored
+ * JSON against the limit; `br` as a browser over HTTPS (fetch decodes the pages).
  */
 export async function initialSync(
   baseUrl: string,
   token: string,
   onPage?: (page: Buffer) => void,
+  encoding: 'identity' | 'br' | 'gzip' = 'identity',
 ): Promise<DeviceSync> {
   const started = performance.now();
   let documents = 0;
   let bytes = 0;
+  let wireBytes = 0;
   let busy = 0;
   const checkpoints: Record<string, string> = {};
   const collection = async (name: string) => {
@@ -96,7 +103,7 @@ export async function initialSync(
     for (;;) {
       const query = new URLSearchParams({ limit: String(PAGE), ...(checkpoint ? { checkpoint } : {}) });
       const res = await fetch(`${baseUrl}/api/v1/sync/${name}/pull?${query}`, {
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${token}`, 'accept-encoding': encoding },
       });
       if (res.status === 503) {
         await res.arrayBuffer();
@@ -112,6 +119,7 @@ export async function initialSync(
         onPage?.(page.whole);
       }
       bytes += page.bytes;
+      wireBytes += Number(res.headers.get('content-length') ?? page.bytes);
       const n = page.n;
       documents += n;
       checkpoint = checkpointOf(page.tail);
@@ -120,7 +128,7 @@ export async function initialSync(
     }
   };
   await Promise.all(SYNC_COLLECTIONS.map(collection));
-  return { documents, bytes, busy, ms: performance.now() - started, checkpoints };
+  return { documents, bytes, wireBytes, busy, ms: performance.now() - started, checkpoints };
 }
 
 export function peakRss(pid: number): number {

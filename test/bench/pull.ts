@@ -35,28 +35,33 @@ export async function benchPull(): Promise<void> {
     const postmaster = await postmasterPid(pool);
     const token = await tokenOfRep(who.codVendedor);
 
-    type ApiRun = { ms: number; documents: number; bytes: number; pgMs: number; nodeMs: number };
+    type ApiRun = { ms: number; documents: number; bytes: number; wireBytes: number; pgMs: number; nodeMs: number };
     let catchUp = { pulls: 0, ms: 0, pgMs: 0, nodeMs: 0 };
     /** RUNS initial syncs of the representative against a server started with `env`. */
-    const measureApi = async (env: Record<string, string>): Promise<ApiRun[]> => {
+    const measureApi = async (
+      env: Record<string, string>,
+      encoding: 'identity' | 'br' = 'identity',
+    ): Promise<ApiRun[]> => {
       const server = await startServer(serverUrl, env);
       const runs: ApiRun[] = [];
       try {
         // Once to warm up and to check the byte counting against a real parse.
-        await initialSync(server.url, token, verifyCount);
+        await initialSync(server.url, token, verifyCount, encoding);
         for (let i = 0; i < RUNS; i++) {
           const pg0 = clusterCpuMs(postmaster);
           const node0 = processCpuMs(server.child.pid as number);
-          const r = await initialSync(server.url, token);
+          const r = await initialSync(server.url, token, undefined, encoding);
           runs.push({
             ms: r.ms,
             documents: r.documents,
             bytes: r.bytes,
+            wireBytes: r.wireBytes,
             pgMs: clusterCpuMs(postmaster) - pg0,
             nodeMs: processCpuMs(server.child.pid as number) - node0,
           });
           process.stderr.write(`initial sync ${i + 1}: ${r.documents} documents in ${r.ms.toFixed(0)} ms\n`);
-          if (i === RUNS - 1 && env.SYNC_PAGE_CACHE_MB === '0') catchUp = await catchingUp(server, r.checkpoints);
+          if (i === RUNS - 1 && env.SYNC_PAGE_CACHE_MB === '0' && encoding === 'identity')
+            catchUp = await catchingUp(server, r.checkpoints);
         }
       } finally {
         await server.stop();
@@ -93,6 +98,8 @@ export async function benchPull(): Promise<void> {
     // same representative finds them: the full pages answered again from memory.
     const api = await measureApi({ SYNC_PAGE_CACHE_MB: '0' });
     const kept = await measureApi({});
+    // As a phone over HTTPS receives them: Brotli, every page compressed by the server.
+    const phone = await measureApi({ SYNC_PAGE_CACHE_MB: '0' }, 'br');
 
     // The limit: the same stored documents of the same representative, one statement, bytes.
     const raw: { ms: number; rows: number; bytes: number; pgMs: number }[] = [];
@@ -117,6 +124,7 @@ export async function benchPull(): Promise<void> {
     const bestOf = (runs: ApiRun[]) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
     const best = bestOf(api);
     const bestKept = bestOf(kept);
+    const bestPhone = bestOf(phone);
     const bestRaw = raw.reduce((a, b) => (b.ms < a.ms ? b : a));
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
     const apiRate = best.documents / (best.ms / 1000);
@@ -133,7 +141,8 @@ export async function benchPull(): Promise<void> {
       '',
       `Initial sync of one representative, every collection, over HTTP against \`campo serve\` in its own process`,
       `(auth, the change log, the stored documents copied to the answer), pages of ${n(PAGE)}, best of ${RUNS}; the device`,
-      'counts documents in the bytes it receives (checked once against a JSON parse). The limit: one statement',
+      'counts documents in the bytes it receives (checked once against a JSON parse) and asks for them uncompressed, but',
+      'in the Brotli column, where the server compresses every page and the device decodes it. The limit: one statement',
       'returning the same stored JSON of the same documents, through COPY, streamed and counted as bytes. CPU is',
       `the median over the ${RUNS} runs (PostgreSQL: every process of the cluster; ticks of 10 ms). Target: ${n(TARGET)} documents/s.`,
       '',
@@ -142,28 +151,39 @@ export async function benchPull(): Promise<void> {
           'measure',
           'API (GET /sync/{collection}/pull), every page from PostgreSQL',
           'API, the same pages kept in memory (another phone of the representative)',
+          'API, every page from PostgreSQL, compressed (Brotli, as a phone over HTTPS takes them)',
           'one statement (COPY)',
         ],
         [
-          ['documents', n(best.documents), n(bestKept.documents), n(bestRaw.rows)],
-          ['bytes', mib(best.bytes), mib(bestKept.bytes), mib(bestRaw.bytes)],
+          ['documents', n(best.documents), n(bestKept.documents), n(bestPhone.documents), n(bestRaw.rows)],
+          ['bytes', mib(best.bytes), mib(bestKept.bytes), mib(bestPhone.bytes), mib(bestRaw.bytes)],
+          ['bytes on the wire', mib(best.wireBytes), mib(bestKept.wireBytes), mib(bestPhone.wireBytes), '-'],
           [
             'time',
             `${(best.ms / 1000).toFixed(3)} s`,
             `${(bestKept.ms / 1000).toFixed(3)} s`,
+            `${(bestPhone.ms / 1000).toFixed(3)} s`,
             `${(bestRaw.ms / 1000).toFixed(3)} s`,
           ],
-          ['documents/s', n(apiRate), n(bestKept.documents / (bestKept.ms / 1000)), n(rawRate)],
+          [
+            'documents/s',
+            n(apiRate),
+            n(bestKept.documents / (bestKept.ms / 1000)),
+            n(bestPhone.documents / (bestPhone.ms / 1000)),
+            n(rawRate),
+          ],
           [
             'PostgreSQL CPU per initial sync',
             `${n(median(api.map((r) => r.pgMs)))} ms`,
             `${n(median(kept.map((r) => r.pgMs)))} ms`,
+            `${n(median(phone.map((r) => r.pgMs)))} ms`,
             `${n(median(raw.map((r) => r.pgMs)))} ms`,
           ],
           [
             'server process CPU per initial sync',
             `${n(median(api.map((r) => r.nodeMs)))} ms`,
             `${n(median(kept.map((r) => r.nodeMs)))} ms`,
+            `${n(median(phone.map((r) => r.nodeMs)))} ms`,
             '-',
           ],
         ],
