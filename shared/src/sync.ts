@@ -99,11 +99,13 @@ function toBase64Url(text: string): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 function fromBase64Url(value: string): string | null {
   if (!/^[A-Za-z0-9_-]+$/.test(value)) return null;
   try {
     const binary = atob(value.replace(/-/g, '+').replace(/_/g, '/'));
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+    return utf8.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
   } catch {
     return null;
   }
@@ -114,20 +116,23 @@ export function encodeCheckpoint(data: SyncCheckpointData): string {
   return toBase64Url(JSON.stringify({ xid: data.xid, revisao: data.revisao, scope: data.scope }));
 }
 
+// Built once: building a zod schema costs far more than using it (a fifth of the server's CPU
+// for a pull with nothing new, when it was built on every call).
+const ZCheckpointData = z
+  .object({
+    xid: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    revisao: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    scope: z.string().max(100),
+  })
+  .strict();
+
 /** The checkpoint's content, or null when it is not one this server issued (malformed). */
 export function decodeCheckpoint(value: string): SyncCheckpointData | null {
   const text = fromBase64Url(value);
   if (text === null) return null;
   try {
     const data: unknown = JSON.parse(text);
-    const parsed = z
-      .object({
-        xid: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-        revisao: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-        scope: z.string().max(100),
-      })
-      .strict()
-      .safeParse(data);
+    const parsed = ZCheckpointData.safeParse(data);
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
