@@ -73,3 +73,29 @@ export function ownCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
+
+/**
+ * CPU used so far by Chromium's processes, by kind (`browser`, where IndexedDB writes;
+ * `renderer`, the page; `utility:NetworkService`; `gpu-process`…), ms. Chromium's processes
+ * that ended meanwhile are not counted.
+ */
+export function chromiumCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue;
+    }
+    if (!/chromium/.test(cmdline.split(' ')[0] ?? '')) continue;
+    const s = statOf(Number(entry));
+    if (!s) continue;
+    const type = /--type=([\w-]+)/.exec(cmdline)?.[1] ?? 'browser';
+    const sub = /--utility-sub-type=[\w.]*?(\w+)(?:\s|$)/.exec(cmdline)?.[1];
+    const kind = sub ? `${type}:${sub}` : type;
+    out.set(kind, (out.get(kind) ?? 0) + toMs(s.self));
+  }
+  return out;
+}
