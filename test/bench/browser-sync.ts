@@ -56,9 +56,9 @@ export async function benchBrowserSync(): Promise<void> {
       [who.idEmpresa],
     );
     const lastCode = rows[0]?.cod ?? '';
-    /** On the wire: the pull's pages, their encodings and their bytes as received. */
-    const pulls = { pages: 0, wire: 0, encodings: new Set<string>() };
-    const watchPulls = (page: Page) =>
+    /** On the wire: the pull's pages this page receives, their encodings and their bytes as received. */
+    const watchPulls = (page: Page) => {
+      const pulls = { pages: 0, wire: 0, encodings: new Set<string>() };
       page.on('response', (res) => {
         if (!/\/api\/v1\/sync\/[a-z]+\/pull/.test(res.url())) return;
         pulls.pages++;
@@ -71,6 +71,8 @@ export async function benchBrowserSync(): Promise<void> {
           })
           .catch(() => undefined);
       });
+      return pulls;
+    };
     /**
      * Logs in from a fresh profile and times, from the click on "Entrar", the catalog listing its
      * first products, the search finding the last product sent, and "Sincronizado". With a
@@ -81,7 +83,7 @@ export async function benchBrowserSync(): Promise<void> {
       network?: { downKbps: number; upKbps: number; latencyMs: number },
     ) => {
       const page = browser.page;
-      watchPulls(page);
+      const pulls = watchPulls(page);
       await page.goto(`${url}/login`);
       await page.getByLabel('Login').fill('representative@bench.test');
       await page.getByLabel('Senha').fill('bench-password-1');
@@ -128,7 +130,7 @@ export async function benchBrowserSync(): Promise<void> {
       process.stderr.write(
         `${network ? 'mobile network: ' : ''}catalog listed ${listed.toFixed(0)} ms, usable ${usable.toFixed(0)} ms, synced ${synced.toFixed(0)} ms\n`,
       );
-      return { listed, usable, synced, cpu };
+      return { listed, usable, synced, cpu, pulls };
     };
 
     // On a phone's mobile network (the same medium fixture): DevTools' "Fast 4G" speeds.
@@ -140,10 +142,6 @@ export async function benchBrowserSync(): Promise<void> {
     } finally {
       await mobileBrowser.close();
     }
-    const mobileWire = { ...pulls, encodings: new Set(pulls.encodings) };
-    pulls.pages = 0;
-    pulls.wire = 0;
-    pulls.encodings.clear();
 
     const browser = await launchBrowser();
     try {
@@ -165,7 +163,7 @@ export async function benchBrowserSync(): Promise<void> {
         await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
         await profiler.send('Profiler.start');
       }
-      const { listed, usable, synced, cpu } = await syncFromLogin(browser);
+      const { listed, usable, synced, cpu, pulls } = await syncFromLogin(browser);
       if (profiler && process.env.BENCH_PROFILE) {
         const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown };
         writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
@@ -225,7 +223,7 @@ export async function benchBrowserSync(): Promise<void> {
             ],
             [
               `on a mobile network (${MOBILE.downKbps / 1000} Mbit/s down, ${MOBILE.upKbps / 1000} up, ${MOBILE.latencyMs} ms latency): usable catalog, "Sincronizado"`,
-              `${(mobile.usable / 1000).toFixed(1)} s, ${(mobile.synced / 1000).toFixed(1)} s (${mobileWire.pages} pages, ${[...mobileWire.encodings].join(' and ')}, ${mib1(mobileWire.wire)})`,
+              `${(mobile.usable / 1000).toFixed(1)} s, ${(mobile.synced / 1000).toFixed(1)} s (${mobile.pulls.pages} pages, ${[...mobile.pulls.encodings].join(' and ')}, ${mib1(mobile.pulls.wire)})`,
             ],
             ['page JS heap (after the offline search)', mib(heap)],
             ['Chromium resident memory, all processes', mib(rss)],

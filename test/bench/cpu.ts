@@ -41,20 +41,31 @@ export function clusterCpuMs(postmaster: number): number {
   return ms;
 }
 
+/** Every process of this machine with its command line (arguments joined by spaces) and stat. */
+function* processes(): Generator<{
+  pid: number;
+  cmdline: string | null;
+  stat: NonNullable<ReturnType<typeof statOf>>;
+}> {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (!stat) continue;
+    let cmdline: string | null = null;
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    } catch {
+      // exited meanwhile
+    }
+    yield { pid: Number(entry), cmdline, stat };
+  }
+}
+
 /** The live children of a process, by pid: their title (`postgres: autovacuum worker`…) and CPU so far (ms). */
 export function childrenCpuMs(parent: number): Map<number, { title: string; ms: number }> {
   const out = new Map<number, { title: string; ms: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const s = statOf(Number(entry));
-    if (s?.ppid !== parent) continue;
-    let title = entry;
-    try {
-      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-    } catch {
-      // exited meanwhile: the pid will do
-    }
-    out.set(Number(entry), { title, ms: toMs(s.self) });
+  for (const { pid, cmdline, stat } of processes()) {
+    if (stat.ppid === parent) out.set(pid, { title: cmdline || String(pid), ms: toMs(stat.self) });
   }
   return out;
 }
@@ -81,21 +92,12 @@ export function ownCpuMs(): number {
  */
 export function chromiumCpuMs(): Map<string, number> {
   const out = new Map<string, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let cmdline: string;
-    try {
-      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-    } catch {
-      continue;
-    }
-    if (!/chromium/.test(cmdline.split(' ')[0] ?? '')) continue;
-    const s = statOf(Number(entry));
-    if (!s) continue;
+  for (const { cmdline, stat } of processes()) {
+    if (!cmdline || !/chromium/.test(cmdline.split(' ')[0] ?? '')) continue;
     const type = /--type=([\w-]+)/.exec(cmdline)?.[1] ?? 'browser';
     const sub = /--utility-sub-type=[\w.]*?(\w+)(?:\s|$)/.exec(cmdline)?.[1];
     const kind = sub ? `${type}:${sub}` : type;
-    out.set(kind, (out.get(kind) ?? 0) + toMs(s.self));
+    out.set(kind, (out.get(kind) ?? 0) + toMs(stat.self));
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
 
-export type Encoding = 'br' | 'gzip' | 'identity';
+type Encoding = 'br' | 'gzip' | 'identity';
 
 /** Below a packet's size compression saves nothing worth its time (an empty pull is 80 bytes). */
 export const COMPRESS_MIN_BYTES = 1400;
@@ -42,7 +42,7 @@ const done = new WeakMap<Buffer, Partial<Record<Encoding, Promise<Buffer<ArrayBu
  * The encoding to answer with: Brotli when the client takes it, else gzip, else none. An
  * encoding given q=0 is refused; `*` is not taken as an offer.
  */
-export function encodingFor(c: Context): Encoding {
+function encodingFor(c: Context): Encoding {
   return accepts(c, {
     header: 'Accept-Encoding',
     supports: ['br', 'gzip'],
@@ -67,8 +67,11 @@ export async function compressed(
   const vary = { vary: 'Accept-Encoding' };
   const encoding = body.length < COMPRESS_MIN_BYTES ? 'identity' : encodingFor(c);
   if (encoding === 'identity') return { body, headers: vary };
-  const forms = done.get(body) ?? {};
-  done.set(body, forms);
+  let forms = done.get(body);
+  if (!forms) {
+    forms = {};
+    done.set(body, forms);
+  }
   let form = forms[encoding];
   if (!form) {
     form = compressors[encoding](body);
