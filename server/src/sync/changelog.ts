@@ -214,13 +214,23 @@ function upsertRevisions(idEmpresa: number, colecao: SyncCollection, source: Raw
     returning (xmax = 0) as novo`;
 }
 
+/**
+ * The documents of documentsOf as the change log stores them (chave, escopo, documento, hash,
+ * dados). `offset 0` keeps PostgreSQL from merging the inner query into this one, which would
+ * put the document's whole expression in both the hash and the text, and build every document
+ * twice (its subqueries too: a client's last order dates and payment terms).
+ */
+export function storedDocuments(colecao: SqlCollection, idEmpresa: number, ids: number[] | null) {
+  return sql`select d.chave, d.escopo, d.documento, md5(d.dados) as hash, d.dados
+      from (select x.chave, x.escopo, x.documento, x.doc::text as dados
+              from (${documentsOf(colecao, idEmpresa, ids)}) x
+            offset 0) d`;
+}
+
 /** Builds the documents (all, or those of the ids), and writes a revision for each new or changed one. */
 async function upsertSqlDocuments(tx: Tx, idEmpresa: number, colecao: SqlCollection, ids: number[] | null) {
   const changed = await sql<{ inserted: number; updated: number }>`
-    with docs as materialized (
-      select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash, d.doc::text as dados
-        from (${documentsOf(colecao, idEmpresa, ids)}) d
-    ),
+    with docs as materialized (${storedDocuments(colecao, idEmpresa, ids)}),
     gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('docs'), true)})
     select (count(*) filter (where novo))::integer as inserted,
            (count(*) filter (where not novo))::integer as updated
@@ -256,13 +266,7 @@ export async function touchSqlDocuments(
  * from an earlier statement, and announces with changeNotice when a row comes back.
  */
 export function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids: number[]) {
-  return upsertRevisions(
-    idEmpresa,
-    colecao,
-    sql`(select d.chave, d.escopo, d.documento, md5(d.doc::text) as hash, d.doc::text as dados
-           from (${documentsOf(colecao, idEmpresa, ids)}) d)`,
-    false,
-  );
+  return upsertRevisions(idEmpresa, colecao, sql`(${storedDocuments(colecao, idEmpresa, ids)})`, false);
 }
 
 /** touchDocuments' write in the same form as sqlDocumentWrites, for documents built in TypeScript. */
