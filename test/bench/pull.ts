@@ -33,6 +33,20 @@ export async function benchPull(): Promise<void> {
       process.stderr.write(`refresh ${colecao}: ${counts.inserted} keys in ${ms.toFixed(0)} ms\n`);
     }
     const postmaster = await postmasterPid(pool);
+    // The refresh the server schedules (SYNC_REFRESH_SECONDS) with nothing changed in the ERP:
+    // every document built again and compared, nothing written. Its CPU recurs all day in the
+    // ERP's database, whether or not anyone syncs.
+    const idleRefreshRows: (string | number)[][] = [];
+    for (const colecao of SYNC_COLLECTIONS) {
+      const cpu0 = clusterCpuMs(postmaster);
+      const t = performance.now();
+      const counts = await refreshCollection(db, who.idEmpresa, colecao);
+      const ms = performance.now() - t;
+      const pgMs = clusterCpuMs(postmaster) - cpu0;
+      if (counts.inserted + counts.updated + counts.deleted > 0)
+        throw new Error(`${colecao}: a refresh with nothing changed wrote`);
+      idleRefreshRows.push([colecao, `${(ms / 1000).toFixed(2)} s`, `${(pgMs / 1000).toFixed(2)} s`]);
+    }
     const token = await tokenOfRep(who.codVendedor);
 
     type ApiRun = { ms: number; documents: number; bytes: number; wireBytes: number; pgMs: number; nodeMs: number };
@@ -138,6 +152,11 @@ export async function benchPull(): Promise<void> {
       'First refresh of the change log of the tenant, per collection:',
       '',
       table(['collection', 'keys', 'time'], refreshRows),
+      '',
+      'A scheduled refresh with nothing changed in the ERP (every document built again and compared, none written),',
+      'per collection, with the PostgreSQL CPU it cost (every process of the cluster; ticks of 10 ms):',
+      '',
+      table(['collection', 'time', 'PostgreSQL CPU'], idleRefreshRows),
       '',
       `Initial sync of one representative, every collection, over HTTP against \`campo serve\` in its own process`,
       `(auth, the change log, the stored documents copied to the answer), pages of ${n(PAGE)}, best of ${RUNS}; the device`,
