@@ -70,9 +70,20 @@ export async function selectCalendar(tx: Tx, mes: string | undefined): Promise<C
   };
 }
 
-function teamWhere(f: TeamFilter, rep: ReturnType<typeof sql.ref>) {
+/**
+ * The filter's representatives, on the column of the rows read: a supervisor's team as the
+ * list of its representatives' codes, so that the read of the ERP's orders or invoices reaches
+ * only theirs through its (id_empresa, cod_vendedor, ...) index rather than reading the whole
+ * tenant's and dropping the other teams after the join.
+ */
+function teamWhere(f: TeamFilter, idEmpresa: number, rep: ReturnType<typeof sql.ref>) {
   return sql`${f.codVendedor === undefined ? sql`true` : sql`${rep} = ${f.codVendedor}`}
-         and ${f.codSupervisor === undefined ? sql`true` : sql`v.cod_supervisor = ${f.codSupervisor}`}`;
+         and ${
+           f.codSupervisor === undefined
+             ? sql`true`
+             : sql`${rep} in (select t.cod_vendedor from app.vw_vendedores t
+                               where t.id_empresa = ${idEmpresa} and t.cod_supervisor = ${f.codSupervisor})`
+         }`;
 }
 
 /**
@@ -111,7 +122,7 @@ export function selectBilling(tx: Tx, idEmpresa: number, p: Period, f: TeamFilte
           left join app.vw_vendedores v on v.id_empresa = n.id_empresa and v.cod_vendedor = n.cod_vendedor
          where n.id_empresa = ${idEmpresa}
            and n.dt_emissao >= ${p.ini}::date and n.dt_emissao < ${p.fim}::date
-           and ${teamWhere(f, sql.ref('n.cod_vendedor'))}`,
+           and ${teamWhere(f, idEmpresa, sql.ref('n.cod_vendedor'))}`,
     sql`coalesce(sum(x.valor_total), 0)`,
   );
 }
@@ -131,14 +142,15 @@ export function selectPositivation(tx: Tx, idEmpresa: number, p: Period, f: Team
                   from app.pedidos p
                  where p.id_empresa = ${idEmpresa} and p.situa <> 4
                    and p.criado_em >= ${p.ini}::date::timestamptz and p.criado_em < ${p.fim}::date::timestamptz
+                   and ${teamWhere(f, idEmpresa, sql.ref('p.cod_vendedor'))}
                 union all
                 select s.cod_vendedor, s.id_corrent
                   from app.vw_sitpedido s
                  where s.id_empresa = ${idEmpresa} and s.situacao <> 'C'
                    and s.dt_emissao >= ${p.ini}::timestamp and s.dt_emissao < ${p.fim}::timestamp
-                   and not exists (select 1 from app.pedidos c where c.erp_id_pedido = s.id_pedido)) o
-          left join app.vw_vendedores v on v.id_empresa = ${idEmpresa} and v.cod_vendedor = o.cod_vendedor
-         where ${teamWhere(f, sql.ref('o.cod_vendedor'))}`,
+                   and not exists (select 1 from app.pedidos c where c.erp_id_pedido = s.id_pedido)
+                   and ${teamWhere(f, idEmpresa, sql.ref('s.cod_vendedor'))}) o
+          left join app.vw_vendedores v on v.id_empresa = ${idEmpresa} and v.cod_vendedor = o.cod_vendedor`,
     sql`count(distinct x.id_cliente)`,
   );
 }
@@ -151,7 +163,7 @@ export function selectTargets(tx: Tx, idEmpresa: number, mes: string, f: TeamFil
           from app.metas_representante m
           left join app.vw_vendedores v on v.id_empresa = m.id_empresa and v.cod_vendedor = m.cod_vendedor
          where m.id_empresa = ${idEmpresa} and m.mes = ${mes}::date
-           and ${teamWhere(f, sql.ref('m.cod_vendedor'))}`,
+           and ${teamWhere(f, idEmpresa, sql.ref('m.cod_vendedor'))}`,
     sql`sum(x.valor_meta)`,
   );
 }
