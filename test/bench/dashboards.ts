@@ -4,10 +4,9 @@
 // pg_stat_statements says what each dashboard costs PostgreSQL, and which of its statements
 // spend more time planning than executing (issue #20: none should, on a hot path).
 
-import type pg from 'pg';
 import { measurePhase, PG_STAT_SETTINGS, type StatementCost, shortQuery } from './pg-cost.ts';
 import { table, writeSection } from './report.ts';
-import { percentile, withBenchErp } from './setup.ts';
+import { type BenchErp, orderableCatalog, percentile, withBenchErp } from './setup.ts';
 
 const WARM_UP = 5;
 const RUNS = 40;
@@ -112,8 +111,8 @@ export async function benchDashboards(): Promise<void> {
  * many were set.
  */
 async function setMonthTargets(
-  app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
-  pool: pg.Pool,
+  app: BenchErp['app'],
+  pool: BenchErp['pool'],
   idEmpresa: number,
   token: string,
 ): Promise<number> {
@@ -141,31 +140,15 @@ async function setMonthTargets(
  * the recent orders read empty tables, which no tenant using the dashboards has.
  */
 async function placeOrders(
-  app: { request: (path: string, init?: RequestInit) => Response | Promise<Response> },
-  pool: pg.Pool,
-  who: { idEmpresa: number; codVendedor: number },
+  app: BenchErp['app'],
+  pool: BenchErp['pool'],
+  who: BenchErp['who'],
   repToken: string,
   supToken: string,
 ): Promise<{ placed: number; approved: number; rejected: number }> {
-  const { rows: clients } = await pool.query<{ id_cliente: number; id_pauta: number }>(
-    `select id_cliente, id_pauta from app.vw_clientes
-      where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-        and end_entrega is not null
-      order by id_cliente limit 30`,
-    [who.idEmpresa, who.codVendedor],
-  );
-  const products = new Map<number, number[]>();
-  for (const idPauta of new Set(clients.map((c) => c.id_pauta))) {
-    const { rows } = await pool.query<{ id_produto: number }>(
-      `select p.id_produto from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
-        where p.id_empresa = $1 and p.ativo order by p.id_produto limit 40`,
-      [who.idEmpresa, idPauta],
-    );
-    products.set(
-      idPauta,
-      rows.map((r) => r.id_produto),
-    );
-  }
+  const { clients, products } = await orderableCatalog(pool, who, { clients: 30, products: 40 });
+  if (clients.length === 0 || products.length < 5)
+    throw new Error('no client with five priced products for the bench orders');
   const json = (token: string, body: unknown, extra: Record<string, string> = {}) => ({
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...extra },
@@ -173,17 +156,14 @@ async function placeOrders(
   });
   const ids: number[] = [];
   for (let i = 0; i < 60; i++) {
-    const client = clients[i % clients.length];
-    const list = client ? (products.get(client.id_pauta) ?? []) : [];
-    if (!client || list.length < 5) throw new Error('no client with five priced products for the bench orders');
     const itens = Array.from({ length: 5 }, (_, k) => ({
-      idProduto: list[(i * 5 + k) % list.length] as number,
+      idProduto: products[(i * 5 + k) % products.length] as number,
       quantidade: 1 + k,
       descontoPercent: 0,
     }));
     const res = await app.request(
       '/api/v1/orders',
-      json(repToken, { idCliente: client.id_cliente, itens }, { 'idempotency-key': `bench-dashboards-${i}` }),
+      json(repToken, { idCliente: clients[i % clients.length], itens }, { 'idempotency-key': `bench-dashboards-${i}` }),
     );
     if (res.status !== 201) throw new Error(`POST /orders: ${res.status} ${await res.text()}`);
     ids.push(((await res.json()) as { id: number }).id);

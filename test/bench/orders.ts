@@ -18,6 +18,7 @@ import { addUser } from '../../server/src/users/service.ts';
 import { ownCpuMs, processCpuMs } from './cpu.ts';
 import { measurePhase, PG_STAT_SETTINGS, type PhaseCost, shortQuery } from './pg-cost.ts';
 import { table, writeSection } from './report.ts';
+import { orderableCatalog } from './setup.ts';
 
 const CONCURRENCY = 16;
 const REQUESTS = 2000;
@@ -80,23 +81,19 @@ async function setUp(pool: pg.Pool, ownerUrl: string) {
       codVendedor: r.cod_vendedor,
       password: PASSWORD,
     });
-    const clients = await pool.query<{ id_cliente: number; id_pauta: number }>(
-      `select id_cliente, id_pauta from app.vw_clientes
-        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro = 'ok' and id_pauta is not null order by 1 limit 20`,
-      [r.id_empresa, r.cod_vendedor],
-    );
-    const pauta = clients.rows[0]?.id_pauta;
-    const products = await pool.query<{ id_produto: number }>(
-      `select p.id_produto from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto
-        where p.id_empresa = $1 and p.ativo and pr.id_pauta = $2 order by 1 limit 50`,
-      [r.id_empresa, pauta],
+    const catalog = await orderableCatalog(
+      pool,
+      { idEmpresa: r.id_empresa, codVendedor: r.cod_vendedor },
+      {
+        clients: 20,
+        products: 50,
+      },
     );
     out.push({
       login,
       idEmpresa: r.id_empresa,
       codVendedor: r.cod_vendedor,
-      clients: clients.rows.filter((c) => c.id_pauta === pauta).map((c) => c.id_cliente),
-      products: products.rows.map((p) => p.id_produto),
+      ...catalog,
     });
   }
   const serverUrl = new URL(ownerUrl);

@@ -24,29 +24,28 @@ const CATCH_UP_ROUNDS = 200;
 export async function benchPull(): Promise<void> {
   await withBenchErp('medium', async ({ pool, serverPool, serverUrl, who, tokenOfRep }) => {
     const db = createDb(serverPool);
-    const refreshRows: (string | number)[][] = [];
-    for (const colecao of SYNC_COLLECTIONS) {
-      const t = performance.now();
-      const counts = await refreshCollection(db, who.idEmpresa, colecao);
-      const ms = performance.now() - t;
-      refreshRows.push([colecao, counts.inserted, `${(ms / 1000).toFixed(2)} s`]);
-      process.stderr.write(`refresh ${colecao}: ${counts.inserted} keys in ${ms.toFixed(0)} ms\n`);
-    }
     const postmaster = await postmasterPid(pool);
+    /** Refreshes every collection of the tenant in turn: what each changed, its time and PostgreSQL CPU. */
+    const refreshEach = async () => {
+      const out = [];
+      for (const colecao of SYNC_COLLECTIONS) {
+        const cpu0 = clusterCpuMs(postmaster);
+        const t = performance.now();
+        const counts = await refreshCollection(db, who.idEmpresa, colecao);
+        process.stderr.write(`refresh ${colecao}: ${counts.inserted} new, ${counts.updated} changed\n`);
+        out.push({ colecao, counts, s: (performance.now() - t) / 1000, pgS: (clusterCpuMs(postmaster) - cpu0) / 1000 });
+      }
+      return out;
+    };
+    const refreshRows = (await refreshEach()).map((r) => [r.colecao, r.counts.inserted, `${r.s.toFixed(2)} s`]);
     // The refresh the server schedules (SYNC_REFRESH_SECONDS) with nothing changed in the ERP:
     // every document built again and compared, nothing written. Its CPU recurs all day in the
     // ERP's database, whether or not anyone syncs.
-    const idleRefreshRows: (string | number)[][] = [];
-    for (const colecao of SYNC_COLLECTIONS) {
-      const cpu0 = clusterCpuMs(postmaster);
-      const t = performance.now();
-      const counts = await refreshCollection(db, who.idEmpresa, colecao);
-      const ms = performance.now() - t;
-      const pgMs = clusterCpuMs(postmaster) - cpu0;
-      if (counts.inserted + counts.updated + counts.deleted > 0)
-        throw new Error(`${colecao}: a refresh with nothing changed wrote`);
-      idleRefreshRows.push([colecao, `${(ms / 1000).toFixed(2)} s`, `${(pgMs / 1000).toFixed(2)} s`]);
-    }
+    const idleRefreshRows = (await refreshEach()).map((r) => {
+      const { inserted, updated, deleted } = r.counts;
+      if (inserted + updated + deleted > 0) throw new Error(`${r.colecao}: a refresh with nothing changed wrote`);
+      return [r.colecao, `${r.s.toFixed(2)} s`, `${r.pgS.toFixed(2)} s`];
+    });
     const token = await tokenOfRep(who.codVendedor);
 
     type ApiRun = { ms: number; documents: number; bytes: number; wireBytes: number; pgMs: number; nodeMs: number };

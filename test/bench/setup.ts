@@ -130,3 +130,30 @@ export async function withBenchErp(
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
+
+/**
+ * What a bench's orders are made of for one representative: clients that can order (financial
+ * status ok, a price list) sharing the first one's price list, and active products priced on it.
+ */
+export async function orderableCatalog(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+  limits: { clients: number; products: number },
+): Promise<{ clients: number[]; products: number[] }> {
+  const clients = await pool.query<{ id_cliente: number; id_pauta: number }>(
+    `select id_cliente, id_pauta from app.vw_clientes
+      where id_empresa = $1 and cod_vendedor = $2 and status_financeiro = 'ok' and id_pauta is not null
+      order by 1 limit $3`,
+    [rep.idEmpresa, rep.codVendedor, limits.clients],
+  );
+  const pauta = clients.rows[0]?.id_pauta;
+  const products = await pool.query<{ id_produto: number }>(
+    `select p.id_produto from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto
+      where p.id_empresa = $1 and p.ativo and pr.id_pauta = $2 order by 1 limit $3`,
+    [rep.idEmpresa, pauta, limits.products],
+  );
+  return {
+    clients: clients.rows.filter((c) => c.id_pauta === pauta).map((c) => c.id_cliente),
+    products: products.rows.map((p) => p.id_produto),
+  };
+}
