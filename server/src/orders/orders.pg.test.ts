@@ -5,6 +5,8 @@ import { testApp } from '../../../test/support/app.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { logInAs } from '../../../test/support/session.ts';
+import { createDb } from '../db/kysely.ts';
+import { storedDocuments } from '../sync/changelog.ts';
 
 const db = useTestDatabase();
 
@@ -508,6 +510,47 @@ describe('orders', () => {
     const after = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
     expect(after).toMatchObject({ status: 'invoiced', erpSituacao: 'faturado' });
     expect(after.historico.at(-1)).toMatchObject({ de: 'approved', para: 'invoiced', usuario: 'erp' });
+  });
+
+  it("moves the client's logged document to the order's date, exactly as a rebuild of it writes it", async () => {
+    expect((await post(app, tokens.manager as string, '/catalog/sync', {})).status).toBe(200);
+    const where = `where id_empresa = $1 and colecao = 'clientes' and chave = $2`;
+    const key = [s.idEmpresa, `${s.idCliente}@${s.codVendedor}`];
+    const logged = async () =>
+      (
+        await db.pool.query<{ hash: string; dados: string }>(
+          `select hash, dados from app.sync_alteracoes ${where}`,
+          key,
+        )
+      ).rows[0];
+    const rebuilt = async () => {
+      const { rows } = await storedDocuments('clientes', s.idEmpresa, [s.idCliente]).execute(createDb(db.pool));
+      const { hash, dados } = rows[0] as { hash: string; dados: string };
+      return { hash, dados };
+    };
+    const placedAt = async () => {
+      const before = Date.now();
+      expect((await post(app, tokens.rep as string, '/orders', order([0]), randomUUID())).status).toBe(201);
+      const at = Date.parse((JSON.parse((await logged())?.dados ?? '{}') as { lastOrderAt: string }).lastOrderAt);
+      expect(at).toBeGreaterThanOrEqual(before - 1000);
+    };
+
+    // Logged: only its date moves, to what the whole document's builder writes.
+    await placedAt();
+    expect(await logged()).toEqual(await rebuilt());
+    // Logged with a later date (an ERP order dated ahead): never moved back, built whole.
+    await db.pool.query(
+      `update app.sync_alteracoes
+          set dados = regexp_replace(dados, '"lastOrderAt" : "[^"]*"', '"lastOrderAt" : "2099-01-01T00:00:00.000Z"')
+        ${where}`,
+      key,
+    );
+    await placedAt();
+    expect(await logged()).toEqual(await rebuilt());
+    // Not logged yet (new in the portfolio since the last refresh): built whole.
+    await db.pool.query(`delete from app.sync_alteracoes ${where}`, key);
+    await placedAt();
+    expect(await logged()).toEqual(await rebuilt());
   });
 
   it('never invents a delivery address: a client without one needs a typed address, or the order is refused', async () => {

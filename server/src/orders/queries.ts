@@ -190,7 +190,7 @@ export async function insertOrder(
 export interface OrderRestWrites {
   /** The change-log revision of the order's document (sync's documentWrites). */
   pedidos: RawBuilder<unknown>;
-  /** The change-log revision of its client's document (sync's sqlDocumentWrites). */
+  /** The change-log revision of its client's document, its last order date moved (sync's clientLastOrderWrites). */
   clientes: RawBuilder<unknown>;
   /** The approvers' push messages (notifications' pendingApprovalOutbox); null: nobody to tell. */
   outbox: RawBuilder<unknown> | null;
@@ -249,6 +249,13 @@ export async function insertOrderRest(
     select exists (select 1 from doc_pedido) as pedidos, exists (select 1 from doc_cliente) as clientes
     `.execute(tx);
   return rows[0] ?? { pedidos: false, clientes: false };
+}
+
+/** One change-log write (a CTE of sync's, one row per revision) as its own statement: whether it wrote. */
+export async function writeRevisions(tx: Tx, writes: RawBuilder<unknown>): Promise<boolean> {
+  const { rows } = await sql<{ written: boolean }>`${sql.raw(PREPARED)}
+    with gravadas as (${writes}) select exists (select 1 from gravadas) as written`.execute(tx);
+  return rows[0]?.written ?? false;
 }
 
 export async function insertHistory(

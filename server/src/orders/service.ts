@@ -29,7 +29,13 @@ import { DomainError, notFound } from '../errors.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import { documentWrites, sqlDocumentWrites, touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
+import {
+  clientLastOrderWrites,
+  documentWrites,
+  sqlDocumentWrites,
+  touchDocuments,
+  touchSqlDocuments,
+} from '../sync/changelog.ts';
 import { announceCommitted } from '../sync/stream.ts';
 import { loadOrderDocs, orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
@@ -319,11 +325,15 @@ async function insertOrderTx(
       pedidos: documentWrites(auth.idEmpresa, 'pedidos', [orderSyncDoc(body, idempotency.key)]),
       // The client's last order date changed: its portfolio document goes out with the order,
       // not at the next scheduled refresh. The collections' locks were taken with the key's.
-      clientes: sqlDocumentWrites(auth.idEmpresa, 'clientes', [body.idCliente]),
+      clientes: clientLastOrderWrites(auth.idEmpresa, body.idCliente, body.codVendedor),
       // The approvers hear of it exactly when it commits.
       outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, audience),
     },
   );
+  // No logged document to move the date in (a client new since the last refresh): built whole.
+  if (!written.clientes) {
+    written.clientes = await q.writeRevisions(tx, sqlDocumentWrites(auth.idEmpresa, 'clientes', [body.idCliente]));
+  }
   const changed = (['pedidos', 'clientes'] as const).filter((c) => written[c]);
   return { body, changed };
 }

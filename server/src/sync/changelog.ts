@@ -81,10 +81,14 @@ function productDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<D
      where p.id_empresa = ${idEmpresa} ${only}`;
 }
 
+/**
+ * A timestamp as the client's document writes its last order date: UTC with milliseconds,
+ * written by SQL itself, so the JSON (and its hash) does not depend on the session's time zone.
+ */
+const utcMillis = (at: RawBuilder<unknown>) => sql`to_char(${at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
   const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
-  // lastOrderAt is written in UTC by SQL itself, so the JSON (and its hash) does not depend on
-  // the session's time zone.
   return sql<DocumentRow>`
     select ${CLIENT_KEY} as chave,
            c.cod_vendedor as escopo,
@@ -113,7 +117,7 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
              'financialStatus', case when c.status_financeiro in ('ok', 'overdue', 'blocked')
                                      then c.status_financeiro else 'ok' end,
              'creditLimit', c.limite_credito,
-             'lastOrderAt', to_char(c.ultimo_pedido_em at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'lastOrderAt', ${utcMillis(sql`c.ultimo_pedido_em`)},
              'active', coalesce(c.cadastro_ativo, false),
              'paymentTermId', c.id_condicao,
              'paymentTermIds', (select json_agg(cc.id_condicao order by cc.id_condicao)
@@ -267,6 +271,35 @@ export async function touchSqlDocuments(
  */
 export function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids: number[]) {
   return upsertRevisions(idEmpresa, colecao, sql`(${storedDocuments(colecao, idEmpresa, ids)})`, false);
+}
+
+/**
+ * An order placed through Campo moves its client's last order date to the order's own time (the
+ * transaction's start, its criado_em), and nothing else of the client's document: the logged
+ * document is rewritten with that one field, as a statement to run inside the order's (one row
+ * per revision written; the caller holds the collection's shared lock and announces). Building
+ * the whole document there cost the order more PostgreSQL CPU than all its other writes (the
+ * portfolio view's plan, initialised at every execution: docs/orders.md, "Cost").
+ *
+ * The field is replaced in the text json_build_object wrote (`"lastOrderAt" : value`; inside a
+ * JSON string every quote is escaped, so only the key itself matches), with the builder's own
+ * format, so a refresh that rebuilds the document finds the same hash and writes nothing. No
+ * row comes back when the client has no logged document yet (new in the portfolio since the
+ * last refresh), or its logged date is not earlier (an ERP order dated ahead): the caller then
+ * builds the document whole (sqlDocumentWrites), which is right in every case.
+ */
+export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number) {
+  const at = utcMillis(sql`now()`);
+  return sql`
+    update app.sync_alteracoes a
+       set (dados, hash) = (select d.dados, md5(d.dados)
+                              from (select regexp_replace(a.dados, '"lastOrderAt" : (null|"[^"]*")',
+                                                          '"lastOrderAt" : "' || ${at} || '"') as dados) d),
+           revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
+     where a.id_empresa = ${idEmpresa} and a.colecao = 'clientes' and a.chave = ${`${idCliente}@${codVendedor}`}
+       and not a.excluido and a.dados is not null
+       and coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '') collate "C" < ${at} collate "C"
+    returning 1`;
 }
 
 /** touchDocuments' write in the same form as sqlDocumentWrites, for documents built in TypeScript. */
