@@ -198,6 +198,23 @@ function pgbenchScript(rep: Omit<Rep, 'token'>): string {
 }
 
 /**
+ * Runs a C client of this bench (pgbench, wrk): its output and the CPU it used (bash's `times`
+ * prints its children's), or null when it is not installed.
+ */
+function runTimed(command: string, args: string[], env: Record<string, string> = {}) {
+  const run = spawnSync('bash', ['-c', `${command} "$@" && times`, command, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  if (run.error || run.status === 127) return null;
+  if (run.status !== 0) throw new Error(`${command} failed: ${run.stderr}`);
+  const times = /\n(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(run.stdout);
+  if (!times) throw new Error(`${command}: no CPU times in its output\n${run.stdout}`);
+  const cpuMs = (Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) * 1000;
+  return { stdout: run.stdout, cpuMs };
+}
+
+/**
  * Runs pgbench: `transactions` orders from CONCURRENCY connections, each a random
  * representative's script. Returns its rate, latencies (from its per-transaction log) and
  * its own CPU, or null when pgbench is not installed (Debian: postgresql-client).
@@ -220,17 +237,10 @@ function runPgbench(url: string, dir: string, reps: Omit<Rep, 'token'>[], transa
     ...scripts.flatMap((f) => ['-f', `${f}@1`]),
     url,
   ];
-  // bash's `times` prints the CPU its children (pgbench) used: pgbench's own cost per order.
-  const run = spawnSync('bash', ['-c', 'pgbench "$@" && times', 'pgbench', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, PGCLIENTENCODING: 'UTF8' },
-  });
-  if (run.error || run.status === 127) return null;
-  if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
+  const run = runTimed('pgbench', args, { PGCLIENTENCODING: 'UTF8' });
+  if (!run) return null;
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(run.stdout);
-  const times = /\n(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(run.stdout);
-  if (!tps || !times) throw new Error(`pgbench: unexpected output\n${run.stdout}`);
-  const cpuMs = (Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) * 1000;
+  if (!tps) throw new Error(`pgbench: unexpected output\n${run.stdout}`);
   // Each log line: client, transaction, latency (µs), script, epoch s, µs.
   const latencies = readdirSync(dir)
     .filter((f) => f.startsWith(basename(prefix)))
@@ -242,7 +252,7 @@ function runPgbench(url: string, dir: string, reps: Omit<Rep, 'token'>[], transa
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     orders: latencies.length,
-    cpuMs,
+    cpuMs: run.cpuMs,
   };
 }
 
@@ -299,15 +309,12 @@ end
 `,
     );
     const args = ['--threads=1', `--connections=${CONCURRENCY}`, `--duration=${seconds}s`, '--script', script, base];
-    const ran = spawnSync('bash', ['-c', 'wrk "$@" && times', 'wrk', ...args], { encoding: 'utf8' });
-    if (ran.error || ran.status === 127) return null;
-    if (ran.status !== 0) throw new Error(`wrk failed: ${ran.stderr}`);
+    const ran = runTimed('wrk', args);
+    if (!ran) return null;
     const m = /campo (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(ran.stdout);
-    const times = /\n(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(ran.stdout);
-    if (!m || !times) throw new Error(`wrk: unexpected output\n${ran.stdout}\n${ran.stderr}`);
+    if (!m) throw new Error(`wrk: unexpected output\n${ran.stdout}`);
     const [durationUs, created, failed, p50, p99] = m.slice(1).map(Number) as [number, number, number, number, number];
-    const cpuMs = (Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) * 1000;
-    return { rate: (created * 1e6) / durationUs, p50: p50 / 1000, p99: p99 / 1000, created, failed, cpuMs };
+    return { rate: (created * 1e6) / durationUs, p50: p50 / 1000, p99: p99 / 1000, failed, cpuMs: ran.cpuMs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

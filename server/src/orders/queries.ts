@@ -251,13 +251,6 @@ export async function insertOrderRest(
   return rows[0] ?? { pedidos: false, clientes: false };
 }
 
-/** One change-log write (a CTE of sync's, one row per revision) as its own statement: whether it wrote. */
-export async function writeRevisions(tx: Tx, writes: RawBuilder<unknown>): Promise<boolean> {
-  const { rows } = await sql<{ written: boolean }>`${sql.raw(PREPARED)}
-    with gravadas as (${writes}) select exists (select 1 from gravadas) as written`.execute(tx);
-  return rows[0]?.written ?? false;
-}
-
 export async function insertHistory(
   tx: Tx,
   row: {

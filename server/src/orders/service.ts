@@ -32,9 +32,9 @@ import { ceilingInputs } from '../policies/service.ts';
 import {
   clientLastOrderWrites,
   documentWrites,
-  sqlDocumentWrites,
   touchDocuments,
   touchSqlDocuments,
+  writeSqlDocuments,
 } from '../sync/changelog.ts';
 import { announceCommitted } from '../sync/stream.ts';
 import { loadOrderDocs, orderSyncDoc } from './documents.ts';
@@ -332,7 +332,7 @@ async function insertOrderTx(
   );
   // No logged document to move the date in (a client new since the last refresh): built whole.
   if (!written.clientes) {
-    written.clientes = await q.writeRevisions(tx, sqlDocumentWrites(auth.idEmpresa, 'clientes', [body.idCliente]));
+    written.clientes = await writeSqlDocuments(tx, auth.idEmpresa, 'clientes', [body.idCliente]);
   }
   const changed = (['pedidos', 'clientes'] as const).filter((c) => written[c]);
   return { body, changed };

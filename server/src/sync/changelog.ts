@@ -37,6 +37,9 @@ export const isSqlCollection = (c: SyncCollection): c is SqlCollection => c === 
  */
 const CLIENT_KEY = sql`concat(c.id_cliente, '@', c.cod_vendedor)`;
 
+/** CLIENT_KEY for one client, in TypeScript. */
+const clientKeyOf = (idCliente: number, codVendedor: number) => `${idCliente}@${codVendedor}`;
+
 /** The document id of a key: the part before '@' (products have none). */
 export const idOfKey = (chave: string): number => Number(chave.split('@')[0]);
 
@@ -269,7 +272,7 @@ export async function touchSqlDocuments(
  * as its CTE: one row per revision written. The caller holds the collection's shared lock
  * from an earlier statement, and announces with changeNotice when a row comes back.
  */
-export function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids: number[]) {
+function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids: number[]) {
   return upsertRevisions(idEmpresa, colecao, sql`(${storedDocuments(colecao, idEmpresa, ids)})`, false);
 }
 
@@ -286,7 +289,7 @@ export function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids
  * format, so a refresh that rebuilds the document finds the same hash and writes nothing. No
  * row comes back when the client has no logged document yet (new in the portfolio since the
  * last refresh), or its logged date is not earlier (an ERP order dated ahead): the caller then
- * builds the document whole (sqlDocumentWrites), which is right in every case.
+ * builds the document whole (writeSqlDocuments), which is right in every case.
  */
 export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number) {
   const at = utcMillis(sql`now()`);
@@ -296,10 +299,26 @@ export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codV
                               from (select regexp_replace(a.dados, '"lastOrderAt" : (null|"[^"]*")',
                                                           '"lastOrderAt" : "' || ${at} || '"') as dados) d),
            revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
-     where a.id_empresa = ${idEmpresa} and a.colecao = 'clientes' and a.chave = ${`${idCliente}@${codVendedor}`}
+     where a.id_empresa = ${idEmpresa} and a.colecao = 'clientes' and a.chave = ${clientKeyOf(idCliente, codVendedor)}
        and not a.excluido and a.dados is not null
        and coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '') collate "C" < ${at} collate "C"
     returning 1`;
+}
+
+/**
+ * sqlDocumentWrites as a statement of its own, for a transaction that already holds the
+ * collection's shared lock and announces itself: whether a revision was written.
+ */
+export async function writeSqlDocuments(
+  tx: Tx,
+  idEmpresa: number,
+  colecao: SqlCollection,
+  ids: number[],
+): Promise<boolean> {
+  const { rows } = await sql<{ written: boolean }>`${sql.raw(PREPARED)}
+    with gravadas as (${sqlDocumentWrites(idEmpresa, colecao, ids)})
+    select exists (select 1 from gravadas) as written`.execute(tx);
+  return rows[0]?.written ?? false;
 }
 
 /** touchDocuments' write in the same form as sqlDocumentWrites, for documents built in TypeScript. */
