@@ -5,13 +5,14 @@ import type pg from 'pg';
 
 const TICKS_PER_SECOND = 100;
 
-/** utime, stime, cutime, cstime of a process in ticks, and its parent; null once it is gone. */
-function statOf(pid: number): { ppid: number; self: number; children: number } | null {
+/** utime, stime, cutime, cstime of a process in ticks, its parent and state; null once it is gone. */
+function statOf(pid: number): { state: string; ppid: number; self: number; children: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces and parentheses: the fields start after the last ')'.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return {
+      state: f[0] ?? '',
       ppid: Number(f[1]),
       self: Number(f[11]) + Number(f[12]),
       children: Number(f[13]) + Number(f[14]),
@@ -32,13 +33,26 @@ export async function postmasterPid(pool: pg.Pool): Promise<number> {
 /**
  * Milliseconds of CPU the whole cluster has used so far: the postmaster, its live children
  * (backends, background workers) and the children it has reaped (ended backends).
+ *
+ * A child that ends between the postmaster's figure and the scan of its children would be
+ * counted in neither, and one that has ended but is not reaped yet (a zombie) may show no CPU:
+ * when a pool closes its idle connections together, whole seconds of CPU went missing so. The
+ * reading is taken again until no child is a zombie and the postmaster's reaped figure held
+ * across the scan.
  */
 export function clusterCpuMs(postmaster: number): number {
-  const main = statOf(postmaster);
-  if (!main) throw new Error(`PostgreSQL (pid ${postmaster}) is gone`);
-  let ms = toMs(main.self + main.children);
-  for (const child of childrenCpuMs(postmaster).values()) ms += child.ms;
-  return ms;
+  for (let attempt = 0; ; attempt++) {
+    const main = statOf(postmaster);
+    if (!main) throw new Error(`PostgreSQL (pid ${postmaster}) is gone`);
+    const children = [...processes()].filter((p) => p.stat.ppid === postmaster);
+    const again = statOf(postmaster);
+    const settled = again?.children === main.children && children.every((c) => c.stat.state !== 'Z');
+    if (settled || attempt === 50) {
+      return toMs(main.self + main.children) + children.reduce((ms, c) => ms + toMs(c.stat.self), 0);
+    }
+    // Synchronous like the rest of the reading: a few milliseconds for the postmaster to reap.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+  }
 }
 
 /** Every process of this machine with its command line (arguments joined by spaces) and stat. */
