@@ -45,6 +45,14 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({ ...env, TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
     expect(() => loadServerConfig({ ...env, TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY/);
   });
+  it('reads DATABASE_POOL_SIZE (10 by default) and refuses a size out of 2-200', () => {
+    const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret };
+    expect(loadServerConfig(env).DATABASE_POOL_SIZE).toBe(10);
+    expect(loadServerConfig({ ...env, DATABASE_POOL_SIZE: '4' }).DATABASE_POOL_SIZE).toBe(4);
+    for (const bad of ['1', '201', 'four', '2.5']) {
+      expect(() => loadServerConfig({ ...env, DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
   it('reads DATABASE_DIRECT_URL and DATABASE_REPLICA_URL (optional postgres URLs) and DATABASE_PREPARED_STATEMENTS (1 by default)', () => {
     const env = { DATABASE_URL: 'postgres://u@pgbouncer:6432/erp', JWT_SECRET: secret };
     expect(loadServerConfig(env).DATABASE_DIRECT_URL).toBeUndefined();

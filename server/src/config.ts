@@ -44,6 +44,12 @@ const ZServerEnv = z
      * primary answers what it cannot. Unset: every pull reads DATABASE_URL.
      */
     DATABASE_REPLICA_URL: ZOptionalDatabaseUrl('DATABASE_REPLICA_URL'),
+    /**
+     * Connections this process keeps to DATABASE_URL (and as many to DATABASE_REPLICA_URL). Each is a
+     * PostgreSQL backend in the ERP's server: more than its cores only queue there, at a cost
+     * (docs/deployment.md).
+     */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
     /** 0: the hot paths' statements are sent unnamed (a pooler that cannot keep prepared statements). */
     DATABASE_PREPARED_STATEMENTS: z.enum(['0', '1']).default('1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),

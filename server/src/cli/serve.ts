@@ -37,9 +37,11 @@ async function refuseUnlessReady(pool: Pool): Promise<void> {
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
   const prepared = config.DATABASE_PREPARED_STATEMENTS === '1';
-  const pool = createPool(config.DATABASE_URL, 10, { prepared });
+  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { prepared });
   // The pull's fast path alone reads the standby (docs/deployment.md, "Scaling past one machine", 3).
-  const replicaPool = config.DATABASE_REPLICA_URL ? createPool(config.DATABASE_REPLICA_URL, 10, { prepared }) : null;
+  const replicaPool = config.DATABASE_REPLICA_URL
+    ? createPool(config.DATABASE_REPLICA_URL, config.DATABASE_POOL_SIZE, { prepared })
+    : null;
   await refuseUnlessReady(pool);
   const push = pushSettings(config);
   // One LISTEN connection per process, for GET /sync/stream (opened by the first stream). A
