@@ -44,12 +44,10 @@ export function clusterCpuMs(postmaster: number): number {
   for (let attempt = 0; ; attempt++) {
     const main = statOf(postmaster);
     if (!main) throw new Error(`PostgreSQL (pid ${postmaster}) is gone`);
-    const children = [...processes()].filter((p) => p.stat.ppid === postmaster);
+    const children = [...childrenCpuMs(postmaster).values()];
     const again = statOf(postmaster);
-    const settled = again?.children === main.children && children.every((c) => c.stat.state !== 'Z');
-    if (settled || attempt === 50) {
-      return toMs(main.self + main.children) + children.reduce((ms, c) => ms + toMs(c.stat.self), 0);
-    }
+    const settled = again?.children === main.children && children.every((c) => !c.zombie);
+    if (settled || attempt === 50) return toMs(main.self + main.children) + children.reduce((ms, c) => ms + c.ms, 0);
     // Synchronous like the rest of the reading: a few milliseconds for the postmaster to reap.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
   }
@@ -75,11 +73,16 @@ function* processes(): Generator<{
   }
 }
 
-/** The live children of a process, by pid: their title (`postgres: autovacuum worker`…) and CPU so far (ms). */
-export function childrenCpuMs(parent: number): Map<number, { title: string; ms: number }> {
-  const out = new Map<number, { title: string; ms: number }>();
+/**
+ * The children of a process, by pid: their title (`postgres: autovacuum worker`…), CPU so far
+ * (ms), and whether they have ended without being reaped yet (a zombie's CPU may read as none).
+ */
+export function childrenCpuMs(parent: number): Map<number, { title: string; ms: number; zombie: boolean }> {
+  const out = new Map<number, { title: string; ms: number; zombie: boolean }>();
   for (const { pid, cmdline, stat } of processes()) {
-    if (stat.ppid === parent) out.set(pid, { title: cmdline || String(pid), ms: toMs(stat.self) });
+    if (stat.ppid === parent) {
+      out.set(pid, { title: cmdline || String(pid), ms: toMs(stat.self), zombie: stat.state === 'Z' });
+    }
   }
   return out;
 }
