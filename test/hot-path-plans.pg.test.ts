@@ -24,6 +24,8 @@ const ORDERS = 12;
 interface Seen {
   text: string;
   values: unknown[];
+  /** The round trip it went out in: a statement sent while none is awaiting its answer starts one. */
+  trip: number;
 }
 
 /** A parameter as an SQL literal, for EXECUTE name(...). */
@@ -43,6 +45,8 @@ describe('hot paths plan once per connection', () => {
   let app: ReturnType<typeof createApp>;
   let erp: ErpPeople;
   let recording: Seen[] | null = null;
+  let trip = 0;
+  let awaiting = 0;
   const tokens: Record<string, string> = {};
   let order: { idCliente: number; itens: { idProduto: number; quantidade: number; descontoPercent: number }[] };
   let rep: ErpPeople['reps'][number];
@@ -54,10 +58,19 @@ describe('hot paths plan once per connection', () => {
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        if (awaiting === 0) trip++;
         if (recording && typeof args[0] === 'string') {
-          recording.push({ text: args[0], values: Array.isArray(args[1]) ? args[1] : [] });
+          recording.push({ text: args[0], values: Array.isArray(args[1]) ? args[1] : [], trip });
         }
-        return query(...args);
+        const answer = query(...args);
+        if (answer instanceof Promise) {
+          awaiting++;
+          answer.then(
+            () => awaiting--,
+            () => awaiting--,
+          );
+        }
+        return answer;
       };
     });
     app = createApp({ pool, config: { jwtSecret: TEST_JWT_SECRET, tokenTtlHours: 1, devLogin: false } });
@@ -166,7 +179,7 @@ describe('hot paths plan once per connection', () => {
     }
   }
 
-  it('an order takes six statements, each prepared and planned once per connection', async () => {
+  it('an order takes six statements in three round trips, each prepared and planned once per connection', async () => {
     const { seen } = await lastOfMany(postOrder, 201);
 
     // After the transaction, the change notices in a statement of their own (announceCommitted).
@@ -181,6 +194,9 @@ describe('hot paths plan once per connection', () => {
     const inTransaction = seen.slice(1, -1);
     expect(seen[0]?.text.toLowerCase()).toBe('begin');
     expect(seen.at(-1)?.text.toLowerCase()).toBe('commit');
+    // BEGIN, the scope and the context read together; the order; the rest with COMMIT.
+    const first = seen[0]?.trip as number;
+    expect(seen.map((s) => s.trip - first)).toEqual([0, 0, 0, 1, 2, 2]);
     for (const s of inTransaction) expect(s.text.startsWith(PREPARED), s.text.slice(0, 120)).toBe(true);
 
     const counters = await planCounters();

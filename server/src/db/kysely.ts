@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import { rememberPool } from './scope.ts';
 import type { DB } from './types.ts';
 // Registers the number parsers for bigint and numeric before any query runs.
 import './pool.ts';
@@ -7,5 +8,7 @@ import './pool.ts';
 export type Db = Kysely<DB>;
 
 export function createDb(pool: pg.Pool): Db {
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  rememberPool(db, pool);
+  return db;
 }

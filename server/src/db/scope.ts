@@ -2,7 +2,8 @@
 // first statement sets campo.id_empresa (and campo.cod_vendedor for a representative). The
 // row-level security policies on the app tables read those settings, so a query that forgets
 // its tenant filter still sees only the caller's rows (defence in depth; see docs/security.md).
-import { type RawBuilder, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql, type Transaction } from 'kysely';
+import type pg from 'pg';
 import { ownRepresentative } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from './kysely.ts';
@@ -36,21 +37,102 @@ export function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): 
   });
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** createDb's pool, for what Kysely does not drive (withScopePipelined). */
+export function rememberPool(db: Db, pool: pg.Pool): void {
+  pools.set(db, pool);
+}
+
+function poolOf(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('this Db was not made by createDb');
+  return pool;
+}
+
+/** A transaction's statements sent without waiting for the answers of those before them. */
+export interface Pipeline {
+  /** Sends the statement now, behind those sent before; its rows once it has run. */
+  send<R>(statement: RawBuilder<R>): Promise<R[]>;
+  /**
+   * Sends COMMIT now, behind the statements sent: it answers once the transaction committed,
+   * or rolled back when a statement before it failed (that statement's promise then fails).
+   */
+  commit(): Promise<void>;
+}
+
 /**
- * withScope whose first statement also selects `first` (select-list items, evaluated after the
- * scope's settings), and hands its row to fn: one round trip less for the busiest route, the
- * order, which takes its key's lock there.
+ * withScope for a transaction whose statements are sent in batches (node-postgres' pipeline
+ * mode, on its connection for the transaction only: a pull's COPY on the same pool needs the
+ * driver's default mode). BEGIN and the scope's statement go out with whatever fn sends before
+ * its first await, and fn may send COMMIT with its last statement. The order, the busiest
+ * route, holds its connection for three round trips instead of six: on a pool sized to the
+ * database's cores, the connection's wait for the next statement is what bounds the rate
+ * (docs/orders.md, "Cost"). The scope's statement also selects `first` (select-list items,
+ * evaluated after the settings): its row is fn's second argument. A statement sent without
+ * waiting still runs after those before it; one that fails makes the rest of the transaction
+ * fail, and it rolls back.
  */
-export function withScopeAnd<T, R>(
+export async function withScopePipelined<T, R>(
   db: Db,
   scope: Scope,
   first: RawBuilder<R>,
-  fn: (tx: Tx, row: R) => Promise<T>,
+  fn: (p: Pipeline, first: Promise<R>) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().execute(async (tx) => {
-    const { rows } = await sql<R>`${sql.raw(PREPARED)}select ${scopeSettings(scope)}, ${first}`.execute(tx);
-    return fn(tx, rows[0] as R);
-  });
+  const client = await poolOf(db).connect();
+  setPipelineMode(client, true);
+  const sent: Promise<unknown>[] = [];
+  const run = (query: CompiledQuery) => {
+    const answer = client.query(query.sql, [...query.parameters]);
+    sent.push(answer);
+    return handled(answer);
+  };
+  let ended = false;
+  const pipeline: Pipeline = {
+    send: <X>(statement: RawBuilder<X>) => handled(run(statement.compile(db)).then((r) => r.rows as X[])),
+    commit: () => {
+      ended = true;
+      return handled(run(CompiledQuery.raw('commit')).then(() => undefined));
+    },
+  };
+  try {
+    void run(CompiledQuery.raw('begin'));
+    const head = handled(
+      pipeline.send(sql<R>`${sql.raw(PREPARED)}select ${scopeSettings(scope)}, ${first}`).then((rows) => rows[0] as R),
+    );
+    try {
+      const out = await fn(pipeline, head);
+      if (!ended) await pipeline.commit();
+      // A statement fn sent and never awaited failed: the COMMIT behind it rolled back.
+      const failed = (await Promise.allSettled(sent)).find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return out;
+    } catch (err) {
+      if (!ended) void run(CompiledQuery.raw('rollback'));
+      throw err;
+    }
+  } finally {
+    // Every answer in before the connection goes back to the pool, in the default mode; one
+    // left inside a transaction (its connection lost) is closed instead.
+    await Promise.allSettled(sent);
+    setPipelineMode(client, false);
+    client.release(client.getTransactionStatus() !== 'I');
+  }
+}
+
+/**
+ * The promise itself, with its failure marked as handled: it is seen by whoever awaits the
+ * statement, and at the end of the transaction; never as a rejection nobody handled while fn
+ * awaits something else, or sent a statement it does not read.
+ */
+function handled<X>(promise: Promise<X>): Promise<X> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** node-postgres reads the option at each query: a connection between two transactions may change it. */
+function setPipelineMode(client: pg.PoolClient, on: boolean): void {
+  (client as { pipeline: boolean }).pipeline = on;
 }
 
 function scopeSettings(scope: Scope) {

@@ -55,44 +55,43 @@ export interface OrderContext {
   audience: PendingApprovalAudience;
 }
 
+/** The context read's row, as PostgreSQL sends it (readOrderContext). */
+export type OrderContextRow = {
+  rota: string | null;
+  hash_requisicao: string | null;
+  status_resposta: number | null;
+  corpo_resposta: Buffer | null;
+  cliente: OrderClientRow | null;
+  pauta_existe: boolean;
+  produtos: OrderProductRow[] | null;
+  tetos: OrderContext['ceilings'] | null;
+  regras: EngineRuleRow[] | null;
+  condicao: OrderPaymentTermRow | null;
+} & PendingApprovalAudience;
+
 /**
  * Everything an order is checked against, in ONE prepared statement (one round trip, planned
  * once per connection): the answer stored under its key, the client, whether the pauta it
  * names exists, its products priced on its pauta (the one it names, else the client's), and
  * the representative's ceilings and the discount rules in force on `date` that may reach them
  * (the rows policies' loadCeilingInputs reads, for ceilingInputs), and who is to hear of the
- * order (notifications' pendingApprovalAudienceSql). Must run after the key's
- * lock (orderKeyLock), in a later statement: its snapshot then sees a first request's commit.
+ * order (notifications' pendingApprovalAudienceSql). Must run after the key's lock
+ * (orderKeyLock), in a later statement, which may be sent with it (withScopePipelined): its
+ * snapshot then sees a first request's commit.
  */
-export async function selectOrderContext(
-  tx: Tx,
-  p: {
-    idEmpresa: number;
-    idUsuario: number;
-    chave: string;
-    codVendedor: number;
-    idCliente: number;
-    idPauta: number | null;
-    idProdutos: number[];
-    /** The payment term the order asks for; null for the client's default. */
-    idCondicao: number | null;
-    date: string;
-  },
-): Promise<OrderContext> {
-  const { rows } = await sql<
-    {
-      rota: string | null;
-      hash_requisicao: string | null;
-      status_resposta: number | null;
-      corpo_resposta: Buffer | null;
-      cliente: OrderClientRow | null;
-      pauta_existe: boolean;
-      produtos: OrderProductRow[] | null;
-      tetos: OrderContext['ceilings'] | null;
-      regras: EngineRuleRow[] | null;
-      condicao: OrderPaymentTermRow | null;
-    } & PendingApprovalAudience
-  >`${sql.raw(PREPARED)}
+export function orderContextSql(p: {
+  idEmpresa: number;
+  idUsuario: number;
+  chave: string;
+  codVendedor: number;
+  idCliente: number;
+  idPauta: number | null;
+  idProdutos: number[];
+  /** The payment term the order asks for; null for the client's default. */
+  idCondicao: number | null;
+  date: string;
+}): RawBuilder<OrderContextRow> {
+  return sql<OrderContextRow>`${sql.raw(PREPARED)}
     with cliente as (
       select c.id_cliente, c.cod_vendedor, c.id_pauta, c.razao_social, c.cnpj_cpf, c.end_entrega, c.status_financeiro,
              c.id_condicao
@@ -141,7 +140,11 @@ export async function selectOrderContext(
            ${pendingApprovalAudienceSql(p.idEmpresa, p.codVendedor)}
       from (select) um
       left join app.chaves_idempotencia k
-             on k.id_empresa = ${p.idEmpresa} and k.id_usuario = ${p.idUsuario} and k.chave = ${p.chave}`.execute(tx);
+             on k.id_empresa = ${p.idEmpresa} and k.id_usuario = ${p.idUsuario} and k.chave = ${p.chave}`;
+}
+
+/** The context read's answer (orderContextSql), as the order's checks use it. */
+export function readOrderContext(rows: OrderContextRow[]): OrderContext {
   const r = rows[0];
   if (!r) throw new Error('the order context statement returned no row');
   return {
@@ -168,12 +171,11 @@ export type NewOrderRow = Omit<Insertable<AppPedidos>, 'num_ped_sar' | 'id_empre
 export type NewOrderLineRow = Omit<Insertable<AppPedidoItens>, 'id_pedido' | 'id_empresa' | 'seq'>;
 
 /** The order's row, numbered from the tenant's sequence. */
-export async function insertOrder(
-  tx: Tx,
+export function insertOrderSql(
   idEmpresa: number,
   order: NewOrderRow,
-): Promise<{ id: number; num_ped_sar: number; criado_em: Date }> {
-  const { rows } = await sql<{ id: number; num_ped_sar: number; criado_em: Date }>`${sql.raw(PREPARED)}
+): RawBuilder<{ id: number; num_ped_sar: number; criado_em: Date }> {
+  return sql<{ id: number; num_ped_sar: number; criado_em: Date }>`${sql.raw(PREPARED)}
       insert into app.pedidos (id_empresa, num_ped_sar, cod_vendedor, id_cliente, nome_cliente, cnpj_cpf_cliente,
                                end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total,
                                id_condicao, condicao_pagamento)
@@ -182,8 +184,7 @@ export async function insertOrder(
               ${order.id_pauta ?? null}, ${order.observacao ?? null}, ${order.valor_bruto ?? 0},
               ${order.valor_desconto ?? 0}, ${order.valor_total ?? 0},
               ${order.id_condicao ?? null}, ${order.condicao_pagamento ?? null})
-      returning id, num_ped_sar, criado_em`.execute(tx);
-  return rows[0] as { id: number; num_ped_sar: number; criado_em: Date };
+      returning id, num_ped_sar, criado_em`;
 }
 
 /** What else a new order writes in its last statement, built by the domains that own it. */
@@ -205,17 +206,16 @@ export interface OrderRestWrites {
  * inserts; the client's document reads the client's last order date, which needs the order's
  * row too.
  */
-export async function insertOrderRest(
-  tx: Tx,
+export function insertOrderRestSql(
   idEmpresa: number,
   idPedido: number,
   lines: NewOrderLineRow[],
   usuario: string,
   key: { id_usuario: number; chave: string; rota: string; hash_requisicao: string; corpo_resposta: Buffer },
   writes: OrderRestWrites,
-): Promise<{ pedidos: boolean; clientes: boolean }> {
+): RawBuilder<{ pedidos: boolean; clientes: boolean }> {
   const col = <K extends keyof NewOrderLineRow>(k: K) => lines.map((l) => l[k] ?? null);
-  const { rows } = await sql<{ pedidos: boolean; clientes: boolean }>`${sql.raw(PREPARED)}
+  return sql<{ pedidos: boolean; clientes: boolean }>`${sql.raw(PREPARED)}
     with itens as (
       insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, categoria,
                                     cod_grupo, cod_subgrupo, quantidade, preco_tabela, preco_unitario,
@@ -247,8 +247,7 @@ export async function insertOrderRest(
     doc_pedido as (${writes.pedidos}),
     doc_cliente as (${writes.clientes})
     select exists (select 1 from doc_pedido) as pedidos, exists (select 1 from doc_cliente) as clientes
-    `.execute(tx);
-  return rows[0] ?? { pedidos: false, clientes: false };
+    `;
 }
 
 export async function insertHistory(

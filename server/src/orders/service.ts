@@ -24,18 +24,13 @@ import {
 import { authorize, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope, withScopeAnd } from '../db/scope.ts';
+import { type Pipeline, scopeOf, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import {
-  clientLastOrderWrites,
-  documentWrites,
-  touchDocuments,
-  touchSqlDocuments,
-  writeSqlDocuments,
-} from '../sync/changelog.ts';
+import { clientLastOrderWrites, documentWrites, touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
 import { announceCommitted } from '../sync/stream.ts';
 import { loadOrderDocs, orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
@@ -216,38 +211,37 @@ function paymentTermOf(
  * GET /orders/{id} reads (load.ts).
  */
 async function insertOrderTx(
-  tx: Tx,
+  p: Pipeline,
   auth: AuthContext,
   input: OrderCreate,
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
   audience: q.OrderContext['audience'],
-): Promise<{ body: Order; changed: ('pedidos' | 'clientes')[] }> {
+): Promise<{ body: Order; changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean }> {
   const { client, idPauta, endEntrega, condicao, lines } = checked;
   const totals = orderTotals(lines.map((l) => l.amounts));
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
-  const {
-    id,
-    num_ped_sar: numPedSar,
-    criado_em,
-  } = await q.insertOrder(tx, auth.idEmpresa, {
-    cod_vendedor: auth.codVendedor as number,
-    id_cliente: input.idCliente,
-    // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
-    // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
-    nome_cliente: toErpText(client.razao_social ?? ''),
-    cnpj_cpf_cliente: client.cnpj_cpf,
-    // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
-    end_entrega: endEntrega,
-    id_pauta: idPauta,
-    observacao,
-    valor_bruto: totals.gross,
-    valor_desconto: totals.discount,
-    valor_total: totals.total,
-    // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
-    id_condicao: condicao?.id ?? null,
-    condicao_pagamento: condicao?.descricao ?? null,
-  });
+  const [inserted] = await p.send(
+    q.insertOrderSql(auth.idEmpresa, {
+      cod_vendedor: auth.codVendedor as number,
+      id_cliente: input.idCliente,
+      // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
+      // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
+      nome_cliente: toErpText(client.razao_social ?? ''),
+      cnpj_cpf_cliente: client.cnpj_cpf,
+      // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
+      end_entrega: endEntrega,
+      id_pauta: idPauta,
+      observacao,
+      valor_bruto: totals.gross,
+      valor_desconto: totals.discount,
+      valor_total: totals.total,
+      // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
+      id_condicao: condicao?.id ?? null,
+      condicao_pagamento: condicao?.descricao ?? null,
+    }),
+  );
+  const { id, num_ped_sar: numPedSar, criado_em } = inserted as { id: number; num_ped_sar: number; criado_em: Date };
   // now() is the transaction's start: the history entry carries the order's own timestamp.
   const criadoEm = new Date(criado_em).toISOString();
   const body: Order = {
@@ -292,8 +286,7 @@ async function insertOrderTx(
       { de: null, para: 'pending_approval', usuario: auth.login, nomeUsuario: auth.name, motivo: null, em: criadoEm },
     ],
   };
-  const written = await q.insertOrderRest(
-    tx,
+  const rest = q.insertOrderRestSql(
     auth.idEmpresa,
     id,
     lines.map((l) => ({
@@ -330,12 +323,12 @@ async function insertOrderTx(
       outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, audience),
     },
   );
-  // No logged document to move the date in (a client new since the last refresh): built whole.
-  if (!written.clientes) {
-    written.clientes = await writeSqlDocuments(tx, auth.idEmpresa, 'clientes', [body.idCliente]);
-  }
-  const changed = (['pedidos', 'clientes'] as const).filter((c) => written[c]);
-  return { body, changed };
+  // The last statement and COMMIT in one round trip.
+  const [[written]] = await Promise.all([p.send(rest), p.commit()]);
+  const changed = (['pedidos', 'clientes'] as const).filter((c) => written?.[c]);
+  // No logged document to move the date in (a client new since the last refresh): the caller
+  // builds it whole once the order committed.
+  return { body, changed, clientDocumentLeft: !written?.clientes };
 }
 
 /**
@@ -364,11 +357,12 @@ export async function createOrder(
 }
 
 /**
- * The order's transaction in four statements between BEGIN and COMMIT (docs/orders.md,
- * "Cost"): the scope with the key's and the collections' locks; one context read (with the
- * push audience); the order row; the rest of the order (lines, history, key, the change-log
- * revisions of the order and its client, the approvers' push messages). The devices hear of
- * the revisions once the transaction committed (announceCommitted).
+ * The order's transaction: four statements between BEGIN and COMMIT in three round trips
+ * (docs/orders.md, "Cost"). BEGIN, the scope with the key's and the collections' locks, and
+ * the context read (with the push audience) go out together; then the order row; then the
+ * rest of the order (lines, history, key, the change-log revisions of the order and its
+ * client, the approvers' push messages) with COMMIT. The devices hear of the revisions once
+ * the transaction committed (announceCommitted).
  */
 async function createOrderTx(
   db: Db,
@@ -379,51 +373,83 @@ async function createOrderTx(
   now: Date,
 ): Promise<OrderResult> {
   const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key);
-  type Done = OrderResult & { changed: ('pedidos' | 'clientes')[] };
-  const { changed, ...result } = await withScopeAnd(db, scopeOf(auth), lock, async (tx, { ok }): Promise<Done> => {
-    if (!ok) {
-      throw new DomainError(
-        'IDEMPOTENCY_KEY_IN_FLIGHT',
-        'Um envio com esta chave ainda está em andamento; tente de novo em instantes.',
+  type Done = OrderResult & { changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean };
+  const date = businessDate(now);
+  const { changed, clientDocumentLeft, ...result } = await withScopePipelined(
+    db,
+    scopeOf(auth),
+    lock,
+    async (p, first): Promise<Done> => {
+      // Sent with the key's lock, it runs after it: it sees a first request with the key that
+      // committed just before, and is not read when the key is taken.
+      const contextRows = p.send(
+        q.orderContextSql({
+          idEmpresa: auth.idEmpresa,
+          idUsuario: auth.userId,
+          chave: key,
+          codVendedor: auth.codVendedor as number,
+          idCliente: input.idCliente,
+          idPauta: input.idPauta ?? null,
+          idProdutos: [...new Set(input.itens.map((i) => i.idProduto))],
+          idCondicao: input.idCondicao ?? null,
+          date,
+        }),
       );
-    }
-    const date = businessDate(now);
-    const context = await q.selectOrderContext(tx, {
-      idEmpresa: auth.idEmpresa,
-      idUsuario: auth.userId,
-      chave: key,
-      codVendedor: auth.codVendedor as number,
-      idCliente: input.idCliente,
-      idPauta: input.idPauta ?? null,
-      idProdutos: [...new Set(input.itens.map((i) => i.idProduto))],
-      idCondicao: input.idCondicao ?? null,
-      date,
-    });
-    const previous = context.key;
-    if (previous) {
-      if (previous.rota !== ROUTE || previous.hash_requisicao !== hash) {
+      if (!(await first).ok) {
         throw new DomainError(
-          'IDEMPOTENCY_KEY_REUSED',
-          'Esta Idempotency-Key já foi usada para outro pedido; gere uma nova chave para um pedido diferente.',
+          'IDEMPOTENCY_KEY_IN_FLIGHT',
+          'Um envio com esta chave ainda está em andamento; tente de novo em instantes.',
         );
       }
-      return {
-        status: previous.status_resposta,
-        body: JSON.parse(previous.corpo_resposta.toString('utf8')) as Order,
-        replayed: true,
-        changed: [],
-      };
-    }
-    const checked = priceAndCheck(auth, input, date, context);
-    const created = await insertOrderTx(tx, auth, input, checked, { key, hash }, context.audience);
-    return { status: 201, body: created.body, replayed: false, changed: created.changed };
-  });
+      const context = q.readOrderContext(await contextRows);
+      const previous = context.key;
+      if (previous) {
+        if (previous.rota !== ROUTE || previous.hash_requisicao !== hash) {
+          throw new DomainError(
+            'IDEMPOTENCY_KEY_REUSED',
+            'Esta Idempotency-Key já foi usada para outro pedido; gere uma nova chave para um pedido diferente.',
+          );
+        }
+        return {
+          status: previous.status_resposta,
+          body: JSON.parse(previous.corpo_resposta.toString('utf8')) as Order,
+          replayed: true,
+          changed: [],
+          clientDocumentLeft: false,
+        };
+      }
+      const checked = priceAndCheck(auth, input, date, context);
+      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context.audience);
+      return { status: 201, replayed: false, ...created };
+    },
+  );
   await Promise.all(
     changed.map((colecao) =>
       announceCommitted(db, { idEmpresa: auth.idEmpresa, colecao, codVendedor: auth.codVendedor }),
     ),
   );
+  if (clientDocumentLeft) await writeClientDocument(db, auth, result.body.idCliente);
   return result;
+}
+
+/**
+ * The client's portfolio document built whole, in a transaction of its own after the order's:
+ * the order found no logged document to move the last order date in (a client new in the
+ * portfolio since the last refresh, or one whose logged date is not earlier). Building it in
+ * the order's transaction would keep COMMIT from going out with the order's last statement.
+ * The order stands if this fails: the next scheduled refresh writes the document.
+ */
+async function writeClientDocument(db: Db, auth: AuthContext, idCliente: number): Promise<void> {
+  try {
+    await withScope(db, scopeOf(auth), (tx) =>
+      touchSqlDocuments(tx, auth.idEmpresa, 'clientes', auth.codVendedor, [idCliente]),
+    );
+  } catch (err) {
+    log.warn('orders: the client document was left to the next refresh', {
+      idCliente,
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
 }
 
 async function loadOrder(tx: Tx, idEmpresa: number, id: number): Promise<Order> {

@@ -1,0 +1,93 @@
+// withScopePipelined sends a transaction's statements in batches (the order's three round
+// trips, test/hot-path-plans.pg.test.ts): here, what a batch must keep of a transaction run one
+// statement at a time. The statements run in the order sent, under the scope; a failure rolls
+// everything back, whether its statement was awaited or not; the connection goes back to the
+// pool idle and in the driver's default mode.
+import { sql } from 'kysely';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../../test/support/pg.ts';
+import { createDb, type Db } from './kysely.ts';
+import { createPool } from './pool.ts';
+import { withScopePipelined } from './scope.ts';
+
+const db = useTestDatabase();
+
+describe('withScopePipelined', () => {
+  let pool: pg.Pool;
+  let kdb: Db;
+  const scope = { idEmpresa: 7, codVendedor: 3 };
+  const rows = async () => (await pool.query<{ x: number }>('select x from pipelined order by x')).rows.map((r) => r.x);
+
+  beforeAll(async () => {
+    await db.pool.query('create table pipelined (x integer primary key, empresa text)');
+    // One connection: every transaction below reuses the one before it left in the pool.
+    pool = createPool(db.url, 1);
+    kdb = createDb(pool);
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+  });
+
+  it('runs statements sent together in order, under the scope, and commits with the last one', async () => {
+    const out = await withScopePipelined(kdb, scope, sql<{ one: number }>`1 as one`, async (p, first) => {
+      const a = p.send(sql`insert into pipelined values (1, current_setting('campo.id_empresa'))`);
+      const b = p.send(sql<{ n: number }>`select count(*)::int as n from pipelined`);
+      expect((await first).one).toBe(1);
+      await a;
+      const [[last]] = await Promise.all([
+        p.send(
+          sql<{
+            n: number;
+          }>`insert into pipelined values (2, null) returning (select ${(await b)[0]?.n ?? -1}::int) as n`,
+        ),
+        p.commit(),
+      ]);
+      return last?.n;
+    });
+    // The count was read after the first insert, sent before it was answered.
+    expect(out).toBe(1);
+    expect(await rows()).toEqual([1, 2]);
+    expect((await pool.query('select empresa from pipelined where x = 1')).rows[0]?.empresa).toBe('7');
+  });
+
+  it('rolls back when a statement sent with COMMIT fails, and answers with its error', async () => {
+    await expect(
+      withScopePipelined(kdb, scope, sql`1 as one`, async (p) => {
+        void p.send(sql`insert into pipelined values (3, null)`);
+        await Promise.all([p.send(sql`insert into pipelined values (1, null)`), p.commit()]);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it('rolls back a statement never awaited that failed, and what fn sent when it throws', async () => {
+    await expect(
+      withScopePipelined(kdb, scope, sql`1 as one`, async (p) => {
+        void p.send(sql`insert into pipelined values (1, null)`);
+        void p.send(sql`insert into pipelined values (4, null)`);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    await expect(
+      withScopePipelined(kdb, scope, sql`1 as one`, async (p) => {
+        void p.send(sql`insert into pipelined values (5, null)`);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it('gives the connection back idle, outside any transaction, in the default mode', async () => {
+    const client = await pool.connect();
+    try {
+      expect(client.pipeline).toBe(false);
+      expect(client.getTransactionStatus()).toBe('I');
+      expect(
+        (await client.query<{ s: string }>("select current_setting('campo.id_empresa', true) as s")).rows[0]?.s,
+      ).toBe('');
+    } finally {
+      client.release();
+    }
+  });
+});
