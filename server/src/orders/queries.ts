@@ -500,7 +500,7 @@ export async function insertIdempotencyKey(
 }
 
 /**
- * Select-list items for the order's first statement (withScopeAnd): takes the key for this
+ * Select-list items for the order's first statement (withScopePipelined): takes the key for this
  * transaction without waiting, `ok` false when another request with the same key is still
  * being processed (it will answer 409 instead of queueing behind it). In the same statement, the shared locks of the change-log collections the order touches
  * (pedidos, and clientes for its client's last order date), which touchSqlDocuments would
