@@ -289,7 +289,8 @@ function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids: numbe
  * format, so a refresh that rebuilds the document finds the same hash and writes nothing. No
  * row comes back when the client has no logged document yet (new in the portfolio since the
  * last refresh), or its logged date is not earlier (an ERP order dated ahead): the caller then
- * builds the document whole (writeSqlDocuments), which is right in every case.
+ * builds the document whole (touchSqlDocuments, once the order committed), which is right in
+ * every case.
  */
 export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number) {
   const at = utcMillis(sql`now()`);
@@ -303,22 +304,6 @@ export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codV
        and not a.excluido and a.dados is not null
        and coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '') collate "C" < ${at} collate "C"
     returning 1`;
-}
-
-/**
- * sqlDocumentWrites as a statement of its own, for a transaction that already holds the
- * collection's shared lock and announces itself: whether a revision was written.
- */
-export async function writeSqlDocuments(
-  tx: Tx,
-  idEmpresa: number,
-  colecao: SqlCollection,
-  ids: number[],
-): Promise<boolean> {
-  const { rows } = await sql<{ written: boolean }>`${sql.raw(PREPARED)}
-    with gravadas as (${sqlDocumentWrites(idEmpresa, colecao, ids)})
-    select exists (select 1 from gravadas) as written`.execute(tx);
-  return rows[0]?.written ?? false;
 }
 
 /** touchDocuments' write in the same form as sqlDocumentWrites, for documents built in TypeScript. */
