@@ -538,15 +538,18 @@ describe('orders', () => {
     // Logged: only its date moves, to what the whole document's builder writes.
     await placedAt();
     expect(await logged()).toEqual(await rebuilt());
-    // Logged with a later date (an ERP order dated ahead): never moved back, built whole.
+    // Logged with a later date (an ERP order dated ahead): never moved back, and not built
+    // again either (a whole build would write the sources' date, not this one).
     await db.pool.query(
       `update app.sync_alteracoes
           set dados = regexp_replace(dados, '"lastOrderAt" : "[^"]*"', '"lastOrderAt" : "2099-01-01T00:00:00.000Z"')
         ${where}`,
       key,
     );
+    const ahead = await logged();
     await placedAt();
-    expect(await logged()).toEqual(await rebuilt());
+    expect(await logged()).toEqual(ahead);
+    expect(ahead).not.toEqual(await rebuilt());
     // Not logged yet (new in the portfolio since the last refresh): built whole.
     await db.pool.query(`delete from app.sync_alteracoes ${where}`, key);
     await placedAt();

@@ -193,6 +193,8 @@ export interface OrderRestWrites {
   pedidos: RawBuilder<unknown>;
   /** The change-log revision of its client's document, its last order date moved (sync's clientLastOrderWrites). */
   clientes: RawBuilder<unknown>;
+  /** Whether the client's document is logged at all (sync's clientDocumentLogged): asked only when `clientes` wrote nothing. */
+  clientLogged: RawBuilder<boolean>;
   /** The approvers' push messages (notifications' pendingApprovalOutbox); null: nobody to tell. */
   outbox: RawBuilder<unknown> | null;
 }
@@ -213,9 +215,9 @@ export function insertOrderRestSql(
   usuario: string,
   key: { id_usuario: number; chave: string; rota: string; hash_requisicao: string; corpo_resposta: Buffer },
   writes: OrderRestWrites,
-): RawBuilder<{ pedidos: boolean; clientes: boolean }> {
+): RawBuilder<{ pedidos: boolean; clientes: boolean; cliente_logado: boolean }> {
   const col = <K extends keyof NewOrderLineRow>(k: K) => lines.map((l) => l[k] ?? null);
-  return sql<{ pedidos: boolean; clientes: boolean }>`${sql.raw(PREPARED)}
+  return sql<{ pedidos: boolean; clientes: boolean; cliente_logado: boolean }>`${sql.raw(PREPARED)}
     with itens as (
       insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, categoria,
                                     cod_grupo, cod_subgrupo, quantidade, preco_tabela, preco_unitario,
@@ -246,7 +248,9 @@ export function insertOrderRestSql(
     ${writes.outbox ? sql`envios as (${writes.outbox}),` : sql``}
     doc_pedido as (${writes.pedidos}),
     doc_cliente as (${writes.clientes})
-    select exists (select 1 from doc_pedido) as pedidos, exists (select 1 from doc_cliente) as clientes
+    select exists (select 1 from doc_pedido) as pedidos, exists (select 1 from doc_cliente) as clientes,
+           -- OR evaluates its second operand only when the first is false: the lookup runs only then.
+           (exists (select 1 from doc_cliente) or ${writes.clientLogged}) as cliente_logado
     `;
 }
 

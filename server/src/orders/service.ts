@@ -30,7 +30,13 @@ import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import { clientLastOrderWrites, documentWrites, touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
+import {
+  clientDocumentLogged,
+  clientLastOrderWrites,
+  documentWrites,
+  touchDocuments,
+  touchSqlDocuments,
+} from '../sync/changelog.ts';
 import { announceCommitted } from '../sync/stream.ts';
 import { loadOrderDocs, orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
@@ -319,6 +325,7 @@ async function insertOrderTx(
       // The client's last order date changed: its portfolio document goes out with the order,
       // not at the next scheduled refresh. The collections' locks were taken with the key's.
       clientes: clientLastOrderWrites(auth.idEmpresa, body.idCliente, body.codVendedor),
+      clientLogged: clientDocumentLogged(auth.idEmpresa, body.idCliente, body.codVendedor),
       // The approvers hear of it exactly when it commits.
       outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, audience),
     },
@@ -327,8 +334,8 @@ async function insertOrderTx(
   const [[written]] = await Promise.all([p.send(rest), p.commit()]);
   const changed = (['pedidos', 'clientes'] as const).filter((c) => written?.[c]);
   // No logged document to move the date in (a client new since the last refresh): the caller
-  // builds it whole once the order committed.
-  return { body, changed, clientDocumentLeft: !written?.clientes };
+  // builds it whole once the order committed. One logged with a later date stands as it is.
+  return { body, changed, clientDocumentLeft: !written?.cliente_logado };
 }
 
 /**
@@ -435,7 +442,7 @@ async function createOrderTx(
 /**
  * The client's portfolio document built whole, in a transaction of its own after the order's:
  * the order found no logged document to move the last order date in (a client new in the
- * portfolio since the last refresh, or one whose logged date is not earlier). Building it in
+ * portfolio since the last refresh). Building it in
  * the order's transaction would keep COMMIT from going out with the order's last statement.
  * The order stands if this fails: the next scheduled refresh writes the document.
  */

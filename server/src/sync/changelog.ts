@@ -287,10 +287,11 @@ function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids: numbe
  * The field is replaced in the text json_build_object wrote (`"lastOrderAt" : value`; inside a
  * JSON string every quote is escaped, so only the key itself matches), with the builder's own
  * format, so a refresh that rebuilds the document finds the same hash and writes nothing. No
- * row comes back when the client has no logged document yet (new in the portfolio since the
- * last refresh), or its logged date is not earlier (an ERP order dated ahead): the caller then
- * builds the document whole (touchSqlDocuments, once the order committed), which is right in
- * every case.
+ * row comes back when its logged date is not earlier (an ERP order dated ahead: the order does
+ * not change the date, which is the latest of all the client's orders) or when the client has
+ * no logged document yet (new in the portfolio since the last refresh). Only the second needs
+ * the document built whole (touchSqlDocuments, once the order committed), which
+ * clientDocumentLogged tells apart.
  */
 export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number) {
   const at = utcMillis(sql`now()`);
@@ -304,6 +305,18 @@ export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codV
        and not a.excluido and a.dados is not null
        and coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '') collate "C" < ${at} collate "C"
     returning 1`;
+}
+
+/**
+ * Whether the client's portfolio document is in the change log, as clientLastOrderWrites
+ * moves it: an SQL boolean for the order's last statement. Where it is not, the order builds
+ * it whole; where it is and its date is later than the order's, nothing is written. Building
+ * it whole there too rewrote nothing and cost the order more than all its statements.
+ */
+export function clientDocumentLogged(idEmpresa: number, idCliente: number, codVendedor: number) {
+  return sql<boolean>`exists (select 1 from app.sync_alteracoes a
+                      where a.id_empresa = ${idEmpresa} and a.colecao = 'clientes'
+                        and a.chave = ${clientKeyOf(idCliente, codVendedor)} and not a.excluido and a.dados is not null)`;
 }
 
 /** touchDocuments' write in the same form as sqlDocumentWrites, for documents built in TypeScript. */
