@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/src/app.ts';
+import { Batch } from '../server/src/db/batch.ts';
 import { createPool } from '../server/src/db/pool.ts';
 import { PREPARED } from '../server/src/db/prepared.ts';
 import { TEST_JWT_SECRET } from './support/app.ts';
@@ -47,6 +48,7 @@ describe('hot paths plan once per connection', () => {
   let recording: Seen[] | null = null;
   let trip = 0;
   let awaiting = 0;
+  let syncs = 0;
   const tokens: Record<string, string> = {};
   let order: { idCliente: number; itens: { idProduto: number; quantidade: number; descontoPercent: number }[] };
   let rep: ErpPeople['reps'][number];
@@ -61,6 +63,12 @@ describe('hot paths plan once per connection', () => {
         if (awaiting === 0) trip++;
         if (recording && typeof args[0] === 'string') {
           recording.push({ text: args[0], values: Array.isArray(args[1]) ? args[1] : [], trip });
+        }
+        // A batch (server/src/db/batch.ts): its statements in one round trip, with one Sync.
+        const batch = args[0] instanceof Batch ? args[0] : null;
+        if (recording && batch) {
+          syncs++;
+          for (const st of batch.statements) recording.push({ text: st.text, values: [...st.values], trip });
         }
         const answer = query(...args);
         if (answer instanceof Promise) {
@@ -127,6 +135,7 @@ describe('hot paths plan once per connection', () => {
   async function lastOfMany(request: () => Response | Promise<Response>, status = 200) {
     for (let i = 0; i < ORDERS - 1; i++) expect((await request()).status).toBe(status);
     recording = [];
+    syncs = 0;
     const res = await request();
     const seen = recording;
     recording = null;
@@ -179,11 +188,12 @@ describe('hot paths plan once per connection', () => {
     }
   }
 
-  it('an order takes six statements in three round trips, each prepared and planned once per connection', async () => {
+  it('an order takes six statements in three round trips, one Sync each, each prepared and planned once per connection', async () => {
     const { seen } = await lastOfMany(postOrder, 201);
+    const bare = (text: string) => text.replace(PREPARED, '').trim().toLowerCase();
 
     // After the transaction, the change notices in a statement of their own (announceCommitted).
-    const end = seen.findIndex((s) => s.text.trim().toLowerCase() === 'commit');
+    const end = seen.findIndex((s) => bare(s.text) === 'commit');
     expect(seen.slice(end + 1).map((s) => s.text)).toEqual([expect.stringContaining('pg_notify')]);
     seen.splice(end + 1);
     const texts = seen.map((s) => s.text.trim().split(/\s+/).slice(0, 3).join(' '));
@@ -192,12 +202,14 @@ describe('hot paths plan once per connection', () => {
     // COMMIT (the token check is cached).
     expect(texts, texts.join('\n')).toHaveLength(6);
     const inTransaction = seen.slice(1, -1);
-    expect(seen[0]?.text.toLowerCase()).toBe('begin');
-    expect(seen.at(-1)?.text.toLowerCase()).toBe('commit');
-    // BEGIN, the scope and the context read together; the order; the rest with COMMIT.
+    expect(bare(seen[0]?.text ?? '')).toBe('begin');
+    expect(bare(seen.at(-1)?.text ?? '')).toBe('commit');
+    // BEGIN, the scope and the context read together; the order; the rest with COMMIT: each
+    // round trip one batch, answered with one ReadyForQuery.
     const first = seen[0]?.trip as number;
     expect(seen.map((s) => s.trip - first)).toEqual([0, 0, 0, 1, 2, 2]);
-    for (const s of inTransaction) expect(s.text.startsWith(PREPARED), s.text.slice(0, 120)).toBe(true);
+    expect(syncs).toBe(3);
+    for (const s of seen) expect(s.text.startsWith(PREPARED), s.text.slice(0, 120)).toBe(true);
 
     const counters = await planCounters();
     for (const [i, s] of inTransaction.entries()) {

@@ -35,7 +35,20 @@ export function prepareMarkedStatements(pool: pg.Pool): void {
   pool.on('connect', preparing);
 }
 
+/** The connections that send marked statements as named ones. */
+const preparingClients = new WeakSet<pg.ClientBase>();
+
+/**
+ * The prepared statement a batch (db/batch.ts) runs `text` as on `client`: the same name
+ * client.query gives it, or '' (unnamed, planned each time) when the text is not marked or the
+ * client's pool does not prepare.
+ */
+export function statementName(client: pg.ClientBase, text: string): string {
+  return preparingClients.has(client) && text.slice(0, 24).includes(PREPARED) ? preparedName(text) : '';
+}
+
 function preparing(client: pg.PoolClient): void {
+  preparingClients.add(client);
   const query = client.query.bind(client) as Query;
   (client as unknown as { query: Query }).query = (config, values, callback) =>
     typeof config === 'string' && config.slice(0, 24).includes(PREPARED)

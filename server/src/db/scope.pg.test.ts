@@ -1,14 +1,16 @@
-// withScopePipelined sends a transaction's statements in batches (the order's three round
-// trips, test/hot-path-plans.pg.test.ts): here, what a batch must keep of a transaction run one
-// statement at a time. The statements run in the order sent, under the scope; a failure rolls
-// everything back, whether its statement was awaited or not; the connection goes back to the
-// pool idle and in the driver's default mode.
+// withScopePipelined sends a transaction's statements in batches, each one round trip with one
+// Sync (the order's three round trips, test/hot-path-plans.pg.test.ts): here, what a batch must
+// keep of a transaction run one statement at a time. The statements run in the order sent,
+// under the scope; a failure rolls everything back, whether its statement was awaited or not;
+// the connection goes back to the pool idle, or is replaced when a failed batch may have left a
+// statement it prepared unprepared.
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { createDb, type Db } from './kysely.ts';
 import { createPool } from './pool.ts';
+import { PREPARED } from './prepared.ts';
 import { withScopePipelined } from './scope.ts';
 
 const db = useTestDatabase();
@@ -78,10 +80,26 @@ describe('withScopePipelined', () => {
     expect(await rows()).toEqual([1, 2]);
   });
 
-  it('gives the connection back idle, outside any transaction, in the default mode', async () => {
+  it('replaces the connection after a failed batch that prepared statements, so none is left half-prepared', async () => {
+    const pid = async () => (await pool.query<{ p: number }>('select pg_backend_pid() as p')).rows[0]?.p;
+    const before = await pid();
+    // Never run before: the batch prepares it, but PostgreSQL skips its Parse after the failure.
+    const marked = sql<{
+      x: number;
+    }>`${sql.raw(PREPARED)}select x from pipelined where x = ${1} and ${'never'}::text <> ''`;
+    await expect(
+      withScopePipelined(kdb, scope, sql`1 as one`, async (p) => {
+        await Promise.all([p.send(sql`${sql.raw(PREPARED)}select 1 / 0`), p.send(marked), p.commit()]);
+      }),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect(await pid()).not.toBe(before);
+    const out = await withScopePipelined(kdb, scope, sql`1 as one`, async (p) => p.send(marked));
+    expect(out).toEqual([{ x: 1 }]);
+  });
+
+  it('gives the connection back idle, outside any transaction', async () => {
     const client = await pool.connect();
     try {
-      expect(client.pipeline).toBe(false);
       expect(client.getTransactionStatus()).toBe('I');
       expect(
         (await client.query<{ s: string }>("select current_setting('campo.id_empresa', true) as s")).rows[0]?.s,

@@ -6,8 +6,9 @@ import { CompiledQuery, type RawBuilder, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { ownRepresentative } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { Batch, type BatchStatement } from './batch.ts';
 import type { Db } from './kysely.ts';
-import { PREPARED } from './prepared.ts';
+import { PREPARED, statementName } from './prepared.ts';
 import type { DB } from './types.ts';
 
 export type Tx = Transaction<DB>;
@@ -52,26 +53,25 @@ function poolOf(db: Db): pg.Pool {
 
 /** A transaction's statements sent without waiting for the answers of those before them. */
 export interface Pipeline {
-  /** Sends the statement now, behind those sent before; its rows once it has run. */
+  /** Sends the statement, behind those sent before (with them, if sent in the same turn); its rows once it has run. */
   send<R>(statement: RawBuilder<R>): Promise<R[]>;
   /**
-   * Sends COMMIT now, behind the statements sent: it answers once the transaction committed,
-   * or rolled back when a statement before it failed (that statement's promise then fails).
+   * Sends COMMIT, behind the statements sent: it answers once the transaction committed, or
+   * fails when a statement before it failed (that statement's promise fails too).
    */
   commit(): Promise<void>;
 }
 
 /**
- * withScope for a transaction whose statements are sent in batches (node-postgres' pipeline
- * mode, on its connection for the transaction only: a pull's COPY on the same pool needs the
- * driver's default mode). BEGIN and the scope's statement go out with whatever fn sends before
- * its first await, and fn may send COMMIT with its last statement. The order, the busiest
- * route, holds its connection for three round trips instead of six: on a pool sized to the
- * database's cores, the connection's wait for the next statement is what bounds the rate
- * (docs/orders.md, "Cost"). The scope's statement also selects `first` (select-list items,
- * evaluated after the settings): its row is fn's second argument. A statement sent without
- * waiting still runs after those before it; one that fails makes the rest of the transaction
- * fail, and it rolls back.
+ * withScope for a transaction whose statements go out in batches: the statements sent in one
+ * turn of the event loop (before fn's next await) leave together, in one round trip with one
+ * Sync (db/batch.ts). BEGIN and the scope's statement go out with whatever fn sends before its
+ * first await, and fn may send COMMIT with its last statement. The order, the busiest route,
+ * holds its connection for three round trips instead of six, and its backend answers three
+ * Syncs instead of seven (docs/orders.md, "Cost"). The scope's statement also selects `first`
+ * (select-list items, evaluated after the settings): its row is fn's second argument. A
+ * statement sent without waiting still runs after those before it; one that fails makes the
+ * rest of the transaction fail, and it rolls back.
  */
 export async function withScopePipelined<T, R>(
   db: Db,
@@ -80,23 +80,48 @@ export async function withScopePipelined<T, R>(
   fn: (p: Pipeline, first: Promise<R>) => Promise<T>,
 ): Promise<T> {
   const client = await poolOf(db).connect();
-  setPipelineMode(client, true);
   const sent: Promise<unknown>[] = [];
-  const run = (query: CompiledQuery) => {
-    const answer = client.query(query.sql, [...query.parameters]);
+  let queued: { statement: BatchStatement; resolve: (rows: unknown[]) => void; reject: (err: unknown) => void }[] = [];
+  // A failed batch may leave statements it prepared unprepared on the backend: the connection
+  // is then closed rather than returned to the pool.
+  let unreliable = false;
+  const flush = () => {
+    const items = queued;
+    queued = [];
+    const batch: Batch = new Batch(
+      items.map((i) => i.statement),
+      items.map((i) => ({
+        resolve: i.resolve,
+        reject: (err: unknown) => {
+          if (batch.parsedAny) unreliable = true;
+          i.reject(err);
+        },
+      })),
+    );
+    client.query(batch as unknown as pg.QueryConfig);
+  };
+  const run = (query: CompiledQuery, text = query.sql) => {
+    const answer = new Promise<unknown[]>((resolve, reject) => {
+      if (queued.length === 0) queueMicrotask(flush);
+      queued.push({
+        statement: { text, values: query.parameters, name: statementName(client, text) },
+        resolve,
+        reject,
+      });
+    });
     sent.push(answer);
     return handled(answer);
   };
   let ended = false;
   const pipeline: Pipeline = {
-    send: <X>(statement: RawBuilder<X>) => handled(run(statement.compile(db)).then((r) => r.rows as X[])),
+    send: <X>(statement: RawBuilder<X>) => handled(run(statement.compile(db)).then((rows) => rows as X[])),
     commit: () => {
       ended = true;
-      return handled(run(CompiledQuery.raw('commit')).then(() => undefined));
+      return handled(run(CompiledQuery.raw(`${PREPARED}commit`)).then(() => undefined));
     },
   };
   try {
-    void run(CompiledQuery.raw('begin'));
+    void run(CompiledQuery.raw(`${PREPARED}begin`));
     const head = handled(
       pipeline.send(sql<R>`${sql.raw(PREPARED)}select ${scopeSettings(scope)}, ${first}`).then((rows) => rows[0] as R),
     );
@@ -108,15 +133,17 @@ export async function withScopePipelined<T, R>(
       if (failed) throw failed.reason;
       return out;
     } catch (err) {
-      if (!ended) void run(CompiledQuery.raw('rollback'));
+      // Also after COMMIT was sent: PostgreSQL skips the rest of a batch after a failure, the
+      // COMMIT with it, and the transaction stays open until this. (Where COMMIT did run, the
+      // ROLLBACK finds no transaction: a warning, not an error.)
+      void run(CompiledQuery.raw('rollback'));
       throw err;
     }
   } finally {
-    // Every answer in before the connection goes back to the pool, in the default mode; one
-    // left inside a transaction (its connection lost) is closed instead.
+    // Every answer in before the connection goes back to the pool; one left inside a
+    // transaction (its connection lost) or unreliable is closed instead.
     await Promise.allSettled(sent);
-    setPipelineMode(client, false);
-    client.release(client.getTransactionStatus() !== 'I');
+    client.release(unreliable || client.getTransactionStatus() !== 'I');
   }
 }
 
@@ -128,11 +155,6 @@ export async function withScopePipelined<T, R>(
 function handled<X>(promise: Promise<X>): Promise<X> {
   promise.catch(() => undefined);
   return promise;
-}
-
-/** node-postgres reads the option at each query: a connection between two transactions may change it. */
-function setPipelineMode(client: pg.PoolClient, on: boolean): void {
-  (client as { pipeline: boolean }).pipeline = on;
 }
 
 function scopeSettings(scope: Scope) {
