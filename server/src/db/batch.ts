@@ -62,7 +62,6 @@ export class Batch {
   private next = 0;
   private result: ResultBuilder | null = null;
   private rowError: unknown = null;
-  private settled = false;
   /** Whether the batch prepared a statement: after a failure the connection is unreliable. */
   parsedAny = false;
 
@@ -128,15 +127,13 @@ export class Batch {
     this.handleCommandComplete();
   }
 
+  /** Fails the statements not answered yet. node-postgres hands the batch nothing after an error. */
   handleError(err: unknown): void {
-    this.settled = true;
     for (const w of this.waiting.slice(this.next)) w.reject(err);
     this.next = this.waiting.length;
   }
 
   handleReadyForQuery(): void {
-    if (this.settled) return;
-    this.settled = true;
     // Every statement answered before the Sync's ReadyForQuery; one that did not was skipped.
     this.handleError(new Error('the batch ended before all its statements answered'));
   }

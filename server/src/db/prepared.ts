@@ -15,6 +15,9 @@ import type pg from 'pg';
  */
 export const PREPARED = '/*prepared*/ ';
 
+/** Whether the text opens with PREPARED (after Kysely's leading whitespace, if any). */
+const isMarked = (text: string) => text.slice(0, 24).includes(PREPARED);
+
 const names = new Map<string, string>();
 function preparedName(text: string): string {
   let name = names.get(text);
@@ -44,14 +47,14 @@ const preparingClients = new WeakSet<pg.ClientBase>();
  * client's pool does not prepare.
  */
 export function statementName(client: pg.ClientBase, text: string): string {
-  return preparingClients.has(client) && text.slice(0, 24).includes(PREPARED) ? preparedName(text) : '';
+  return preparingClients.has(client) && isMarked(text) ? preparedName(text) : '';
 }
 
 function preparing(client: pg.PoolClient): void {
   preparingClients.add(client);
   const query = client.query.bind(client) as Query;
   (client as unknown as { query: Query }).query = (config, values, callback) =>
-    typeof config === 'string' && config.slice(0, 24).includes(PREPARED)
+    typeof config === 'string' && isMarked(config)
       ? query({ name: preparedName(config), text: config, values }, callback)
       : query(config, values, callback);
 }

@@ -100,11 +100,11 @@ export async function withScopePipelined<T, R>(
     );
     client.query(batch as unknown as pg.QueryConfig);
   };
-  const run = (query: CompiledQuery, text = query.sql) => {
+  const run = (query: CompiledQuery) => {
     const answer = new Promise<unknown[]>((resolve, reject) => {
       if (queued.length === 0) queueMicrotask(flush);
       queued.push({
-        statement: { text, values: query.parameters, name: statementName(client, text) },
+        statement: { text: query.sql, values: query.parameters, name: statementName(client, query.sql) },
         resolve,
         reject,
       });

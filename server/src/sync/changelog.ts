@@ -262,18 +262,9 @@ export async function touchSqlDocuments(
   // Prepared (a fixed text for the ids as one array): planning the portfolio view cost more
   // than building the few documents.
   await sql`${sql.raw(PREPARED)}
-    with gravadas as (${sqlDocumentWrites(idEmpresa, colecao, ids)})
+    with gravadas as (${upsertRevisions(idEmpresa, colecao, sql`(${storedDocuments(colecao, idEmpresa, ids)})`, false)})
     select case when exists (select 1 from gravadas)
                 then pg_notify(${SYNC_CHANNEL}, ${changeNotice({ idEmpresa, colecao, codVendedor })}) end`.execute(tx);
-}
-
-/**
- * touchSqlDocuments' write (no lock, no announcement) as a statement to run inside another,
- * as its CTE: one row per revision written. The caller holds the collection's shared lock
- * from an earlier statement, and announces with changeNotice when a row comes back.
- */
-function sqlDocumentWrites(idEmpresa: number, colecao: SqlCollection, ids: number[]) {
-  return upsertRevisions(idEmpresa, colecao, sql`(${storedDocuments(colecao, idEmpresa, ids)})`, false);
 }
 
 /**
@@ -301,8 +292,7 @@ export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codV
                               from (select regexp_replace(a.dados, '"lastOrderAt" : (null|"[^"]*")',
                                                           '"lastOrderAt" : "' || ${at} || '"') as dados) d),
            revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
-     where a.id_empresa = ${idEmpresa} and a.colecao = 'clientes' and a.chave = ${clientKeyOf(idCliente, codVendedor)}
-       and not a.excluido and a.dados is not null
+     where ${loggedClientDocument(idEmpresa, idCliente, codVendedor)}
        and coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '') collate "C" < ${at} collate "C"
     returning 1`;
 }
@@ -315,11 +305,16 @@ export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codV
  */
 export function clientDocumentLogged(idEmpresa: number, idCliente: number, codVendedor: number) {
   return sql<boolean>`exists (select 1 from app.sync_alteracoes a
-                      where a.id_empresa = ${idEmpresa} and a.colecao = 'clientes'
-                        and a.chave = ${clientKeyOf(idCliente, codVendedor)} and not a.excluido and a.dados is not null)`;
+                      where ${loggedClientDocument(idEmpresa, idCliente, codVendedor)})`;
 }
 
-/** touchDocuments' write in the same form as sqlDocumentWrites, for documents built in TypeScript. */
+/** The client's logged document (alias a): present, not deleted, its text stored. */
+function loggedClientDocument(idEmpresa: number, idCliente: number, codVendedor: number) {
+  return sql`a.id_empresa = ${idEmpresa} and a.colecao = 'clientes' and a.chave = ${clientKeyOf(idCliente, codVendedor)}
+             and not a.excluido and a.dados is not null`;
+}
+
+/** touchDocuments' write as a CTE of another statement (the order's), for documents built in TypeScript. */
 export function documentWrites(idEmpresa: number, colecao: SyncCollection, docs: readonly SyncDoc[]) {
   return upsertRevisions(idEmpresa, colecao, sql`(select * from ${unnestDocs(docs)})`, false);
 }
