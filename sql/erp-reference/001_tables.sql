@@ -230,7 +230,7 @@ create table notas_fiscais (
 );
 
 -- Receivables: an unpaid title past its due date makes a client overdue; long-overdue
--- ones block the client (see vw_clientes_financeiro).
+-- ones block the client (see vw_clientes).
 create sequence titulos_receber_id_titulo_seq;
 create table titulos_receber (
   id_titulo       integer primary key default nextval('titulos_receber_id_titulo_seq'),

@@ -14,12 +14,12 @@
 -- erp-reads: public.notas_fiscais(id_empresa, cod_vendedor, dt_emissao)
 -- erp-reads: public.corrent(id_empresa, cod_vendedor)
 
--- vw_ultima_compra, vw_pedidos_cliente: the orders of one client.
+-- vw_clientes (its last order), vw_pedidos_cliente: the orders of one client.
 select app.garantir_indice_erp('public.pedidos_venda', array['id_corrent'], 'campo_pedidos_venda_cliente');
 -- vw_positivacao_dia and a representative's recent orders.
 select app.garantir_indice_erp('public.pedidos_venda', array['id_empresa', 'cod_vendedor', 'dt_emissao'],
                                'campo_pedidos_venda_vendedor');
--- vw_titulos_abertos, vw_clientes_financeiro: the titles of one client.
+-- vw_titulos_abertos, vw_clientes (its financial status): the titles of one client.
 select app.garantir_indice_erp('public.titulos_receber', array['id_corrent'], 'campo_titulos_receber_cliente');
 -- vw_notas_fiscais, vw_faturamento_mes: billing of a representative in a period.
 select app.garantir_indice_erp('public.notas_fiscais', array['id_empresa', 'cod_vendedor', 'dt_emissao'],

@@ -1,6 +1,6 @@
 -- app.vw_titulos_abertos: receivables not yet fully paid.
 --
--- Why: the client detail shows what the client owes, and vw_clientes_financeiro derives
+-- Why: the client detail shows what the client owes, and vw_clientes derives
 -- the financial status from these rows. A title is open while valor_pago < valor; it is
 -- overdue (vencido) once its due date is before today; dias_atraso is 0 when not overdue.
 -- "Today" is the database's current_date, i.e. the server's clock, never the device's.

@@ -52,7 +52,7 @@ const suite = useBrowserSuite({
     if (!a || !b) throw new Error('the fixture has too few clients for the representative');
     searched = a;
     blocked = b;
-    // The ERP's credit department blocks a client by hand (docs: vw_clientes_financeiro).
+    // The ERP's credit department blocks a client by hand (docs: vw_clientes, status_financeiro).
     await db.pool.query(`update corrent set situacao = 'B' where id_corrent = $1`, [blocked.id]);
     const status = await db.pool.query<{ s: string }>(
       'select status_financeiro as s from app.vw_clientes where id_cliente = $1',

@@ -313,18 +313,6 @@ export interface AppVwClientesCondicoes {
   id_empresa: number | null;
 }
 
-export interface AppVwClientesFinanceiro {
-  bloqueio_manual: boolean | null;
-  dias_atraso_max: number | null;
-  id_cliente: number | null;
-  id_empresa: number | null;
-  id_filial: number | null;
-  status_financeiro: string | null;
-  titulos_vencidos: number | null;
-  valor_em_aberto: Numeric | null;
-  valor_vencido: Numeric | null;
-}
-
 export interface AppVwCondicoesPagamento {
   ativo: boolean | null;
   descricao: string | null;
@@ -526,12 +514,6 @@ export interface AppVwTitulosAbertos {
   vencido: boolean | null;
 }
 
-export interface AppVwUltimaCompra {
-  id_cliente: number | null;
-  id_empresa: number | null;
-  ultimo_pedido_em: Timestamp | null;
-}
-
 export interface AppVwVendedores {
   ativo: boolean | null;
   cod_supervisor: number | null;
@@ -578,7 +560,6 @@ export interface DB {
   "app.usuarios": AppUsuarios;
   "app.vw_clientes": AppVwClientes;
   "app.vw_clientes_condicoes": AppVwClientesCondicoes;
-  "app.vw_clientes_financeiro": AppVwClientesFinanceiro;
   "app.vw_condicoes_pagamento": AppVwCondicoesPagamento;
   "app.vw_empresas": AppVwEmpresas;
   "app.vw_estoque": AppVwEstoque;
@@ -596,7 +577,6 @@ export interface DB {
   "app.vw_subgrupos_produto": AppVwSubgruposProduto;
   "app.vw_supervisores": AppVwSupervisores;
   "app.vw_titulos_abertos": AppVwTitulosAbertos;
-  "app.vw_ultima_compra": AppVwUltimaCompra;
   "app.vw_vendedor_limites": AppVwVendedorLimites;
   "app.vw_vendedores": AppVwVendedores;
 }

@@ -56,7 +56,7 @@ describe('provisioning refuses', () => {
       .slice(1)
       .map((l) => l.trim());
     expect(problems).toEqual([
-      'missing column public.corrent.situacao (read by vw_clientes_financeiro)',
+      'missing column public.corrent.situacao (read by vw_clientes)',
       'missing column public.corrent.situacao (written by trg_cliente_novo)',
       'missing column public.produtos.categoria (read by vw_pedidos_erp_itens, vw_produtos)',
       'missing column public.produtos.imagem (read by vw_produtos)',
@@ -145,7 +145,7 @@ describe('--dry-run', () => {
     expect(lines).toContain('would apply migration 0001_app_schema');
     expect(lines).toContain('would create view vw_sitpedido (new)');
     expect(lines).toContain('would create trigger trg_pedido_aprovado (new)');
-    expect(lines.filter((l) => l.startsWith('would create view'))).toHaveLength(23);
+    expect(lines.filter((l) => l.startsWith('would create view'))).toHaveLength(21);
     expect(await hasAppSchema(pool)).toBe(false);
     expect(await catalogSnapshot(pool)).toEqual(before);
   });

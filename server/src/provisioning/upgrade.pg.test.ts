@@ -31,6 +31,9 @@ function withMigration(sources: SqlSources, file: string, sql: string): SqlSourc
   return { ...sources, migrations: [...sources.migrations, parseMigration(file, sql)] };
 }
 
+const OLD_VIEW =
+  '-- erp-reads: public.corrent(id_corrent)\ncreate view app.vw_velha as select c.id_corrent as id from public.corrent c;';
+
 function replaceRepeatable(sources: SqlSources, name: string, edit: (sql: string) => string): SqlSources {
   return {
     ...sources,
@@ -135,7 +138,6 @@ describe('provisioning an already provisioned database', () => {
     const report = await provision(pool, { sources, verbose: true });
     expect(report.actions.map((a) => a.description)).toEqual([
       'recreate view vw_titulos_abertos (changed)',
-      'recreate view vw_clientes_financeiro (depends on a recreated view)',
       'recreate view vw_clientes (depends on a recreated view)',
     ]);
     const cols = await pool.query('select * from app.vw_titulos_abertos where false');
@@ -164,6 +166,32 @@ describe('provisioning an already provisioned database', () => {
     expect(report.actions.map((a) => a.description)).toEqual(['drop view vw_faturamento_mes (no longer shipped)']);
     expect((await pool.query("select to_regclass('app.vw_faturamento_mes') as v")).rows[0].v).toBeNull();
     expect((await provision(pool, { sources: without })).upToDate).toBe(true);
+  });
+
+  it('drops a view no longer shipped that a changed view selected from', async () => {
+    // As vw_clientes_financeiro and vw_ultima_compra went when vw_clientes took in their figures.
+    const sources = await loadSqlSources();
+    const old = replaceRepeatable(
+      // First: the views were ordered by what they select from when loaded, and vw_velha selects from no view.
+      { ...sources, repeatables: [parseRepeatable('view', 'vw_velha.sql', OLD_VIEW), ...sources.repeatables] },
+      'vw_clientes',
+      (sql) =>
+        sql.replace(
+          "where c.tipo = 'C'",
+          "where c.tipo = 'C' and exists (select 1 from app.vw_velha v where v.id = c.id_corrent)",
+        ),
+    );
+    const pool = await provisionedDatabase();
+    await provision(pool, { sources: old });
+    const report = await provision(pool, { sources });
+    expect(report.actions.map((a) => a.description)).toEqual([
+      'recreate view vw_clientes (changed)',
+      'drop view vw_velha (no longer shipped)',
+    ]);
+    expect((await pool.query("select to_regclass('app.vw_velha') as v")).rows[0].v).toBeNull();
+    const cols = await pool.query('select * from app.vw_clientes where false');
+    expect(cols.fields.map((f) => f.name)).toContain('status_financeiro');
+    expect((await provision(pool, { sources })).upToDate).toBe(true);
   });
 
   it('rolls back every view and trigger change when one view fails (exit 5)', async () => {

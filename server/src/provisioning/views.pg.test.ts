@@ -1,4 +1,4 @@
-// The 23 views on the tiny reference ERP. Expectations are computed here from the raw ERP
+// The 21 views on the tiny reference ERP. Expectations are computed here from the raw ERP
 // tables, never copied from the views' own SQL, so a wrong join or rule shows up.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { provision } from './provision.ts';
@@ -25,10 +25,10 @@ describe('the views over the tiny reference ERP', () => {
     await provision(db.pool);
   });
 
-  it('are 23, each selectable, and each ERP-backed one returns rows', async () => {
+  it('are 21, each selectable, and each ERP-backed one returns rows', async () => {
     const sources = await loadSqlSources();
     const views = sources.repeatables.filter((r) => r.kind === 'view');
-    expect(views).toHaveLength(23);
+    expect(views).toHaveLength(21);
     for (const v of views) {
       const { rows } = await db.pool.query(`select * from app.${v.name} limit 1`);
       // Rules in force and Campo-only data are empty until the service writes them.
@@ -144,7 +144,7 @@ describe('the views over the tiny reference ERP', () => {
     expect(defaults.rows[0]?.n).toBe(0);
   });
 
-  it('vw_clientes_financeiro applies the ok / overdue / blocked rule to the open titles', async () => {
+  it('vw_clientes applies the ok / overdue / blocked rule to the open titles', async () => {
     const tenant = await tenantOf();
     const today = (await db.pool.query<{ d: string }>('select current_date::text as d')).rows[0]?.d as string;
     const dayMs = 86_400_000;
@@ -164,18 +164,14 @@ describe('the views over the tiny reference ERP', () => {
       return {
         id_cliente: c.id_corrent,
         id_empresa: tenant.get(c.id_empresa),
-        bloqueio_manual: c.situacao === 'B',
         valor_em_aberto: (sum(open) / 100).toFixed(2),
         valor_vencido: (sum(late) / 100).toFixed(2),
-        titulos_vencidos: late.length,
         dias_atraso_max: maxLate,
         status_financeiro: c.situacao === 'B' || maxLate > 30 ? 'blocked' : late.length > 0 ? 'overdue' : 'ok',
       };
     });
     const view = await db.pool.query(
-      `select id_cliente, id_empresa, bloqueio_manual, valor_em_aberto, valor_vencido, titulos_vencidos,
-              dias_atraso_max, status_financeiro
-         from app.vw_clientes_financeiro`,
+      'select id_cliente, id_empresa, valor_em_aberto, valor_vencido, dias_atraso_max, status_financeiro from app.vw_clientes',
     );
     const order = byKey<{ id_cliente: number }>((r) => String(r.id_cliente).padStart(12, '0'));
     expect(view.rows.sort(order)).toEqual(expected.sort(order));
