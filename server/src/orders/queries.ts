@@ -126,11 +126,11 @@ export function orderContextSql(p: {
                        and (g.vigencia_fim is null or g.vigencia_fim >= ${p.date}::date)) r) as regras,
            (select json_build_object(
                      'id_condicao', t.id_condicao, 'descricao', t.descricao, 'ativo', t.ativo,
-                     'permitida', not exists (select 1 from app.vw_clientes_condicoes x
-                                               where x.id_empresa = ${p.idEmpresa} and x.id_cliente = ${p.idCliente})
-                                  or exists (select 1 from app.vw_clientes_condicoes x
-                                              where x.id_empresa = ${p.idEmpresa} and x.id_cliente = ${p.idCliente}
-                                                and x.id_condicao = t.id_condicao))
+                     -- A client with no terms of its own may use any; one with some, only those: one
+                     -- scan of its terms (bool_or of none is null) instead of a scan for each case.
+                     'permitida', (select coalesce(bool_or(coalesce(x.id_condicao = t.id_condicao, false)), true)
+                                     from app.vw_clientes_condicoes x
+                                    where x.id_empresa = ${p.idEmpresa} and x.id_cliente = ${p.idCliente}))
               from app.vw_condicoes_pagamento t
              where t.id_empresa = ${p.idEmpresa}
                and t.id_condicao = coalesce(${p.idCondicao}::integer, (select c.id_condicao from cliente c))
