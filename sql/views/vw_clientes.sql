@@ -67,13 +67,13 @@ select c.id_corrent                 as id_cliente,
                    'CEP ' || a.cep)
        end                          as end_entrega,
        case
-         when c.situacao = 'B' or coalesce(t.dias_atraso_max, 0) > 30 then 'blocked'
-         when coalesce(t.titulos_vencidos, 0) > 0 then 'overdue'
+         when c.situacao = 'B' or t.dias_atraso_max > 30 then 'blocked'
+         when t.titulos_vencidos > 0 then 'overdue'
          else 'ok'
        end                          as status_financeiro,
-       coalesce(t.valor_em_aberto, 0)::numeric(14, 2) as valor_em_aberto,
-       coalesce(t.valor_vencido, 0)::numeric(14, 2)   as valor_vencido,
-       coalesce(t.dias_atraso_max, 0) as dias_atraso_max,
+       t.valor_em_aberto,
+       t.valor_vencido,
+       t.dias_atraso_max,
        lc.limite                    as limite_credito,
        greatest(
          (select max(p.criado_em)
@@ -99,14 +99,15 @@ select c.id_corrent                 as id_cliente,
           nullif(btrim(c.cep), '')         as cep
  ) a
   join app.vw_empresas e on e.id_filial = c.id_empresa
-  left join lateral (
-         select sum(t.valor_em_aberto)                           as valor_em_aberto,
-                sum(t.valor_em_aberto) filter (where t.vencido) as valor_vencido,
-                count(*) filter (where t.vencido)::integer      as titulos_vencidos,
-                max(t.dias_atraso)                              as dias_atraso_max
+  -- An aggregate without GROUP BY gives one row, zeros for a client who owes nothing.
+ cross join lateral (
+         select coalesce(sum(t.valor_em_aberto), 0)::numeric(14, 2)                         as valor_em_aberto,
+                coalesce(sum(t.valor_em_aberto) filter (where t.vencido), 0)::numeric(14, 2) as valor_vencido,
+                count(*) filter (where t.vencido)::integer                                 as titulos_vencidos,
+                coalesce(max(t.dias_atraso), 0)                                            as dias_atraso_max
            from app.vw_titulos_abertos t
           where t.id_cliente = c.id_corrent
-       ) t on true
+       ) t
   left join app.limites_credito lc on lc.id_empresa = e.id_empresa and lc.id_cliente = c.id_corrent
  where c.tipo = 'C';
 
