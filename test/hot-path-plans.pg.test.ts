@@ -12,6 +12,7 @@ import { createApp } from '../server/src/app.ts';
 import { Batch } from '../server/src/db/batch.ts';
 import { createPool } from '../server/src/db/pool.ts';
 import { PREPARED } from '../server/src/db/prepared.ts';
+import { noticesSent } from '../server/src/sync/stream.ts';
 import { TEST_JWT_SECRET } from './support/app.ts';
 import { type ErpPeople, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
@@ -134,9 +135,13 @@ describe('hot paths plan once per connection', () => {
    */
   async function lastOfMany(request: () => Response | Promise<Response>, status = 200) {
     for (let i = 0; i < ORDERS - 1; i++) expect((await request()).status).toBe(status);
+    // An order's change notices go out after its answer (announceCommitted): the last order's
+    // are its own, the others' are not.
+    await noticesSent(pool);
     recording = [];
     syncs = 0;
     const res = await request();
+    await noticesSent(pool);
     const seen = recording;
     recording = null;
     expect(res.status).toBe(status);

@@ -8,7 +8,7 @@ import { log } from '../log.ts';
 import { metricsApp, pullPagesByServer, recordRefresh, watchOutboxDepth } from '../metrics.ts';
 import { startPushWorker } from '../notifications/worker.ts';
 import { startSyncRefresher } from '../sync/schedule.ts';
-import { createChangeHub } from '../sync/stream.ts';
+import { createChangeHub, noticesSent } from '../sync/stream.ts';
 import { builtWebRoot, defaultWebRoot } from '../web/routes.ts';
 import { preflightLine, preflightProblems } from './preflight.ts';
 import { gracefulServer } from './shutdown.ts';
@@ -107,6 +107,8 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
     },
     cleanup: async () => {
       await Promise.all([pushWorker?.stop(), refresher.stop()]);
+      // The orders answered before the shutdown: their change notices still go out.
+      await noticesSent(pool);
       await pool.end();
       await replicaPool?.end();
     },

@@ -45,7 +45,7 @@ export function rememberPool(db: Db, pool: pg.Pool): void {
   pools.set(db, pool);
 }
 
-function poolOf(db: Db): pg.Pool {
+export function poolOf(db: Db): pg.Pool {
   const pool = pools.get(db);
   if (!pool) throw new Error('this Db was not made by createDb');
   return pool;

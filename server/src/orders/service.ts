@@ -430,11 +430,9 @@ async function createOrderTx(
       return { status: 201, replayed: false, ...created };
     },
   );
-  await Promise.all(
-    changed.map((colecao) =>
-      announceCommitted(db, { idEmpresa: auth.idEmpresa, colecao, codVendedor: auth.codVendedor }),
-    ),
-  );
+  // Not awaited: the devices' notice goes out with those of the orders around it (sync's announceCommitted).
+  for (const colecao of changed)
+    announceCommitted(db, { idEmpresa: auth.idEmpresa, colecao, codVendedor: auth.codVendedor });
   if (clientDocumentLeft) await writeClientDocument(db, auth, result.body.idCliente);
   return result;
 }

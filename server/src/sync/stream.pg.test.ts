@@ -1,13 +1,22 @@
 // GET /sync/stream against a real PostgreSQL: two hubs on one database stand for two server
 // processes; a change committed through one app reaches a stream opened on the other.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { orderableClient, provisionedErp } from '../../../test/support/erp.ts';
 import { asServerRole, useTestDatabase } from '../../../test/support/pg.ts';
 import { logInAs } from '../../../test/support/session.ts';
 import { type SseEvent, sse } from '../../../test/support/sse.ts';
-import { type ChangeHub, createChangeHub, LISTENER_NAME, SYNC_CHANNEL } from './stream.ts';
+import { createDb } from '../db/kysely.ts';
+import {
+  announceCommitted,
+  type ChangeHub,
+  createChangeHub,
+  LISTENER_NAME,
+  noticesSent,
+  SYNC_CHANNEL,
+} from './stream.ts';
 
 const db = useTestDatabase();
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -100,10 +109,15 @@ describe('sync change stream', () => {
     const first = await stream.until(() => true);
     expect(first.map((e) => e.event)).toEqual(['resync']);
     await order(appA, 'rep');
-    // The order, then its client's document, built whole after the order's commit: the client
-    // has no logged document yet (no refresh ran).
-    const events = await stream.until(changeOf('clientes'));
-    expect(changes(events)).toEqual(['pedidos', 'clientes']);
+    // The order, and its client's document, built whole after the order's commit: the client
+    // has no logged document yet (no refresh ran). The order's notice goes out after its
+    // answer (announceCommitted), so the two may arrive in either order.
+    const heard = new Set<string>();
+    const events = await stream.until((e) => {
+      if (e.event === 'change') heard.add((JSON.parse(e.data) as { colecao: string }).colecao);
+      return heard.has('pedidos') && heard.has('clientes');
+    });
+    expect(changes(events).sort()).toEqual(['clientes', 'pedidos']);
     await stream.close();
   });
 
@@ -147,6 +161,41 @@ describe('sync change stream', () => {
     await stream.until((e) => e.event === 'resync', 10_000);
     await order(appA, 'rep');
     await stream.until(changeOf('pedidos'), 5000);
+  });
+
+  it('announces the changes of orders of the same moment once per collection and representative', async () => {
+    const listener = new pg.Client({ connectionString: db.url });
+    await listener.connect();
+    try {
+      const heard: Record<string, unknown>[] = [];
+      let markerHeard: () => void = () => undefined;
+      const marked = new Promise<void>((resolve) => {
+        markerHeard = resolve;
+      });
+      listener.on('notification', (n) => {
+        const payload = JSON.parse(n.payload ?? '{}') as Record<string, unknown>;
+        if (payload.colecao === 'marcador') markerHeard();
+        else heard.push(payload);
+      });
+      await listener.query(`listen ${SYNC_CHANNEL}`);
+      const appDb = createDb(db.pool);
+      for (const requestId of ['r1', 'r2', 'r3']) {
+        announceCommitted(appDb, { idEmpresa: t1, colecao: 'pedidos', codVendedor: 7, requestId });
+        announceCommitted(appDb, { idEmpresa: t1, colecao: 'clientes', codVendedor: 7, requestId });
+      }
+      announceCommitted(appDb, { idEmpresa: t1, colecao: 'pedidos', codVendedor: 8, requestId: 'r4' });
+      await noticesSent(db.pool);
+      // Notifications arrive in commit order: once the marker is heard, the notices were.
+      await marker(t1, 'marcador');
+      await marked;
+      expect(heard).toEqual([
+        { idEmpresa: t1, colecao: 'pedidos', codVendedor: 7, requestId: 'r1', requests: 3 },
+        { idEmpresa: t1, colecao: 'clientes', codVendedor: 7, requestId: 'r1', requests: 3 },
+        { idEmpresa: t1, colecao: 'pedidos', codVendedor: 8, requestId: 'r4' },
+      ]);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('sends heartbeats, and answers 503 without a hub and 401 without a token', async () => {

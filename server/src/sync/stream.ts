@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { PREPARED } from '../db/prepared.ts';
-import { scopeOf, type Tx } from '../db/scope.ts';
+import { poolOf, scopeOf, type Tx } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { currentRequestId, log as defaultLog, outsideRequest } from '../log.ts';
@@ -29,6 +29,8 @@ export interface SyncChange {
   codVendedor: number | null;
   /** The request whose transaction made the change, so the listener's log line names it. */
   requestId?: string;
+  /** How many requests made it, when one notice stands for several (announceCommitted); the first is requestId. */
+  requests?: number;
 }
 
 /**
@@ -40,42 +42,71 @@ export async function announceChange(tx: Tx, change: SyncChange): Promise<void> 
 }
 
 /**
- * Announces a change its caller's transaction has already committed, in one NOTIFY statement of
- * its own with every other change announced in the same turn of the event loop. For the
- * busiest writer, the order: a NOTIFY inside a transaction holds PostgreSQL's one notification
- * lock from before the commit until its WAL is flushed, so every order waited for the previous
- * order's flush; a NOTIFY on its own writes no WAL. Resolves once the notice went out (never
- * rejects: a notice that failed is logged), so the order's answer comes after it, as before.
- * The cost: should the process stop between
- * the commit and this statement, the devices hear of the change at their next pull instead
- * (the app pulls on start, on reconnection and on any later change of the collection).
+ * Announces a change its caller's transaction has already committed, in the background: the
+ * caller does not wait for it. For the busiest writer, the order: a NOTIFY inside a
+ * transaction holds PostgreSQL's one notification lock from before the commit until its WAL
+ * is flushed, so every order waited for the previous order's flush; a NOTIFY on its own writes
+ * no WAL. Awaited, the notice's statement queued for a pool connection behind other orders'
+ * transactions before the order could answer (docs/sync.md, "Several server processes").
+ *
+ * One notice statement at a time per pool: the changes announced while one is under way go
+ * out together in the next, each (tenant, collection, representative) once, so a busy process
+ * sends a few statements a second rather than one per order, and each listening process wakes
+ * once for them. A notice that failed is logged. Should the process stop before a notice went
+ * out, the devices hear of the change at their next pull (the app pulls on start, on
+ * reconnection and on any later change of the collection); `campo serve` waits for the notices
+ * (noticesSent) before closing its pool.
  */
-export function announceCommitted(db: Db, change: SyncChange): Promise<void> {
-  let batch = pendingNotices.get(db);
-  if (!batch) {
-    const notices = new Set<string>();
-    const sent = new Promise<void>((resolve) => {
-      setImmediate(() => {
-        pendingNotices.delete(db);
-        sql`${sql.raw(PREPARED)}select pg_notify(${SYNC_CHANNEL}, n) from unnest(${[...notices]}::text[]) n`
-          .execute(db)
-          .catch((err: unknown) =>
-            defaultLog.warn('sync: a change notice was not sent', {
-              error: err instanceof Error ? err.message : String(err),
-            }),
-          )
-          .finally(resolve);
-      });
-    });
-    batch = { notices, sent };
-    pendingNotices.set(db, batch);
+export function announceCommitted(db: Db, change: SyncChange): void {
+  const pool = poolOf(db);
+  let notices = pendingNotices.get(pool);
+  if (!notices) {
+    notices = { waiting: new Map(), sending: null };
+    pendingNotices.set(pool, notices);
   }
-  batch.notices.add(changeNotice(change));
-  return batch.sent;
+  const key = `${change.idEmpresa}:${change.colecao}:${change.codVendedor ?? ''}`;
+  const same = notices.waiting.get(key);
+  if (same) same.requests++;
+  else
+    notices.waiting.set(key, { change: { ...change, requestId: change.requestId ?? currentRequestId() }, requests: 1 });
+  // Later batches are other requests' too: the sender's lines belong to none.
+  notices.sending ??= outsideRequest(() => sendNotices(db, notices));
 }
 
-/** Notices waiting for the next turn of the event loop, and when their statement is done. */
-const pendingNotices = new WeakMap<Db, { notices: Set<string>; sent: Promise<void> }>();
+interface Notices {
+  /** The changes announced since the last statement went out, by tenant, collection and representative. */
+  waiting: Map<string, { change: SyncChange; requests: number }>;
+  /** The statements under way, until none is left to send. */
+  sending: Promise<void> | null;
+}
+
+const pendingNotices = new WeakMap<pg.Pool, Notices>();
+
+async function sendNotices(db: Db, notices: Notices): Promise<void> {
+  // The rest of this turn of the event loop first: the orders committed at the same moment go together.
+  await new Promise((resolve) => setImmediate(resolve));
+  while (notices.waiting.size > 0) {
+    const batch = [...notices.waiting.values()].map(({ change, requests }) =>
+      changeNotice(requests > 1 ? { ...change, requests } : change),
+    );
+    notices.waiting.clear();
+    await sql`${sql.raw(PREPARED)}select pg_notify(${SYNC_CHANNEL}, n) from unnest(${batch}::text[]) n`
+      .execute(db)
+      .catch((err: unknown) =>
+        defaultLog.warn('sync: a change notice was not sent', {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      );
+  }
+  notices.sending = null;
+}
+
+/** Resolves once every change announced on this pool so far went out (or failed to). */
+export async function noticesSent(pool: pg.Pool): Promise<void> {
+  for (let sending = pendingNotices.get(pool)?.sending; sending; sending = pendingNotices.get(pool)?.sending) {
+    await sending;
+  }
+}
 
 /** The payload of a change's NOTIFY (for statements that announce as they write). */
 export function changeNotice(change: SyncChange): string {
@@ -84,6 +115,7 @@ export function changeNotice(change: SyncChange): string {
     colecao: change.colecao,
     codVendedor: change.codVendedor,
     requestId: change.requestId ?? currentRequestId(),
+    ...(change.requests ? { requests: change.requests } : {}),
   });
 }
 
@@ -139,6 +171,7 @@ function parseChange(payload: string | undefined): SyncChange | null {
       colecao: v.colecao,
       codVendedor: typeof v.codVendedor === 'number' ? v.codVendedor : null,
       ...(typeof v.requestId === 'string' ? { requestId: v.requestId } : {}),
+      ...(typeof v.requests === 'number' ? { requests: v.requests } : {}),
     };
   } catch {
     return null;
