@@ -34,11 +34,11 @@ export interface PhaseCost {
 /** Measures what `run` costs PostgreSQL. `pool` is a superuser pool on a database with the extension. */
 export async function measurePhase(pool: pg.Pool, postmasterPid: number, run: () => Promise<void>): Promise<PhaseCost> {
   await pool.query('create extension if not exists pg_stat_statements');
-  await pool.query('select pg_stat_statements_reset()');
   // A cluster in service writes its WAL into old segments its checkpoints recycled; a new one
   // creates each 16 MB segment as the last fills, zeroing it while every commit waits (about
   // 40 ms every 4 s at the orders' rate). The checkpoint recycles the setup's segments ahead.
   await pool.query('checkpoint');
+  await pool.query('select pg_stat_statements_reset()');
   const cpuBefore = clusterCpuMs(postmasterPid);
   const sampler = process.env.BENCH_WAITS ? sampleWaits(pool) : null;
   const liveBefore = sampler ? childrenCpuMs(postmasterPid) : null;
