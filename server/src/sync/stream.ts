@@ -66,16 +66,15 @@ export function announceCommitted(db: Db, change: SyncChange): void {
   }
   const key = `${change.idEmpresa}:${change.colecao}:${change.codVendedor ?? ''}`;
   const same = notices.waiting.get(key);
-  if (same) same.requests++;
-  else
-    notices.waiting.set(key, { change: { ...change, requestId: change.requestId ?? currentRequestId() }, requests: 1 });
+  if (same) same.requests = (same.requests ?? 1) + 1;
+  else notices.waiting.set(key, { ...change, requestId: change.requestId ?? currentRequestId() });
   // Later batches are other requests' too: the sender's lines belong to none.
   notices.sending ??= outsideRequest(() => sendNotices(db, notices));
 }
 
 interface Notices {
   /** The changes announced since the last statement went out, by tenant, collection and representative. */
-  waiting: Map<string, { change: SyncChange; requests: number }>;
+  waiting: Map<string, SyncChange>;
   /** The statements under way, until none is left to send. */
   sending: Promise<void> | null;
 }
@@ -86,9 +85,7 @@ async function sendNotices(db: Db, notices: Notices): Promise<void> {
   // The rest of this turn of the event loop first: the orders committed at the same moment go together.
   await new Promise((resolve) => setImmediate(resolve));
   while (notices.waiting.size > 0) {
-    const batch = [...notices.waiting.values()].map(({ change, requests }) =>
-      changeNotice(requests > 1 ? { ...change, requests } : change),
-    );
+    const batch = [...notices.waiting.values()].map(changeNotice);
     notices.waiting.clear();
     await sql`${sql.raw(PREPARED)}select pg_notify(${SYNC_CHANNEL}, n) from unnest(${batch}::text[]) n`
       .execute(db)
