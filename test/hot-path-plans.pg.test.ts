@@ -193,7 +193,7 @@ describe('hot paths plan once per connection', () => {
     }
   }
 
-  it('an order takes six statements in three round trips, one Sync each, each prepared and planned once per connection', async () => {
+  it('an order takes six statements in two round trips, one Sync each, each prepared and planned once per connection', async () => {
     const { seen } = await lastOfMany(postOrder, 201);
     const bare = (text: string) => text.replace(PREPARED, '').trim().toLowerCase();
 
@@ -202,18 +202,18 @@ describe('hot paths plan once per connection', () => {
     expect(seen.slice(end + 1).map((s) => s.text)).toEqual([expect.stringContaining('pg_notify')]);
     seen.splice(end + 1);
     const texts = seen.map((s) => s.text.trim().split(/\s+/).slice(0, 3).join(' '));
-    // BEGIN, the scope with the key's lock, the context read (with the push audience), the
-    // order, the rest (lines, history, key, the two change-log revisions, push messages),
+    // BEGIN, the scope with the key's lock, the context read (with the push audience and the
+    // order's id), the order, the rest (lines, history, key, the two change-log revisions, push messages),
     // COMMIT (the token check is cached).
     expect(texts, texts.join('\n')).toHaveLength(6);
     const inTransaction = seen.slice(1, -1);
     expect(bare(seen[0]?.text ?? '')).toBe('begin');
     expect(bare(seen.at(-1)?.text ?? '')).toBe('commit');
-    // BEGIN, the scope and the context read together; the order; the rest with COMMIT: each
-    // round trip one batch, answered with one ReadyForQuery.
+    // BEGIN, the scope and the context read together; the order, the rest and COMMIT together:
+    // each round trip one batch, answered with one ReadyForQuery.
     const first = seen[0]?.trip as number;
-    expect(seen.map((s) => s.trip - first)).toEqual([0, 0, 0, 1, 2, 2]);
-    expect(syncs).toBe(3);
+    expect(seen.map((s) => s.trip - first)).toEqual([0, 0, 0, 1, 1, 1]);
+    expect(syncs).toBe(2);
     for (const s of seen) expect(s.text.startsWith(PREPARED), s.text.slice(0, 120)).toBe(true);
 
     const counters = await planCounters();

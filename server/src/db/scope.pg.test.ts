@@ -1,5 +1,5 @@
 // withScopePipelined sends a transaction's statements in batches, each one round trip with one
-// Sync (the order's three round trips, test/hot-path-plans.pg.test.ts): here, what a batch must
+// Sync (the order's two round trips, test/hot-path-plans.pg.test.ts): here, what a batch must
 // keep of a transaction run one statement at a time. The statements run in the order sent,
 // under the scope; a failure rolls everything back, whether its statement was awaited or not;
 // the connection goes back to the pool idle, or is replaced when a failed batch may have left a

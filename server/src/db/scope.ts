@@ -67,7 +67,7 @@ export interface Pipeline {
  * turn of the event loop (before fn's next await) leave together, in one round trip with one
  * Sync (db/batch.ts). BEGIN and the scope's statement go out with whatever fn sends before its
  * first await, and fn may send COMMIT with its last statement. The order, the busiest route,
- * holds its connection for three round trips instead of six, and its backend answers three
+ * holds its connection for two round trips instead of six, and its backend answers two
  * Syncs instead of seven (docs/orders.md, "Cost"). The scope's statement also selects `first`
  * (select-list items, evaluated after the settings): its row is fn's second argument. A
  * statement sent without waiting still runs after those before it; one that fails makes the

@@ -2,6 +2,7 @@
 // that creates, approves or rejects the order. The spec leaves the content of the messages
 // open; they say what happened, to which client and for how much, and open the order.
 import { formatBrl } from '@campo/shared';
+import { type DrawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Tx } from '../db/scope.ts';
 import { type EnqueuedPush, enqueuePush, enqueuePushTo, outboxRows } from './outbox.ts';
 import {
@@ -48,10 +49,14 @@ export async function notifyOrderPendingApproval(tx: Tx, order: OrderForPush): P
 export const pendingApprovalAudienceSql = pendingApprovalAudienceItems;
 export type { PendingApprovalAudience };
 
-/** The outbox insert for a new order (null when no approver has a device), to run as a CTE. */
-export function pendingApprovalOutbox(order: OrderForPush, audience: PendingApprovalAudience) {
+/**
+ * The outbox insert for a new order (null when no approver has a device), to run as a CTE of
+ * the statement that draws the order's number: `drawn`'s placeholder stands for it in `order`.
+ */
+export function pendingApprovalOutbox(order: OrderForPush, audience: PendingApprovalAudience, drawn: DrawnNumber) {
   const rows = outboxRows(pendingApproval(order, audience), audience.aprovadores);
-  return rows.length > 0 ? outboxInsertSql(rows) : null;
+  const first = rows[0];
+  return first ? outboxInsertSql(rows, splicedBytes(first.payload.toString('utf8'), drawn)) : null;
 }
 
 function pendingApproval(order: OrderForPush, audience: PendingApprovalAudience) {

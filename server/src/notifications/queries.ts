@@ -227,16 +227,20 @@ export interface OutboxInsert {
 
 /**
  * insertOutbox as a statement to run inside another one (a CTE of the order's last
- * statement). Rows must not be empty.
+ * statement), every row with the same message: `payload`, an expression of that statement.
+ * Rows must not be empty.
  */
-export function outboxInsertSql(rows: readonly OutboxInsert[]): RawBuilder<{ id: number }> {
-  const col = <K extends keyof OutboxInsert>(k: K) => rows.map((r) => r[k]);
+export function outboxInsertSql(
+  rows: readonly Omit<OutboxInsert, 'payload'>[],
+  payload: RawBuilder<Buffer>,
+): RawBuilder<{ id: number }> {
+  const col = <K extends keyof Omit<OutboxInsert, 'payload'>>(k: K) => rows.map((r) => r[k]);
   return sql<{ id: number }>`
     insert into app.push_outbox (id_empresa, usuario, payload, topico, urgencia, ttl, id_requisicao)
-    select o.id_empresa, o.usuario, o.payload, o.topico, o.urgencia, o.ttl, ${currentRequestId() ?? null}
-      from unnest(${col('idEmpresa')}::integer[], ${col('login')}::text[], ${col('payload')}::bytea[],
-                  ${col('topic')}::text[], ${col('urgency')}::text[], ${col('ttl')}::integer[])
-           as o(id_empresa, usuario, payload, topico, urgencia, ttl)
+    select o.id_empresa, o.usuario, ${payload}, o.topico, o.urgencia, o.ttl, ${currentRequestId() ?? null}
+      from unnest(${col('idEmpresa')}::integer[], ${col('login')}::text[], ${col('topic')}::text[],
+                  ${col('urgency')}::text[], ${col('ttl')}::integer[])
+           as o(id_empresa, usuario, topico, urgencia, ttl)
     returning id`;
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Order, Problem } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
@@ -6,7 +6,7 @@ import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { logInAs } from '../../../test/support/session.ts';
 import { createDb } from '../db/kysely.ts';
-import { storedDocuments } from '../sync/changelog.ts';
+import { storedDocuments, storedJson } from '../sync/changelog.ts';
 
 const db = useTestDatabase();
 
@@ -166,6 +166,40 @@ describe('orders', () => {
     } finally {
       await db.pool.query('delete from app.regras_desconto where id = $1', [rule.rows[0].id]);
     }
+  });
+
+  it("writes the order's number, drawn with its row, into its stored answer and its devices' document as they were built", async () => {
+    const key = randomUUID();
+    const res = await post(app, tokens.rep as string, '/orders', order([0, 5]), key);
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as Order;
+    const numbered = await db.pool.query<{ num_ped_sar: number }>('select num_ped_sar from app.pedidos where id = $1', [
+      created.id,
+    ]);
+    expect(created.numPedSar).toBe(numbered.rows[0]?.num_ped_sar);
+    // The answer a replay sends: byte for byte the one first sent (text beyond LATIN1 included).
+    const stored = await db.pool.query<{ corpo_resposta: Buffer }>(
+      'select corpo_resposta from app.chaves_idempotencia where id_pedido = $1',
+      [created.id],
+    );
+    expect(stored.rows[0]?.corpo_resposta.toString('utf8')).toBe(JSON.stringify(created));
+    // The devices' document: the order as answered, and the hash and text a refresh would write
+    // for it, so the refresh that follows writes no revision of it.
+    const doc = async () =>
+      (
+        await db.pool.query<{ hash: string; dados: string; revisao: string }>(
+          `select hash, dados, revisao from app.sync_alteracoes
+            where id_empresa = $1 and colecao = 'pedidos' and chave = $2`,
+          [s.idEmpresa, String(created.id)],
+        )
+      ).rows[0];
+    const logged = await doc();
+    const parsed = JSON.parse(logged?.dados ?? 'null') as { order: Order };
+    expect(parsed.order).toEqual(created);
+    expect(logged?.dados).toBe(storedJson(parsed));
+    expect(logged?.hash).toBe(createHash('md5').update(JSON.stringify(parsed)).digest('hex'));
+    expect((await post(app, tokens.manager as string, '/catalog/sync', {})).status).toBe(200);
+    expect(await doc()).toEqual(logged);
   });
 
   it('requires a well-formed Idempotency-Key', async () => {

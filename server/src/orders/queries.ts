@@ -53,6 +53,10 @@ export interface OrderContext {
   paymentTerm: OrderPaymentTermRow | null;
   /** Who hears of the order (the representative's name, the approvers with a device). */
   audience: PendingApprovalAudience;
+  /** The order's id, drawn now so the order's rows and texts can be written with it in one round trip. */
+  idPedido: number;
+  /** The transaction's start: the order's criado_em. */
+  now: Date;
 }
 
 /** The context read's row, as PostgreSQL sends it (readOrderContext). */
@@ -67,6 +71,8 @@ export type OrderContextRow = {
   tetos: OrderContext['ceilings'] | null;
   regras: EngineRuleRow[] | null;
   condicao: OrderPaymentTermRow | null;
+  id_pedido: number;
+  agora: Date;
 } & PendingApprovalAudience;
 
 /**
@@ -74,8 +80,10 @@ export type OrderContextRow = {
  * once per connection): the answer stored under its key, the client, whether the pauta it
  * names exists, its products priced on its pauta (the one it names, else the client's), and
  * the representative's ceilings and the discount rules in force on `date` that may reach them
- * (the rows policies' loadCeilingInputs reads, for ceilingInputs), and who is to hear of the
- * order (notifications' pendingApprovalAudienceSql). Must run after the key's lock
+ * (the rows policies' loadCeilingInputs reads, for ceilingInputs), who is to hear of the
+ * order (notifications' pendingApprovalAudienceSql), and the order's id and timestamp. The id
+ * is drawn for a replay or a refused order too: ids have gaps, the orders' numbers do not
+ * (insertOrderSql draws those). Must run after the key's lock
  * (orderKeyLock), in a later statement, which may be sent with it (withScopePipelined): its
  * snapshot then sees a first request's commit.
  */
@@ -137,7 +145,8 @@ export function orderContextSql(p: {
              -- The head office's definition first, should a branch define the same id.
              order by t.id_filial <> t.id_empresa
              limit 1) as condicao,
-           ${pendingApprovalAudienceSql(p.idEmpresa, p.codVendedor)}
+           ${pendingApprovalAudienceSql(p.idEmpresa, p.codVendedor)},
+           nextval('app.pedidos_id_seq') as id_pedido, now() as agora
       from (select) um
       left join app.chaves_idempotencia k
              on k.id_empresa = ${p.idEmpresa} and k.id_usuario = ${p.idUsuario} and k.chave = ${p.chave}`;
@@ -164,27 +173,30 @@ export function readOrderContext(rows: OrderContextRow[]): OrderContext {
     rules: r.regras ?? [],
     paymentTerm: r.condicao,
     audience: { nome_vendedor: r.nome_vendedor, aprovadores: r.aprovadores },
+    idPedido: r.id_pedido,
+    now: r.agora,
   };
 }
 
-export type NewOrderRow = Omit<Insertable<AppPedidos>, 'num_ped_sar' | 'id_empresa'>;
+export type NewOrderRow = Omit<Insertable<AppPedidos>, 'num_ped_sar' | 'id_empresa' | 'id'> & { id: number };
 export type NewOrderLineRow = Omit<Insertable<AppPedidoItens>, 'id_pedido' | 'id_empresa' | 'seq'>;
 
-/** The order's row, numbered from the tenant's sequence. */
-export function insertOrderSql(
-  idEmpresa: number,
-  order: NewOrderRow,
-): RawBuilder<{ id: number; num_ped_sar: number; criado_em: Date }> {
-  return sql<{ id: number; num_ped_sar: number; criado_em: Date }>`${sql.raw(PREPARED)}
-      insert into app.pedidos (id_empresa, num_ped_sar, cod_vendedor, id_cliente, nome_cliente, cnpj_cpf_cliente,
+/**
+ * The order's row with the id its context read drew, numbered from the tenant's sequence: the
+ * number is drawn only here, once the order passed its checks, so a refused order leaves no
+ * gap in the numbering.
+ */
+export function insertOrderSql(idEmpresa: number, order: NewOrderRow): RawBuilder<{ num_ped_sar: number }> {
+  return sql<{ num_ped_sar: number }>`${sql.raw(PREPARED)}
+      insert into app.pedidos (id, id_empresa, num_ped_sar, cod_vendedor, id_cliente, nome_cliente, cnpj_cpf_cliente,
                                end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total,
                                id_condicao, condicao_pagamento)
-      values (${idEmpresa}, app.proximo_num_ped_sar(${idEmpresa}), ${order.cod_vendedor}, ${order.id_cliente},
+      values (${order.id}, ${idEmpresa}, app.proximo_num_ped_sar(${idEmpresa}), ${order.cod_vendedor}, ${order.id_cliente},
               ${order.nome_cliente}, ${order.cnpj_cpf_cliente ?? null}, ${order.end_entrega ?? null},
               ${order.id_pauta ?? null}, ${order.observacao ?? null}, ${order.valor_bruto ?? 0},
               ${order.valor_desconto ?? 0}, ${order.valor_total ?? 0},
               ${order.id_condicao ?? null}, ${order.condicao_pagamento ?? null})
-      returning id, num_ped_sar, criado_em`;
+      returning num_ped_sar`;
 }
 
 /** What else a new order writes in its last statement, built by the domains that own it. */
@@ -200,25 +212,42 @@ export interface OrderRestWrites {
 }
 
 /**
+ * The order's number inside insertOrderRestSql (its CTE numero), for the texts written there
+ * with a placeholder where the number goes (db/drawn.ts).
+ */
+export const drawnOrderNumber = sql<number>`(select numero.num_ped_sar from numero)`;
+
+/**
  * The rest of a new order in one prepared statement: its lines, its first history entry
  * (pending approval, by `usuario`), the answer stored under its Idempotency-Key, the
  * change-log revisions of the order's and its client's documents (whether each was written:
  * the caller announces them once committed), and the approvers' push messages. Not with the order's row: the representative's row-level
  * policies on lines and history look the order up, and a statement does not see its own
  * inserts; the client's document reads the client's last order date, which needs the order's
- * row too.
+ * row too. Sent with the order's row (and COMMIT), in the same round trip: it reads the number
+ * that row drew (drawnOrderNumber) and writes it into the stored answer, the order's document
+ * and the push messages, built with a placeholder in its place.
  */
 export function insertOrderRestSql(
   idEmpresa: number,
   idPedido: number,
   lines: NewOrderLineRow[],
   usuario: string,
-  key: { id_usuario: number; chave: string; rota: string; hash_requisicao: string; corpo_resposta: Buffer },
+  key: {
+    id_usuario: number;
+    chave: string;
+    rota: string;
+    hash_requisicao: string;
+    corpo_resposta: RawBuilder<Buffer>;
+  },
   writes: OrderRestWrites,
 ): RawBuilder<{ pedidos: boolean; clientes: boolean; cliente_logado: boolean }> {
   const col = <K extends keyof NewOrderLineRow>(k: K) => lines.map((l) => l[k] ?? null);
   return sql<{ pedidos: boolean; clientes: boolean; cliente_logado: boolean }>`${sql.raw(PREPARED)}
-    with itens as (
+    with numero as (
+      select p.num_ped_sar from app.pedidos p where p.id_empresa = ${idEmpresa} and p.id = ${idPedido}
+    ),
+    itens as (
       insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, categoria,
                                     cod_grupo, cod_subgrupo, quantidade, preco_tabela, preco_unitario,
                                     perc_desconto, teto_desconto, id_regra, id_pauta, valor_total)

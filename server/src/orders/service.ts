@@ -23,6 +23,7 @@ import {
 } from '@campo/shared';
 import { authorize, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Pipeline, scopeOf, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
@@ -33,7 +34,7 @@ import { ceilingInputs } from '../policies/service.ts';
 import {
   clientDocumentLogged,
   clientLastOrderWrites,
-  documentWrites,
+  drawnDocumentWrite,
   touchDocuments,
   touchSqlDocuments,
 } from '../sync/changelog.ts';
@@ -212,9 +213,11 @@ function paymentTermOf(
 }
 
 /**
- * Inserts the order, then its lines, first history entry and idempotency record, and builds
- * the answer from what it wrote rather than reading it back. A test holds it equal to what
- * GET /orders/{id} reads (load.ts).
+ * Writes the order in one round trip: its row (which draws its number), then its lines, first
+ * history entry, idempotency record, documents and push messages, and COMMIT. The answer is
+ * built from what it writes rather than read back (a test holds it equal to what
+ * GET /orders/{id} reads: load.ts); the texts written with it hold a placeholder where the
+ * number goes, which the statement fills in (db/drawn.ts).
  */
 async function insertOrderTx(
   p: Pipeline,
@@ -222,37 +225,37 @@ async function insertOrderTx(
   input: OrderCreate,
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
-  audience: q.OrderContext['audience'],
+  context: Pick<q.OrderContext, 'audience' | 'idPedido' | 'now'>,
 ): Promise<{ body: Order; changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean }> {
   const { client, idPauta, endEntrega, condicao, lines } = checked;
   const totals = orderTotals(lines.map((l) => l.amounts));
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
-  const [inserted] = await p.send(
-    q.insertOrderSql(auth.idEmpresa, {
-      cod_vendedor: auth.codVendedor as number,
-      id_cliente: input.idCliente,
-      // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
-      // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
-      nome_cliente: toErpText(client.razao_social ?? ''),
-      cnpj_cpf_cliente: client.cnpj_cpf,
-      // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
-      end_entrega: endEntrega,
-      id_pauta: idPauta,
-      observacao,
-      valor_bruto: totals.gross,
-      valor_desconto: totals.discount,
-      valor_total: totals.total,
-      // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
-      id_condicao: condicao?.id ?? null,
-      condicao_pagamento: condicao?.descricao ?? null,
-    }),
-  );
-  const { id, num_ped_sar: numPedSar, criado_em } = inserted as { id: number; num_ped_sar: number; criado_em: Date };
-  // now() is the transaction's start: the history entry carries the order's own timestamp.
-  const criadoEm = new Date(criado_em).toISOString();
+  const id = context.idPedido;
+  const row = q.insertOrderSql(auth.idEmpresa, {
+    id,
+    cod_vendedor: auth.codVendedor as number,
+    id_cliente: input.idCliente,
+    // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
+    // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
+    nome_cliente: toErpText(client.razao_social ?? ''),
+    cnpj_cpf_cliente: client.cnpj_cpf,
+    // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
+    end_entrega: endEntrega,
+    id_pauta: idPauta,
+    observacao,
+    valor_bruto: totals.gross,
+    valor_desconto: totals.discount,
+    valor_total: totals.total,
+    // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
+    id_condicao: condicao?.id ?? null,
+    condicao_pagamento: condicao?.descricao ?? null,
+  });
+  // now() is the transaction's start: the order's criado_em, and its history entry's.
+  const criadoEm = new Date(context.now).toISOString();
+  const drawn = drawnNumber(q.drawnOrderNumber);
   const body: Order = {
     id,
-    numPedSar,
+    numPedSar: drawn.placeholder,
     status: 'pending_approval',
     codVendedor: auth.codVendedor as number,
     idCliente: input.idCliente,
@@ -317,21 +320,22 @@ async function insertOrderTx(
       chave: idempotency.key,
       rota: ROUTE,
       hash_requisicao: idempotency.hash,
-      corpo_resposta: Buffer.from(JSON.stringify(body), 'utf8'),
+      corpo_resposta: splicedBytes(JSON.stringify(body), drawn),
     },
     {
       // The device's copy (collection pedidos), built from the answer in hand: no extra read.
-      pedidos: documentWrites(auth.idEmpresa, 'pedidos', [orderSyncDoc(body, idempotency.key)]),
+      pedidos: drawnDocumentWrite(auth.idEmpresa, 'pedidos', orderSyncDoc(body, idempotency.key), drawn),
       // The client's last order date changed: its portfolio document goes out with the order,
       // not at the next scheduled refresh. The collections' locks were taken with the key's.
       clientes: clientLastOrderWrites(auth.idEmpresa, body.idCliente, body.codVendedor),
       clientLogged: clientDocumentLogged(auth.idEmpresa, body.idCliente, body.codVendedor),
       // The approvers hear of it exactly when it commits.
-      outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, audience),
+      outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, context.audience, drawn),
     },
   );
-  // The last statement and COMMIT in one round trip.
-  const [[written]] = await Promise.all([p.send(rest), p.commit()]);
+  // The order's row, the rest and COMMIT in one round trip.
+  const [[numbered], [written]] = await Promise.all([p.send(row), p.send(rest), p.commit()]);
+  body.numPedSar = (numbered as { num_ped_sar: number }).num_ped_sar;
   const changed = (['pedidos', 'clientes'] as const).filter((c) => written?.[c]);
   // No logged document to move the date in (a client new since the last refresh): the caller
   // builds it whole once the order committed. One logged with a later date stands as it is.
@@ -364,11 +368,11 @@ export async function createOrder(
 }
 
 /**
- * The order's transaction: four statements between BEGIN and COMMIT in three round trips
+ * The order's transaction: four statements between BEGIN and COMMIT in two round trips
  * (docs/orders.md, "Cost"). BEGIN, the scope with the key's and the collections' locks, and
- * the context read (with the push audience) go out together; then the order row; then the
- * rest of the order (lines, history, key, the change-log revisions of the order and its
- * client, the approvers' push messages) with COMMIT. The devices hear of the revisions once
+ * the context read (with the push audience and the order's id) go out together; then the
+ * order's row, the rest of the order (lines, history, key, the change-log revisions of the
+ * order and its client, the approvers' push messages) and COMMIT. The devices hear of the revisions once
  * the transaction committed (announceCommitted).
  */
 async function createOrderTx(
@@ -426,7 +430,7 @@ async function createOrderTx(
         };
       }
       const checked = priceAndCheck(auth, input, date, context);
-      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context.audience);
+      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context);
       return { status: 201, replayed: false, ...created };
     },
   );

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
+import { type DrawnNumber, splicedBytes, splicedText } from '../db/drawn.ts';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 import { announceChange, changeNotice, SYNC_CHANNEL } from './stream.ts';
@@ -314,9 +315,20 @@ function loggedClientDocument(idEmpresa: number, idCliente: number, codVendedor:
              and not a.excluido and a.dados is not null`;
 }
 
-/** touchDocuments' write as a CTE of another statement (the order's), for documents built in TypeScript. */
-export function documentWrites(idEmpresa: number, colecao: SyncCollection, docs: readonly SyncDoc[]) {
-  return upsertRevisions(idEmpresa, colecao, sql`(select * from ${unnestDocs(docs)})`, false);
+/**
+ * touchDocuments' write of one document built in TypeScript, as a CTE of another statement
+ * (the order's), with a number the statement draws in place of `drawn`'s placeholder (the
+ * order's own number): the same text and hash as the document written with the number in it.
+ */
+export function drawnDocumentWrite(idEmpresa: number, colecao: SyncCollection, doc: SyncDoc, drawn: DrawnNumber) {
+  const json = JSON.stringify(doc.doc);
+  return upsertRevisions(
+    idEmpresa,
+    colecao,
+    sql`(select ${doc.chave}::text as chave, ${doc.escopo}::integer as escopo, ${doc.documento}::text as documento,
+                md5(${splicedBytes(json, drawn)}) as hash, ${splicedText(asciiJson(json), drawn)} as dados)`,
+    false,
+  );
 }
 
 /** The documents as rows (chave, escopo, documento, hash, dados): a FROM item named t. */
@@ -363,8 +375,10 @@ const hashOf = (doc: unknown) => createHash('md5').update(JSON.stringify(doc)).d
  * The document's JSON with every non-ASCII character escaped (\uXXXX): what a representative
  * typed (emoji included) fits a LATIN1 database as it is, and JSON.parse gives it back.
  */
-export const storedJson = (doc: unknown): string =>
-  JSON.stringify(doc).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export const storedJson = (doc: unknown): string => asciiJson(JSON.stringify(doc));
+
+const asciiJson = (json: string) =>
+  json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * Writes new revisions for the documents whose hash changed, and tombstones for the keys
