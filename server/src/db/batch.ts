@@ -64,6 +64,16 @@ export class Batch {
   private rowError: unknown = null;
   /** Whether the batch prepared a statement: after a failure the connection is unreliable. */
   parsedAny = false;
+  private settle: () => void = () => undefined;
+  /**
+   * Settles when node-postgres is done with the batch: at its Sync's ReadyForQuery (the
+   * connection's transaction status is then the one after it), or at its first error. Its
+   * statements' answers come earlier, each at its CommandComplete, and ReadyForQuery may come
+   * in a later read of the socket (a notice makes PostgreSQL flush what it has written).
+   */
+  readonly settled = new Promise<void>((resolve) => {
+    this.settle = resolve;
+  });
 
   constructor(
     readonly statements: readonly BatchStatement[],
@@ -131,6 +141,7 @@ export class Batch {
   handleError(err: unknown): void {
     for (const w of this.waiting.slice(this.next)) w.reject(err);
     this.next = this.waiting.length;
+    this.settle();
   }
 
   handleReadyForQuery(): void {

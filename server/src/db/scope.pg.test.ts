@@ -97,6 +97,27 @@ describe('withScopePipelined', () => {
     expect(out).toEqual([{ x: 1 }]);
   });
 
+  it("keeps the connection when the batch's ReadyForQuery comes in a later read than its answers", async () => {
+    // Statement statistics sent as notices: PostgreSQL flushes each notice at once, so the
+    // COMMIT's answer (and its notice) and the Sync's ReadyForQuery leave in two writes.
+    const url = new URL(db.url);
+    url.searchParams.set('options', '-c log_statement_stats=on -c client_min_messages=log');
+    const noisy = createPool(url.toString(), 1);
+    try {
+      const ndb = createDb(noisy);
+      const pids = new Set<number>();
+      for (let i = 0; i < 20; i++) {
+        await withScopePipelined(ndb, scope, sql<{ pid: number }>`pg_backend_pid() as pid`, async (p, first) => {
+          pids.add((await first).pid);
+          await Promise.all([p.send(sql`select count(*) from pipelined`), p.commit()]);
+        });
+      }
+      expect(pids.size).toBe(1);
+    } finally {
+      await noisy.end();
+    }
+  });
+
   it('gives the connection back idle, outside any transaction', async () => {
     const client = await pool.connect();
     try {

@@ -85,6 +85,7 @@ export async function withScopePipelined<T, R>(
   // A failed batch may leave statements it prepared unprepared on the backend: the connection
   // is then closed rather than returned to the pool.
   let unreliable = false;
+  let last: Batch | null = null;
   const flush = () => {
     const items = queued;
     queued = [];
@@ -98,6 +99,7 @@ export async function withScopePipelined<T, R>(
         },
       })),
     );
+    last = batch;
     client.query(batch as unknown as pg.QueryConfig);
   };
   const run = (query: CompiledQuery) => {
@@ -140,9 +142,13 @@ export async function withScopePipelined<T, R>(
       throw err;
     }
   } finally {
-    // Every answer in before the connection goes back to the pool; one left inside a
-    // transaction (its connection lost) or unreliable is closed instead.
+    // Every answer in, and the last batch's ReadyForQuery, before the connection goes back to
+    // the pool: the transaction status is then current. One left inside a transaction (its
+    // connection lost) or unreliable is closed instead. Released on the COMMIT's answer alone,
+    // a connection whose ReadyForQuery came in a later read still showed the status of the
+    // batch before, inside the transaction, and was closed: with notices on, every order.
     await Promise.allSettled(sent);
+    await (last as Batch | null)?.settled;
     client.release(unreliable || client.getTransactionStatus() !== 'I');
   }
 }
