@@ -116,11 +116,18 @@ describe('campo serve at start-up', () => {
           `role ${SERVER_ROLE} lacks SELECT on app\\.vw_produtos \\(campo provision --grant-to ${SERVER_ROLE}\\)`,
         ),
       ],
+      [
+        "a sequence's grant (the orders' ids are drawn from it)",
+        `revoke usage on sequence app.pedidos_id_seq from ${SERVER_ROLE}`,
+        new RegExp(`role ${SERVER_ROLE} lacks USAGE on app\\.pedidos_id_seq`),
+      ],
     ])('refuses without %s, naming it; campo provision puts it back', async (_what, damage, named) => {
       await db.pool.query(damage);
       expect(await refusal()).toMatch(named);
       await provision(db.pool);
-      if (damage.startsWith('revoke')) await db.pool.query(`grant select on app.vw_produtos to ${SERVER_ROLE}`);
+      if (damage.includes('vw_produtos')) await db.pool.query(`grant select on app.vw_produtos to ${SERVER_ROLE}`);
+      if (damage.includes('pedidos_id_seq'))
+        await db.pool.query(`grant usage on sequence app.pedidos_id_seq to ${SERVER_ROLE}`);
       expect((await start()).status).toBe('listening');
     });
 

@@ -70,11 +70,14 @@ export async function preflightProblems(pool: pg.Pool): Promise<string[]> {
       const denied = await client.query<{ name: string; privilege: string }>(
         `select c.relname as name, p.privilege
            from pg_class c join pg_namespace n on n.oid = c.relnamespace,
-                unnest(case when c.relkind = 'v' then array['select']
-                            else array['select', 'insert', 'update', 'delete'] end) as p(privilege)
-          where n.nspname = 'app' and c.relkind in ('r', 'p', 'v')
+                unnest(case c.relkind when 'v' then array['select'] when 'S' then array['usage']
+                                      else array['select', 'insert', 'update', 'delete'] end) as p(privilege)
+          where n.nspname = 'app' and c.relkind in ('r', 'p', 'v', 'S')
             and c.relname not in ('schema_migrations', 'schema_repeatables', 'schema_catalog')
-            and not has_table_privilege(c.oid, p.privilege)
+            -- The orders' numbers: drawn by app.proximo_num_ped_sar, as the sequences' owner.
+            and c.relname not like 'num\\_ped\\_sar\\_%'
+            and not case when c.relkind = 'S' then has_sequence_privilege(c.oid, p.privilege)
+                         else has_table_privilege(c.oid, p.privilege) end
           order by 1, 2`,
       );
       const role = (await client.query<{ role: string }>('select current_user as role')).rows[0]?.role;
