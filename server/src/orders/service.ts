@@ -251,7 +251,7 @@ async function insertOrderTx(
     condicao_pagamento: condicao?.descricao ?? null,
   });
   // now() is the transaction's start: the order's criado_em, and its history entry's.
-  const criadoEm = new Date(context.now).toISOString();
+  const criadoEm = context.now.toISOString();
   const drawn = drawnNumber(q.drawnOrderNumber);
   const body: Order = {
     id,

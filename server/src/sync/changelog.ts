@@ -333,9 +333,11 @@ export function drawnDocumentWrite(idEmpresa: number, colecao: SyncCollection, d
 
 /** The documents as rows (chave, escopo, documento, hash, dados): a FROM item named t. */
 function unnestDocs(docs: readonly SyncDoc[]) {
+  // Each document serialised once, for its hash and its stored text.
+  const json = docs.map((d) => JSON.stringify(d.doc));
   return sql`unnest(${docs.map((d) => d.chave)}::text[], ${docs.map((d) => d.escopo)}::integer[],
-                    ${docs.map((d) => d.documento)}::text[], ${docs.map((d) => hashOf(d.doc))}::text[],
-                    ${docs.map((d) => storedJson(d.doc))}::text[])
+                    ${docs.map((d) => d.documento)}::text[], ${json.map(md5Hex)}::text[],
+                    ${json.map(asciiJson)}::text[])
                as t(chave, escopo, documento, hash, dados)`;
 }
 
@@ -369,7 +371,8 @@ export interface SyncDoc {
   doc: Record<string, unknown>;
 }
 
-const hashOf = (doc: unknown) => createHash('md5').update(JSON.stringify(doc)).digest('hex');
+/** A document's hash: md5 of its JSON's UTF-8 bytes (drawnDocumentWrite computes the same in SQL). */
+const md5Hex = (json: string) => createHash('md5').update(json).digest('hex');
 
 /**
  * The document's JSON with every non-ASCII character escaped (\uXXXX): what a representative
