@@ -8,7 +8,7 @@ import { ownRepresentative } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import { Batch, type BatchStatement } from './batch.ts';
 import type { Db } from './kysely.ts';
-import { PREPARED, statementName } from './prepared.ts';
+import { PREPARED, statementOf } from './prepared.ts';
 import type { DB } from './types.ts';
 
 export type Tx = Transaction<DB>;
@@ -106,7 +106,7 @@ export async function withScopePipelined<T, R>(
     const answer = new Promise<unknown[]>((resolve, reject) => {
       if (queued.length === 0) queueMicrotask(flush);
       queued.push({
-        statement: { text: query.sql, values: query.parameters, name: statementName(client, query.sql) },
+        statement: { ...statementOf(client, query.sql), values: query.parameters },
         resolve,
         reject,
       });
