@@ -12,6 +12,21 @@ describe('businessDate', () => {
   it('follows another zone when asked', () => {
     expect(businessDate(new Date('2025-05-03T01:30:00Z'), 'UTC')).toBe('2025-05-03');
   });
+
+  it('turns the day at midnight whatever minute it kept, zone by zone', () => {
+    expect(businessDate(new Date('2025-05-03T02:59:00.000Z'))).toBe('2025-05-02');
+    expect(businessDate(new Date('2025-05-03T02:59:59.999Z'))).toBe('2025-05-02');
+    expect(businessDate(new Date('2025-05-03T02:59:30Z'), 'UTC')).toBe('2025-05-03');
+    expect(businessDate(new Date('2025-05-03T03:00:00.000Z'))).toBe('2025-05-03');
+    expect(businessDate(new Date('2025-05-02T02:59:59.999Z'))).toBe('2025-05-01');
+  });
+
+  it('reads each instant on its own before 1980, when a zone could be seconds off UTC', () => {
+    // São Paulo kept its local mean time, 3:06:28 behind UTC, until 1914: its midnight fell
+    // 28 seconds into a UTC minute.
+    expect(businessDate(new Date('1914-01-01T03:06:27Z'))).toBe('1913-12-31');
+    expect(businessDate(new Date('1914-01-01T03:06:29Z'))).toBe('1914-01-01');
+  });
 });
 
 describe('ISO dates', () => {
