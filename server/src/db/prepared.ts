@@ -37,8 +37,8 @@ function prepared(text: string): Prepared {
 /**
  * The text with its layout taken out: runs of whitespace outside quotes become one space, and
  * `--` comments go. PostgreSQL copies a prepared statement's text at every Bind and into
- * pg_stat_activity at every Bind and Execute (pg_stat_statements too, per call), and the order's
- * indented statements were twice as long as their tokens. Left as written when the text holds
+ * pg_stat_activity at every Bind and Execute (pg_stat_statements too, per call), and a third of
+ * the order's indented statements was layout. Left as written when the text holds
  * what this does not read (a backslash, which an E'' string escapes with, or a dollar quote).
  */
 export function compactSql(text: string): string {
