@@ -4,10 +4,10 @@
 // build in a loop must not flood the logs.
 import { CLIENT_ERROR_MAX_BYTES, ZClientError } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { clientAddress } from '../auth/routes.ts';
 import type { TokenSigner } from '../auth/tokens.ts';
 import { DomainError } from '../errors.ts';
+import { limitBodyTo } from '../http/middleware.ts';
 import { problem, router } from '../http/openapi.ts';
 import { log } from '../log.ts';
 
@@ -57,16 +57,13 @@ export function clientErrorRoutes(deps: { signer: TokenSigner; trustProxy?: numb
   const app = router();
   app.use(
     '/client-errors',
-    bodyLimit({
-      maxSize: CLIENT_ERROR_MAX_BYTES,
-      onError: () => {
-        throw new DomainError(
-          'PAYLOAD_TOO_LARGE',
-          `O relatório de erro passa de ${CLIENT_ERROR_MAX_BYTES / 1024} KiB.`,
-          { maxBytes: CLIENT_ERROR_MAX_BYTES },
-        );
-      },
-    }),
+    limitBodyTo(
+      CLIENT_ERROR_MAX_BYTES,
+      () =>
+        new DomainError('PAYLOAD_TOO_LARGE', `O relatório de erro passa de ${CLIENT_ERROR_MAX_BYTES / 1024} KiB.`, {
+          maxBytes: CLIENT_ERROR_MAX_BYTES,
+        }),
+    ),
   );
   return app.openapi(route, async (c) => {
     const token = c.req.header('authorization')?.match(/^Bearer (\S+)$/i)?.[1];

@@ -68,17 +68,35 @@ const tooLarge = (max: number) =>
   new DomainError('PAYLOAD_TOO_LARGE', `O corpo da requisição passa de ${Math.round(max / 1024)} KiB.`, {
     maxBytes: max,
   });
-const limits = new Map(
-  [BODY_LIMIT_BYTES, SYNC_PUSH_BODY_LIMIT_BYTES].map((max) => [
-    max,
-    bodyLimit({
-      maxSize: max,
-      onError: () => {
-        throw tooLarge(max);
-      },
-    }),
-  ]),
-);
+/**
+ * Hono's bodyLimit, with the declared length read from the headers first: Hono's asks the
+ * request for its body stream before looking at Content-Length, and on the node adapter that
+ * builds the whole WHATWG Request and makes the handler read the body through web streams instead
+ * of the adapter's direct read (a tenth of the server's CPU on POST /orders). Node's parser never
+ * delivers more than a valid Content-Length says, and refuses one sent with Transfer-Encoding, so
+ * the declared length is the body's; a body without one (chunked) is counted as it streams.
+ */
+export const limitBodyTo = (
+  max: number,
+  refuse: () => DomainError = () => tooLarge(max),
+): MiddlewareHandler<AppEnv> => {
+  const streamed = bodyLimit({
+    maxSize: max,
+    onError: () => {
+      throw refuse();
+    },
+  });
+  return (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (Number(declared) > max) throw refuse();
+      return next();
+    }
+    return streamed(c, next);
+  };
+};
+const limits = new Map([BODY_LIMIT_BYTES, SYNC_PUSH_BODY_LIMIT_BYTES].map((max) => [max, limitBodyTo(max)]));
 
 /**
  * An answer sent before the request's body has arrived whole (a 413, or a 401 or 415 refused
