@@ -7,13 +7,12 @@ import {
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
+import { limitBodyTo } from '../http/middleware.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { problemResponse } from '../http/problem.ts';
 import { logoProblems } from './logo.ts';
 import { removeLogo, setLogo, setMetaPositivacaoDia } from './service.ts';
 
@@ -39,10 +38,7 @@ function acceptedContentType(): MiddlewareHandler<AppEnv> {
 
 // Refuses a body over the limit while it is read (or at once from Content-Length), so a huge
 // upload is never held in memory whole.
-const logoBodyLimit = bodyLimit({
-  maxSize: LOGO_MAX_BYTES,
-  onError: (c) => problemResponse(c, logoProblems.tooLarge()),
-});
+const logoBodyLimit = limitBodyTo(LOGO_MAX_BYTES, logoProblems.tooLarge);
 
 const putLogoRoute = createRoute({
   method: 'put',
