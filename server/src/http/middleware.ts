@@ -72,9 +72,10 @@ const tooLarge = (max: number) =>
  * Hono's bodyLimit, with the declared length read from the headers first: Hono's asks the
  * request for its body stream before looking at Content-Length, and on the node adapter that
  * builds the whole WHATWG Request and makes the handler read the body through web streams instead
- * of the adapter's direct read (a tenth of the server's CPU on POST /orders). Node's parser never
- * delivers more than a valid Content-Length says, and refuses one sent with Transfer-Encoding, so
- * the declared length is the body's; a body without one (chunked) is counted as it streams.
+ * of the adapter's direct read (about a quarter of the API server's CPU per POST /orders,
+ * docs/benchmarks.md). Node's parser never delivers more than a valid Content-Length says, and
+ * refuses one sent with Transfer-Encoding, so the declared length is the body's; a body without
+ * one (chunked, or a Request built in process) is counted as it streams.
  */
 export const limitBodyTo = (
   max: number,
