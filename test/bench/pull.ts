@@ -8,8 +8,8 @@
 //   documents through COPY, streamed and counted as bytes (no per-row work in Node).
 // Target: at least 150,000 documents/s. The morning burst is `pnpm bench burst` (burst.ts).
 import { SYNC_COLLECTIONS } from '@campo/shared';
+import { copyOut } from '../../server/src/db/copy-out.ts';
 import { createDb } from '../../server/src/db/kysely.ts';
-import { copyOut } from '../../server/src/sync/page.ts';
 import { refreshCollection } from '../../server/src/sync/service.ts';
 import { clusterCpuMs, postmasterPid, processCpuMs } from './cpu.ts';
 import { initialSync, PAGE, startServer, verifyCount } from './device.ts';
@@ -121,14 +121,18 @@ export async function benchPull(): Promise<void> {
       for (let i = 0; i < RUNS; i++) {
         const pg0 = clusterCpuMs(postmaster);
         const t = performance.now();
-        const { chunks, rows } = await copyOut(
+        let bytes = 0;
+        const rows = await copyOut(
           client,
           `copy (select dados from app.sync_alteracoes
                   where id_empresa = ${Number(who.idEmpresa)} and (escopo is null or escopo = ${Number(who.codVendedor)})
                   order by colecao, xid, revisao) to stdout (format binary)`,
+          (_, start, end) => {
+            bytes += end - start;
+          },
         );
         const ms = performance.now() - t;
-        raw.push({ ms, rows, bytes: chunks.reduce((n, c) => n + c.length, 0), pgMs: clusterCpuMs(postmaster) - pg0 });
+        raw.push({ ms, rows, bytes, pgMs: clusterCpuMs(postmaster) - pg0 });
       }
     } finally {
       client.release();

@@ -31,12 +31,15 @@ describe('pull pages, short and long', () => {
     // Every fourth row is another representative's, one is a deletion, one holds a C1
     // character (U+0080, which LATIN1 stores and Windows-1252 reads as €), and rows come
     // from several transactions so the (xid, revisao) order is not the revision order alone.
+    // Some documents are long (40 kB, and one of 300 kB), so a page fills several of the blocks
+    // COPY's rows are copied into (256 kB), and one is longer than a block.
     for (let batch = 0; batch < 3; batch++) {
       await db.pool.query(
         `insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, hash, revisao, documento, xid, excluido, dados)
          select $1, 'clientes', 'k' || g, case when g % 4 = 0 then $2 + 1 when g % 3 = 0 then $2 end, 'h',
                 nextval('app.sync_revisao'), 'k' || g, txid_current(), g = 123,
-                json_build_object('id', 'k' || g, 'nome', case when g = 77 then 'Caf' || chr(128) else 'Cliente ' || g end)::text
+                json_build_object('id', 'k' || g, 'nome', case when g = 77 then 'Caf' || chr(128)
+                  when g = 1077 then repeat('G', 300000) when g % 50 = 0 then repeat('m', 40000) else 'Cliente ' || g end)::text
            from generate_series($3::int, $4::int) g`,
         [TENANT, REP, batch * 1000 + 1, batch * 1000 + Math.ceil(ROWS / 3)],
       );
@@ -71,7 +74,7 @@ describe('pull pages, short and long', () => {
     special: p.special,
     heldBack: p.heldBack,
     last: p.last,
-    json: `[${cp1252Utf8(Buffer.concat([...p.parts]) as Buffer<ArrayBuffer>).toString('utf8')}]`,
+    json: cp1252Utf8(p.join(Buffer.from('['), Buffer.from(']'))).toString('utf8'),
   });
 
   it('gives the same page whether it is read prepared, through COPY, or both, for every limit and checkpoint', async () => {

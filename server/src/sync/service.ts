@@ -232,9 +232,7 @@ async function readPage(
     const wait = page.n < window.limit && page.heldBack && waited < HELD_BACK_WAIT_MS;
     if (!wait && !page.special) {
       const checkpoint = encodeCheckpoint({ ...(page.last ?? after), scope: key });
-      const body = cp1252Utf8(
-        Buffer.concat([DOCUMENTS_OPEN, ...page.parts, Buffer.from(`],"checkpoint":${JSON.stringify(checkpoint)}}`)]),
-      );
+      const body = cp1252Utf8(page.join(DOCUMENTS_OPEN, Buffer.from(`],"checkpoint":${JSON.stringify(checkpoint)}}`)));
       return { body, full: page.n === window.limit };
     }
     if (!wait) {
