@@ -181,7 +181,7 @@ export function syncRoutes(deps: {
       const auth = c.get('auth');
       const query = c.req.valid('query');
       const w = pullWindow(auth, c.req.valid('param').collection, query);
-      // The answer is already JSON (the stored documents as PostgreSQL joined them). A page
+      // The answer is already JSON (the stored documents as PostgreSQL sent them). A page
       // the process keeps costs the database nothing: it needs no place in the download line.
       const body =
         keptPull(deps, w) ?? (await gate.run(auth.userId, query.checkpoint === undefined, () => pull(deps, w)));

@@ -204,7 +204,7 @@ export function keptPull(deps: { pages?: PageCache }, w: PullWindow): Buffer<Arr
 
 /**
  * One pull page as the bytes of its JSON answer ({ documents, checkpoint }, ZSyncPull). The
- * documents' stored JSON is copied as PostgreSQL joined it (page.ts), never parsed and
+ * documents' stored JSON is copied as PostgreSQL sent it (page.ts), never parsed and
  * re-serialised here: that per-document work was most of a pull's cost. A page with a deletion
  * or a row written before the log kept documents is built in TypeScript (answerOf). A full
  * page goes through the process's page cache when there is one.
