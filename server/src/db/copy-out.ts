@@ -7,17 +7,10 @@
 // sync (docs/benchmarks.md, "Pull"). Taking the socket from the driver and handing it back
 // follows pg-copy-streams (copy-to.js); the protocol is PostgreSQL's ("COPY Operations":
 // CopyOutResponse, then CopyData messages, "always one per row", then CopyDone).
-import type { EventEmitter } from 'node:events';
 import type pg from 'pg';
 
 /** One CopyData message: `buf` from `start` (inclusive) to `end` (exclusive). */
 export type CopyDataHandler = (buf: Buffer, start: number, end: number) => void;
-
-/** What the driver gives a Submittable: its socket, which has exactly one 'data' listener (its parser). */
-interface DriverConnection {
-  stream: EventEmitter;
-  query(text: string): void;
-}
 
 const COPY_DATA = 0x64; // 'd'
 const COPY_DONE = 0x63; // 'c'
@@ -36,12 +29,12 @@ export function copyOut(
   onData: CopyDataHandler,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    client.query(new CopyOut(statement, onData, resolve, reject) as unknown as pg.QueryConfig);
+    client.query(new CopyOut(statement, onData, resolve, reject));
   });
 }
 
-class CopyOut {
-  private connection: DriverConnection | null = null;
+class CopyOut implements pg.Submittable {
+  private connection: pg.Connection | null = null;
   private driverOnData: ((chunk: Buffer) => void) | null = null;
   private readonly onChunk = (chunk: Buffer) => this.read(chunk);
   /** The header being read when it straddles two chunks. */
@@ -64,8 +57,11 @@ class CopyOut {
     private readonly reject: (err: Error) => void,
   ) {}
 
-  /** Called by the driver when the connection is free: takes the socket, then sends the statement. */
-  submit(connection: DriverConnection): void {
+  /**
+   * Called by the driver when the connection is free: takes the socket (whose one 'data'
+   * listener is the driver's parser), then sends the statement.
+   */
+  submit(connection: pg.Connection): void {
     this.connection = connection;
     const listeners = connection.stream.listeners('data');
     if (listeners.length !== 1) throw new Error(`COPY: the connection has ${listeners.length} data listeners, not 1`);
@@ -153,7 +149,8 @@ class CopyOut {
   }
 
   handleError(err: Error): void {
-    // A broken socket reaches here with the socket still ours: nothing more will come on it.
+    // PostgreSQL's error, parsed by the driver after the hand-back; or a broken socket, still
+    // ours, on which nothing more will come.
     this.settle(err);
   }
 
