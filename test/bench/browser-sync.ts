@@ -7,21 +7,14 @@
 // Target: a usable catalog in under 4 s.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { SYNC_COLLECTIONS } from '@campo/shared';
-import { serve } from '@hono/node-server';
 import type { Page } from 'playwright-core';
-import { createApp } from '../../server/src/app.ts';
-import { createDb } from '../../server/src/db/kysely.ts';
-import { refreshCollection } from '../../server/src/sync/service.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { chromiumCpuMs, ownCpuMs } from './cpu.ts';
 import { table, writeSection } from './report.ts';
-import { BENCH_JWT_SECRET, withBenchErp } from './setup.ts';
+import { withBenchErp } from './setup.ts';
+import { lastProductCode, serveBenchWeb } from './web.ts';
 
 const TARGET_MS = 4_000;
-const WEB_ROOT = fileURLToPath(new URL('../../client/dist/', import.meta.url));
 
 /** Resident memory of Chromium's processes (browser, renderers, GPU/utility), from ps. */
 function chromiumRss(): number {
@@ -36,26 +29,9 @@ function chromiumRss(): number {
 export async function benchBrowserSync(): Promise<void> {
   await withBenchErp('medium', async ({ serverPool, token, pool, who }) => {
     await token('representative');
-    const app = createApp({
-      pool: serverPool,
-      webRoot: WEB_ROOT,
-      config: { jwtSecret: BENCH_JWT_SECRET, tokenTtlHours: 1, devLogin: false },
-    });
-    const server = await new Promise<Server>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-      s.once('listening', () => resolve(s));
-    });
-    const address = server.address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    // The change log is kept current by the server's schedule before anyone logs in.
-    for (const colecao of SYNC_COLLECTIONS) await refreshCollection(createDb(serverPool), who.idEmpresa, colecao);
-    const { rows } = await pool.query<{ cod: string }>(
-      `select dados::json->>'code' as cod from app.sync_alteracoes
-        where id_empresa = $1 and colecao = 'produtos' and dados::json->>'active' = 'true'
-        order by xid desc, revisao desc limit 1`,
-      [who.idEmpresa],
-    );
-    const lastCode = rows[0]?.cod ?? '';
+    const web = await serveBenchWeb(serverPool, who.idEmpresa);
+    const { server, url } = web;
+    const lastCode = await lastProductCode(pool, who.idEmpresa);
     /** On the wire: the pull's pages this page receives, their encodings and their bytes as received. */
     const watchPulls = (page: Page) => {
       const pulls = { pages: 0, wire: 0, encodings: new Set<string>() };
@@ -234,7 +210,7 @@ export async function benchBrowserSync(): Promise<void> {
       process.stdout.write(`${body}\n`);
     } finally {
       await browser.close();
-      if (server.listening) await new Promise<void>((r) => server.close(() => r()));
+      await web.close();
     }
   });
 }

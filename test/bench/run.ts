@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { benchBrowserSync } from './browser-sync.ts';
 import { benchBundle } from './bundle.ts';
 import { benchBurst } from './burst.ts';
+import { benchCheapPhone } from './cheap-phone.ts';
 import { benchDashboards } from './dashboards.ts';
 import { benchOrders } from './orders.ts';
 import { benchProvisioning } from './provisioning.ts';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   bundle: benchBundle,
   'browser-sync': benchBrowserSync,
   burst: () => benchBurst({ ...(devices ? { devices } : {}) }),
+  'cheap-phone': benchCheapPhone,
   dashboards: benchDashboards,
   orders: benchOrders,
   provisioning: benchProvisioning,
