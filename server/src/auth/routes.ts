@@ -6,6 +6,7 @@ import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { forwardedEntry } from '../http/proxy.ts';
 import { createHashGate, type HashGateOptions } from './hash-gate.ts';
 import { devLogin, login } from './service.ts';
 import type { TokenSigner } from './tokens.ts';
@@ -63,14 +64,8 @@ export const meRoute = createRoute({
  * would put every user behind one limit.
  */
 export function clientAddress(c: Context<AppEnv>, trustedHops: number): string {
-  if (trustedHops > 0) {
-    const entries = (c.req.header('x-forwarded-for') ?? '')
-      .split(',')
-      .map((e) => e.trim())
-      .filter(Boolean);
-    const picked = entries[Math.max(0, entries.length - trustedHops)];
-    if (picked) return picked.slice(0, 100);
-  }
+  const forwarded = forwardedEntry(c.req.header('x-forwarded-for'), trustedHops);
+  if (forwarded) return forwarded.slice(0, 100);
   try {
     return getConnInfo(c).remote.address ?? 'desconhecido';
   } catch {
