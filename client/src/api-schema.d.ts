@@ -201,7 +201,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with login and password
-         * @description Attempts are limited per login and client address (10 within 15 minutes) and per client address across logins (50 within 15 minutes): past either, 429 TOO_MANY_LOGIN_ATTEMPTS with Retry-After until the window passes, even with the right password (docs/security.md). A successful login clears its own count. 503 LOGIN_BUSY with Retry-After when the server is checking too many passwords at once.
+         * @description A login is unique within its company (tenant), not across companies: the password is checked against every active user holding the login (the same number of checks whatever the login, so an unknown login and a wrong password cost and answer the same: 401 INVALID_CREDENTIALS). When it opens more than one company, 409 LOGIN_COMPANY_REQUIRED lists them in `companies` ({ idEmpresa, name }) and the request is sent again with `empresa`. Attempts are limited per login and client address (10 within 15 minutes) and per client address across logins (50 within 15 minutes): past either, 429 TOO_MANY_LOGIN_ATTEMPTS with Retry-After until the window passes, even with the right password (docs/security.md). A successful login clears its own count. 503 LOGIN_BUSY with Retry-After when the server is checking too many passwords at once.
          */
         post: {
             parameters: {
@@ -217,6 +217,11 @@ export interface paths {
                         login: string;
                         /** @description The password */
                         password: string;
+                        /**
+                         * Format: int32
+                         * @description The company (tenant: head-office id_empresa) to log into. Needed only when the same login and password open more than one company: the server then answers 409 LOGIN_COMPANY_REQUIRED listing them
+                         */
+                        empresa?: number;
                     };
                 };
             };
@@ -276,6 +281,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INVALID_CREDENTIALS";
+                        };
+                    };
+                };
+                /** @description The login and password open more than one company: `companies` lists them; send `empresa` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "LOGIN_COMPANY_REQUIRED";
                         };
                     };
                 };
@@ -346,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Development login without password
-         * @description Answers only when the server runs with DEV_LOGIN=1, which it refuses in production; 404 otherwise.
+         * @description Answers only when the server runs with DEV_LOGIN=1, which it refuses in production; 404 otherwise. A login held in several companies needs `empresa` (409 LOGIN_COMPANY_REQUIRED lists them).
          */
         post: {
             parameters: {
@@ -360,6 +377,11 @@ export interface paths {
                     "application/json": {
                         /** @description Login name, usually the e-mail; case-insensitive */
                         login: string;
+                        /**
+                         * Format: int32
+                         * @description The company (tenant: head-office id_empresa) to log into. Needed only when the same login and password open more than one company: the server then answers 409 LOGIN_COMPANY_REQUIRED listing them
+                         */
+                        empresa?: number;
                     };
                 };
             };
@@ -431,6 +453,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "ROUTE_NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The login is held in more than one company: send `empresa` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "LOGIN_COMPANY_REQUIRED";
                         };
                     };
                 };
@@ -8281,7 +8315,7 @@ export interface paths {
         put?: never;
         /**
          * Create a login in the tenant (admin)
-         * @description Admins only, within their own tenant: a login of another tenant answers 404, like one that does not exist. The same rules as `campo user add`: a representative needs a codVendedor and a supervisor a codSupervisor of the tenant in the ERP (400 naming the field otherwise); a login already taken, in this tenant or any other (logins are global), is 409 LOGIN_UNAVAILABLE, the same answer whoever holds it, naming no one (docs/security.md).
+         * @description Admins only, within their own tenant: a login of another tenant answers 404, like one that does not exist. The same rules as `campo user add`: a representative needs a codVendedor and a supervisor a codSupervisor of the tenant in the ERP (400 naming the field otherwise); a login already taken in this tenant is 409 LOGIN_UNAVAILABLE. Logins are unique per tenant, not across tenants: one held in another tenant does not count, so the answer depends on this tenant alone (docs/security.md).
          */
         post: {
             parameters: {
@@ -8387,7 +8421,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The login is taken (here or in another tenant: the answer does not say) */
+                /** @description The login is taken in this tenant */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10867,7 +10901,7 @@ export interface components {
              * @description Stable machine-readable code; docs/errors.md lists each with its status and meaning
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_COMPANY_REQUIRED" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
             /** @description What happened in this occurrence, in pt-BR */
             detail?: string;
             /** @description The request path */

@@ -29,6 +29,7 @@ import {
   requestLog,
 } from './http/middleware.ts';
 import { router, withIntegerFormats, withProblems } from './http/openapi.ts';
+import { DEFAULT_HSTS_MAX_AGE_SECONDS, strictTransportSecurity } from './http/proxy.ts';
 import { instrumentPool } from './metrics.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import type { PushSettings } from './notifications/vapid.ts';
@@ -58,6 +59,11 @@ export interface AppConfig {
    * take the client address from the entry the outermost of them added. 0 or absent: the socket's.
    */
   trustProxy?: number;
+  /**
+   * Strict-Transport-Security's max-age, sent when a trusted proxy says the request came over
+   * HTTPS (HSTS_MAX_AGE_SECONDS; default a year); 0: never sent.
+   */
+  hstsMaxAgeSeconds?: number;
   /** Bound on concurrent password checks of this process (defaults in auth/hash-gate.ts). */
   loginHashGate?: HashGateOptions;
   /** Pause between heartbeat events of GET /sync/stream (default 25 s). */
@@ -171,6 +177,13 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   app.use('*', requestLog);
   app.use('*', closeAfterRefusedBody);
+  app.use(
+    '*',
+    strictTransportSecurity({
+      trustProxy: deps.config.trustProxy ?? 0,
+      maxAgeSeconds: deps.config.hstsMaxAgeSeconds ?? DEFAULT_HSTS_MAX_AGE_SECONDS,
+    }),
+  );
   app.use('/api/*', apiSecurityHeaders);
   app.use(`${API_BASE}/*`, noStore);
   app.use(`${API_BASE}/*`, limitBody);

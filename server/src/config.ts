@@ -70,6 +70,11 @@ const ZServerEnv = z
      * the login limits take the client address that the outermost of them added. 0: the socket's.
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /**
+     * max-age of Strict-Transport-Security, sent when a trusted proxy (TRUST_PROXY) says the request
+     * came over HTTPS; 0: never sent (docs/deployment.md).
+     */
+    HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
     /** Seconds between refreshes of the replication change log of every tenant; 0 turns it off. */
     SYNC_REFRESH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     /** Devices downloading from the start at once in this process; the rest wait in line (docs/sync.md). */

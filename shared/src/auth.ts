@@ -16,16 +16,28 @@ export const ZLogin = z
   .regex(/^[a-z0-9._@+-]+$/, 'use letras, números e . _ @ + -')
   .describe('Login name, usually the e-mail; case-insensitive');
 
+/** A head office's id_empresa, for a login held in several tenants (migration 0016). */
+const ZLoginCompany = z
+  .number()
+  .int()
+  .positive()
+  .max(2_147_483_647)
+  .optional()
+  .describe(
+    'The company (tenant: head-office id_empresa) to log into. Needed only when the same login and password open more than one company: the server then answers 409 LOGIN_COMPANY_REQUIRED listing them',
+  );
+
 export const ZLoginRequest = z
   .object({
     login: ZLogin,
     password: z.string().min(1).max(200).describe('The password'),
+    empresa: ZLoginCompany,
   })
   .describe('Credentials');
 export type LoginRequest = z.infer<typeof ZLoginRequest>;
 
 export const ZDevLoginRequest = z
-  .object({ login: ZLogin })
+  .object({ login: ZLogin, empresa: ZLoginCompany })
   .describe('Development login: a token for an existing active user, without password (only with DEV_LOGIN=1)');
 
 export const ZSessionUser = z

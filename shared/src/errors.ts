@@ -25,6 +25,7 @@ export const ERRORS = {
   UNAUTHORIZED: { status: 401, title: 'Não autenticado' },
   INVALID_CREDENTIALS: { status: 401, title: 'Login ou senha incorretos' },
   TOO_MANY_LOGIN_ATTEMPTS: { status: 429, title: 'Muitas tentativas de login' },
+  LOGIN_COMPANY_REQUIRED: { status: 409, title: 'Informe a empresa' },
   LOGIN_BUSY: { status: 503, title: 'Servidor ocupado' },
   FORBIDDEN: { status: 403, title: 'Proibido' },
   NOT_FOUND: { status: 404, title: 'Não encontrado' },

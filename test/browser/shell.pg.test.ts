@@ -3,15 +3,28 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
-import { setUserActive } from '../../server/src/users/service.ts';
+import { addUser, setUserActive } from '../../server/src/users/service.ts';
 import { type WebServer, waitForServiceWorker } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 
 const LOGIN = 'rep.navegador@campo.test';
 const PASSWORD = 'senha-do-navegador-1';
+// The same login and password in two companies: the login screen asks which one.
+const SHARED = 'dupla.navegador@campo.test';
 const suite = useBrowserSuite({
   password: PASSWORD,
   users: [{ login: LOGIN, name: 'Rita Navegadora', role: 'representative' }],
+  setUp: async ({ db, erp }) => {
+    for (const idEmpresa of erp.tenants.slice(0, 2)) {
+      await addUser(createDb(db.pool), {
+        login: SHARED,
+        name: 'Dupla',
+        role: 'manager',
+        idEmpresa,
+        password: PASSWORD,
+      });
+    }
+  },
 });
 const db = suite.db;
 let server: WebServer;
@@ -94,6 +107,21 @@ describe('the app shell', () => {
     await page.waitForURL(`${server.url}/login`);
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Sua sessão expirou ou foi encerrada');
     expect(await page.evaluate("localStorage.getItem('campo.session')")).toBeNull();
+  });
+
+  it('asks for the company when the login and password open two, and enters the one chosen', async () => {
+    const second = suite.erp.tenants[1] as number;
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Login').fill(SHARED);
+    await page.getByLabel('Senha').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('mais de uma empresa');
+    expect(await page.getByLabel('Empresa').locator('option').count()).toBe(2);
+    await page.getByLabel('Empresa').selectOption(String(second));
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL((url) => url.pathname !== '/login');
+    const stored = JSON.parse((await page.evaluate("localStorage.getItem('campo.session')")) as string);
+    expect(stored.user.idEmpresa).toBe(second);
   });
 
   it('ran under the Content-Security-Policy without a violation', () => {

@@ -96,8 +96,11 @@ export async function logout(): Promise<void> {
   await wipe();
 }
 
-export async function login(loginName: string, password: string): Promise<SessionUser> {
-  const s = await api.POST('/auth/login', { body: { login: loginName, password } });
+/** `empresa`: the company chosen when the login and password open more than one. */
+export async function login(loginName: string, password: string, empresa?: number): Promise<SessionUser> {
+  const s = await api.POST('/auth/login', {
+    body: { login: loginName, password, ...(empresa !== undefined ? { empresa } : {}) },
+  });
   // A different user on this device must not see the previous one's local data.
   const previous = readStored();
   if (previous && previous.user.id !== s.user.id) await wipe();

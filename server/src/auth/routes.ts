@@ -6,6 +6,7 @@ import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
 import type { AppEnv } from '../http/env.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { forwardedEntry } from '../http/proxy.ts';
 import { createHashGate, type HashGateOptions } from './hash-gate.ts';
 import { devLogin, login } from './service.ts';
 import type { TokenSigner } from './tokens.ts';
@@ -16,12 +17,16 @@ const loginRoute = createRoute({
   tags: ['auth'],
   summary: 'Log in with login and password',
   description:
-    'Attempts are limited per login and client address (10 within 15 minutes) and per client address across logins (50 within 15 minutes): past either, 429 TOO_MANY_LOGIN_ATTEMPTS with Retry-After until the window passes, even with the right password (docs/security.md). A successful login clears its own count. 503 LOGIN_BUSY with Retry-After when the server is checking too many passwords at once.',
+    'A login is unique within its company (tenant), not across companies: the password is checked against every active user holding the login (the same number of checks whatever the login, so an unknown login and a wrong password cost and answer the same: 401 INVALID_CREDENTIALS). When it opens more than one company, 409 LOGIN_COMPANY_REQUIRED lists them in `companies` ({ idEmpresa, name }) and the request is sent again with `empresa`. Attempts are limited per login and client address (10 within 15 minutes) and per client address across logins (50 within 15 minutes): past either, 429 TOO_MANY_LOGIN_ATTEMPTS with Retry-After until the window passes, even with the right password (docs/security.md). A successful login clears its own count. 503 LOGIN_BUSY with Retry-After when the server is checking too many passwords at once.',
   request: { body: { required: true, content: { 'application/json': { schema: ZLoginRequest } } } },
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),
     400: errorResponses[400],
     401: problem('Wrong login or password, or a disabled user', 'INVALID_CREDENTIALS'),
+    409: problem(
+      'The login and password open more than one company: `companies` lists them; send `empresa`',
+      'LOGIN_COMPANY_REQUIRED',
+    ),
     429: problem(
       'Too many attempts for this login from this address, or from this address: wait Retry-After seconds',
       'TOO_MANY_LOGIN_ATTEMPTS',
@@ -35,12 +40,14 @@ const devLoginRoute = createRoute({
   path: '/auth/dev-login',
   tags: ['auth'],
   summary: 'Development login without password',
-  description: 'Answers only when the server runs with DEV_LOGIN=1, which it refuses in production; 404 otherwise.',
+  description:
+    'Answers only when the server runs with DEV_LOGIN=1, which it refuses in production; 404 otherwise. A login held in several companies needs `empresa` (409 LOGIN_COMPANY_REQUIRED lists them).',
   request: { body: { required: true, content: { 'application/json': { schema: ZDevLoginRequest } } } },
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),
     400: errorResponses[400],
     401: problem('No active user with this login', 'INVALID_CREDENTIALS'),
+    409: problem('The login is held in more than one company: send `empresa`', 'LOGIN_COMPANY_REQUIRED'),
     404: problem('Development login is off (DEV_LOGIN unset)', 'ROUTE_NOT_FOUND'),
   },
 });
@@ -63,14 +70,8 @@ export const meRoute = createRoute({
  * would put every user behind one limit.
  */
 export function clientAddress(c: Context<AppEnv>, trustedHops: number): string {
-  if (trustedHops > 0) {
-    const entries = (c.req.header('x-forwarded-for') ?? '')
-      .split(',')
-      .map((e) => e.trim())
-      .filter(Boolean);
-    const picked = entries[Math.max(0, entries.length - trustedHops)];
-    if (picked) return picked.slice(0, 100);
-  }
+  const forwarded = forwardedEntry(c.req.header('x-forwarded-for'), trustedHops);
+  if (forwarded) return forwarded.slice(0, 100);
   try {
     return getConnInfo(c).remote.address ?? 'desconhecido';
   } catch {
@@ -92,12 +93,13 @@ export function authRoutes(deps: {
     .openapi(loginRoute, async (c) => {
       const body = c.req.valid('json');
       const address = clientAddress(c, deps.trustProxy ?? 0);
-      return c.json(await login(deps.db, deps.signer, body.login, body.password, address, gate), 200);
+      return c.json(await login(deps.db, deps.signer, body, address, gate), 200);
     })
     .openapi(devLoginRoute, async (c) => {
       if (!deps.devLoginEnabled) {
         throw new DomainError('ROUTE_NOT_FOUND', 'Login de desenvolvimento desativado.');
       }
-      return c.json(await devLogin(deps.db, deps.signer, c.req.valid('json').login), 200);
+      const body = c.req.valid('json');
+      return c.json(await devLogin(deps.db, deps.signer, body.login, body.empresa), 200);
     });
 }

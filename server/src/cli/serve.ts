@@ -65,6 +65,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       tokenTtlHours: config.TOKEN_TTL_HOURS,
       devLogin: config.DEV_LOGIN === '1',
       trustProxy: config.TRUST_PROXY,
+      hstsMaxAgeSeconds: config.HSTS_MAX_AGE_SECONDS,
       push,
       syncGate: { maxDevices: config.SYNC_DOWNLOADS, maxWaitMs: config.SYNC_QUEUE_SECONDS * 1000 },
       syncPageCache: { maxBytes: config.SYNC_PAGE_CACHE_MB * 2 ** 20 },

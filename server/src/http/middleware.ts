@@ -46,8 +46,8 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
 /**
  * Headers of every answer under /api (errors and 404s included: set after the handler and the
  * error handler ran). `nosniff` so a browser never runs a JSON or problem body as something else;
- * the rest of Hono's secure defaults cost nothing on an API. HSTS is left to the TLS proxy, the
- * only place that knows the site is served over HTTPS (docs/deployment.md).
+ * the rest of Hono's secure defaults cost nothing on an API. HSTS is set apart, on every answer
+ * of the site and only when it went out over HTTPS (strictTransportSecurity, http/proxy.ts).
  */
 export const apiSecurityHeaders: MiddlewareHandler<AppEnv> = secureHeaders({ strictTransportSecurity: false });
 

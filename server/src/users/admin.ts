@@ -1,7 +1,8 @@
 // The admin's user management over HTTP. It runs the same service functions as the `campo user`
 // CLI (service.ts), so both keep the same rules; what HTTP adds is the tenant: an admin only
 // ever sees or changes logins of their own company, and a login of another tenant is answered
-// exactly like one that does not exist (404), so ids cannot be probed across tenants.
+// exactly like one that does not exist (404), so ids cannot be probed across tenants. Logins are
+// unique per tenant, so creating one depends on the admin's own tenant alone.
 import {
   decodeLossless,
   type UserCreateRequest,
@@ -37,10 +38,10 @@ function asProblem(err: unknown): unknown {
   if (!(err instanceof UserError)) return err;
   switch (err.code) {
     case 'USER_EXISTS':
-      // Logins are global, so a taken login may belong to another tenant. One refusal for every
-      // taken login, whoever holds it, that names nobody and no tenant (docs/security.md).
-      return new DomainError('LOGIN_UNAVAILABLE', 'Este login não pode ser usado. Escolha outro.', {
-        errors: [{ path: 'body.login', message: 'login indisponível: escolha outro' }],
+      // Logins are unique per tenant (migration 0016): only a login of the admin's own tenant is
+      // taken here, so the answer tells nothing about other tenants (docs/security.md).
+      return new DomainError('LOGIN_UNAVAILABLE', 'Este login já existe nesta empresa. Escolha outro.', {
+        errors: [{ path: 'body.login', message: 'já existe nesta empresa: escolha outro' }],
       });
     case 'ERP_RECORD_NOT_FOUND': {
       const field = err.message.startsWith('supervisor') ? 'codSupervisor' : 'codVendedor';
@@ -100,7 +101,7 @@ export function setActive(db: Db, auth: AuthContext, id: number, active: boolean
       throw new DomainError('CANNOT_DISABLE_SELF', 'Peça a outro administrador para desativar o seu login.');
     }
     try {
-      await setUserActive(tx, row.login, active);
+      await setUserActive(tx, row.login, active, auth.idEmpresa);
     } catch (err) {
       throw asProblem(err);
     }
@@ -112,7 +113,7 @@ export function resetUserPassword(db: Db, auth: AuthContext, id: number, passwor
   return withScope(db, scopeOf(auth), async (tx) => {
     const row = await tenantUser(tx, auth, id);
     try {
-      await resetPassword(tx, row.login, password);
+      await resetPassword(tx, row.login, password, auth.idEmpresa);
     } catch (err) {
       throw asProblem(err);
     }

@@ -7,6 +7,8 @@ import { createPool } from '../db/pool.ts';
 import { addUser, resetPassword, setUserActive, UserError } from './service.ts';
 
 const EXIT_USER_ERROR = 3;
+// A login is unique per tenant only (migration 0016): where several tenants hold it, say which.
+const EMPRESA_HELP = 'tenant (head-office id_empresa); required when the login exists in several';
 
 function int(value: string): number {
   const n = Number(value);
@@ -58,7 +60,7 @@ export function registerUserCommand(program: Command): void {
     .requiredOption('--login <login>', 'login name, usually the e-mail')
     .requiredOption('--name <name>', 'display name')
     .requiredOption('--role <role>', 'representative | supervisor | manager | admin')
-    .requiredOption('--empresa <id>', 'tenant: head-office id_empresa', int)
+    .requiredOption('--empresa <id>', 'tenant: head-office id_empresa (a login is unique within it)', int)
     .option('--vendedor <cod>', 'cod_vendedor (representatives)', int)
     .option('--supervisor <cod>', 'cod_supervisor (supervisors)', int)
     .option('--password-stdin', 'read the password from standard input instead of generating one')
@@ -83,11 +85,12 @@ export function registerUserCommand(program: Command): void {
     .command('reset-password')
     .description('Set a new password; every token issued before stops working')
     .argument('<login>')
+    .option('--empresa <id>', EMPRESA_HELP, int)
     .option('--password-stdin', 'read the password from standard input instead of generating one')
     .action(async (login: string, o) => {
       await withDb(async (db) => {
         const { password, generated } = await readPassword(Boolean(o.passwordStdin));
-        await resetPassword(db, login, password);
+        await resetPassword(db, login, password, o.empresa);
         process.stdout.write(`password of ${login} reset\n`);
         if (generated) process.stdout.write(`password: ${password}\n`);
       });
@@ -97,9 +100,10 @@ export function registerUserCommand(program: Command): void {
     .command('disable')
     .description('Disable a login and revoke its tokens; the app wipes its local data at the next contact')
     .argument('<login>')
-    .action(async (login: string) => {
+    .option('--empresa <id>', EMPRESA_HELP, int)
+    .action(async (login: string, o: { empresa?: number }) => {
       await withDb(async (db) => {
-        await setUserActive(db, login, false);
+        await setUserActive(db, login, false, o.empresa);
         process.stdout.write(`user ${login} disabled\n`);
       });
     });
@@ -108,9 +112,10 @@ export function registerUserCommand(program: Command): void {
     .command('enable')
     .description('Enable a disabled login again (old tokens stay revoked)')
     .argument('<login>')
-    .action(async (login: string) => {
+    .option('--empresa <id>', EMPRESA_HELP, int)
+    .action(async (login: string, o: { empresa?: number }) => {
       await withDb(async (db) => {
-        await setUserActive(db, login, true);
+        await setUserActive(db, login, true, o.empresa);
         process.stdout.write(`user ${login} enabled\n`);
       });
     });

@@ -20,10 +20,48 @@ const columns = [
   'versao_token',
 ] as const;
 
-export function selectUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
-  return db.selectFrom('app.usuarios').select(columns).where('login', '=', login).executeTakeFirst() as Promise<
-    UserRow | undefined
-  >;
+/**
+ * Every user holding a login, oldest first, in one tenant when `idEmpresa` is given: a login is
+ * unique only within its tenant (migration 0016), so across tenants there may be several.
+ */
+export function selectUsersByLogin(
+  db: Db,
+  login: string,
+  opts: { idEmpresa?: number | undefined; activeOnly?: boolean; limit?: number } = {},
+): Promise<UserRow[]> {
+  let q = db.selectFrom('app.usuarios').select(columns).where('login', '=', login);
+  if (opts.idEmpresa !== undefined) q = q.where('id_empresa', '=', opts.idEmpresa);
+  if (opts.activeOnly) q = q.where('ativo', '=', true);
+  q = q.orderBy('id');
+  if (opts.limit !== undefined) q = q.limit(opts.limit);
+  return q.execute() as Promise<UserRow[]>;
+}
+
+/**
+ * The most tenants any one active login is shared by (at least 1): how many passwords a login
+ * without a company checks, whatever the login typed, so the time taken tells nothing about it.
+ */
+export async function selectMostSharedLogin(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('app.usuarios')
+    .where('ativo', '=', true)
+    .groupBy('login')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .orderBy('n', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return Math.max(1, Number(row?.n ?? 1));
+}
+
+/** The display names of head offices, for a login that must choose its company. */
+export function selectTenantNames(db: Db, ids: number[]): Promise<{ id_empresa: number; nome: string | null }[]> {
+  return db
+    .selectFrom('app.vw_empresas')
+    .select(['id_empresa', (eb) => eb.fn.coalesce('nome_fantasia', 'razao_social').as('nome')])
+    .where('matriz', '=', true)
+    .where('id_empresa', 'in', ids)
+    .orderBy('id_empresa')
+    .execute() as Promise<{ id_empresa: number; nome: string | null }[]>;
 }
 
 /** Every authenticated request's token check: prepared, as its planning cost more than its execution. */
@@ -41,20 +79,20 @@ export function insertUser(db: Db, row: Insertable<AppUsuarios>): Promise<{ id: 
 }
 
 /** A new password also bumps the token version: every token issued before stops working. */
-export function updatePassword(db: Db, login: string, senhaHash: string): Promise<{ id: number } | undefined> {
+export function updatePassword(db: Db, id: number, senhaHash: string): Promise<{ id: number } | undefined> {
   return db
     .updateTable('app.usuarios')
     .set({ senha_hash: senhaHash, versao_token: sql`versao_token + 1`, atualizado_em: sql`now()` })
-    .where('login', '=', login)
+    .where('id', '=', id)
     .returning('id')
     .executeTakeFirst();
 }
 
-export function updateActive(db: Db, login: string, ativo: boolean): Promise<{ id: number } | undefined> {
+export function updateActive(db: Db, id: number, ativo: boolean): Promise<{ id: number } | undefined> {
   return db
     .updateTable('app.usuarios')
     .set({ ativo, versao_token: sql`versao_token + 1`, atualizado_em: sql`now()` })
-    .where('login', '=', login)
+    .where('id', '=', id)
     .returning('id')
     .executeTakeFirst();
 }

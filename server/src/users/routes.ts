@@ -42,7 +42,7 @@ const createUserRoute = createRoute({
   path: '/usuarios',
   tags,
   summary: 'Create a login in the tenant (admin)',
-  description: `${TENANT} The same rules as \`campo user add\`: a representative needs a codVendedor and a supervisor a codSupervisor of the tenant in the ERP (400 naming the field otherwise); a login already taken, in this tenant or any other (logins are global), is 409 LOGIN_UNAVAILABLE, the same answer whoever holds it, naming no one (docs/security.md).`,
+  description: `${TENANT} The same rules as \`campo user add\`: a representative needs a codVendedor and a supervisor a codSupervisor of the tenant in the ERP (400 naming the field otherwise); a login already taken in this tenant is 409 LOGIN_UNAVAILABLE. Logins are unique per tenant, not across tenants: one held in another tenant does not count, so the answer depends on this tenant alone (docs/security.md).`,
   security: bearer,
   middleware: [adminOnly] as const,
   request: { body: jsonBody(ZUserCreateRequest) },
@@ -51,7 +51,7 @@ const createUserRoute = createRoute({
     400: badRequest('ERP_RECORD_NOT_FOUND'),
     401: errorResponses[401],
     403: errorResponses[403],
-    409: problem('The login is taken (here or in another tenant: the answer does not say)', 'LOGIN_UNAVAILABLE'),
+    409: problem('The login is taken in this tenant', 'LOGIN_UNAVAILABLE'),
   },
 });
 

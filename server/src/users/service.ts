@@ -7,8 +7,10 @@ import { hashPassword } from '../auth/password.ts';
 import type { Db } from '../db/kysely.ts';
 import {
   insertUser,
+  selectMostSharedLogin,
+  selectTenantNames,
   selectUserById,
-  selectUserByLogin,
+  selectUsersByLogin,
   type UserRow,
   updateActive,
   updatePassword,
@@ -18,7 +20,7 @@ export type { UserRow } from './queries.ts';
 
 export class UserError extends Error {
   constructor(
-    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'ERP_RECORD_NOT_FOUND' | 'INVALID',
+    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'LOGIN_AMBIGUOUS' | 'ERP_RECORD_NOT_FOUND' | 'INVALID',
     message: string,
   ) {
     super(message);
@@ -52,7 +54,10 @@ export async function addUser(db: Db, input: unknown): Promise<{ id: number; log
     throw new UserError('INVALID', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   }
   const user = parsed.data;
-  if (await selectUserByLogin(db, user.login)) throw new UserError('USER_EXISTS', `o login ${user.login} já existe`);
+  // Logins are unique per tenant (migration 0016): only this tenant's logins can be in the way.
+  if ((await selectUsersByLogin(db, user.login, { idEmpresa: user.idEmpresa })).length > 0) {
+    throw new UserError('USER_EXISTS', `o login ${user.login} já existe na empresa ${user.idEmpresa}`);
+  }
   const missing = await erpRecordExists(db, user);
   if (missing) throw new UserError('ERP_RECORD_NOT_FOUND', missing);
   const row = {
@@ -71,23 +76,59 @@ export async function addUser(db: Db, input: unknown): Promise<{ id: number; log
   } catch (err) {
     // Taken meanwhile by a concurrent creation: the same refusal as the check above, not a 500.
     if ((err as { code?: string }).code === '23505') {
-      throw new UserError('USER_EXISTS', `o login ${user.login} já existe`);
+      throw new UserError('USER_EXISTS', `o login ${user.login} já existe na empresa ${user.idEmpresa}`);
     }
     throw err;
   }
 }
 
-export async function resetPassword(db: Db, login: string, password: string): Promise<void> {
+/**
+ * The one user a login names, in `idEmpresa` when given. Without it, a login held in several
+ * tenants is refused (LOGIN_AMBIGUOUS, naming them: the callers are the ops CLI, which sees
+ * every tenant, and the admin's routes, which always pass their own tenant).
+ */
+async function oneUser(db: Db, login: string, idEmpresa: number | undefined): Promise<UserRow> {
+  const name = login.trim().toLowerCase();
+  const rows = await selectUsersByLogin(db, name, { idEmpresa });
+  const [row] = rows;
+  if (!row) {
+    throw new UserError(
+      'USER_NOT_FOUND',
+      idEmpresa === undefined ? `o login ${login} não existe` : `o login ${login} não existe na empresa ${idEmpresa}`,
+    );
+  }
+  if (rows.length > 1) {
+    const tenants = rows.map((r) => r.id_empresa).join(', ');
+    throw new UserError(
+      'LOGIN_AMBIGUOUS',
+      `o login ${login} existe em mais de uma empresa (${tenants}): diga qual com --empresa`,
+    );
+  }
+  return row;
+}
+
+export async function resetPassword(db: Db, login: string, password: string, idEmpresa?: number): Promise<void> {
   if (password.length < 8) throw new UserError('INVALID', 'a senha precisa de pelo menos 8 caracteres');
-  const row = await updatePassword(db, login.trim().toLowerCase(), await hashPassword(password));
-  if (!row) throw new UserError('USER_NOT_FOUND', `o login ${login} não existe`);
+  const user = await oneUser(db, login, idEmpresa);
+  await updatePassword(db, user.id, await hashPassword(password));
 }
 
-export async function setUserActive(db: Db, login: string, active: boolean): Promise<void> {
-  const row = await updateActive(db, login.trim().toLowerCase(), active);
-  if (!row) throw new UserError('USER_NOT_FOUND', `o login ${login} não existe`);
+export async function setUserActive(db: Db, login: string, active: boolean, idEmpresa?: number): Promise<void> {
+  const user = await oneUser(db, login, idEmpresa);
+  await updateActive(db, user.id, active);
 }
 
-/** The user behind a login (login) or a token (every request): what authentication checks. */
-export const userByLogin = (db: Db, login: string): Promise<UserRow | undefined> => selectUserByLogin(db, login);
+/**
+ * The users a login may name at the login screen: the active ones holding it, in `idEmpresa`
+ * when the person said which company, oldest first, at most `limit`.
+ */
+export const loginCandidates = (
+  db: Db,
+  login: string,
+  idEmpresa: number | undefined,
+  limit: number,
+): Promise<UserRow[]> => selectUsersByLogin(db, login, { idEmpresa, activeOnly: true, limit });
+/** The most tenants one active login is shared by (at least 1). */
+export const mostSharedLogin = (db: Db): Promise<number> => selectMostSharedLogin(db);
+export const tenantNames = (db: Db, ids: number[]) => selectTenantNames(db, ids);
 export const userById = (db: Db, id: number): Promise<UserRow | undefined> => selectUserById(db, id);

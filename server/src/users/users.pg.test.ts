@@ -245,32 +245,58 @@ describe('user management over HTTP', () => {
     expect(sups.items.length).toBe(erp.supervisors.filter((s) => s.idEmpresa === t1).length);
   });
 
-  it('answers a login taken in another tenant exactly like one taken in its own, revealing nothing of the other tenant', async () => {
+  it('lets an admin take a login another tenant holds (logins are per tenant), and refuses one of its own', async () => {
     const body = (login: string) => ({ login, name: 'Tentativa', role: 'manager', password: 'senha-longa-1' });
-    const strip = (p: Record<string, unknown>) => {
-      const { requestId: _r, instance: _i, ...rest } = p;
-      return rest;
-    };
-    const own = await admin('POST', '/usuarios', body('ger@usuarios.test'));
+    // adm2 is tenant 2's admin: taking it in tenant 1 tells nothing about tenant 2.
     const foreign = await admin('POST', '/usuarios', body('adm2@usuarios.test'));
-    expect([own.status, foreign.status]).toEqual([409, 409]);
-    const ownProblem = (await own.json()) as Record<string, unknown>;
-    const foreignText = await foreign.text();
-    expect(strip(JSON.parse(foreignText))).toEqual(strip(ownProblem));
-    expect(ownProblem.code).toBe('LOGIN_UNAVAILABLE');
-    // Nothing of the holder: not its tenant, id, name or role.
-    expect(JSON.stringify(strip(JSON.parse(foreignText)))).not.toMatch(new RegExp(`\\b${t2}\\b`));
-    expect(foreignText).not.toMatch(/admin|adm2|empresa/i);
-    // The other tenant's user is untouched and still invisible from here.
-    const list = (await (await admin('GET', '/usuarios?q=adm2')).json()) as { items: unknown[] };
-    expect(list.items).toEqual([]);
+    expect(foreign.status).toBe(201);
+    const free = await admin('POST', '/usuarios', body('livre@usuarios.test'));
+    expect(free.status).toBe(201);
+    const own = await admin('POST', '/usuarios', body('ger@usuarios.test'));
+    expect(own.status).toBe(409);
+    const problem = (await own.json()) as { code: string; errors: { path: string }[] };
+    expect(problem.code).toBe('LOGIN_UNAVAILABLE');
+    expect(problem.errors[0]?.path).toBe('body.login');
+    // Each tenant sees its own holder only; the other tenant's user is untouched.
+    const mine = (await (await admin('GET', '/usuarios?q=adm2')).json()) as { items: UserBody[] };
+    const theirs = (await (await foreignAdmin('GET', '/usuarios?q=adm2')).json()) as { items: UserBody[] };
+    expect(mine.items.map((u) => [u.login, u.role])).toEqual([['adm2@usuarios.test', 'manager']]);
+    expect(theirs.items.map((u) => [u.login, u.role])).toEqual([['adm2@usuarios.test', 'admin']]);
+    expect((await foreignAdmin('GET', '/auth/me')).status).toBe(200);
   });
 
-  it('refuses the loser of two simultaneous creations of one login with the same 409, not a 500', async () => {
+  it('refuses the loser of two simultaneous creations of one login in a tenant with the same 409, not a 500', async () => {
     const body = { login: 'corrida@usuarios.test', name: 'Corrida', role: 'manager', password: 'senha-longa-1' };
-    const [a, b] = await Promise.all([admin('POST', '/usuarios', body), foreignAdmin('POST', '/usuarios', body)]);
+    const [a, b] = await Promise.all([admin('POST', '/usuarios', body), admin('POST', '/usuarios', body)]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     const loser = (a.status === 409 ? a : b) as Response;
     expect(((await loser.json()) as { code: string }).code).toBe('LOGIN_UNAVAILABLE');
+    // The same login in the other tenant is its own.
+    expect((await foreignAdmin('POST', '/usuarios', body)).status).toBe(201);
+  });
+
+  it("resets the password and disables only the tenant's own holder of a shared login", async () => {
+    const body = { login: 'dupla@usuarios.test', name: 'Dupla', role: 'manager', password: 'senha-dupla-1' };
+    const [mineRes, theirsRes] = [
+      await admin('POST', '/usuarios', body),
+      await foreignAdmin('POST', '/usuarios', body),
+    ];
+    expect([mineRes.status, theirsRes.status]).toEqual([201, 201]);
+    const mine = (await mineRes.json()) as UserBody;
+    const theirs = (await theirsRes.json()) as UserBody;
+    const versions = async () =>
+      (
+        await db.pool.query<{ id: number; ativo: boolean; versao_token: number }>(
+          'select id::int, ativo, versao_token from app.usuarios where login = $1 order by id',
+          ['dupla@usuarios.test'],
+        )
+      ).rows;
+    const before = await versions();
+    expect((await admin('PUT', `/usuarios/${mine.id}/senha`, { password: 'senha-nova-dupla' })).status).toBe(204);
+    expect((await admin('PUT', `/usuarios/${mine.id}/ativo`, { active: false })).status).toBe(200);
+    const after = await versions();
+    expect(after.find((r) => r.id === theirs.id)).toEqual({ id: theirs.id, ativo: true, versao_token: 1 });
+    expect(after.find((r) => r.id === theirs.id)).toEqual(before.find((r) => r.id === theirs.id));
+    expect(after.find((r) => r.id === mine.id)?.ativo).toBe(false);
   });
 });
