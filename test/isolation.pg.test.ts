@@ -105,6 +105,22 @@ describe('row-level security for the server role', () => {
     ).rejects.toThrow(/row-level security/);
   });
 
+  it("binds every app table that holds tenants' rows, but app.usuarios", async () => {
+    // A table added later (the change log's, its build records) gets its policy too; a login is
+    // looked up before any tenant is known (docs/security.md).
+    const { rows } = await db.pool.query<{ table: string; policy: boolean }>(
+      `select c.relname as table, c.relrowsecurity
+              and exists (select 1 from pg_policy p where p.polrelid = c.oid and p.polname = 'empresa') as policy
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'app' and c.relkind in ('r', 'p')
+          and exists (select 1 from pg_attribute a
+                       where a.attrelid = c.oid and a.attname = 'id_empresa' and not a.attisdropped)
+        order by 1`,
+    );
+    expect(rows.map((r) => r.table)).toContain('sync_construidas');
+    expect(rows.filter((r) => !r.policy).map((r) => r.table)).toEqual(['usuarios']);
+  });
+
   it('cannot touch the ERP tables directly', async () => {
     await expect(
       asServer(db.url, { idEmpresa: erp.tenants[0] }, (c) => c.query('select * from corrent limit 1')),

@@ -1,49 +1,25 @@
-// A device written only from the served OpenAPI document and docs/sync.md, with none of
-// client/src/db: stock RxDB 17 (memory storage, every write validated by ajv against the
-// collection's schema as the server publishes it in components/schemas) and
-// replicateRxCollection with RxDB's default conflict handler, over real HTTP against a real
-// server on a real LATIN1 PostgreSQL. Each case is one a field rep would act on if the phone
-// showed it wrong: an invoiced order, a refused card or reply, a deletion, a stale client.
+// A stock RxDB client (test/support/stock-client.ts) generated from the OpenAPI document,
+// with RxDB's default conflict handler, over real HTTP against a real server on a real LATIN1
+// PostgreSQL. Each case is one a field rep would act on if the phone showed it wrong: an
+// invoiced order, a refused card or reply, a deletion, a stale client.
 import { randomUUID } from 'node:crypto';
-import { SYNC_COLLECTIONS, SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER, type SyncCollection } from '@campo/shared';
-import { createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
+import { SYNC_COLLECTIONS, type SyncCollection } from '@campo/shared';
+import type { RxCollection, RxDatabase } from 'rxdb';
 import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
-import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { servedApp } from '../support/replication.ts';
 import { logInAs } from '../support/session.ts';
+import {
+  type StockDoc as Doc,
+  type StockCheckpoint,
+  stockDatabase,
+  stockHeaders,
+  stockPullHandler,
+} from '../support/stock-client.ts';
 
 const db = useTestDatabase();
-
-/** docs/sync.md: the component that describes each collection's documents. */
-const COMPONENT: Record<SyncCollection, string> = {
-  produtos: 'SyncProduct',
-  clientes: 'SyncClient',
-  regras: 'SyncRule',
-  ajustes: 'SyncSettings',
-  pedidos: 'SyncOrder',
-  funil: 'SyncOpportunity',
-  chamados: 'SyncTicket',
-  cadastros: 'SyncRegistration',
-};
-
-type Doc = Record<string, unknown> & { id: string };
-type JsonSchema = { properties: Record<string, Record<string, unknown>>; required?: string[] };
-
-/** The served component as an RxDB schema: RxDB keeps `_deleted` itself, and wants a bounded key. */
-function rxSchemaOf(component: JsonSchema): RxJsonSchema<Doc> {
-  const { _deleted, ...properties } = component.properties;
-  return {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: { ...properties, id: { ...properties.id, maxLength: 200 } },
-    required: (component.required ?? []).filter((r) => r !== '_deleted'),
-  } as RxJsonSchema<Doc>;
-}
 
 describe('a stock RxDB client generated from the OpenAPI document', () => {
   let served: Awaited<ReturnType<typeof servedApp>>;
@@ -55,7 +31,7 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
   let rep: number;
   let idCliente: number;
   let idProduto: number;
-  const replications = new Map<SyncCollection, RxReplicationState<Doc, { checkpoint: string }>>();
+  const replications = new Map<SyncCollection, RxReplicationState<Doc, StockCheckpoint>>();
   const conflicts: { collection: SyncCollection; id: string }[] = [];
 
   const api = async (bearer: string, method: string, path: string, body?: unknown) => {
@@ -67,15 +43,10 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
     expect(res.status, `${method} ${path}: ${await res.clone().text()}`).toBeLessThan(300);
     return res.status === 204 ? null : ((await res.json()) as Record<string, unknown>);
   };
-  const headers = () => ({
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-    [SYNC_VERSION_HEADER]: String(SYNC_PROTOCOL_VERSION),
-  });
   const collection = (c: SyncCollection) => rxdb.collections[c] as RxCollection<Doc>;
   /** Pulls and pushes everything of the collection, and waits until both sides agree. */
   const sync = async (c: SyncCollection) => {
-    const state = replications.get(c) as RxReplicationState<Doc, { checkpoint: string }>;
+    const state = replications.get(c) as RxReplicationState<Doc, StockCheckpoint>;
     state.reSync();
     await state.awaitInSync();
   };
@@ -104,39 +75,14 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
       codSupervisor: first.codSupervisor,
     });
 
-    const openapi = (await (await fetch(`${served.server.url}/api/v1/openapi.json`)).json()) as {
-      components: { schemas: Record<string, JsonSchema> };
-    };
-    rxdb = await createRxDatabase({
-      name: `stock${Date.now()}`,
-      storage: wrappedValidateAjvStorage({ storage: getRxStorageMemory() }),
-      multiInstance: false,
-    });
-    await rxdb.addCollections(
-      Object.fromEntries(
-        SYNC_COLLECTIONS.map((c) => [
-          c,
-          { schema: rxSchemaOf(openapi.components.schemas[COMPONENT[c]] as JsonSchema) },
-        ]),
-      ),
-    );
+    rxdb = await stockDatabase(served.server.url, SYNC_COLLECTIONS);
     for (const c of SYNC_COLLECTIONS) {
-      const state = replicateRxCollection<Doc, { checkpoint: string }>({
+      const state = replicateRxCollection<Doc, StockCheckpoint>({
         collection: collection(c),
         replicationIdentifier: `stock-${c}`,
         live: true,
         retryTime: 200,
-        pull: {
-          batchSize: 200,
-          async handler(checkpoint, batchSize) {
-            const query = new URLSearchParams({ limit: String(batchSize) });
-            if (checkpoint) query.set('checkpoint', checkpoint.checkpoint);
-            const res = await fetch(`${served.server.url}/api/v1/sync/${c}/pull?${query}`, { headers: headers() });
-            if (!res.ok) throw new Error(`pull ${c}: ${res.status} ${await res.text()}`);
-            const body = (await res.json()) as { documents: Doc[]; checkpoint: string };
-            return { documents: body.documents as never, checkpoint: { checkpoint: body.checkpoint } };
-          },
-        },
+        pull: { batchSize: 200, handler: stockPullHandler(served.server.url, c, token) },
         ...(['pedidos', 'funil', 'chamados', 'cadastros'].includes(c)
           ? {
               push: {
@@ -144,7 +90,7 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
                 async handler(docs) {
                   const res = await fetch(`${served.server.url}/api/v1/sync/${c}/push`, {
                     method: 'POST',
-                    headers: headers(),
+                    headers: stockHeaders(token),
                     body: JSON.stringify(docs),
                   });
                   if (!res.ok) throw new Error(`push ${c}: ${res.status} ${await res.text()}`);

@@ -243,6 +243,12 @@ export interface AppSyncAlteracoes {
   xid: Generated<number>;
 }
 
+export interface AppSyncConstruidas {
+  colecao: string;
+  construida_em: Generated<Timestamp>;
+  id_empresa: number;
+}
+
 export interface AppSyncRecusas {
   chave: string;
   cod_vendedor: number;
@@ -555,6 +561,7 @@ export interface DB {
   "app.push_outbox": AppPushOutbox;
   "app.regras_desconto": AppRegrasDesconto;
   "app.sync_alteracoes": AppSyncAlteracoes;
+  "app.sync_construidas": AppSyncConstruidas;
   "app.sync_recusas": AppSyncRecusas;
   "app.tentativas_login": AppTentativasLogin;
   "app.usuarios": AppUsuarios;

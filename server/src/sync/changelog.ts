@@ -152,6 +152,7 @@ function keysOf(colecao: SqlCollection, idEmpresa: number) {
  * in order and a pull that saw revision N never misses a lower one committed later.
  * Tombstones are written before the new keys, so a client moved between portfolios reaches a
  * tenant-wide reader as a deletion followed by the new document, never the other way round.
+ * Records the collection as built (markBuilt).
  */
 export async function refreshSqlCollection(
   tx: Tx,
@@ -170,6 +171,7 @@ export async function refreshSqlCollection(
     select count(*)::integer as deleted from marcadas`.execute(tx);
   const changed = await upsertSqlDocuments(tx, idEmpresa, colecao, null);
   const counts = { ...changed, deleted: gone.rows[0]?.deleted ?? 0 };
+  await markBuilt(tx, idEmpresa, colecao);
   // Heard by the devices' change streams when the refresh commits.
   if (counts.inserted + counts.updated + counts.deleted > 0) {
     await announceChange(tx, { idEmpresa, colecao, codVendedor: null });
@@ -426,7 +428,7 @@ async function writeRevisions(
 /**
  * Brings the change log of a TypeScript-built collection up to date: every document of the
  * tenant is built by its domain's loader, compared by hash, and keys no longer built become
- * tombstones.
+ * tombstones. Records the collection as built (markBuilt).
  */
 export async function refreshLoadedCollection(
   tx: Tx,
@@ -446,6 +448,7 @@ export async function refreshLoadedCollection(
     .execute();
   const gone = logged.map((r) => r.chave).filter((k) => !current.has(k));
   const counts = await writeRevisions(tx, idEmpresa, colecao, docs, gone, true);
+  await markBuilt(tx, idEmpresa, colecao);
   if (counts.inserted + counts.updated + counts.deleted > 0) {
     await announceChange(tx, { idEmpresa, colecao, codVendedor: null });
   }
@@ -487,14 +490,37 @@ export async function touchDocuments(
                 then pg_notify(${SYNC_CHANNEL}, ${changeNotice({ idEmpresa, colecao, codVendedor })}) end`.execute(tx);
 }
 
-/** Whether the tenant's change log of the collection holds anything (tenant-wide scope). */
-export async function hasChangeLog(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<boolean> {
+/**
+ * Records that the tenant's collection has been built whole (app.sync_construidas, migration
+ * 0015), in the transaction of the full refresh that built it. The first pull of a collection
+ * builds it when this was never recorded: rows in the log are no proof, since a write before
+ * any build (an order logs its client into clientes) leaves one or two there.
+ */
+async function markBuilt(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<void> {
+  await sql`insert into app.sync_construidas (id_empresa, colecao) values (${idEmpresa}, ${colecao})
+            on conflict do nothing`.execute(tx);
+}
+
+/** Whether a full refresh has built the tenant's collection (markBuilt). */
+export async function isBuilt(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<boolean> {
   const row = await tx
-    .selectFrom('app.sync_alteracoes')
-    .select('chave')
+    .selectFrom('app.sync_construidas')
+    .select('colecao')
     .where('id_empresa', '=', idEmpresa)
     .where('colecao', '=', colecao)
-    .limit(1)
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Serialises the first builds of one collection of a tenant: devices starting at once wait for
+ * the first one's build and then find it recorded, rather than each building it again. A lock
+ * of its own: taking the refresh's exclusive lock before the orders' reconciliation would
+ * reverse the order in which an order's decision takes its row and the shared lock.
+ */
+export async function lockFirstBuild(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${firstBuildLockKey(colecao)}), ${idEmpresa})`.execute(tx);
+}
+
+/** The advisory lock key of a collection's first builds (lockFirstBuild). */
+export const firstBuildLockKey = (colecao: SyncCollection) => `campo.sync.build:${colecao}`;

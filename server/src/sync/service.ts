@@ -24,7 +24,7 @@ import type { Db } from '../db/kysely.ts';
 import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, forbidden, notFound } from '../errors.ts';
 import { log } from '../log.ts';
-import { documentsOf, hasChangeLog, idOfKey, isSqlCollection } from './changelog.ts';
+import { documentsOf, idOfKey, isBuilt, isSqlCollection, lockFirstBuild } from './changelog.ts';
 import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
 import { type BytePage, copyPage, copyReplicaPage, cp1252Utf8, readReplicaMark } from './page.ts';
 import type { PageCache } from './page-cache.ts';
@@ -87,34 +87,34 @@ export async function refreshAll(db: Db, idEmpresa: number): Promise<Record<Sync
 }
 
 /**
- * Collections of a tenant this process refreshed and found empty, and when: a collection with
- * nothing in it (no rules yet, no orders) stays empty after its refresh, and a hundred devices
- * starting at once would each refresh it again. For EMPTY_REFRESH_MS the first pull trusts that
- * refresh; later changes arrive as any change does (the writing transaction, or the schedule).
+ * The (tenant, collection) logs known built, per database: a recorded build is never undone,
+ * so once one is seen, a device's first pull of that collection costs no statement more.
  */
-const refreshedEmpty = new Map<string, number>();
-const EMPTY_REFRESH_MS = 10_000;
+const knownBuilt = new WeakMap<Db, Set<string>>();
 
-/** A fresh install works without a refresh: the first pull fills an empty log. */
+/**
+ * A fresh install works without a refresh: the first pull of a collection whose build was
+ * never recorded (app.sync_construidas) builds it whole, whatever the log already holds (a
+ * write before any build logs its own documents only). Devices starting at once wait for the
+ * first one's build and then find it recorded.
+ */
 async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollection): Promise<void> {
-  const memo = `${idEmpresa}:${colecao}`;
-  const at = refreshedEmpty.get(memo);
-  if (at !== undefined && Date.now() - at < EMPTY_REFRESH_MS) return;
-  const empty = await withScope(
-    db,
-    tenantScope(idEmpresa),
-    async (tx) => !(await hasChangeLog(tx, idEmpresa, colecao)),
-  );
-  if (!empty) return;
+  let known = knownBuilt.get(db);
+  if (!known) {
+    known = new Set();
+    knownBuilt.set(db, known);
+  }
+  const key = `${idEmpresa}:${colecao}`;
+  if (known.has(key)) return;
   await withScope(db, tenantScope(idEmpresa), async (tx) => {
-    // Another first pull may have filled it while this one waited for the refresh lock.
-    if (await hasChangeLog(tx, idEmpresa, colecao)) return;
-    const counts = await refreshChangeLog(tx, idEmpresa, colecao);
-    if (counts.inserted + counts.updated + counts.deleted === 0) {
-      if (refreshedEmpty.size > 10_000) refreshedEmpty.clear();
-      refreshedEmpty.set(memo, Date.now());
-    }
+    if (await isBuilt(tx, idEmpresa, colecao)) return;
+    await lockFirstBuild(tx, idEmpresa, colecao);
+    // A statement of its own, so a snapshot taken after the lock: another first pull may have
+    // built it while this one waited.
+    if (await isBuilt(tx, idEmpresa, colecao)) return;
+    await refreshChangeLog(tx, idEmpresa, colecao);
   });
+  known.add(key);
 }
 
 async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncCollection, chaves: string[]) {
