@@ -327,15 +327,18 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
   // 1 (protocol 2): funnel cards and tickets gained `recusa` (the server's refusal of what
   // the device pushed). Nothing else changed; every other collection is carried over as is.
   // 2 (payment terms, stock): products gained their stock (null: unknown), clients their
-  // default payment term and the terms they are restricted to. A carried-over client has neither until the server's new document arrives (its hash
-  // changed, so the next pull brings it); the company document (ajustes 'empresa', an object
-  // in the schema) gains the list of terms the same way. A queued order's draft is an object
-  // too: one queued before the update has no term, and the server applies the client's.
+  // default payment term and the terms they are restricted to. A document an older release
+  // pulled from a server that already sent them holds them (the schema lists fields, it does
+  // not strip the others): they are kept. One that lacks them gets null until the refetch
+  // (REFETCH_SINCE below) brings the server's document again. The company document (ajustes
+  // 'empresa', an object in the schema) gains the list of terms the same way. A queued order's
+  // draft is an object too: one queued before the update has no term, and the server applies
+  // the client's.
   // 3 (first download): products lost their two search indexes; no document changed.
-  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: null }), 3: same, ...fixtureNext },
+  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: doc.stock ?? null }), 3: same, ...fixtureNext },
   clientes: {
     1: same,
-    2: (doc) => ({ ...doc, paymentTermId: null, paymentTermIds: null }),
+    2: (doc) => ({ ...doc, paymentTermId: doc.paymentTermId ?? null, paymentTermIds: doc.paymentTermIds ?? null }),
     3: same,
     ...fixtureNext,
   },
