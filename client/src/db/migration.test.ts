@@ -300,7 +300,7 @@ describe('every migration strategy', () => {
     }
   });
 
-  it.each(collections)('of %s, run on a document as today server sends it, keeps every field it holds', (c) => {
+  it.each(collections)("of %s, run on a document as today's server sends it, keeps every field it holds", (c) => {
     const doc = SERVER_DOCS[c] as Record<string, unknown>;
     const versions = Object.keys(MIGRATIONS[c]).map(Number);
     // Every version from the first release's on has one (a phone may skip releases).
@@ -316,7 +316,7 @@ describe('every migration strategy', () => {
   });
 });
 
-describe('a store of an older release holding documents as today server sends them', () => {
+describe("a store of an older release holding documents as today's server sends them", () => {
   it.each([
     [0, v0],
     [1, v1],
