@@ -5,9 +5,20 @@
 // Real server over HTTP on a real LATIN1 PostgreSQL; the device is the real client store on
 // fake-indexeddb. The 426 comes from test/support/version-gate.ts in front of the app, the
 // server's check as docs/sync.md specifies it.
-import { SYNC_PROTOCOL_VERSION, type SyncCollection } from '@campo/shared';
+import { SYNC_COLLECTIONS, SYNC_PROTOCOL_VERSION, type SyncCollection } from '@campo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpportunityDoc, OrderDoc, TicketDoc } from '../../client/src/db/index.ts';
+import {
+  type CampoDatabase,
+  type ClientDoc,
+  MIGRATIONS,
+  type OpportunityDoc,
+  type OrderDoc,
+  openCampoDb,
+  type ProductDoc,
+  REFETCH_SINCE,
+  SCHEMAS,
+  type TicketDoc,
+} from '../../client/src/db/index.ts';
 import { SCHEMAS_V0 } from '../fixtures/schemas-v0.ts';
 import { SCHEMAS_V1 } from '../fixtures/schemas-v1.ts';
 import { SCHEMAS_V2 } from '../fixtures/schemas-v2.ts';
@@ -28,6 +39,47 @@ const RELEASED: [number, Schemas][] = [
   [1, released(SCHEMAS_V1)],
   [2, released(SCHEMAS_V2)],
 ];
+
+/** What the migration to store version 2 must keep: a client's payment terms, a product's stock. */
+interface ServerFields {
+  client: Pick<ClientDoc, 'id' | 'paymentTermId' | 'paymentTermIds'>;
+  product: Pick<ProductDoc, 'id' | 'stock'>;
+}
+
+/** A client with a default payment term and a product with stock, as the store holds them. */
+async function serverFields(db: CampoDatabase): Promise<ServerFields> {
+  const clients = ((await db.collections.clientes?.find().exec()) ?? []).map((d) => d.toJSON() as ClientDoc);
+  const products = ((await db.collections.produtos?.find().exec()) ?? []).map((d) => d.toJSON() as ProductDoc);
+  const client = clients.find((c) => c.paymentTermId != null);
+  const product = products.find((p) => p.stock != null);
+  if (!client || !product) throw new Error('the store holds no client with a payment term or no product with stock');
+  return {
+    client: { id: client.id, paymentTermId: client.paymentTermId, paymentTermIds: client.paymentTermIds },
+    product: { id: product.id, stock: product.stock },
+  };
+}
+
+/** The same client's and product's fields as the store holds them now. */
+async function fieldsNow(db: CampoDatabase, held: ServerFields): Promise<ServerFields> {
+  const client = (await db.collections.clientes?.findOne(held.client.id).exec())?.toJSON() as ClientDoc;
+  const product = (await db.collections.produtos?.findOne(held.product.id).exec())?.toJSON() as ProductDoc;
+  return {
+    client: { id: client.id, paymentTermId: client.paymentTermId, paymentTermIds: client.paymentTermIds },
+    product: { id: product.id, stock: product.stock },
+  };
+}
+
+/** A fetch that counts the pulls from the beginning (no checkpoint), per collection. */
+function pullStarts() {
+  const starts = new Map<string, number>();
+  const counting: typeof fetch = (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    const pull = /\/sync\/([a-z]+)\/pull$/.exec(url.pathname);
+    if (pull?.[1] && !url.searchParams.has('checkpoint')) starts.set(pull[1], (starts.get(pull[1]) ?? 0) + 1);
+    return fetch(input, init);
+  };
+  return { starts, counting };
+}
 
 describe('client replication across versions', () => {
   const gate = versionGate(1);
@@ -98,7 +150,7 @@ describe('client replication across versions', () => {
 
   it.each(RELEASED)(
     'an upgrade never loses local work: a store of version %i is migrated and its offline work reaches the server once',
-    async (_version, schemas) => {
+    async (version, schemas) => {
       // Build N: a released version's schemas. It syncs, then goes offline and keeps working.
       const old = await openDevice({ user: user(), baseUrl: served.server.url, token, schemas });
       const indexedDb = old.indexedDb;
@@ -106,10 +158,13 @@ describe('client replication across versions', () => {
       let cardId: string;
       let ticketId: string;
       let idPedido: number;
+      let pulled: ServerFields;
       try {
         const outbox = old.outbox;
         if (!outbox) throw new Error('no outbox');
         await old.replication.awaitInitialSync();
+        // What today's server sent this old store, beyond the fields its schemas list.
+        pulled = await serverFields(old.db);
         // Something to reply to and something to move, held by the server before going offline.
         const placed = await outbox.queueOrder(draft('pedido anterior'));
         idPedido = await eventually('the first order on the server', async () => {
@@ -142,7 +197,8 @@ describe('client replication across versions', () => {
       // Build N+1 opens the same phone's store: the migration runs before anything reads it.
       await served.server.start();
       const before = await ordersOfRep();
-      const device = await openDevice({ user: user(), baseUrl: served.server.url, token, indexedDb });
+      const { starts, counting } = pullStarts();
+      const device = await openDevice({ user: user(), baseUrl: served.server.url, token, indexedDb, fetch: counting });
       try {
         await eventually('the migrated order to be accepted', async () => {
           const doc = (await device.db.collections.pedidos?.findOne(orderId).exec())?.toJSON() as OrderDoc | undefined;
@@ -168,11 +224,114 @@ describe('client replication across versions', () => {
         expect(held.mensagens.map((m) => m.texto)).toEqual(['Quando chega?', 'Alguma novidade? ✅']);
         expect(await ordersUnderKey(orderId)).toBe(1);
         expect(await ordersOfRep()).toBe(before + 1);
+        // The payment terms and the stock the old store held are still there: the cart
+        // pre-selects the client's term and the catalog shows the stock.
+        await device.replication.awaitInitialSync();
+        expect(await fieldsNow(device.db, pulled)).toEqual(pulled);
+        // Collections whose server fields came after this store's version were pulled again
+        // from the beginning, once; the others (the outbox's pedidos among them) were not.
+        for (const c of ['produtos', 'clientes', 'ajustes', 'funil', 'chamados', 'pedidos'] as const) {
+          expect(starts.get(c) ?? 0, c).toBe((REFETCH_SINCE[c] ?? 0) > version ? 1 : 0);
+        }
       } finally {
         await device.close();
       }
     },
   );
+
+  it('a phone an earlier release emptied gets its documents again, once, with its outbox untouched', async () => {
+    const { starts, counting } = pullStarts();
+    // Store version 1, online against today's server; then, offline, an order and a new card.
+    const old = await openDevice({ user: user(), baseUrl: served.server.url, token, schemas: released(SCHEMAS_V1) });
+    const indexedDb = old.indexedDb;
+    let held: ServerFields;
+    let orderId: string;
+    let cardId: string;
+    try {
+      const outbox = old.outbox;
+      if (!outbox) throw new Error('no outbox');
+      await old.replication.awaitInitialSync();
+      held = await serverFields(old.db);
+      const placed = await outbox.queueOrder(draft('antes da atualização'));
+      await eventually(
+        'the first order to be accepted',
+        async () => (await outbox.listOutbox()).find((e) => e.id === placed)?.state === 'accepted',
+      );
+      await served.server.stop();
+      orderId = await outbox.queueOrder(draft('na fila da versão 1'));
+      cardId = await outbox.createOpportunity({ nomeProspect: 'Padaria Reaberta', valor: 300 });
+      await eventually('the old app to notice it is offline', () => old.replication.syncState.get().online === false);
+    } finally {
+      await old.close();
+    }
+
+    // The release that shipped the blanket-null migration to store version 2 opens it offline:
+    // the terms and the stock are gone, and its checkpoints are past those documents.
+    const broken = Object.fromEntries(
+      SYNC_COLLECTIONS.map((c) => [
+        c,
+        {
+          schema: SCHEMAS[c],
+          migrationStrategies: {
+            ...MIGRATIONS[c],
+            ...(c === 'produtos' ? { 2: (d: object) => ({ ...d, stock: null }) } : {}),
+            ...(c === 'clientes' ? { 2: (d: object) => ({ ...d, paymentTermId: null, paymentTermIds: null }) } : {}),
+          },
+        },
+      ]),
+    );
+    const emptied = await openCampoDb({ user: user(), indexedDb, multiInstance: false, schemas: broken });
+    try {
+      expect(await fieldsNow(emptied, held)).toEqual({
+        client: { id: held.client.id, paymentTermId: null, paymentTermIds: null },
+        product: { id: held.product.id, stock: null },
+      });
+    } finally {
+      await emptied.close();
+    }
+
+    // This release: the collections that gained server fields are pulled again.
+    await served.server.start();
+    const before = await ordersOfRep();
+    const device = await openDevice({ user: user(), baseUrl: served.server.url, token, indexedDb, fetch: counting });
+    try {
+      await device.replication.awaitInitialSync();
+      expect(await fieldsNow(device.db, held)).toEqual(held);
+      await eventually('the queued order to be accepted', async () => {
+        const e = (await device.outbox?.listOutbox())?.find((x) => x.id === orderId);
+        return e?.state === 'accepted';
+      });
+      await device.replication.syncNow();
+      expect(await ordersUnderKey(orderId)).toBe(1);
+      expect(await ordersOfRep()).toBe(before + 1);
+      const card = await db.pool.query('select 1 from app.oportunidades where id::text = $1', [cardId]);
+      expect(card.rows).toHaveLength(1);
+      const local = (await device.db.collections.funil?.findOne(cardId).exec())?.toJSON() as OpportunityDoc;
+      expect(local.nomeProspect).toBe('Padaria Reaberta');
+      // Once each, and never the outbox's own collection.
+      expect(starts.get('produtos')).toBe(1);
+      expect(starts.get('clientes')).toBe(1);
+      // A card waiting to be pushed is not pulled over: version 1 already had funil's fields.
+      expect(starts.get('funil')).toBeUndefined();
+      expect(starts.get('pedidos')).toBeUndefined();
+    } finally {
+      await device.close();
+    }
+
+    // The next start resumes from the stored checkpoints: nothing is pulled again.
+    starts.clear();
+    const again = await openDevice({ user: user(), baseUrl: served.server.url, token, indexedDb, fetch: counting });
+    try {
+      await again.replication.awaitInitialSync();
+      await again.replication.syncNow();
+      expect(await fieldsNow(again.db, held)).toEqual(held);
+      expect(starts.get('produtos')).toBeUndefined();
+      expect(starts.get('clientes')).toBeUndefined();
+      expect(starts.get('ajustes')).toBeUndefined();
+    } finally {
+      await again.close();
+    }
+  });
 
   it('a server that needs a newer app answers 426: replication stops, the outbox stays, and it is pushed once the server accepts the app', async () => {
     const before = await ordersOfRep();

@@ -1,14 +1,15 @@
-// Opening a store written by the first release (store version 0) with the current schemas:
-// every document comes over as it was, queued and unpushed local work included, with only
-// what the new version adds (schemas.ts, "Versions"). No server: the replication's side of the
-// upgrade is test/replication/versions.pg.test.ts.
+// Opening a store written by an older release with the current schemas: every document comes
+// over as it was, queued and unpushed local work included, with only what the new version adds
+// (schemas.ts, "Versions"); and every migration strategy keeps every field a document holds. No
+// server: the replication's side of the upgrade is test/replication/versions.pg.test.ts.
+import type { SyncCollection } from '@campo/shared';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { SCHEMAS_V0 } from '../../../test/fixtures/schemas-v0.ts';
 import { SCHEMAS_V1 } from '../../../test/fixtures/schemas-v1.ts';
 import { SCHEMAS_V2 } from '../../../test/fixtures/schemas-v2.ts';
 import { collectionOf, openCampoDb } from './database.ts';
-import { SCHEMAS, STORE_VERSION } from './schemas.ts';
+import { type CampoDocTypes, MIGRATIONS, SCHEMAS, STORE_VERSION } from './schemas.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
 const v0 = Object.fromEntries(Object.entries(SCHEMAS_V0).map(([c, schema]) => [c, { schema }]));
@@ -177,6 +178,162 @@ describe('store migration', () => {
       const kept = await produtos.find().exec();
       expect(kept.map((d) => d.toJSON()).sort((a, b) => Number(a.id) - Number(b.id))).toEqual(products);
       expect((await collectionOf(db, 'pedidos').findOne(order.id).exec())?.toJSON()).toEqual(order);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+/**
+ * One document per collection as today's server sends it (with the search keys the pull adds),
+ * every field set and none null, so a strategy that overwrites a field shows. An older store
+ * holds such documents when the old release pulled them from today's server: its schema lists
+ * fewer fields, but nothing strips the others.
+ */
+const SERVER_DOCS: { [C in SyncCollection]: CampoDocTypes[C] } = {
+  produtos: {
+    id: '9001',
+    code: 'FRIO00001',
+    description: 'Queijo minas frescal',
+    unit: 'KG',
+    category: 'FRIOS',
+    grupo: 4,
+    grupoName: 'Frios',
+    subgrupo: 41,
+    subgrupoName: 'Queijos',
+    image: 'frio00001.jpg',
+    active: true,
+    prices: [{ idPauta: 1, price: 32.5 }],
+    stock: 235,
+    busca: 'frio00001 queijo minas frescal',
+    grupoCodigo: 4,
+  },
+  clientes: {
+    id: '1',
+    codVendedor: 3,
+    name: 'Açougue Boi Gordo Ltda',
+    tradeName: 'Boi Gordo',
+    document: '11222333000181',
+    documentType: 'CNPJ',
+    street: 'Rua das Flores',
+    number: '12',
+    complement: 'fundos',
+    district: 'Centro',
+    zip: '01001000',
+    deliveryAddress: 'Rua das Flores, 12, fundos, Centro',
+    city: 'São Paulo',
+    uf: 'SP',
+    phone: '1133334444',
+    email: 'compras@boigordo.test',
+    idPauta: 1,
+    financialStatus: 'ok',
+    creditLimit: 5000,
+    lastOrderAt: '2026-11-20T10:00:00.000Z',
+    active: true,
+    paymentTermId: 3,
+    paymentTermIds: [1, 3],
+    busca: 'boi gordo acougue boi gordo ltda 11222333000181 sao paulo',
+  },
+  regras: {
+    id: '5',
+    descricao: 'Frios em dezembro',
+    grupo: 4,
+    subgrupo: 41,
+    representante: 3,
+    idPauta: 1,
+    percent: 12,
+    vigenciaInicio: '2026-12-01',
+    vigenciaFim: '2026-12-31',
+    promocao: true,
+  },
+  ajustes: {
+    id: 'empresa',
+    empresa: {
+      idEmpresa: 2,
+      name: 'Distribuidora Campo Ltda',
+      tradeName: 'Campo',
+      cnpj: '11222333000181',
+      stateRegistration: '123456789',
+      address: { street: 'Av. Brasil, 100', city: 'Campinas', uf: 'SP', cep: '13000000' },
+      phone: '1933334444',
+      logoBase64: 'data:image/png;base64,AAAA',
+      metaPositivacaoDia: 8,
+      paymentTerms: [{ id: 3, name: '28/35/42 dias' }],
+    } as never,
+    tetos: { codVendedor: 3, defaultPercent: 5, byCategory: { FRIOS: 8 } },
+  },
+  pedidos: {
+    ...order,
+    status: 'refused',
+    order: { id: 44 } as never,
+    reasons: [{ code: 'VALIDATION', message: 'Falta o prazo' }],
+  },
+  funil: {
+    ...card,
+    estagio: 'proposta',
+    idCliente: 1,
+    nomeCliente: 'Boi Gordo',
+    empresaProspect: 'Empório',
+    idPedido: 44,
+    previsaoFechamento: '2026-12-10',
+    motivoPerda: 'preço',
+    recusa: { code: 'CLIENT_NOT_IN_PORTFOLIO', message: 'O cliente não é mais da sua carteira.' },
+  },
+  chamados: {
+    ...ticket,
+    numPedErp: 900,
+    recusa: { code: 'TICKET_CLOSED', message: 'O chamado foi encerrado.' },
+  } as never,
+  cadastros: { ...registration, status: 'created', idCliente: 77, criadoEm: '2026-11-21T10:00:00.000Z' },
+};
+
+describe('every migration strategy', () => {
+  const collections = Object.keys(SERVER_DOCS) as SyncCollection[];
+
+  it('has a server document with every field of the current schema set', () => {
+    for (const c of collections) {
+      const doc = SERVER_DOCS[c] as Record<string, unknown>;
+      for (const field of Object.keys(SCHEMAS[c].properties)) {
+        expect(doc[field], `${c}.${field}`).not.toBeNull();
+        expect(doc[field], `${c}.${field}`).not.toBeUndefined();
+      }
+    }
+  });
+
+  it.each(collections)("of %s, run on a document as today's server sends it, keeps every field it holds", (c) => {
+    const doc = SERVER_DOCS[c] as Record<string, unknown>;
+    const versions = Object.keys(MIGRATIONS[c]).map(Number);
+    // Every version from the first release's on has one (a phone may skip releases).
+    expect(versions).toEqual(Array.from({ length: STORE_VERSION }, (_, i) => i + 1));
+    for (const version of versions) {
+      const migrate = MIGRATIONS[c][version] as (d: Record<string, unknown>) => Record<string, unknown>;
+      expect(migrate(structuredClone(doc)), `${c} to version ${version}`).toEqual(doc);
+    }
+    // And all of them in a row, as a phone that skipped releases runs them.
+    let chained = structuredClone(doc);
+    for (const version of versions) chained = (MIGRATIONS[c][version] as (d: typeof doc) => typeof doc)(chained);
+    expect(chained).toEqual(doc);
+  });
+});
+
+describe("a store of an older release holding documents as today's server sends them", () => {
+  it.each([
+    [0, v0],
+    [1, v1],
+    [2, v2],
+  ])('of version %i is opened with every document as it was', async (_version, schemas) => {
+    const indexedDb = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const old = await openCampoDb({ user, indexedDb, multiInstance: false, schemas });
+    const collections = Object.keys(SERVER_DOCS) as SyncCollection[];
+    for (const c of collections) await collectionOf(old, c).insert(SERVER_DOCS[c] as never);
+    await old.close();
+
+    const db = await openCampoDb({ user, indexedDb, multiInstance: false });
+    try {
+      for (const c of collections) {
+        const doc = (await collectionOf(db, c).findOne(SERVER_DOCS[c].id).exec())?.toJSON();
+        expect(doc, c).toEqual(SERVER_DOCS[c]);
+      }
     } finally {
       await db.close();
     }

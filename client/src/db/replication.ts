@@ -19,6 +19,7 @@ import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/rep
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
 import { firstWriter, type PlainDoc } from './first-write.ts';
+import { refetchingPull, stamped } from './refetch.ts';
 import { type CampoDocTypes, clientSearchKey, INDEX_DEFAULTS, productSearchKey } from './schemas.ts';
 import { createSyncState, SyncHttpError, type SyncStateStore } from './sync-state.ts';
 
@@ -496,7 +497,8 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     const batchSize = options.pullBatchSize?.[collection] ?? PULL_BATCH[collection];
     const bulk = !writable && FIRST_DOWNLOAD.has(collection) && options.firstDownload !== false;
     const pull: ReplicationPullOptions<CampoDocTypes[typeof collection], PullCheckpoint> = {
-      handler: pullHandler(collection),
+      // Pulled again from the beginning after an upgrade that added server fields (refetch.ts).
+      handler: refetchingPull(collectionOf(db, collection), pullHandler(collection)),
       batchSize,
       stream$: (resync$[collection] as Subject<'RESYNC'>).asObservable() as Observable<
         RxReplicationPullStreamItem<CampoDocTypes[typeof collection], PullCheckpoint>
@@ -530,7 +532,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       void download.then(
         (checkpoint) => {
           // Read by start(): the stored checkpoint, when there is one, wins.
-          if (checkpoint) pull.initialCheckpoint = { checkpoint };
+          if (checkpoint) pull.initialCheckpoint = stamped(collectionOf(db, collection), { checkpoint });
           if (!stopped) void state.start().catch(() => undefined);
         },
         () => {

@@ -13,11 +13,16 @@
 //   1. bump STORE_VERSION by one (every collection, so one number names the store's shape);
 //   2. add a strategy for the new number to every collection in MIGRATIONS, never edit an old
 //      one: it carries a document of the previous version over, keeping every field the
-//      device may still have to push (a queued order, an unpushed card, edit or reply, a
-//      queued registration) and never returning null for such a document;
-//   3. freeze the previous schemas as test/fixtures/schemas-v<N>.ts and extend
-//      test/replication/versions.pg.test.ts to open a store with them, queue work offline,
-//      reopen with the current schemas and check the server receives that work exactly once.
+//      document holds (a new field is `doc.x ?? null`, never a blanket null: the old release
+//      may have pulled it from a newer server already) and never returning null for a
+//      document the device may still have to push (a queued order, an unpushed card, edit or
+//      reply, a queued registration);
+//   3. if the new fields come from the server, raise the collection's REFETCH_SINCE to the new
+//      number: the replication then pulls that collection again from the beginning once;
+//   4. freeze the previous schemas as test/fixtures/schemas-v<N>.ts and extend
+//      test/replication/versions.pg.test.ts to open a store with them, sync with today's
+//      server, queue work offline, reopen with the current schemas and check the server
+//      receives that work exactly once and the pulled documents kept what the server sent.
 //      The browser's upgrade test (test/browser/upgrade.pg.test.ts, a fixture build one version
 //      ahead: `fixtureNext` below) follows the bump by itself.
 // Opening a store runs the strategies before any collection is used (RxDB's migration-schema
@@ -327,15 +332,18 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
   // 1 (protocol 2): funnel cards and tickets gained `recusa` (the server's refusal of what
   // the device pushed). Nothing else changed; every other collection is carried over as is.
   // 2 (payment terms, stock): products gained their stock (null: unknown), clients their
-  // default payment term and the terms they are restricted to. A carried-over client has neither until the server's new document arrives (its hash
-  // changed, so the next pull brings it); the company document (ajustes 'empresa', an object
-  // in the schema) gains the list of terms the same way. A queued order's draft is an object
-  // too: one queued before the update has no term, and the server applies the client's.
+  // default payment term and the terms they are restricted to. A document an older release
+  // pulled from a server that already sent them holds them (the schema lists fields, it does
+  // not strip the others): they are kept. One that lacks them gets null until the refetch
+  // (REFETCH_SINCE below) brings the server's document again. The company document (ajustes
+  // 'empresa', an object in the schema) gains the list of terms the same way. A queued order's
+  // draft is an object too: one queued before the update has no term, and the server applies
+  // the client's.
   // 3 (first download): products lost their two search indexes; no document changed.
-  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: null }), 3: same, ...fixtureNext },
+  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: doc.stock ?? null }), 3: same, ...fixtureNext },
   clientes: {
     1: same,
-    2: (doc) => ({ ...doc, paymentTermId: null, paymentTermIds: null }),
+    2: (doc) => ({ ...doc, paymentTermId: doc.paymentTermId ?? null, paymentTermIds: doc.paymentTermIds ?? null }),
     3: same,
     ...fixtureNext,
   },
@@ -345,6 +353,24 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
   funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, ...fixtureNext },
   chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, ...fixtureNext },
   cadastros: { 1: same, 2: same, 3: same, ...fixtureNext },
+};
+
+/**
+ * Per collection, the last store version whose migration added fields the server sends. A
+ * store older than that may hold the collection's documents without them (pulled before the
+ * server had them, or emptied by a migration), and its pull checkpoint is past them, so they
+ * would never come again: the replication pulls such a collection from the beginning once
+ * (refetch.ts). A migration that adds a field the server knows raises its collection's entry
+ * here, in the same change; one that only adds a local field or an index does not.
+ */
+export const REFETCH_SINCE: { readonly [C in SyncCollection]?: number } = {
+  // 1: the server's refusal of a card or ticket (`recusa`).
+  funil: 1,
+  chamados: 1,
+  // 2: stock, a client's payment terms, the company's list of terms.
+  produtos: 2,
+  clientes: 2,
+  ajustes: 2,
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */
