@@ -125,7 +125,7 @@ function refusedCreation(next: Record<string, unknown>, recusa: SyncRefusal): Sy
   return { ...(pushed as SyncOpportunity), recusa, _deleted: false };
 }
 
-async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncOpportunity | null> {
+async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, reread = false): Promise<SyncOpportunity | null> {
   const next = row.newDocumentState as Record<string, unknown>;
   const id = row.newDocumentState.id;
   const server = await current(db, auth, id);
@@ -156,8 +156,11 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     } catch (err) {
       // Created by a copy of this push and deleted, both since the read above.
       if (err instanceof OpportunityDeleted) return { ...(err.card as SyncOpportunity), _deleted: true };
-      // Row-level security hides another representative's card: its id is simply taken.
       if (err instanceof DomainError && err.code === 'OPPORTUNITY_ID_TAKEN') {
+        // Created since the read above, with other content: a retry of the creation carrying a
+        // later edit crossed its original. Read again, the card is this device's to edit.
+        if (!reread) return pushOne(db, auth, row, true);
+        // Row-level security hides another representative's card: its id is simply taken.
         throw notYours();
       }
       if (isRefusal(err)) return refusedCreation(next, refusalOf(err));

@@ -39,13 +39,11 @@ async function hold(statement: string, params: unknown[]) {
   await client.query('begin');
   await client.query(statement, params);
   let released: Promise<void> | undefined;
-  return {
-    client,
-    release: () => {
-      released ??= client.query('commit').then(() => client.release());
-      return released;
-    },
+  const end = (how: 'commit' | 'rollback') => {
+    released ??= client.query(how).then(() => client.release());
+    return released;
   };
+  return { client, release: () => end('commit'), rollBack: () => end('rollback') };
 }
 
 /**
@@ -261,6 +259,40 @@ describe('concurrent pushes', () => {
           expect(await tombstone(target.id)).toEqual([true]);
         }
         expect(await rows(after.id)).toHaveLength(1);
+      }
+    });
+
+    it('a creation retried with a later edit, crossing its original: created once, then edited', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const first = card();
+        const edited = {
+          ...first,
+          valor: 300,
+          atualizadoEm: new Date(Date.parse(first.atualizadoEm) + 1000).toISOString(),
+        };
+        // Both copies read no card, then meet at the insert: held there by an insert of the
+        // test's own, rolled back once both wait, so one creates and the other finds its card.
+        const slot = await hold(
+          `insert into app.oportunidades (id, id_empresa, cod_vendedor, estagio, nome_prospect)
+           values ($1, $2, $3, 'lead', 'x')`,
+          [first.id, s.idEmpresa, s.codVendedor],
+        );
+        const sent = Promise.all([
+          pushRaw<SyncOpportunity>(rep, 'funil', [create(first)]),
+          pushRaw<SyncOpportunity>(rep, 'funil', [create(edited)]),
+        ]);
+        try {
+          await waiting(2, sent);
+        } finally {
+          await slot.rollBack();
+        }
+        const answers = await sent;
+        expect(answers.map((a) => a.status)).toEqual([200, 200]);
+        // The creation first: the edit is applied over it, both taken as sent. The edit first: the
+        // creation arrives last and is applied over it (arrival order), at the server's time.
+        const [held] = await rows(first.id);
+        if (Number(held.valor) === 300) expect(answers.map((a) => a.body)).toEqual([[], []]);
+        else expect(answers.map((a) => a.body)).toEqual([[{ ...first, atualizadoEm: expect.any(String) }], []]);
       }
     });
 
