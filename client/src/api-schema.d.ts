@@ -9783,7 +9783,7 @@ export interface paths {
         put?: never;
         /**
          * Replication push of a writable collection
-         * @description RxDB push (docs/sync.md), representatives only: pedidos, funil or chamados, at most 100 documents as { assumedMasterState, newDocumentState }. pedidos: a document with status queued and a draft (the body of POST /orders) creates the order through the same service as POST /orders, its id being the Idempotency-Key, so a retried or duplicated push creates one order; the answer holds its master state (pending_approval with the order) or, when refused, status refused with a typed reason per line (the device fixes the draft and queues it again under the same id, or deletes it). funil: the fields the device changed are applied over the server's version (per field, in arrival order; a deletion wins). chamados: a new id opens the ticket; replies the server lacks are appended once; status cancelado cancels. The answer lists the master state of every document the server holds differently from newDocumentState (the device adopts it). A document of another representative is a 403; 409 IDEMPOTENCY_KEY_IN_FLIGHT while the same order is being created by another request: retry the push.
+         * @description RxDB push (docs/sync.md), representatives only: pedidos, funil or chamados, at most 100 documents as { assumedMasterState, newDocumentState }. pedidos: a document with status queued and a draft (the body of POST /orders) creates the order through the same service as POST /orders, its id being the Idempotency-Key, so a retried or duplicated push creates one order; the answer holds its master state (pending_approval with the order) or, when refused, status refused with a typed reason per line (the device fixes the draft and queues it again under the same id, or deletes it). funil: the fields the device changed are applied over the server's version (per field, in arrival order; a deletion wins). chamados: a new id opens the ticket; replies the server lacks are appended once; status cancelado cancels. The answer lists the master state of every document the server holds differently from newDocumentState (the device adopts it). A push sent twice at once, or racing a REST change, answers 200 with per-document outcomes, every row applied once (an order another request is creating is waited for and answered). A document of another representative is a 403; 409 IDEMPOTENCY_KEY_IN_FLIGHT only when another request has held an order of the push for more than 10 seconds: retry the push.
          */
         post: {
             parameters: {
@@ -10180,7 +10180,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An order of this push is being created by another request: retry */
+                /** @description An order of this push has been in creation by another request for more than 10 s: retry */
                 409: {
                     headers: {
                         [name: string]: unknown;

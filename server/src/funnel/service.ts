@@ -58,6 +58,23 @@ export async function listOpportunities(db: Db, auth: AuthContext, estagios?: Fu
   }));
 }
 
+const PATCHABLE = [
+  'estagio',
+  'idCliente',
+  'nomeProspect',
+  'empresaProspect',
+  'idPedido',
+  'valor',
+  'previsaoFechamento',
+  'observacoes',
+  'motivoPerda',
+] as const;
+
+/** Whether the card already holds every field of the patch. */
+function alreadyHolds(current: Opportunity, patch: OpportunityPatch): boolean {
+  return PATCHABLE.every((f) => patch[f] === undefined || JSON.stringify(patch[f]) === JSON.stringify(current[f]));
+}
+
 /** The card's content as the client gave it, for comparing a repeated POST. */
 function content(o: Omit<Opportunity, 'id' | 'nomeCliente' | 'criadoEm' | 'atualizadoEm'>) {
   return JSON.stringify([
@@ -73,11 +90,32 @@ function content(o: Omit<Opportunity, 'id' | 'nomeCliente' | 'criadoEm' | 'atual
   ]);
 }
 
+/**
+ * Thrown (rolling the creation back) when a replication push would bring back a card deleted
+ * meanwhile; `card` is its last state, from the change log's tombstone.
+ */
+export class OpportunityDeleted extends Error {
+  constructor(readonly card: Record<string, unknown>) {
+    super('opportunity deleted');
+  }
+}
+
+/** How a replication push writes through these functions (funnel/sync.ts); REST leaves them unset. */
+export interface PushWrite {
+  /** A card id the change log holds a tombstone for is not created again: OpportunityDeleted. */
+  deletionWins?: boolean;
+  /** An edit whose every field the card already holds is not written again (a duplicate push). */
+  unlessApplied?: boolean;
+  /** A deletion of a card already gone is done, not a 404 (a duplicate push, a REST delete). */
+  ifPresent?: boolean;
+}
+
 export async function createOpportunity(
   db: Db,
   auth: AuthContext,
   input: OpportunityCreate,
   at: q.Stamps = {},
+  push: PushWrite = {},
 ): Promise<{ created: boolean; body: Opportunity }> {
   const cod = rep(auth);
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -111,6 +149,10 @@ export async function createOpportunity(
       },
       at,
     );
+    // Read after the insert: a copy of this push (or another device's) that created the card
+    // and a deletion that followed both committed before it, or the insert waited for them.
+    const tombstone = inserted && push.deletionWins ? await q.deletedCard(tx, auth.idEmpresa, input.id) : null;
+    if (tombstone) throw new OpportunityDeleted(tombstone);
     const existing = await q.selectOpportunity(tx, auth.idEmpresa, cod, input.id);
     if (inserted && existing) {
       const body = toApi(existing);
@@ -139,12 +181,15 @@ export async function updateOpportunity(
   id: string,
   patch: OpportunityPatch,
   at: q.Stamps = {},
+  push: PushWrite = {},
 ): Promise<Opportunity> {
   const cod = rep(auth);
   return withScope(db, scopeOf(auth), async (tx) => {
     const owner = await q.selectOwner(tx, auth.idEmpresa, id);
     if (!owner || !owns(auth, owner.cod_vendedor)) throw notFound('Oportunidade');
     const current = await load(tx, auth, cod, id);
+    // Under the card's lock: the copy of the push that got here first has committed the edit.
+    if (push.unlessApplied && alreadyHolds(current, patch)) return current;
     if (
       patch.baseAtualizadoEm !== undefined &&
       new Date(patch.baseAtualizadoEm).getTime() !== new Date(current.atualizadoEm).getTime()
@@ -202,10 +247,14 @@ export async function updateOpportunity(
   });
 }
 
-export async function deleteOpportunity(db: Db, auth: AuthContext, id: string): Promise<void> {
+export async function deleteOpportunity(db: Db, auth: AuthContext, id: string, push: PushWrite = {}): Promise<void> {
   const cod = rep(auth);
   await withScope(db, scopeOf(auth), async (tx) => {
-    if ((await q.deleteOpportunity(tx, auth.idEmpresa, cod, id)) === 0) throw notFound('Oportunidade');
+    // The DELETE waits for a concurrent one and then finds nothing: the card is gone either way.
+    if ((await q.deleteOpportunity(tx, auth.idEmpresa, cod, id)) === 0) {
+      if (push.ifPresent) return;
+      throw notFound('Oportunidade');
+    }
     await touchDocuments(tx, auth.idEmpresa, 'funil', cod, [], [id]);
   });
 }

@@ -26,7 +26,7 @@ import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
 import { loadOpportunityDocs, toApi } from './documents.ts';
 import * as q from './queries.ts';
-import { createOpportunity, deleteOpportunity, updateOpportunity } from './service.ts';
+import { createOpportunity, deleteOpportunity, OpportunityDeleted, updateOpportunity } from './service.ts';
 
 const FIELDS = [
   'estagio',
@@ -40,16 +40,21 @@ const FIELDS = [
   'motivoPerda',
 ] as const;
 
-/** Keeps (or, with null, drops) the refusal of an edit of the card, and records the card for the devices. */
-async function setRefusal(db: Db, auth: AuthContext, id: string, recusa: SyncRefusal | null) {
-  await withScope(db, scopeOf(auth), async (tx) => {
+/**
+ * Keeps (or, with null, drops) the refusal of an edit of the card, and records the card for the
+ * devices; false when the card was deleted meanwhile (the deletion wins: no refusal is kept).
+ */
+async function setRefusal(db: Db, auth: AuthContext, id: string, recusa: SyncRefusal | null): Promise<boolean> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    // Locked, so a deletion cannot slip in between this check and the refusal's row.
+    if (!(await q.selectOwner(tx, auth.idEmpresa, id))) return false;
     if (recusa) {
       await keepRefusal(tx, auth.idEmpresa, 'funil', auth.codVendedor as number, {
         chave: id,
         item: '',
         dados: recusa,
       });
-    } else if ((await dropRefusals(tx, auth.idEmpresa, 'funil', id, [''])) === 0) return;
+    } else if ((await dropRefusals(tx, auth.idEmpresa, 'funil', id, [''])) === 0) return true;
     await touchDocuments(
       tx,
       auth.idEmpresa,
@@ -57,7 +62,17 @@ async function setRefusal(db: Db, auth: AuthContext, id: string, recusa: SyncRef
       auth.codVendedor,
       await loadOpportunityDocs(tx, auth.idEmpresa, [id]),
     );
+    return true;
   });
+}
+
+/**
+ * The deletion that won over this push: the card's last state from the change log's tombstone,
+ * or the state this push last read when the log has none.
+ */
+async function tombstone(db: Db, auth: AuthContext, id: string, last: SyncOpportunity): Promise<SyncOpportunity> {
+  const deleted = await withScope(db, scopeOf(auth), (tx) => q.deletedCard(tx, auth.idEmpresa, id));
+  return { ...((deleted ?? last) as SyncOpportunity), _deleted: true };
 }
 
 /**
@@ -110,12 +125,14 @@ function refusedCreation(next: Record<string, unknown>, recusa: SyncRefusal): Sy
   return { ...(pushed as SyncOpportunity), recusa, _deleted: false };
 }
 
-async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncOpportunity | null> {
+async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, reread = false): Promise<SyncOpportunity | null> {
   const next = row.newDocumentState as Record<string, unknown>;
   const id = row.newDocumentState.id;
   const server = await current(db, auth, id);
   if (next._deleted === true) {
-    if (server) await deleteOpportunity(db, auth, id);
+    // A copy of this push, another device or a REST delete may have deleted it since: the
+    // device's state stands either way, and the rest of the batch goes on.
+    if (server) await deleteOpportunity(db, auth, id, { ifPresent: true });
     return null;
   }
   if (!server) {
@@ -128,14 +145,22 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
     const input = ZOpportunityCreate.safeParse(Object.fromEntries(['id', ...FIELDS].map((f) => [f, next[f]])));
     if (!input.success) return refusedCreation(next, validationRefusal(input.error));
     try {
-      const { body } = await createOpportunity(db, auth, input.data, {
-        criadoEm: deviceTime(next.criadoEm),
-        atualizadoEm: deviceTime(next.atualizadoEm),
-      });
+      const { body } = await createOpportunity(
+        db,
+        auth,
+        input.data,
+        { criadoEm: deviceTime(next.criadoEm), atualizadoEm: deviceTime(next.atualizadoEm) },
+        { deletionWins: true },
+      );
       return { ...body, _deleted: false };
     } catch (err) {
-      // Row-level security hides another representative's card: its id is simply taken.
+      // Created by a copy of this push and deleted, both since the read above.
+      if (err instanceof OpportunityDeleted) return { ...(err.card as SyncOpportunity), _deleted: true };
       if (err instanceof DomainError && err.code === 'OPPORTUNITY_ID_TAKEN') {
+        // Created since the read above, with other content: a retry of the creation carrying a
+        // later edit crossed its original. Read again, the card is this device's to edit.
+        if (!reread) return pushOne(db, auth, row, true);
+        // Row-level security hides another representative's card: its id is simply taken.
         throw notYours();
       }
       if (isRefusal(err)) return refusedCreation(next, refusalOf(err));
@@ -146,7 +171,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
   // The representative fixed or discarded a refused edit: this device saw the refusal (its
   // assumed master has it) and no longer holds it. Another device's edit leaves it alone.
   if (assumed?.recusa && !next.recusa && server.recusa) {
-    await setRefusal(db, auth, id, null);
+    if (!(await setRefusal(db, auth, id, null))) return tombstone(db, auth, id, server);
     delete server.recusa;
   }
   const changed = FIELDS.filter((f) => !same(next[f], assumed ? assumed[f] : server[f]));
@@ -156,14 +181,18 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
   // The edit is not taken: the device gets the server's card back with the reason and the
   // values it had sent, kept on the card until the representative fixes or discards it.
   const refuse = async (recusa: SyncRefusal): Promise<SyncOpportunity> => {
-    await setRefusal(db, auth, id, recusa);
+    if (!(await setRefusal(db, auth, id, recusa))) return tombstone(db, auth, id, server);
     return { ...server, recusa, _deleted: false };
   };
   if (!patch.success) return refuse(validationRefusal(patch.error, campos));
   try {
     const at = { atualizadoEm: deviceTime(next.atualizadoEm) };
-    return { ...(await updateOpportunity(db, auth, id, patch.data as OpportunityPatch, at)), _deleted: false };
+    const edited = await updateOpportunity(db, auth, id, patch.data as OpportunityPatch, at, { unlessApplied: true });
+    return { ...edited, _deleted: false };
   } catch (err) {
+    // Deleted since the read above (a copy of this push, another device, a REST delete): the
+    // deletion wins over the edit, never a refusal kept on a card that is gone.
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return tombstone(db, auth, id, server);
     if (isRefusal(err)) return refuse(refusalOf(err, campos));
     throw err;
   }

@@ -545,9 +545,28 @@ export async function insertIdempotencyKey(
  */
 export function orderKeyLock(idEmpresa: number, idUsuario: number, chave: string): RawBuilder<{ ok: boolean }> {
   return sql<{ ok: boolean }>`set_config('plan_cache_mode', 'force_generic_plan', true),
-    pg_try_advisory_xact_lock(hashtextextended(${`campo:idem:${idEmpresa}:${idUsuario}:${chave}`}, 0)) as ok,
+    pg_try_advisory_xact_lock(hashtextextended(${keyLockName(idEmpresa, idUsuario, chave)}, 0)) as ok,
     pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('pedidos')}), ${idEmpresa}),
     pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('clientes')}), ${idEmpresa})`;
+}
+
+const keyLockName = (idEmpresa: number, idUsuario: number, chave: string) =>
+  `campo:idem:${idEmpresa}:${idUsuario}:${chave}`;
+
+/**
+ * Waits, at most `timeout` (a PostgreSQL interval), until no other transaction holds the key's
+ * lock (orderKeyLock): the request creating the order under it has committed or rolled back.
+ * Fails with lock_not_available (55P03) when the wait runs out.
+ */
+export async function waitForOrderKey(
+  tx: Tx,
+  idEmpresa: number,
+  idUsuario: number,
+  chave: string,
+  timeout: string,
+): Promise<void> {
+  await sql`select set_config('lock_timeout', ${timeout}, true)`.execute(tx);
+  await sql`select pg_advisory_xact_lock(hashtextextended(${keyLockName(idEmpresa, idUsuario, chave)}, 0))`.execute(tx);
 }
 
 /** The Idempotency-Key an order was created with: the id of its document on the devices. */

@@ -55,10 +55,32 @@ async function orderOfKey(db: Db, auth: AuthContext, key: string): Promise<SyncO
   });
 }
 
+/** How long a push waits for another request creating the same order, and how many times. */
+const IN_FLIGHT_WAIT = '10s';
+const IN_FLIGHT_TRIES = 5;
+
+const inFlight = (err: unknown) => err instanceof DomainError && err.code === 'IDEMPOTENCY_KEY_IN_FLIGHT';
+
+/**
+ * Waits until the request creating the order under the key is done: true then, false when the
+ * wait ran out (that request is stuck; the push then answers 409 and RxDB retries it).
+ */
+async function awaitKey(db: Db, auth: AuthContext, key: string): Promise<boolean> {
+  try {
+    await withScope(db, scopeOf(auth), (tx) => q.waitForOrderKey(tx, auth.idEmpresa, auth.userId, key, IN_FLIGHT_WAIT));
+    return true;
+  } catch (err) {
+    if ((err as { code?: unknown } | null)?.code === '55P03') return false;
+    throw err;
+  }
+}
+
 /**
  * One pushed order: the master state the device must adopt, or null when the device's state
  * stands (a discarded refusal, a document unchanged since the server's answer).
- * A key in flight on another request throws 409: the whole push is retried later.
+ * A key in flight on another request (the same push sent twice at once, a second device) is
+ * waited for, and its order answered: never a 409 for the whole batch, whose other rows would
+ * wait for RxDB's retry. Only a wait that runs out still throws the 409.
  */
 async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, now: Date): Promise<SyncOrder | null> {
   const key = row.newDocumentState.id;
@@ -81,12 +103,21 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, now: Date): 
       now,
     );
   }
-  try {
-    const result = await createOrder(db, auth, key, draft.data, now);
-    return orderSyncDoc(result.body, key).doc as SyncOrder;
-  } catch (err) {
-    if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
-    return refusedDoc(row, reasonsOf(err), now);
+  for (let tries = 1; ; tries += 1) {
+    try {
+      const result = await createOrder(db, auth, key, draft.data, now);
+      return orderSyncDoc(result.body, key).doc as SyncOrder;
+    } catch (err) {
+      if (inFlight(err) && tries < IN_FLIGHT_TRIES && (await awaitKey(db, auth, key))) {
+        // Created by the other request: answered as it stands now. Refused or failed there:
+        // this one creates it (or is refused) itself.
+        const created = await orderOfKey(db, auth, key);
+        if (created) return created;
+        continue;
+      }
+      if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
+      return refusedDoc(row, reasonsOf(err), now);
+    }
   }
 }
 

@@ -102,7 +102,7 @@ const pushRoute = createRoute({
   path: '/sync/{collection}/push',
   tags,
   summary: 'Replication push of a writable collection',
-  description: `RxDB push (docs/sync.md), representatives only: pedidos, funil or chamados, at most ${SYNC_PUSH_MAX} documents as { assumedMasterState, newDocumentState }. pedidos: a document with status queued and a draft (the body of POST /orders) creates the order through the same service as POST /orders, its id being the Idempotency-Key, so a retried or duplicated push creates one order; the answer holds its master state (pending_approval with the order) or, when refused, status refused with a typed reason per line (the device fixes the draft and queues it again under the same id, or deletes it). funil: the fields the device changed are applied over the server's version (per field, in arrival order; a deletion wins). chamados: a new id opens the ticket; replies the server lacks are appended once; status cancelado cancels. The answer lists the master state of every document the server holds differently from newDocumentState (the device adopts it). A document of another representative is a 403; 409 IDEMPOTENCY_KEY_IN_FLIGHT while the same order is being created by another request: retry the push.`,
+  description: `RxDB push (docs/sync.md), representatives only: pedidos, funil or chamados, at most ${SYNC_PUSH_MAX} documents as { assumedMasterState, newDocumentState }. pedidos: a document with status queued and a draft (the body of POST /orders) creates the order through the same service as POST /orders, its id being the Idempotency-Key, so a retried or duplicated push creates one order; the answer holds its master state (pending_approval with the order) or, when refused, status refused with a typed reason per line (the device fixes the draft and queues it again under the same id, or deletes it). funil: the fields the device changed are applied over the server's version (per field, in arrival order; a deletion wins). chamados: a new id opens the ticket; replies the server lacks are appended once; status cancelado cancels. The answer lists the master state of every document the server holds differently from newDocumentState (the device adopts it). A push sent twice at once, or racing a REST change, answers 200 with per-document outcomes, every row applied once (an order another request is creating is waited for and answered). A document of another representative is a 403; 409 IDEMPOTENCY_KEY_IN_FLIGHT only when another request has held an order of the push for more than 10 seconds: retry the push.`,
   security: bearer,
   request: {
     params: ZSyncPushParams,
@@ -115,7 +115,10 @@ const pushRoute = createRoute({
     401: errorResponses[401],
     403: errorResponses[403],
     404: errorResponses[404],
-    409: problem('An order of this push is being created by another request: retry', 'IDEMPOTENCY_KEY_IN_FLIGHT'),
+    409: problem(
+      'An order of this push has been in creation by another request for more than 10 s: retry',
+      'IDEMPOTENCY_KEY_IN_FLIGHT',
+    ),
     ...versionProblems,
   },
 });

@@ -222,8 +222,12 @@ export async function replyTicket(
 ): Promise<Ticket> {
   assertSide(auth, side);
   return withScope(db, scopeOf(auth), async (tx) => {
-    if (messageKey !== undefined && (await q.messageKeyExists(tx, auth.idEmpresa, messageKey))) {
-      return loadTicket(tx, auth, id, side);
+    if (messageKey !== undefined) {
+      // Looked up under the ticket's lock: a copy of the same push that appended the reply and
+      // then cancelled the ticket committed the reply first, so it is found here, never taken
+      // for a reply refused by the closed ticket.
+      await q.selectTicket(tx, auth.idEmpresa, id, side === 'representative' ? auth.codVendedor : null, true);
+      if (await q.messageKeyExists(tx, auth.idEmpresa, messageKey)) return loadTicket(tx, auth, id, side);
     }
     const row = await move(tx, auth, id, side, side === 'representative' ? 'repReply' : 'companyReply');
     await q.insertMessage(tx, {
