@@ -317,12 +317,19 @@ async function applyRepeatables(
             detail(`  function ${f.name}: dropped with trigger ${d.name}`);
           }
         } else if (d.kind === 'function') {
-          const { rows } = await client.query<{ fn: string }>(
-            `select p.oid::regprocedure::text as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          // One the operator's objects still use stays, theirs from now on: dropping it would
+          // fail the run, and CASCADE would drop what is not Campo's.
+          const { rows } = await client.query<{ fn: string; used: boolean }>(
+            `select p.oid::regprocedure::text as fn,
+                    exists (select 1 from pg_depend d where d.refclassid = 'pg_proc'::regclass and d.refobjid = p.oid) as used
+               from pg_proc p join pg_namespace n on n.oid = p.pronamespace
               where n.nspname = 'app' and p.proname = $1`,
             [d.name],
           );
-          for (const r of rows) await client.query(`drop function if exists ${r.fn}`);
+          for (const r of rows) {
+            if (r.used) detail(`  function ${r.fn}: kept (no longer shipped, but something still uses it)`);
+            else await client.query(`drop function if exists ${r.fn}`);
+          }
         }
         await client.query('delete from app.schema_repeatables where kind = $1 and name = $2', [d.kind, d.name]);
         detail(`  ${d.kind} ${d.name}: dropped (no longer shipped)`);

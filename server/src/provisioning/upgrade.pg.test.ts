@@ -192,6 +192,30 @@ describe('provisioning an already provisioned database', () => {
     expect(kept.rowCount).toBe(1);
   });
 
+  it('drops a function no longer shipped, unless an object of the operator still uses it', async () => {
+    const sources = await loadSqlSources();
+    const without = {
+      ...sources,
+      repeatables: sources.repeatables.filter((r) => r.name !== 'estoque_erp' && r.name !== 'vw_estoque'),
+    };
+    const pool = await provisionedDatabase();
+    const exists = async () =>
+      (await pool.query("select 1 from pg_proc where pronamespace = 'app'::regnamespace and proname = 'estoque_erp'"))
+        .rowCount;
+    await pool.query('create view public.meu_estoque as select * from app.estoque_erp()');
+    const report = await provision(pool, { sources: without });
+    expect(report.actions.map((a) => a.description)).toEqual([
+      'drop function estoque_erp (no longer shipped)',
+      'drop view vw_estoque (no longer shipped)',
+    ]);
+    expect(await exists()).toBe(1);
+    await pool.query('drop view public.meu_estoque');
+    // Shipped again, retired again: nothing uses it now.
+    await provision(pool, { sources });
+    await provision(pool, { sources: without });
+    expect(await exists()).toBe(0);
+  });
+
   it("drops the earlier release's signature of a function whose arguments changed", async () => {
     const sources = await loadSqlSources();
     const old = replaceRepeatable(sources, 'largura_coluna_erp', (sql) =>
