@@ -4,10 +4,11 @@
 // today's release does.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
+import { createDatabase, dropDatabase, SERVER_ROLE } from '../../../test/support/pg.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
 import { type CatalogSnapshot, catalogSnapshot } from './catalog.ts';
 import { runProvisionCommand } from './command.ts';
+import { grantServerRole } from './grant.ts';
 import { loadSqlSources } from './sources.ts';
 import { applyFrozenRelease, type FrozenRelease, frozenReleases, runCampo } from './testing.ts';
 
@@ -51,12 +52,13 @@ async function erpDatabase(): Promise<Database> {
   return handle;
 }
 
+/** Today's `campo provision --grant-to campo_app`, as docs/provisioning.md tells ops to run it. */
 async function provisionToday(url: string): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const code = await runProvisionCommand(
     url,
-    {},
+    { grantTo: SERVER_ROLE },
     (t) => {
       out += t;
     },
@@ -128,6 +130,9 @@ describe('upgrading a database that an earlier release provisioned', () => {
     expect(releases[0]?.commit).toBe('377e09c');
     // The two releases of issue 38.
     expect(releases.map((r) => r.commit)).toEqual(expect.arrayContaining(['04234ae', 'f7ffab6']));
+    // What the upgrades are compared with holds the server role's grants.
+    expect(fresh.snapshot.grants['v vw_clientes']).toMatch(/campo_app=r\//);
+    expect(fresh.snapshot.grants['r pedidos']).toMatch(/campo_app=arwd\//);
   });
 
   // Concurrent: most of each case is PostgreSQL copying a database and running migrations.
@@ -136,6 +141,8 @@ describe('upgrading a database that an earlier release provisioned', () => {
     async ([, release], { expect }) => {
       const db = await erpDatabase();
       await applyFrozenRelease(db.pool, release);
+      // The server's role, as that release's --grant-to left it (today's grant on its schema).
+      await grantServerRole(db.pool, SERVER_ROLE);
       const before = await dataDigest(db.pool);
       for (const table of ['pedidos', 'pedido_itens', 'regras_desconto', 'usuarios', 'chamados']) {
         expect(before.get(table)).toMatch(/: [1-9]\d* rows /);
@@ -171,7 +178,8 @@ describe('upgrading a database that an earlier release provisioned', () => {
     if (!release) throw new Error('release f7ffab6 is not frozen');
     const db = await erpDatabase();
     await applyFrozenRelease(db.pool, release);
-    const run = await runCampo(['provision'], db.url);
+    await grantServerRole(db.pool, SERVER_ROLE);
+    const run = await runCampo(['provision', '--grant-to', SERVER_ROLE], db.url);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^Provisioned /m);
