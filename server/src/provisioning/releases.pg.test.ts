@@ -16,16 +16,16 @@ const releases = await frozenReleases();
 const today = await loadSqlSources();
 const todays = new Map(today.migrations.map((m) => [`${m.name}.sql`, m.checksum]));
 
-/**
- * The migration of the release whose file main changed afterwards, if any (minutes later,
- * before a release was cut): applied migrations never change, so today's provisioning
- * refuses such a database (exit 4) rather than guess. Stored files are named by checksum.
- */
 /** The release's latest migration: '0011'. */
 function schemaOf(r: FrozenRelease): string {
   return r.migrations.at(-1)?.[0].slice(0, 4) ?? '';
 }
 
+/**
+ * The migration of the release whose file main changed afterwards, if any (minutes later,
+ * before a release was cut): applied migrations never change, so today's provisioning
+ * refuses such a database (exit 4) rather than guess. Stored files are named by checksum.
+ */
 function editedMigration(r: FrozenRelease): string | null {
   for (const [file, id] of r.migrations) {
     const now = todays.get(file);
@@ -128,7 +128,7 @@ describe('upgrading a database that an earlier release provisioned', () => {
   it('has frozen every release that changed sql/, from the first', () => {
     expect(releases.length).toBeGreaterThanOrEqual(20);
     expect(releases[0]?.commit).toBe('377e09c');
-    // The two releases of issue 38.
+    // Issue 38's releases 7d3cc3e (2026-11-22) and 9bc7bb5 (2026-11-23) shipped these states.
     expect(releases.map((r) => r.commit)).toEqual(expect.arrayContaining(['04234ae', 'f7ffab6']));
     // What the upgrades are compared with holds the server role's grants.
     expect(fresh.snapshot.grants['v vw_clientes']).toMatch(/campo_app=r\//);
