@@ -11,7 +11,7 @@ Exit codes:
   ${EXIT_CODES.unexpected}  unexpected error
   ${EXIT_CODES.config}  bad configuration (DATABASE_URL missing or malformed)
   ${EXIT_CODES.refused}  database refused: cannot connect, not LATIN1, PostgreSQL older than 12, ERP tables or columns missing
-  ${EXIT_CODES.schemaMismatch}  schema app is not what this release expects (baseline differs, an applied migration was edited)
+  ${EXIT_CODES.schemaMismatch}  schema app is not what this release expects (baseline differs, an applied migration was edited, a view not Campo's selects from one Campo replaces or retired)
   ${EXIT_CODES.migrationFailed}  a migration, view or trigger failed; its transaction was rolled back
 
 Environment: DATABASE_URL (required), the ERP database. See docs/provisioning.md.`;
