@@ -58,13 +58,21 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>, adminUrl = inject
   }
 }
 
+/**
+ * A new LATIN1 (or `encoding`) database. `template` copies a database of the run's server
+ * instead (with nobody connected to it), e.g. one that already holds the reference ERP.
+ */
 export async function createDatabase(
-  options: { encoding?: string; name?: string } = {},
+  options: { encoding?: string; name?: string; template?: string } = {},
 ): Promise<{ name: string; url: string }> {
   const name = options.name ?? `campo_test_${randomBytes(6).toString('hex')}`;
   const encoding = options.encoding ?? 'LATIN1';
   await admin((c) =>
-    c.query(`create database ${name} encoding '${encoding}' lc_collate 'C' lc_ctype 'C' template template0`),
+    c.query(
+      options.template
+        ? `create database ${name} template ${options.template}`
+        : `create database ${name} encoding '${encoding}' lc_collate 'C' lc_ctype 'C' template template0`,
+    ),
   );
   return { name, url: databaseUrl(inject('adminDatabaseUrl'), name) };
 }

@@ -66,6 +66,13 @@ export interface CatalogSnapshot {
   views: Record<string, string>;
   functions: Record<string, string>;
   triggers: string[];
+  /** Row-level security per table: 'enabled' and/or 'forced'. */
+  rls: Record<string, string>;
+  policies: string[];
+  /** Who may do what on schema app and each of its tables, views, sequences and functions. */
+  grants: Record<string, string>;
+  sequences: string[];
+  comments: Record<string, string>;
   /** Indexes provisioning added to ERP tables (campo_*). */
   erpIndexes: string[];
 }
@@ -96,6 +103,41 @@ export async function catalogSnapshot(db: Queryable): Promise<CatalogSnapshot> {
        from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'app' and not t.tgisinternal order by t.tgname`,
   );
+  const rls = await db.query<{ name: string; def: string }>(
+    `select c.relname as name,
+            concat_ws(' ', case when c.relrowsecurity then 'enabled' end, case when c.relforcerowsecurity then 'forced' end) as def
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'app' and c.relkind in ('r', 'p') and (c.relrowsecurity or c.relforcerowsecurity) order by 1`,
+  );
+  const policies = await db.query<{ def: string }>(
+    `select tablename || '.' || policyname || ' ' || permissive || ' ' || cmd || ' to ' || array_to_string(roles, ',')
+            || ' using (' || coalesce(qual, '') || ') check (' || coalesce(with_check, '') || ')' as def
+       from pg_policies where schemaname = 'app' order by tablename, policyname`,
+  );
+  // Role names, not oids: the ACL text of each object, with its owner's name.
+  const grants = await db.query<{ name: string; def: string }>(
+    `select 'schema app' as name, pg_get_userbyid(n.nspowner) || ' ' || coalesce(n.nspacl::text, '') as def
+       from pg_namespace n where n.nspname = 'app'
+     union all
+     select c.relkind::text || ' ' || c.relname, pg_get_userbyid(c.relowner) || ' ' || coalesce(c.relacl::text, '')
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'app' and c.relkind in ('r', 'p', 'v', 'S')
+     union all
+     select 'function ' || p.oid::regprocedure::text, pg_get_userbyid(p.proowner) || ' ' || coalesce(p.proacl::text, '')
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'app'
+     order by 1`,
+  );
+  const sequences = await db.query<{ name: string }>(
+    "select sequencename as name from pg_sequences where schemaname = 'app' order by 1",
+  );
+  const comments = await db.query<{ name: string; def: string }>(
+    `select c.relname || coalesce('.' || a.attname, '') as name, d.description as def
+       from pg_description d
+       join pg_class c on d.classoid = 'pg_class'::regclass and c.oid = d.objoid
+       join pg_namespace n on n.oid = c.relnamespace
+       left join pg_attribute a on a.attrelid = c.oid and a.attnum = d.objsubid and d.objsubid > 0
+      where n.nspname = 'app' order by 1`,
+  );
   const erpIndexes = await db.query<{ def: string }>(
     "select indexdef as def from pg_indexes where indexname like 'campo\\_%' and schemaname <> 'app' order by indexname",
   );
@@ -106,6 +148,11 @@ export async function catalogSnapshot(db: Queryable): Promise<CatalogSnapshot> {
     views: Object.fromEntries(views.rows.map((r) => [r.name, r.def])),
     functions: Object.fromEntries(functions.rows.map((r) => [r.name, r.def])),
     triggers: triggers.rows.map((r) => r.def),
+    rls: Object.fromEntries(rls.rows.map((r) => [r.name, r.def])),
+    policies: policies.rows.map((r) => r.def),
+    grants: Object.fromEntries(grants.rows.map((r) => [r.name, r.def])),
+    sequences: sequences.rows.map((r) => r.name),
+    comments: Object.fromEntries(comments.rows.map((r) => [r.name, r.def])),
     erpIndexes: erpIndexes.rows.map((r) => r.def),
   };
 }

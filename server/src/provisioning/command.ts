@@ -11,7 +11,7 @@ Exit codes:
   ${EXIT_CODES.unexpected}  unexpected error
   ${EXIT_CODES.config}  bad configuration (DATABASE_URL missing or malformed)
   ${EXIT_CODES.refused}  database refused: cannot connect, not LATIN1, PostgreSQL older than 12, ERP tables or columns missing
-  ${EXIT_CODES.schemaMismatch}  schema app is not what this release expects (baseline differs, an applied migration was edited)
+  ${EXIT_CODES.schemaMismatch}  schema app is not what this release expects (baseline differs, an applied migration was edited, a view not Campo's selects from one Campo replaces or retired)
   ${EXIT_CODES.migrationFailed}  a migration, view or trigger failed; its transaction was rolled back
 
 Environment: DATABASE_URL (required), the ERP database. See docs/provisioning.md.`;
@@ -26,33 +26,56 @@ export function summaryLine(r: ProvisionReport): string {
   return `Provisioned ${r.database}: ${version}, ${objects}; ${r.actions.length} changes applied (${seconds}).`;
 }
 
-async function provisionCommand(opts: { dryRun?: boolean; verbose?: boolean; grantTo?: string }): Promise<void> {
-  const url = loadDatabaseUrl();
+export interface ProvisionCommandOptions {
+  dryRun?: boolean;
+  verbose?: boolean;
+  grantTo?: string;
+}
+
+/**
+ * `campo provision` once DATABASE_URL is read: what it prints goes to `out` and `err`, and
+ * the exit code is returned. Apart from the CLI, the upgrade tests call it in process (a
+ * child process per database costs a second each).
+ */
+export async function runProvisionCommand(
+  url: string,
+  opts: ProvisionCommandOptions,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
   const pool = createPool(url, 2);
   try {
     const report = await provision(pool, {
       dryRun: opts.dryRun === true,
       verbose: opts.verbose === true,
-      log: (line) => process.stdout.write(`${line}\n`),
+      log: (line) => out(`${line}\n`),
     });
-    process.stdout.write(`${summaryLine(report)}\n`);
+    out(`${summaryLine(report)}\n`);
     if (opts.grantTo && !report.dryRun) {
       const granted = await grantServerRole(pool, opts.grantTo);
-      process.stdout.write(`Granted ${opts.grantTo}: ${granted.tables} tables, ${granted.views} views.\n`);
+      out(`Granted ${opts.grantTo}: ${granted.tables} tables, ${granted.views} views.\n`);
     }
-  } catch (err) {
-    if (err instanceof ProvisionError) {
-      process.stderr.write(`campo: ${err.message}\n`);
-      process.exitCode = err.exitCode;
-    } else {
-      process.stderr.write(
-        `campo: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-      );
-      process.exitCode = EXIT_CODES.unexpected;
+    return EXIT_CODES.ok;
+  } catch (e) {
+    if (e instanceof ProvisionError) {
+      err(`campo: ${e.message}\n`);
+      return e.exitCode;
     }
+    err(`campo: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return EXIT_CODES.unexpected;
   } finally {
     await pool.end();
   }
+}
+
+async function provisionCommand(opts: ProvisionCommandOptions): Promise<void> {
+  const code = await runProvisionCommand(
+    loadDatabaseUrl(),
+    opts,
+    (text) => process.stdout.write(text),
+    (text) => process.stderr.write(text),
+  );
+  if (code !== EXIT_CODES.ok) process.exitCode = code;
 }
 
 /** `campo provision [--dry-run] [--verbose]` */

@@ -238,6 +238,17 @@ export async function makePlan(client: pg.ClientBase, sources: SqlSources, state
   }
   const views = sources.repeatables.filter((r) => r.kind === 'view');
   const managed = new Map(views.map((v) => [`app.${v.name}`, v]));
+  // Views an earlier release created (app.schema_repeatables has recorded every view, trigger
+  // and function Campo created since its first release) whose file is gone: Campo's own,
+  // dropped in the same statement as the recreated views, so one of them selecting from a
+  // recreated view is no obstacle. A view no release of Campo created is the operator's.
+  const shipped = new Set(sources.repeatables.map((r) => `${r.kind}:${r.name}`));
+  const retiredViews = new Set(
+    [...state.recorded.keys()]
+      .filter((key) => key.startsWith('view:') && !shipped.has(key))
+      .map((key) => key.slice('view:'.length)),
+  );
+  const isRetired = (qualified: string) => qualified.startsWith('app.') && retiredViews.has(qualified.slice(4));
   const edges = await viewDependents(client);
   for (let grew = true; grew; ) {
     grew = false;
@@ -249,12 +260,15 @@ export async function makePlan(client: pg.ClientBase, sources: SqlSources, state
       }
     }
     for (const e of edges) {
-      if (!recreated.has(e.referenced)) continue;
+      const retired = retiredViews.has(e.referenced);
+      if ((!retired && !recreated.has(e.referenced)) || isRetired(e.dependent)) continue;
       const dependent = managed.get(e.dependent);
       if (!dependent) {
         throw new ProvisionError(
           'schemaMismatch',
-          `view ${e.dependent} selects from app.${e.referenced}, which provisioning must drop and recreate; Campo does not manage ${e.dependent}: drop it (and recreate it afterwards) or move it into sql/views`,
+          retired
+            ? `view ${e.dependent} selects from app.${e.referenced}, which Campo no longer ships and provisioning must drop; Campo does not manage ${e.dependent}: drop it or make it select from the views Campo ships (docs/provisioning.md)`
+            : `view ${e.dependent} selects from app.${e.referenced}, which provisioning must drop and recreate; Campo does not manage ${e.dependent}: drop it (and recreate it afterwards) or move it into sql/views`,
         );
       }
       if (!reasons.has(dependent)) {
@@ -270,7 +284,6 @@ export async function makePlan(client: pg.ClientBase, sources: SqlSources, state
 
   // Objects an earlier release created whose file is gone: views, triggers and functions are
   // Campo's own and are dropped; indexes on ERP tables are left in place, only forgotten.
-  const shipped = new Set(sources.repeatables.map((r) => `${r.kind}:${r.name}`));
   for (const key of [...state.recorded.keys()].sort()) {
     if (shipped.has(key)) continue;
     const [kind, name] = key.split(':') as [RepeatableKind, string];

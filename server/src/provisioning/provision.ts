@@ -208,11 +208,50 @@ async function applyMigration(
   }
 }
 
+/** Functions of schema app that some shipped file or migration creates. */
+function createdFunctions(sources: SqlSources): Set<string> {
+  const names = new Set<string>();
+  for (const { sql } of [...sources.migrations, ...sources.repeatables]) {
+    for (const m of sql.matchAll(/create\s+(?:or\s+replace\s+)?function\s+app\.(\w+)/gi)) {
+      if (m[1]) names.add(m[1].toLowerCase());
+    }
+  }
+  return names;
+}
+
+/**
+ * A function file whose signature changed leaves the old one behind: CREATE OR REPLACE with
+ * other argument types creates an overload. Every overload of a function the file creates
+ * that the file did not just create or replace (its pg_proc row was not written by this
+ * transaction: age(xmin) is 0 only for rows this transaction wrote) is an earlier release's,
+ * and is dropped unless something still uses it.
+ */
+async function dropOldOverloads(
+  client: pg.ClientBase,
+  item: Repeatable,
+  detail: (line: string) => void,
+): Promise<void> {
+  const names = [...createdFunctions({ migrations: [], repeatables: [item] })];
+  const { rows } = await client.query<{ fn: string; used: boolean }>(
+    `select p.oid::regprocedure::text as fn,
+            exists (select 1 from pg_depend d where d.refclassid = 'pg_proc'::regclass and d.refobjid = p.oid) as used
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'app' and p.proname = any ($1) and age(p.xmin) <> 0`,
+    [names],
+  );
+  for (const r of rows) {
+    if (r.used) continue;
+    await client.query(`drop function ${r.fn}`);
+    detail(`  function ${r.fn}: dropped (an earlier release's signature)`);
+  }
+}
+
 async function applyRepeatables(
   client: pg.ClientBase,
   actions: PlannedAction[],
   bookkeeping: string,
   detail: (line: string) => void,
+  keepFunctions: Set<string>,
 ): Promise<void> {
   const items = actions.flatMap((a) => (a.type === 'repeatable' ? [a] : []));
   const drops = actions.flatMap((a) => (a.type === 'drop' ? [a] : []));
@@ -234,6 +273,7 @@ async function applyRepeatables(
         current = item;
         const started = performance.now();
         await client.query(item.sql);
+        if (item.kind === 'function' || item.kind === 'trigger') await dropOldOverloads(client, item, detail);
         detail(`  ${item.kind} ${item.name}: ${reason} (${Math.round(performance.now() - started)} ms)`);
         if (item.kind === 'index') {
           const { rows } = await client.query<{ name: string; tbl: string }>(
@@ -255,14 +295,41 @@ async function applyRepeatables(
               where n.nspname = 'app' and t.tgname = $1 and not t.tgisinternal`,
             [d.name],
           );
+          const functions = await client.query<{ oid: number; fn: string; name: string }>(
+            `select distinct p.oid::int as oid, p.oid::regprocedure::text as fn, p.proname as name
+               from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+               join pg_proc p on p.oid = t.tgfoid join pg_namespace pn on pn.oid = p.pronamespace
+              where n.nspname = 'app' and t.tgname = $1 and not t.tgisinternal and pn.nspname = 'app'`,
+            [d.name],
+          );
           for (const r of rows) await client.query(`drop trigger if exists ${d.name} on ${r.table}`);
+          // The trigger file created its function too: it goes with it, unless a shipped file
+          // or a migration still creates it, or anything (another trigger, an operator's
+          // object) still uses it.
+          for (const f of functions.rows) {
+            if (keepFunctions.has(f.name)) continue;
+            const used = await client.query<{ n: number }>(
+              "select count(*)::int as n from pg_depend where refclassid = 'pg_proc'::regclass and refobjid = $1",
+              [f.oid],
+            );
+            if ((used.rows[0]?.n ?? 0) > 0) continue;
+            await client.query(`drop function if exists ${f.fn}`);
+            detail(`  function ${f.name}: dropped with trigger ${d.name}`);
+          }
         } else if (d.kind === 'function') {
-          const { rows } = await client.query<{ fn: string }>(
-            `select p.oid::regprocedure::text as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          // One the operator's objects still use stays, theirs from now on: dropping it would
+          // fail the run, and CASCADE would drop what is not Campo's.
+          const { rows } = await client.query<{ fn: string; used: boolean }>(
+            `select p.oid::regprocedure::text as fn,
+                    exists (select 1 from pg_depend d where d.refclassid = 'pg_proc'::regclass and d.refobjid = p.oid) as used
+               from pg_proc p join pg_namespace n on n.oid = p.pronamespace
               where n.nspname = 'app' and p.proname = $1`,
             [d.name],
           );
-          for (const r of rows) await client.query(`drop function if exists ${r.fn}`);
+          for (const r of rows) {
+            if (r.used) detail(`  function ${r.fn}: kept (no longer shipped, but something still uses it)`);
+            else await client.query(`drop function if exists ${r.fn}`);
+          }
         }
         await client.query('delete from app.schema_repeatables where kind = $1 and name = $2', [d.kind, d.name]);
         detail(`  ${d.kind} ${d.name}: dropped (no longer shipped)`);
@@ -514,7 +581,7 @@ export async function provision(pool: pg.Pool, options: ProvisionOptions = {}): 
           a.type !== 'record-catalog',
       );
       if (rest.length > 0) {
-        await applyRepeatables(client, rest, bookkeeping, detail);
+        await applyRepeatables(client, rest, bookkeeping, detail, createdFunctions(sources));
         for (const line of summariseRepeatables(rest)) log(line);
         done.push(...rest.map(toReportAction));
         await regrantViews(client, rest);

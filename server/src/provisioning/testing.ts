@@ -1,13 +1,15 @@
 // Helpers for the provisioning tests: a LATIN1 ERP database on a chosen PostgreSQL major,
 // a few rows picked from the reference ERP to build orders and clients with, and the CLI.
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
 import { type EmbeddedPostgres, type PgMajor, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
-import { loadSqlSources } from './sources.ts';
+import { checksum, loadSqlSources, type RepeatableKind } from './sources.ts';
 
 export interface ErpDatabase {
   major: PgMajor;
@@ -206,4 +208,72 @@ export function runCampo(
     child.on('error', reject);
     child.on('exit', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/** One earlier release as test/fixtures/releases/freeze.ts froze it (see that file). */
+export interface FrozenRelease {
+  commit: string;
+  date: string;
+  subject: string;
+  bookkeeping: string;
+  migrations: [string, string][];
+  repeatables: [RepeatableKind, string, string][];
+}
+
+const releasesDir = fileURLToPath(new URL('../../../test/fixtures/releases/', import.meta.url));
+
+export async function frozenReleases(): Promise<FrozenRelease[]> {
+  return JSON.parse(await readFile(join(releasesDir, 'manifest.json'), 'utf8')) as FrozenRelease[];
+}
+
+async function frozenFile(id: string): Promise<string> {
+  const text = await readFile(join(releasesDir, 'files', id), 'utf8');
+  // Named by its checksum: a file edited by hand would no longer be what the release shipped.
+  if (!id.startsWith(checksum(text).slice(0, 16))) throw new Error(`test/fixtures/releases/files/${id} was edited`);
+  return text;
+}
+
+/**
+ * Does to the database what the release's `campo provision` did on its first run: its
+ * bookkeeping tables, each migration in its own transaction with its row in
+ * app.schema_migrations, then every function, ERP index set, view and trigger with its row
+ * in app.schema_repeatables. After each migration, the rows of data/<version>.sql (when
+ * there is one) go in, so that the release's later migrations run over data, as in the field.
+ * app.schema_catalog, which releases from 2026-11-23 keep for `campo serve`, is left empty:
+ * provisioning rewrites it whenever it differs.
+ */
+export async function applyFrozenRelease(pool: pg.Pool, release: FrozenRelease): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query(`create schema app;\n${await frozenFile(release.bookkeeping)}`);
+    for (const [file, id] of release.migrations) {
+      const name = file.replace(/\.sql$/, '');
+      const sql = await frozenFile(id);
+      await client.query('begin');
+      await client.query(sql);
+      await client.query(
+        "insert into app.schema_migrations (version, name, checksum, kind) values ($1, $2, $3, 'migration')",
+        [name.slice(0, 4), name, checksum(sql)],
+      );
+      await client.query('commit');
+      const data = await readFile(join(releasesDir, 'data', `${name.slice(0, 4)}.sql`), 'utf8').catch(() => null);
+      if (data !== null) await client.query(data);
+    }
+    await client.query('begin');
+    for (const [kind, file, id] of release.repeatables) {
+      const sql = await frozenFile(id);
+      await client.query(sql);
+      await client.query('insert into app.schema_repeatables (kind, name, checksum) values ($1, $2, $3)', [
+        kind,
+        file.replace(/\.sql$/, ''),
+        checksum(sql),
+      ]);
+    }
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }

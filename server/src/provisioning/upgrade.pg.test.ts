@@ -168,6 +168,76 @@ describe('provisioning an already provisioned database', () => {
     expect((await provision(pool, { sources: without })).upToDate).toBe(true);
   });
 
+  it('drops a trigger no longer shipped with the function its file created, unless something else uses it', async () => {
+    const pool = await provisionedDatabase();
+    const sources = await loadSqlSources();
+    const without = { ...sources, repeatables: sources.repeatables.filter((r) => r.name !== 'trg_cliente_novo') };
+    const report = await provision(pool, { sources: without });
+    expect(report.actions.map((a) => a.description)).toEqual(['drop trigger trg_cliente_novo (no longer shipped)']);
+    const left = await pool.query(
+      "select proname from pg_proc where pronamespace = 'app'::regnamespace and proname in ('fn_cliente_novo', 'fn_pedido_aprovado') order by 1",
+    );
+    expect(left.rows).toEqual([{ proname: 'fn_pedido_aprovado' }]);
+    expect((await provision(pool, { sources: without })).upToDate).toBe(true);
+
+    // An operator's trigger on the same function keeps it.
+    await provision(pool, { sources });
+    await pool.query(
+      'create trigger trg_meu after insert on app.clientes_novos for each row execute procedure app.fn_cliente_novo()',
+    );
+    await provision(pool, { sources: without });
+    const kept = await pool.query(
+      "select 1 from pg_proc where pronamespace = 'app'::regnamespace and proname = 'fn_cliente_novo'",
+    );
+    expect(kept.rowCount).toBe(1);
+  });
+
+  it('drops a function no longer shipped, unless an object of the operator still uses it', async () => {
+    const sources = await loadSqlSources();
+    const without = {
+      ...sources,
+      repeatables: sources.repeatables.filter((r) => r.name !== 'estoque_erp' && r.name !== 'vw_estoque'),
+    };
+    const pool = await provisionedDatabase();
+    const exists = async () =>
+      (await pool.query("select 1 from pg_proc where pronamespace = 'app'::regnamespace and proname = 'estoque_erp'"))
+        .rowCount;
+    await pool.query('create view public.meu_estoque as select * from app.estoque_erp()');
+    const report = await provision(pool, { sources: without });
+    expect(report.actions.map((a) => a.description)).toEqual([
+      'drop function estoque_erp (no longer shipped)',
+      'drop view vw_estoque (no longer shipped)',
+    ]);
+    expect(await exists()).toBe(1);
+    await pool.query('drop view public.meu_estoque');
+    // Shipped again, retired again: nothing uses it now.
+    await provision(pool, { sources });
+    await provision(pool, { sources: without });
+    expect(await exists()).toBe(0);
+  });
+
+  it("drops the earlier release's signature of a function whose arguments changed", async () => {
+    const sources = await loadSqlSources();
+    const old = replaceRepeatable(sources, 'largura_coluna_erp', (sql) =>
+      sql
+        .replaceAll('tabela regclass, coluna name', 'tabela text, coluna text')
+        .replace('(regclass, name)', '(text, text)')
+        .replace('a.attrelid = tabela', 'a.attrelid = tabela::regclass'),
+    );
+    const pool = await provisionedDatabase();
+    await provision(pool, { sources: old });
+    const signatures = async () =>
+      (
+        await pool.query(
+          "select p.oid::regprocedure::text as fn from pg_proc p where p.pronamespace = 'app'::regnamespace and p.proname = 'largura_coluna_erp' order by 1",
+        )
+      ).rows.map((r) => r.fn);
+    expect(await signatures()).toEqual(['app.largura_coluna_erp(text,text)']);
+    await provision(pool, { sources });
+    expect(await signatures()).toEqual(['app.largura_coluna_erp(regclass,name)']);
+    expect((await provision(pool, { sources })).upToDate).toBe(true);
+  });
+
   it('drops a view no longer shipped that a changed view selected from', async () => {
     // As vw_clientes_financeiro and vw_ultima_compra went when vw_clientes took in their figures.
     const sources = await loadSqlSources();
