@@ -133,7 +133,10 @@ describe('orders under faults', () => {
       const written = await db.pool.query('select count(*)::int as n from app.pedidos');
       await db.pool.query('select pg_terminate_backend($1)', [victim]);
       const res = await pending;
-      expect(res.status).toBe(500);
+      // The connection lost, not a bug: 503 DATABASE_UNAVAILABLE, which the phone retries.
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.json()).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
       await holder.query('commit');
       // Nothing of it: no order, no key.
       const after = await db.pool.query('select count(*)::int as n from app.pedidos');

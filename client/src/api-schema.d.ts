@@ -323,7 +323,7 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
-                            code: "LOGIN_BUSY";
+                            code: "LOGIN_BUSY" | "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -455,6 +455,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -661,6 +673,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -778,6 +802,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -892,6 +928,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1038,6 +1086,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1251,6 +1311,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -1382,6 +1454,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1605,6 +1689,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -1688,6 +1784,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1775,6 +1883,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -1950,6 +2070,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -2078,6 +2210,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -2265,6 +2409,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -2424,6 +2580,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -2539,6 +2707,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -2681,6 +2861,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -2877,6 +3069,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -3002,6 +3206,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3138,6 +3354,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3302,6 +3530,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -3449,6 +3689,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3626,6 +3878,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -3694,6 +3958,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3807,6 +4083,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -3925,6 +4213,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -4190,6 +4490,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -4383,6 +4695,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -4622,6 +4946,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -4881,6 +5217,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -5065,6 +5413,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -5213,6 +5573,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -5342,6 +5714,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -5456,6 +5840,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -5542,7 +5938,7 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
-                            code: "PUSH_DISABLED";
+                            code: "PUSH_DISABLED" | "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -5678,7 +6074,7 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
-                            code: "PUSH_DISABLED";
+                            code: "PUSH_DISABLED" | "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -5759,6 +6155,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         options?: never;
@@ -5831,6 +6239,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -5960,6 +6380,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6121,6 +6553,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -6257,6 +6701,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6437,6 +6893,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -6593,6 +7061,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -6727,6 +7207,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -6868,6 +7360,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -7048,6 +7552,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -7204,6 +7720,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -7322,6 +7850,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -7541,6 +8081,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -7639,6 +8191,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -7834,6 +8398,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         trace?: never;
@@ -7932,6 +8508,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -8051,6 +8639,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -8146,6 +8746,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -8273,6 +8885,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -8423,6 +9047,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -8542,6 +9178,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -8701,6 +9349,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -8820,6 +9480,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         post?: never;
@@ -8915,6 +9587,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -9015,6 +9699,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         put?: never;
@@ -9109,6 +9805,18 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
                             code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -9724,7 +10432,7 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
-                            code: "SYNC_BUSY";
+                            code: "SYNC_BUSY" | "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -10194,6 +10902,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -10290,7 +11010,7 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
-                            code: "SYNC_STREAM_DISABLED";
+                            code: "SYNC_STREAM_DISABLED" | "DATABASE_UNAVAILABLE";
                         };
                     };
                 };
@@ -10867,7 +11587,7 @@ export interface components {
              * @description Stable machine-readable code; docs/errors.md lists each with its status and meaning
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
             /** @description What happened in this occurrence, in pt-BR */
             detail?: string;
             /** @description The request path */
