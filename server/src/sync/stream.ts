@@ -222,7 +222,9 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
       if (client === c) client = null;
       c.end().catch(() => undefined);
       if (!closed) {
-        log.warn('sync listener dropped; reconnecting', { error: err?.message });
+        // Once per outage: the attempts that fail while the database is away say nothing new.
+        if (failures === 0) log.warn('sync listener dropped; reconnecting', { error: err?.message });
+        else log.debug?.('sync listener: reconnection failed', { error: err?.message, attempts: failures });
         scheduleReconnect();
       }
     };
@@ -250,11 +252,11 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
     }
     client = c;
     up = true;
-    failures = 0;
     if (everConnected) {
-      log.info('sync listener reconnected');
+      log.info('sync listener reconnected', { attempts: failures });
       emit(null);
     }
+    failures = 0;
     everConnected = true;
     const ready = waiters;
     waiters = [];
