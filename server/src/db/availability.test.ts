@@ -29,7 +29,14 @@ describe('isDatabaseUnavailable', () => {
     // A protocol violation is the client's bug: the same request would fail again.
     for (const code of ['08P01', '23505', '40001', '22P05', '42P01', '57014', '25P03'])
       expect(isDatabaseUnavailable(withCode(code)), code).toBe(false);
-    for (const err of [new Error('boom'), new TypeError('x is undefined'), null, undefined, 'Connection terminated', 42])
+    for (const err of [
+      new Error('boom'),
+      new TypeError('x is undefined'),
+      null,
+      undefined,
+      'Connection terminated',
+      42,
+    ])
       expect(isDatabaseUnavailable(err), String(err)).toBe(false);
   });
 
