@@ -20,6 +20,7 @@ import { generateVapidKeys } from '../server/src/notifications/vapid.ts';
 import { addUser } from '../server/src/users/service.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, SERVER_ROLE } from './support/pg.ts';
+import { eventually, openDevice } from './support/replication.ts';
 import { serveProcess } from './support/serve.ts';
 import { type SseEvent, sse } from './support/sse.ts';
 
@@ -48,6 +49,7 @@ describe('the database away under load', () => {
   let log = '';
   let stderr = '';
   let token = '';
+  let session: Session;
   let orderBody: { idCliente: number; itens: { idProduto: number; quantidade: number }[] };
 
   const startPostgres = async () => {
@@ -102,7 +104,8 @@ describe('the database away under load', () => {
       body: JSON.stringify({ login: 'rep@db-away.test', password: 'db-away-password' }),
     });
     expect(login.status).toBe(200);
-    token = ((await login.json()) as Session).token;
+    session = (await login.json()) as Session;
+    token = session.token;
   }, 120_000);
 
   afterAll(async () => {
@@ -373,4 +376,62 @@ describe('the database away under load', () => {
     expect(back.length).toBe(down.length);
     expect(failed.length).toBeGreaterThan(down.length);
   }, 300_000);
+  it('a phone keeps its outbox, says the server is unavailable, and syncs by itself once it is back', async () => {
+    // What the phone's change stream was answered, to wait for it to meet the outage.
+    const streamAnswers: { status: number; code?: string }[] = [];
+    const watching: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (String(input).endsWith('/sync/stream') && res.status !== 200) {
+        const body = (await res.clone().json()) as { code?: string };
+        streamAnswers.push({ status: res.status, ...(body.code ? { code: body.code } : {}) });
+      }
+      return res;
+    };
+    const device = await openDevice({
+      user: { id: session.user.id, idEmpresa: session.user.idEmpresa, role: 'representative' },
+      baseUrl: served.base,
+      token,
+      fetch: watching,
+      collections: ['pedidos'],
+      // The stream is reopened every second, so it meets the outage; a server without a change
+      // hub would make it poll every ten minutes, which this test would not outlast.
+      streamStaleMs: 1000,
+      pollMs: 600_000,
+    });
+    try {
+      await device.replication.awaitInitialSync();
+      await eventually('the change stream to open', () => device.replication.syncState.get().live);
+      await postgres.stop({ immediate: true });
+      const id = await device.outbox?.queueOrder({
+        idCliente: orderBody.idCliente,
+        itens: orderBody.itens.map((i) => ({ ...i, descontoPercent: 0 })),
+      });
+      if (!id) throw new Error('no outbox');
+      const seen = await eventually('the phone to say the server is unavailable', () => {
+        const { error } = device.replication.syncState.get();
+        return error?.code === 'DATABASE_UNAVAILABLE' ? error : undefined;
+      });
+      expect(seen).toMatchObject({
+        kind: 'server',
+        message: 'Servidor indisponível; tentaremos de novo em instantes.',
+      });
+      // The stream reopened during the outage (once the server's 2 s cache of the user ran out).
+      await eventually('the change stream to meet the outage', () => streamAnswers.length > 0);
+      expect(streamAnswers[0]).toEqual({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+      // Waiting (queued, or in a push not answered yet), never refused.
+      expect(['queued', 'sent']).toContain((await device.outbox?.listOutbox())?.find((e) => e.id === id)?.state);
+
+      await startPostgres();
+      const accepted = await eventually('the queued order to be accepted', async () => {
+        const entry = (await device.outbox?.listOutbox())?.find((e) => e.id === id);
+        return entry?.state === 'accepted' ? entry : undefined;
+      });
+      expect(accepted.status).toBe('pending_approval');
+      // The stream is back too: the outage was a failure to retry, not a server without a stream.
+      await eventually('the change stream to open again', () => device.replication.syncState.get().live);
+      await eventually('the error to clear', () => device.replication.syncState.get().error === null);
+    } finally {
+      await device.close();
+    }
+  }, 120_000);
 });
