@@ -192,7 +192,8 @@ describe('the database away under load', () => {
         orders.set(key, status);
         return status;
       }
-      if (kind === 'pull') return record(kind, await api('/sync/pedidos/pull?limit=50'));
+      // Past SHORT_PAGE (200) documents a pull reads its page with COPY (db/copy-out.ts).
+      if (kind === 'pull') return record(kind, await api('/sync/pedidos/pull?limit=1000'));
       if (kind === 'push') {
         const id = randomUUID();
         const now = new Date().toISOString();
@@ -269,6 +270,8 @@ describe('the database away under load', () => {
       until(() => resyncs.some((d) => d >= n), `the stream's resync after disruption ${n}`);
 
     const running = kinds.map(client);
+    // Enough orders that the pulls read through COPY when the connections go.
+    await moreOk('order', 250);
     for (const kind of new Set(kinds)) await moreOk(kind, 3);
 
     // 1. Every backend of the server's role killed, three times, in the middle of the load.
