@@ -191,8 +191,6 @@ export const errorHandler =
     return unexpected(err, c);
   };
 
-export const onError: ErrorHandler<AppEnv> = errorHandler();
-
 export const notFound: NotFoundHandler<AppEnv> = (c) =>
   problemResponse(c, new DomainError('ROUTE_NOT_FOUND', `${c.req.method} ${c.req.path}`));
 
