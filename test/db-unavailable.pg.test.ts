@@ -372,6 +372,14 @@ describe('the database away under load', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { level: string; msg: string });
     expect(lines.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
+    // Warnings only for the outage itself and the listener's drops; an order committed just before
+    // its client's document could be written may leave that document to the next refresh.
+    const warned = new Set(lines.filter((l) => l.level === 'warn').map((l) => l.msg));
+    warned.delete('sync listener dropped; reconnecting');
+    warned.delete('orders: the client document was left to the next refresh');
+    expect([...warned]).toEqual(['database unavailable: answering 503 DATABASE_UNAVAILABLE until it is back']);
+    const listenerDrops = lines.filter((l) => l.msg === 'sync listener dropped; reconnecting');
+    expect(listenerDrops.length).toBeLessThanOrEqual(disruption);
     const down = lines.filter((l) => l.msg.startsWith('database unavailable'));
     const back = lines.filter((l) => l.msg === 'database available again');
     expect(down.length).toBeGreaterThanOrEqual(2);
