@@ -83,6 +83,15 @@ describe('the database away under load', () => {
       codSupervisor: null,
       password: 'db-away-password',
     });
+    await addUser(createDb(owner), {
+      login: 'sup@db-away.test',
+      name: 'Sup',
+      role: 'supervisor',
+      idEmpresa: rep.idEmpresa,
+      codVendedor: null,
+      codSupervisor: rep.codSupervisor,
+      password: 'db-away-password',
+    });
     const vapid = generateVapidKeys();
     served = await serveProcess({
       DATABASE_URL: asServerRole(dbUrl()),
@@ -445,4 +454,50 @@ describe('the database away under load', () => {
       await device.close();
     }
   }, 120_000);
+  it('too many connections: 503 as well, and an approval that cannot connect is no ERP refusal', async () => {
+    const as = async (login: string) => {
+      const res = await fetch(`${served.base}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login, password: 'db-away-password' }),
+      });
+      const { token: t } = (await res.json()) as Session;
+      return (path: string, init: RequestInit = {}) =>
+        fetch(`${served.base}/api/v1${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json', ...init.headers },
+        });
+    };
+    const rep = await as('rep@db-away.test');
+    const sup = await as('sup@db-away.test');
+    const created = await rep('/orders', {
+      method: 'POST',
+      headers: { 'idempotency-key': randomUUID() },
+      body: JSON.stringify(orderBody),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    // The supervisor's session is read now: the server keeps it 2 s, so the approval below
+    // reaches the order's transaction, which then cannot connect.
+    expect((await sup(`/orders/${id}`)).status).toBe(200);
+    const admin = new pg.Client({ connectionString: postgres.url() });
+    await admin.connect();
+    try {
+      await admin.query(`alter role ${SERVER_ROLE} connection limit 0`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1', [SERVER_ROLE]);
+      // 53300 (too many connections for role) has a string code like an ERP trigger's error.
+      const approval = await sup(`/orders/${id}/approve`, { method: 'POST', body: '{}' });
+      expect(approval.status).toBe(503);
+      expect(approval.headers.get('retry-after')).toBe('5');
+      expect(await approval.json()).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
+      expect((await fetch(`${served.base}/api/v1/health`)).status).toBe(503);
+    } finally {
+      await admin.query(`alter role ${SERVER_ROLE} connection limit -1`);
+      await admin.end();
+    }
+    const { rows } = await owner.query<{ situa: number }>('select situa from app.pedidos where id = $1', [id]);
+    expect(rows[0]?.situa).toBe(1);
+    const again = await sup(`/orders/${id}/approve`, { method: 'POST', body: '{}' });
+    expect(again.status, await again.clone().text()).toBe(200);
+  });
 });
