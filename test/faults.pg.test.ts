@@ -17,6 +17,7 @@ describe('orders under faults', () => {
   let rep: { idEmpresa: number; codVendedor: number };
   let body: { idCliente: number; itens: { idProduto: number; quantidade: number }[] };
   let token: string;
+  let supervisorToken: string;
 
   const countByKey = async (keys: string[]) => {
     const { rows } = await db.pool.query<{ chave: string; n: number }>(
@@ -41,6 +42,12 @@ describe('orders under faults', () => {
       login: 'rep@faults.test',
       role: 'representative',
       ...rep,
+    });
+    supervisorToken = await logInAs(testApp(db.pool), db.pool, {
+      login: 'sup@faults.test',
+      role: 'supervisor',
+      idEmpresa: r.idEmpresa,
+      codSupervisor: r.codSupervisor,
     });
   });
 
@@ -133,7 +140,10 @@ describe('orders under faults', () => {
       const written = await db.pool.query('select count(*)::int as n from app.pedidos');
       await db.pool.query('select pg_terminate_backend($1)', [victim]);
       const res = await pending;
-      expect(res.status).toBe(500);
+      // The connection lost, not a bug: 503 DATABASE_UNAVAILABLE, which the phone retries.
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.json()).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
       await holder.query('commit');
       // Nothing of it: no order, no key.
       const after = await db.pool.query('select count(*)::int as n from app.pedidos');
@@ -151,5 +161,55 @@ describe('orders under faults', () => {
     });
     expect(retry.status, await retry.clone().text()).toBe(201);
     expect((await countByKey([key])).get(key)).toBe(1);
+  });
+  it('an approval whose connection is killed answers 503 and stays pending; the retry approves', async () => {
+    const app = testApp(db.pool);
+    const created = await app.request('/api/v1/orders', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      body: JSON.stringify(body),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const approve = () =>
+      app.request(`/api/v1/orders/${id}/approve`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${supervisorToken}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+    const holder = await db.pool.connect();
+    try {
+      // The approval's write to the orders' change log waits here, the ERP order already written.
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock(hashtext($1), $2)', ['campo.sync:pedidos', rep.idEmpresa]);
+      const pending = approve();
+      let victim: number | undefined;
+      for (let i = 0; i < 200 && victim === undefined; i++) {
+        const { rows } = await db.pool.query<{ pid: number }>(
+          `select pid from pg_locks where locktype = 'advisory' and not granted and objid = $1`,
+          [rep.idEmpresa],
+        );
+        victim = rows[0]?.pid;
+        if (victim === undefined) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(victim).toBeDefined();
+      await db.pool.query('select pg_terminate_backend($1)', [victim]);
+      const res = await pending;
+      // Not a bug and not an ERP refusal: the same approval, sent again, goes through.
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
+      await holder.query('commit');
+    } finally {
+      await holder.query('rollback').catch(() => undefined);
+      holder.release();
+    }
+    const { rows } = await db.pool.query<{ situa: number }>('select situa from app.pedidos where id = $1', [id]);
+    expect(rows[0]?.situa).toBe(1);
+    const retry = await approve();
+    expect(retry.status, await retry.clone().text()).toBe(200);
   });
 });

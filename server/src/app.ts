@@ -12,6 +12,7 @@ import { clientErrorRoutes } from './client-errors/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { companyRoutes } from './company/routes.ts';
 import { dashboardRoutes } from './dashboards/routes.ts';
+import { availabilityOf } from './db/availability.ts';
 import { createDb, type Db } from './db/kysely.ts';
 import { directoryRoutes } from './directory/routes.ts';
 import { funnelRoutes } from './funnel/routes.ts';
@@ -21,10 +22,10 @@ import type { AppEnv } from './http/env.ts';
 import {
   apiSecurityHeaders,
   closeAfterRefusedBody,
+  errorHandler,
   limitBody,
   noStore,
   notFound,
-  onError,
   refuseNulInUrl,
   requestLog,
 } from './http/middleware.ts';
@@ -193,6 +194,6 @@ export function createApp(deps: AppDeps) {
   app.route('/api/docs', docsRoutes());
   if (deps.webRoot) app.route('/', webRoutes(deps.webRoot));
   app.notFound(notFound);
-  app.onError(onError);
+  app.onError(errorHandler(availabilityOf(deps.pool)));
   return app;
 }

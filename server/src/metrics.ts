@@ -79,6 +79,13 @@ export const sseStreamsOpen = new Gauge({
   registers: [registry],
 });
 
+export const databaseAvailable = new Gauge({
+  name: 'campo_database_available',
+  help: 'Whether the database answers, as this process last saw it: 0 from the first request answered 503 DATABASE_UNAVAILABLE until a statement goes through again',
+  registers: [registry],
+});
+databaseAvailable.set(1);
+
 const refreshDuration = new Histogram({
   name: 'campo_sync_refresh_duration_seconds',
   help: "Time to refresh one tenant's replication change log, by outcome (ok, error)",

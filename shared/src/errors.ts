@@ -20,6 +20,9 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Corpo grande demais' },
   ROUTE_NOT_FOUND: { status: 404, title: 'Rota não encontrada' },
   INTERNAL_ERROR: { status: 500, title: 'Erro interno' },
+  // The database restarting, failing over or refusing connections: try again, nothing is wrong
+  // with the request (server/src/db/availability.ts).
+  DATABASE_UNAVAILABLE: { status: 503, title: 'Banco de dados indisponível' },
 
   // Who may do what.
   UNAUTHORIZED: { status: 401, title: 'Não autenticado' },

@@ -595,8 +595,13 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     try {
       alive();
       const res = await request('/stream', { headers: { accept: 'text/event-stream' }, signal: connection.signal });
-      if (res.status === 503) return 'disabled';
-      if (!res.ok || !res.body) throw await httpError(res);
+      // Only a server without the change hub means "poll instead"; any other 503 (the database
+      // away: DATABASE_UNAVAILABLE) is a failure like a lost network, retried with backoff.
+      if (!res.ok || !res.body) {
+        const err = await httpError(res);
+        if (err.code === 'SYNC_STREAM_DISABLED') return 'disabled';
+        throw err;
+      }
       syncState.stream({ live: true });
       await readEvents(res.body, (event, data) => {
         alive();

@@ -45,7 +45,12 @@ export interface EmbeddedPostgres {
   readonly pid: number;
   /** Connection URL for a database of this cluster (superuser `postgres`, trust auth on loopback). */
   url(database?: string): string;
-  stop(): Promise<void>;
+  /**
+   * Stops the server: a fast shutdown (SIGINT: sessions ended with 57P01), or an immediate one
+   * (SIGQUIT: every process quits at once and the next start recovers from the WAL, as after a
+   * crash), for the tests of the database going away.
+   */
+  stop(options?: { immediate?: boolean }): Promise<void>;
 }
 
 const SUPERUSER = 'postgres';
@@ -268,7 +273,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     major,
     pid,
     url,
-    stop() {
+    stop(options = {}) {
       stopped ??= new Promise<void>((resolve) => {
         process.off('exit', killOnExit);
         const done = () => {
@@ -281,7 +286,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
         const force = setTimeout(() => server.kill('SIGKILL'), 15_000);
         if (server.exitCode !== null || server.signalCode !== null) return done();
         server.once('exit', done);
-        server.kill('SIGINT');
+        server.kill(options.immediate ? 'SIGQUIT' : 'SIGINT');
       });
       return stopped;
     },

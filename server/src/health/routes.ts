@@ -1,6 +1,7 @@
 import { type Health, ZHealth, ZLiveness } from '@campo/shared';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type pg from 'pg';
+import { availabilityOf } from '../db/availability.ts';
 import { SERVER_VERSION } from '../version.ts';
 import { appliedSchemaVersion, EXPECTED_SCHEMA_VERSION } from './service.ts';
 
@@ -35,9 +36,14 @@ export function healthRoutes(pool: pg.Pool) {
     .openapi(readiness, async (c) => {
       const expectedSchemaVersion = EXPECTED_SCHEMA_VERSION;
       let schemaVersion: string | null;
+      // The readiness probes of a load balancer are often the first to see the database go and
+      // come back: they tell the pool's tracker, which logs the outage once (db/availability.ts).
+      const database = availabilityOf(pool);
       try {
         schemaVersion = await appliedSchemaVersion(pool);
-      } catch {
+        database.succeeded();
+      } catch (err) {
+        database.failed(err);
         const body: Health = {
           status: 'unavailable',
           reason: 'DATABASE_UNREACHABLE',
@@ -50,8 +56,9 @@ export function healthRoutes(pool: pg.Pool) {
       // runs first, and the old processes must keep serving until they are replaced.
       const reason =
         schemaVersion === null ? 'SCHEMA_MISSING' : schemaVersion < expectedSchemaVersion ? 'SCHEMA_BEHIND' : null;
-      const database = { reachable: true, schemaVersion, expectedSchemaVersion };
-      if (reason) return c.json({ status: 'unavailable', reason, version: SERVER_VERSION, database } as Health, 503);
-      return c.json({ status: 'ok', version: SERVER_VERSION, database } as Health, 200);
+      const reached = { reachable: true, schemaVersion, expectedSchemaVersion };
+      if (reason)
+        return c.json({ status: 'unavailable', reason, version: SERVER_VERSION, database: reached } as Health, 503);
+      return c.json({ status: 'ok', version: SERVER_VERSION, database: reached } as Health, 200);
     });
 }

@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { secureHeaders } from 'hono/secure-headers';
+import { type DatabaseAvailability, databaseUnavailable, isDatabaseUnavailable } from '../db/availability.ts';
 import { DomainError, validationFailed } from '../errors.ts';
 import { log, withRequestId } from '../log.ts';
 import { httpDuration } from '../metrics.ts';
@@ -137,9 +138,8 @@ export const refuseNulInUrl: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** PostgreSQL's refusals of text a LATIN1 database cannot hold (22P05) or a NUL byte (22021). */
 const UNSTORABLE_TEXT = new Set(['22P05', '22021']);
 
-/** Errors become problems; anything unexpected is logged with its stack and answered without it. */
-export const onError: ErrorHandler<AppEnv> = (err, c) => {
-  if (err instanceof DomainError) return problemResponse(c, err);
+/** Neither a DomainError nor the database away: the unstorable-text safety net, framework refusals, or a 500. */
+const unexpected: ErrorHandler<AppEnv> = (err, c) => {
   // Every text input is meant to be escaped, transliterated or folded before it reaches the
   // database; should one be missed, the person gets a 400 that says why, never a 500.
   const pgCode = (err as { code?: unknown }).code;
@@ -177,6 +177,19 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     new DomainError('INTERNAL_ERROR', 'Ocorreu um erro inesperado. Informe o requestId ao suporte.'),
   );
 };
+
+/**
+ * Errors become problems; anything unexpected is logged with its stack and answered without it.
+ * The database away is not unexpected: 503 DATABASE_UNAVAILABLE with Retry-After, reported to
+ * the pool's tracker (`database`), which logs the outage once rather than once per request.
+ */
+export const errorHandler =
+  (database?: DatabaseAvailability): ErrorHandler<AppEnv> =>
+  (err, c) => {
+    if (err instanceof DomainError) return problemResponse(c, err);
+    if (database ? database.failed(err) : isDatabaseUnavailable(err)) return problemResponse(c, databaseUnavailable());
+    return unexpected(err, c);
+  };
 
 export const notFound: NotFoundHandler<AppEnv> = (c) =>
   problemResponse(c, new DomainError('ROUTE_NOT_FOUND', `${c.req.method} ${c.req.path}`));

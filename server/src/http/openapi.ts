@@ -71,6 +71,7 @@ const DEFAULT_DESCRIPTION: Record<string, string> = {
   401: 'Missing, expired or revoked token',
   413: 'The body is larger than the route accepts',
   500: 'Unexpected error: logged with the request id, which the answer carries',
+  503: 'The database is unavailable (restarting, failing over): retry after Retry-After seconds',
 };
 
 /** The codes the document lists for one operation's answer with this status (undefined: none documented). */
@@ -85,7 +86,8 @@ export function documentedCodes(doc: unknown, path: string, method: string, stat
 /**
  * Names the Problem schema once in components, and adds to every operation the codes the
  * middleware can answer for any request of that shape (docs/errors.md): a NUL in the URL, an
- * unexpected error, a missing token on a secured route, an unparsable or oversized JSON body.
+ * unexpected error, a missing token on a secured route, an unparsable or oversized JSON body,
+ * the database unavailable.
  * A route lists only the codes its own handler and services throw.
  */
 export function withProblems<T>(document: T): T {
@@ -115,6 +117,9 @@ export function withProblems<T>(document: T): T {
       if (json) add(413, 'PAYLOAD_TOO_LARGE');
       if (op.security?.length) add(401, 'UNAUTHORIZED');
       add(500, 'INTERNAL_ERROR');
+      // Every route that reads the database: those behind a token (the user is read on every
+      // request) and the logins. Not the probes, the document or the error reports.
+      if (op.security?.length || path.startsWith('/auth/')) add(503, 'DATABASE_UNAVAILABLE');
       // Every listed code must answer with the status it is listed under.
       for (const [status, response] of Object.entries(op.responses)) {
         const schema = response.content?.['application/problem+json']?.schema as ProblemSchema | undefined;

@@ -7,6 +7,7 @@ import type { Agent } from 'node:https';
 import { backoffDelay, toErpText } from '@campo/shared';
 import type pg from 'pg';
 import webpush from 'web-push';
+import { availabilityOf } from '../db/availability.ts';
 import { createDb } from '../db/kysely.ts';
 import type { Tx } from '../db/scope.ts';
 import { log as defaultLog } from '../log.ts';
@@ -318,6 +319,7 @@ export function startPushWorker(options: PushWorkerOptions): PushWorker {
   const batchSize = options.batchSize ?? 20;
   const retentionDays = options.retentionDays ?? 30;
   const db = createDb(options.pool);
+  const database = availabilityOf(options.pool);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let lastPurge = 0;
@@ -339,7 +341,9 @@ export function startPushWorker(options: PushWorkerOptions): PushWorker {
       }
     } catch (err) {
       failures++;
-      log.error('push: drain failed', { error: err instanceof Error ? err.message : String(err), failures });
+      // The database away is logged once for the whole process, by its tracker.
+      if (!database.failed(err))
+        log.error('push: drain failed', { error: err instanceof Error ? err.message : String(err), failures });
     }
     if (!stopped) {
       // A database that is down or not provisioned yet gets asked less and less often, up to once a minute.

@@ -23,6 +23,7 @@ import {
 } from '@campo/shared';
 import { authorize, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { isDatabaseUnavailable } from '../db/availability.ts';
 import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Pipeline, scopeOf, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
@@ -613,7 +614,15 @@ export async function decideOrder(
   } catch (err) {
     if (err instanceof DomainError) throw err;
     // Raised by trg_pedido_aprovado or the ERP's own constraints: the whole approval rolled back.
-    if (decision.approve && typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') {
+    // Not the database going away under the approval (its codes are strings too): that is 503, to retry.
+    if (
+      decision.approve &&
+      !isDatabaseUnavailable(err) &&
+      typeof err === 'object' &&
+      err !== null &&
+      'code' in err &&
+      typeof err.code === 'string'
+    ) {
       throw erpFailure(err);
     }
     throw err;

@@ -3,7 +3,9 @@
 // refreshes every tenant's collections every SYNC_REFRESH_SECONDS. Processes need no
 // coordination: the refresh of one collection of a tenant holds an exclusive lock, and a
 // second process doing the same refresh right after finds nothing changed.
+import { availabilityOf } from '../db/availability.ts';
 import type { Db } from '../db/kysely.ts';
+import { poolOf } from '../db/scope.ts';
 import { refreshAll } from './service.ts';
 
 export interface RefreshLog {
@@ -25,9 +27,22 @@ async function tenants(db: Db): Promise<number[]> {
 /** Told of each tenant's refresh, for metrics (its time, and whether it failed). */
 export type RefreshHook = (r: { idEmpresa: number; ms: number; ok: boolean }) => void;
 
-/** One pass over every tenant; a failing tenant is logged and the others still refresh. */
+/**
+ * One pass over every tenant; a failing tenant is logged and the others still refresh. Never
+ * rejects: the schedule runs it in the background, where a rejection would end the process.
+ * The database away ends the pass (the next one catches up) and is logged once, by its tracker.
+ */
 export async function refreshEveryTenant(db: Db, log: RefreshLog, onRefreshed?: RefreshHook): Promise<void> {
-  for (const idEmpresa of await tenants(db)) {
+  const database = availabilityOf(poolOf(db));
+  let ids: number[];
+  try {
+    ids = await tenants(db);
+  } catch (err) {
+    if (!database.failed(err))
+      log.error('sync refresh failed', { error: err instanceof Error ? err.message : String(err) });
+    return;
+  }
+  for (const idEmpresa of ids) {
     const started = Date.now();
     try {
       const counts = await refreshAll(db, idEmpresa);
@@ -36,6 +51,7 @@ export async function refreshEveryTenant(db: Db, log: RefreshLog, onRefreshed?: 
       onRefreshed?.({ idEmpresa, ms: Date.now() - started, ok: true });
     } catch (err) {
       onRefreshed?.({ idEmpresa, ms: Date.now() - started, ok: false });
+      if (database.failed(err)) return;
       log.error('sync refresh failed', { idEmpresa, error: err instanceof Error ? err.message : String(err) });
     }
   }

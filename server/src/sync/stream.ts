@@ -9,6 +9,7 @@ import { streamSSE } from 'hono/streaming';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { AuthContext } from '../auth/claims.ts';
+import { availabilityOf } from '../db/availability.ts';
 import type { Db } from '../db/kysely.ts';
 import { PREPARED } from '../db/prepared.ts';
 import { poolOf, scopeOf, type Tx } from '../db/scope.ts';
@@ -89,11 +90,14 @@ async function sendNotices(db: Db, notices: Notices): Promise<void> {
     notices.waiting.clear();
     await sql`${sql.raw(PREPARED)}select pg_notify(${SYNC_CHANNEL}, n) from unnest(${batch}::text[]) n`
       .execute(db)
-      .catch((err: unknown) =>
-        defaultLog.warn('sync: a change notice was not sent', {
-          error: err instanceof Error ? err.message : String(err),
-        }),
-      );
+      .catch((err: unknown) => {
+        const fields = { error: err instanceof Error ? err.message : String(err) };
+        // The database away is logged once, by its tracker. As when the process stops before a
+        // notice went out, the devices hear of the change at their next pull; and a listener that
+        // lost its connection in the same outage tells every stream to resync once it is back.
+        if (availabilityOf(poolOf(db)).failed(err)) defaultLog.debug('sync: a change notice was not sent', fields);
+        else defaultLog.warn('sync: a change notice was not sent', fields);
+      });
   }
   notices.sending = null;
 }
@@ -222,7 +226,9 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
       if (client === c) client = null;
       c.end().catch(() => undefined);
       if (!closed) {
-        log.warn('sync listener dropped; reconnecting', { error: err?.message });
+        // Once per outage: the attempts that fail while the database is away say nothing new.
+        if (failures === 0) log.warn('sync listener dropped; reconnecting', { error: err?.message });
+        else log.debug?.('sync listener: reconnection failed', { error: err?.message, attempts: failures });
         scheduleReconnect();
       }
     };
@@ -250,11 +256,11 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
     }
     client = c;
     up = true;
-    failures = 0;
     if (everConnected) {
-      log.info('sync listener reconnected');
+      log.info('sync listener reconnected', { attempts: failures });
       emit(null);
     }
+    failures = 0;
     everConnected = true;
     const ready = waiters;
     waiters = [];
