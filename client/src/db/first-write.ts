@@ -77,3 +77,47 @@ export async function firstWriter(
     });
   };
 }
+
+/**
+ * Empties a collection straight in its Dexie table, for a disk that is full: a deletion
+ * through RxDB writes a tombstone as large as each document, which needs the room there is
+ * not. The collection still emits a deletion per document, so its queries and the catalog's
+ * in-memory search follow. Returns how many documents went; null when the storage is not
+ * RxDB's Dexie in the form this relies on.
+ */
+export async function clearStraight(collection: RxCollection, databaseToken: string): Promise<number | null> {
+  const instance = (collection.storageInstance as unknown as { originalStorageInstance?: unknown })
+    .originalStorageInstance as Partial<DexieInstance> | undefined;
+  const internals = (await instance?.internals) as
+    | (DexieInternals & { dexieTable: { toArray(): Promise<Record<string, unknown>[]>; clear(): Promise<unknown> } })
+    | undefined;
+  if (!instance?.changes$ || !internals?.dexieTable || internals.booleanIndexes[0] !== '_deleted') return null;
+  const { dexieDb, dexieTable } = internals;
+  const database = collection.database as unknown as { lockedRun<T>(fn: () => Promise<T>): Promise<T> };
+  let removed: Record<string, unknown>[] = [];
+  await database.lockedRun(() =>
+    dexieDb.transaction('rw', dexieTable, async () => {
+      removed = (await dexieTable.toArray()).filter((d) => d._deleted !== '1');
+      await dexieTable.clear();
+    }),
+  );
+  if (!removed.length) return 0;
+  const lwt = now();
+  const events: RxStorageChangeEvent<PlainDoc>[] = removed.map((raw) => {
+    const previous = { ...raw, _deleted: false } as unknown as PlainDoc;
+    return {
+      documentId: String(raw.id),
+      operation: 'DELETE',
+      documentData: { ...previous, _deleted: true, _meta: { lwt } } as never,
+      previousDocumentData: previous as never,
+    };
+  });
+  const last = removed[removed.length - 1] as Record<string, unknown>;
+  instance.changes$.next({
+    id: `campo-clear-${collection.name}-${databaseToken}-${++bulks}`,
+    events,
+    checkpoint: { id: String(last.id), lwt },
+    context: 'campo-storage-full',
+  });
+  return removed.length;
+}
