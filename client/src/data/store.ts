@@ -59,7 +59,16 @@ async function open(user: SessionUser): Promise<Store | null> {
   let drop: () => Promise<number> = async () => 0;
   /** A full disk: the catalog gives way, and the representative is told (device-storage.ts). */
   const makeRoom = async () => {
-    const dropped = await drop();
+    let dropped = 0;
+    try {
+      dropped = await drop();
+    } catch (err) {
+      // Told all the same: only the representative can free the rest of the disk.
+      console.error(
+        'storage full: the catalog could not be dropped',
+        err instanceof Error ? `${err.name}: ${err.message}` : err,
+      );
+    }
     setStorageFull({ at: new Date().toISOString(), dropped: dropped + (storageFull.peek()?.dropped ?? 0) });
     void refreshStorage();
   };

@@ -79,28 +79,31 @@ export async function firstWriter(
 }
 
 /**
- * Empties a collection straight in its Dexie table, for a disk that is full: a deletion
- * through RxDB writes a tombstone as large as each document, which needs the room there is
- * not. The collection still emits a deletion per document, so its queries and the catalog's
- * in-memory search follow. Returns how many documents went; null when the storage is not
- * RxDB's Dexie in the form this relies on.
+ * Empties a collection by deleting its Dexie database, for a disk that is full: over its quota
+ * Chromium refuses every read-write transaction, a clear() or a deletion through RxDB included
+ * (RxDB's writes a tombstone as large as each document), while deleting a database is always
+ * allowed and gives its room back at once. Dexie opens it again, empty, on the next use. The
+ * collection still emits a deletion per document, so its queries and the catalog's in-memory
+ * search follow. Returns how many documents went; null when the storage is not RxDB's Dexie in
+ * the form this relies on.
  */
 export async function clearStraight(collection: RxCollection, databaseToken: string): Promise<number | null> {
   const instance = (collection.storageInstance as unknown as { originalStorageInstance?: unknown })
     .originalStorageInstance as Partial<DexieInstance> | undefined;
   const internals = (await instance?.internals) as
-    | (DexieInternals & { dexieTable: { toArray(): Promise<Record<string, unknown>[]>; clear(): Promise<unknown> } })
+    | (DexieInternals & {
+        dexieDb: { delete(options: { disableAutoOpen: boolean }): Promise<void> };
+        dexieTable: { toArray(): Promise<Record<string, unknown>[]> };
+      })
     | undefined;
   if (!instance?.changes$ || !internals?.dexieTable || internals.booleanIndexes[0] !== '_deleted') return null;
   const { dexieDb, dexieTable } = internals;
   const database = collection.database as unknown as { lockedRun<T>(fn: () => Promise<T>): Promise<T> };
   let removed: Record<string, unknown>[] = [];
-  await database.lockedRun(() =>
-    dexieDb.transaction('rw', dexieTable, async () => {
-      removed = (await dexieTable.toArray()).filter((d) => d._deleted !== '1');
-      await dexieTable.clear();
-    }),
-  );
+  await database.lockedRun(async () => {
+    removed = (await dexieTable.toArray()).filter((d) => d._deleted !== '1');
+    await dexieDb.delete({ disableAutoOpen: false });
+  });
   if (!removed.length) return 0;
   const lwt = now();
   const events: RxStorageChangeEvent<PlainDoc>[] = removed.map((raw) => {
@@ -120,4 +123,18 @@ export async function clearStraight(collection: RxCollection, databaseToken: str
     context: 'campo-storage-full',
   });
   return removed.length;
+}
+
+/**
+ * Deletes the Dexie database behind a storage instance already closed (a cancelled
+ * replication's meta data: its checkpoint and a copy of every document it pulled, as large as
+ * the collection). True when it was RxDB's Dexie storage and is gone.
+ */
+export async function deleteClosedStorage(storageInstance: unknown): Promise<boolean> {
+  const instance = ((storageInstance as { originalStorageInstance?: unknown } | undefined)?.originalStorageInstance ??
+    storageInstance) as { internals?: Promise<{ dexieDb?: { delete(): Promise<void> } }> } | undefined;
+  const internals = await instance?.internals?.catch(() => undefined);
+  if (!internals?.dexieDb) return false;
+  await internals.dexieDb.delete();
+  return true;
 }

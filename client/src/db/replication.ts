@@ -18,7 +18,7 @@ import type { ReplicationPullOptions, RxCollection, RxReplicationPullStreamItem 
 import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
-import { firstWriter, type PlainDoc } from './first-write.ts';
+import { deleteClosedStorage, firstWriter, type PlainDoc } from './first-write.ts';
 import { type CampoDocTypes, clientSearchKey, INDEX_DEFAULTS, productSearchKey } from './schemas.ts';
 import { isQuotaError } from './storage-pressure.ts';
 import { createSyncHealth, type SyncHealthStore } from './sync-health.ts';
@@ -99,10 +99,10 @@ export interface CampoReplication {
    */
   restart(collection: SyncCollection): Promise<void>;
   /**
-   * Stops one collection's replication and forgets its checkpoint (a full disk gave its data
-   * up): restart() then downloads it again from the start.
+   * Stops one collection's replication, runs `empty` (a full disk gives its data up), then
+   * forgets its checkpoint: restart() downloads it again from the start.
    */
-  reset(collection: SyncCollection): Promise<void>;
+  reset(collection: SyncCollection, empty: () => Promise<unknown>): Promise<void>;
   /** Stopped for good (logout, 401, 426): nothing restarts it. */
   readonly stopped: boolean;
   stop(): Promise<void>;
@@ -725,14 +725,21 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     );
   };
 
-  const reset = async (collection: SyncCollection) => {
+  const reset = async (collection: SyncCollection, empty: () => Promise<unknown>) => {
     const state = states[collection];
     const config = configs.get(collection);
     if (!state || !config) return;
     resets.add(collection);
     // The first download's checkpoint would skip what is gone.
     if (config.pull) delete config.pull.initialCheckpoint;
-    await state.remove();
+    // Its last checkpoint write may have failed for the same want of room: cancelled all the same.
+    await state.cancel().catch(() => undefined);
+    await empty();
+    // Its meta data (the checkpoint, and a copy of every document pulled) goes too, its whole
+    // database at once; else, with room again, a replication of the same identifier that never
+    // started removes it. restart() then downloads the collection from the start.
+    if (!(await deleteClosedStorage(state.metaInstance).catch(() => false)))
+      await replicateRxCollection({ ...config, autoStart: false }).remove();
   };
 
   const stop = async () => {

@@ -29,8 +29,8 @@ export function isQuotaError(err: unknown, depth = 0): boolean {
 }
 
 export interface BulkDropper {
-  /** Stops the bulk collection's replication and forgets its checkpoint (CampoReplication.reset). */
-  reset(collection: SyncCollection): Promise<void>;
+  /** Stops a collection's replication, empties it, forgets its checkpoint (CampoReplication.reset). */
+  reset(collection: SyncCollection, empty: () => Promise<unknown>): Promise<void>;
 }
 
 /**
@@ -44,13 +44,19 @@ export function bulkDropper(db: CampoDatabase, replication: BulkDropper): () => 
       try {
         const collection = db.collections[BULK_COLLECTION] as RxCollection | undefined;
         if (!collection) return 0;
-        await replication.reset(BULK_COLLECTION);
-        const cleared = await clearStraight(collection, db.token);
-        if (cleared !== null) return cleared;
-        // Not Dexie's table as first-write.ts knows it: RxDB's own removal, which may need room.
-        const docs = await collection.find().exec();
-        await collection.bulkRemove(docs.map((d) => d.primary));
-        return docs.length;
+        let dropped = 0;
+        await replication.reset(BULK_COLLECTION, async () => {
+          const cleared = await clearStraight(collection, db.token);
+          if (cleared !== null) {
+            dropped = cleared;
+            return;
+          }
+          // Not Dexie's table as first-write.ts knows it: RxDB's own removal, which may need room.
+          const docs = await collection.find().exec();
+          await collection.bulkRemove(docs.map((d) => d.primary));
+          dropped = docs.length;
+        });
+        return dropped;
       } finally {
         running = null;
       }

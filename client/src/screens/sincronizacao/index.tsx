@@ -91,7 +91,7 @@ function useWaiting(health: SyncHealth): WaitingItem[] | null {
     health,
     clientName: (id) => {
       const c = clients.get(String(id));
-      return c ? (c.tradeName ?? c.name) : null;
+      return c ? c.tradeName || c.name : null;
     },
   });
 }
