@@ -11,6 +11,7 @@ import type { RxCollection } from 'rxdb';
 import { combineLatest, map, type Observable, of } from 'rxjs';
 import { refreshStorage, storageFull, storageInfo } from '../../data/device-storage.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
+import { readLocal } from '../../data/local-cache.ts';
 import { syncEverythingNow, syncState } from '../../data/store.ts';
 import { collectionOf } from '../../db/database.ts';
 import type { ClientDoc, OpportunityDoc, RegistrationDoc, TicketDoc } from '../../db/schemas.ts';
@@ -22,6 +23,7 @@ import {
   ageLabel,
   bytesLabel,
   COLLECTION_LABEL,
+  completeSyncAt,
   evictionWarning,
   storageFullMessage,
   triesLabel,
@@ -31,6 +33,9 @@ import {
 } from './model.ts';
 
 const EMPTY_HEALTH: SyncHealth = createSyncHealth().get();
+/** The sync strip's stored time (sync-status.tsx), for a device whose pulls predate this screen. */
+const LAST_SYNC = 'ultima-sincronizacao';
+const isString = (v: unknown): v is string => typeof v === 'string';
 
 const STATE_LABEL = { sending: 'Enviando', waiting: 'Aguardando envio', refused: 'Recusado' } as const;
 
@@ -118,6 +123,7 @@ export default function SyncScreen() {
   const waiting = items?.filter((i) => i.state !== 'refused').length ?? 0;
   const warning = rep ? evictionWarning(info?.persisted ?? null, items?.length ?? 0) : null;
   const collections = Object.keys(state?.collections ?? {}) as SyncCollection[];
+  const complete = completeSyncAt(collections, health) ?? readLocal(LAST_SYNC, isString);
 
   const syncNow = async () => {
     busy.value = true;
@@ -143,7 +149,7 @@ export default function SyncScreen() {
       )}
       <div class="sync-summary">
         <p>
-          Última sincronização completa: <strong>{whenLabel(state?.lastSuccessAt, now.value)}</strong>
+          Última sincronização completa: <strong>{whenLabel(complete, now.value)}</strong>
           {state && !state.online && <span class="mg-muted"> · sem conexão agora</span>}
         </p>
         <button type="button" onClick={syncNow} aria-busy={busy.value ? 'true' : undefined} disabled={busy.value}>
@@ -208,13 +214,15 @@ export default function SyncScreen() {
             </thead>
             <tbody>
               {collections.map((c) => {
+                // "Sem conexão" is said once, above; another error is this collection's own.
                 const error = state?.collections[c]?.error;
+                const own = error && error.kind !== 'offline' ? error : null;
                 return (
                   <tr key={c}>
                     <th scope="row">{COLLECTION_LABEL[c]}</th>
                     <td>
                       {whenLabel(health.pulls[c], now.value)}
-                      {error && <span class="sync-item-error"> · {error.message}</span>}
+                      {own && <span class="sync-item-error"> · {own.message}</span>}
                     </td>
                   </tr>
                 );

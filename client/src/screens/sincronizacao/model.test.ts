@@ -6,6 +6,7 @@ import { SyncHttpError } from '../../db/sync-state.ts';
 import {
   ageLabel,
   bytesLabel,
+  completeSyncAt,
   evictionWarning,
   storageFullMessage,
   triesLabel,
@@ -79,6 +80,21 @@ describe('the items waiting to leave', () => {
       ['Cliente novo Loja Nova Ltda', 'waiting', 0, null],
     ]);
     expect(items[1]?.href).toBe('/pedidos/o1');
+  });
+});
+
+describe('the last complete sync', () => {
+  it('is the oldest of the collections’ last complete pulls, once every one has completed', () => {
+    const h = createSyncHealth({ now: () => new Date('2026-03-01T10:00:00.000Z') });
+    h.pullComplete('produtos');
+    expect(completeSyncAt(['produtos', 'clientes'], h.get())).toBeNull();
+    const later = createSyncHealth({
+      persist: {
+        load: () => ({ pulls: { ...h.get().pulls, clientes: '2026-03-01T11:00:00.000Z' } }),
+        save: () => undefined,
+      },
+    });
+    expect(completeSyncAt(['produtos', 'clientes'], later.get())).toBe('2026-03-01T10:00:00.000Z');
   });
 });
 

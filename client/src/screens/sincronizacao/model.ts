@@ -92,6 +92,20 @@ export function waitingItems(s: WaitingSources): WaitingItem[] {
   return items.sort((a, b) => (a.since ?? '9').localeCompare(b.since ?? '9'));
 }
 
+/**
+ * When the device last held the server's state of everything: the oldest of the collections'
+ * last complete pulls; null while one has never completed.
+ */
+export function completeSyncAt(collections: readonly SyncCollection[], health: SyncHealth): string | null {
+  let oldest: string | null = null;
+  for (const c of collections) {
+    const at = health.pulls[c];
+    if (!at) return null;
+    if (!oldest || at < oldest) oldest = at;
+  }
+  return oldest;
+}
+
 const relative = new Intl.RelativeTimeFormat('pt-BR', { numeric: 'always' });
 
 /** "há 3 dias", "há 5 minutos", "agora há pouco". */
