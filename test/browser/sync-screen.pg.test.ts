@@ -236,17 +236,27 @@ describe('the sync screen', () => {
     await p.getByRole('alert').filter({ hasText: 'O aparelho ficou sem espaço' }).waitFor(WAIT);
     expect(await p.getByRole('alert').filter({ hasText: 'nada da fila de envio se perdeu' }).count()).toBe(1);
     await p.getByRole('region', { name: 'Aguardando envio' }).getByText('Nada aguardando envio').waitFor(WAIT);
-    // The catalog is what gave way.
-    await p.goto(`${server.url}/catalogo`);
-    await p.getByLabel('Buscar produto').fill(sale.code);
+    // The catalog is what gave way: moving around in the app (no reload) it is empty; it comes
+    // back once there is room ("Sincronizar agora" then opens the app afresh).
+    const nav = p.getByRole('navigation', { name: 'Navegação principal' });
+    const openCatalog = async (text: string) => {
+      await nav.getByRole('link', { name: 'Catálogo' }).click();
+      await p.getByLabel('Buscar produto').fill(text);
+    };
+    await openCatalog(sale.code);
     await p.getByText('Nenhum produto encontrado com essa busca.').waitFor(WAIT);
-    await p.goto(`${server.url}/sincronizacao`);
+    await p.getByRole('link', { name: 'Sincronização' }).click();
 
     // Room again (the representative freed space): "Sincronizar agora" brings the catalog back.
     await cdp.send('Storage.overrideQuotaForOrigin', { origin });
     await p.getByRole('button', { name: 'Sincronizar agora' }).click();
     await expect.poll(() => p.getByRole('alert').filter({ hasText: 'sem espaço' }).count(), WAIT).toBe(0);
-    await (await catalogFinds(`CARGA${ADDED}`)).waitFor(WAIT);
+    await openCatalog(`CARGA${ADDED}`);
+    await p
+      .getByRole('list', { name: 'Produtos' })
+      .getByRole('listitem')
+      .filter({ hasText: `CARGA${ADDED}` })
+      .waitFor(WAIT);
     suite.pageOf(0);
   });
 

@@ -111,8 +111,11 @@ export async function syncEverythingNow(): Promise<void> {
   // Restarting a collection with nothing to push costs one pull from its checkpoint.
   const restarts = SYNC_WRITABLE.map((c) => s.replication.restart(c));
   if (storageFull.peek()) {
+    // The catalog's database was deleted under the open store (storage-pressure.ts): the app
+    // opens afresh, and the empty catalog downloads as on a first visit.
     setStorageFull(null);
-    restarts.push(s.replication.restart('produtos'));
+    globalThis.location?.reload();
+    return;
   }
   await Promise.all(restarts);
   void s.replication.syncNow().catch(() => undefined);

@@ -18,7 +18,7 @@ import type { ReplicationPullOptions, RxCollection, RxReplicationPullStreamItem 
 import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
-import { deleteClosedStorage, firstWriter, type PlainDoc } from './first-write.ts';
+import { deleteStorage, firstWriter, type PlainDoc } from './first-write.ts';
 import { type CampoDocTypes, clientSearchKey, INDEX_DEFAULTS, productSearchKey } from './schemas.ts';
 import { isQuotaError } from './storage-pressure.ts';
 import { createSyncHealth, type SyncHealthStore } from './sync-health.ts';
@@ -706,7 +706,10 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   win?.addEventListener?.('online', onOnline);
   const streamDone = runStream();
 
+  /** A reset under way per collection: a restart waits for it, or the two would race. */
+  const resetting = new Map<SyncCollection, Promise<void>>();
   const restart = async (collection: SyncCollection) => {
+    await resetting.get(collection)?.catch(() => undefined);
     const old = states[collection];
     const config = configs.get(collection);
     if (stopped || !old || !config) return;
@@ -725,7 +728,12 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     );
   };
 
-  const reset = async (collection: SyncCollection, empty: () => Promise<unknown>) => {
+  const reset = (collection: SyncCollection, empty: () => Promise<unknown>): Promise<void> => {
+    const running = resetAndEmpty(collection, empty).finally(() => resetting.delete(collection));
+    resetting.set(collection, running);
+    return running;
+  };
+  const resetAndEmpty = async (collection: SyncCollection, empty: () => Promise<unknown>) => {
     const state = states[collection];
     const config = configs.get(collection);
     if (!state || !config) return;
@@ -738,7 +746,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     // Its meta data (the checkpoint, and a copy of every document pulled) goes too, its whole
     // database at once; else, with room again, a replication of the same identifier that never
     // started removes it. restart() then downloads the collection from the start.
-    if (!(await deleteClosedStorage(state.metaInstance).catch(() => false)))
+    if (!(await deleteStorage(state.metaInstance).catch(() => false)))
       await replicateRxCollection({ ...config, autoStart: false }).remove();
   };
 
