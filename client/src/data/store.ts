@@ -102,22 +102,21 @@ async function open(user: SessionUser): Promise<Store | null> {
 
 /**
  * "Sincronizar agora": every collection pulls, and each writable one is restarted so what waits
- * is pushed now rather than at RxDB's next retry (or never, if its push had stalled); a catalog
- * that gave way to a full disk is downloaded again.
+ * is pushed now rather than at RxDB's next retry (or never, if its push had stalled); after a
+ * full disk, the app opens afresh instead.
  */
 export async function syncEverythingNow(): Promise<void> {
   const s = store.peek();
   if (!s || s.replication.stopped) return;
-  // Restarting a collection with nothing to push costs one pull from its checkpoint.
-  const restarts = SYNC_WRITABLE.map((c) => s.replication.restart(c));
   if (storageFull.peek()) {
     // The catalog's database was deleted under the open store (storage-pressure.ts): the app
-    // opens afresh, and the empty catalog downloads as on a first visit.
+    // opens afresh, pushes what waits and downloads the empty catalog as on a first visit.
     setStorageFull(null);
     globalThis.location?.reload();
     return;
   }
-  await Promise.all(restarts);
+  // Restarting a collection with nothing to push costs one pull from its checkpoint.
+  await Promise.all(SYNC_WRITABLE.map((c) => s.replication.restart(c)));
   void s.replication.syncNow().catch(() => undefined);
   void refreshStorage();
 }
