@@ -172,6 +172,7 @@ describe('every screen is readable and fits the phone', () => {
       ['/sac', 'SAC'],
       ['/sac/novo', 'Novo chamado'],
       [ticket, 'chamado'],
+      ['/sincronizacao', 'Sincronização'],
     ];
     for (const [path, name] of screens) await visit(path, `${name} ${path}`, [PHONE]);
     // The company's answer must be on the thread being judged.
@@ -195,6 +196,7 @@ describe('every screen is readable and fits the phone', () => {
       ['/aprovacoes', 'Aprovações'],
       [review, 'revisão'],
       ['/equipe', 'Equipe'],
+      ['/sincronizacao', 'Sincronização'],
     ] as const) {
       await visit(path, `${name} ${path}`, [DESK, PHONE]);
     }
@@ -220,6 +222,7 @@ describe('every screen is readable and fits the phone', () => {
       ['/empresa', 'Empresa'],
       ['/sac', 'SAC'],
       [ticket, 'chamado'],
+      ['/sincronizacao', 'Sincronização'],
     ] as const) {
       await visit(path, `${name} ${path}`, [DESK, PHONE]);
     }

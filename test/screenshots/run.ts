@@ -82,6 +82,8 @@ async function representative(page: Page): Promise<void> {
   await shoot(page, 'rep-360-funil');
   await open(page, '/sac');
   await shoot(page, 'rep-360-sac');
+  await open(page, '/sincronizacao');
+  await shoot(page, 'rep-360-sincronizacao', true);
   await page.getByRole('button', { name: 'Sair' }).click();
   await page.waitForURL(/\/login$/, WAIT);
 }

@@ -6,7 +6,7 @@ import { PendingBadge } from '../screens/aprovacoes/pending-badge.tsx';
 import { currentUser, logout } from '../session/session.ts';
 import { NavIcon } from './nav-icons.tsx';
 import { navFor, routeOf } from './routes.ts';
-import { SyncStatus } from './sync-status.tsx';
+import { hasStore, SyncStatus } from './sync-status.tsx';
 
 export function Layout(props: { role: Role; children: ComponentChildren }) {
   const { path } = useLocation();
@@ -28,6 +28,17 @@ export function Layout(props: { role: Role; children: ComponentChildren }) {
         <strong class="brand">Campo</strong>
         <span class="who">{currentUser.value?.name}</span>
         {props.role === 'supervisor' && <PendingBadge />}
+        {hasStore(props.role) && (
+          <a
+            class="header-sync"
+            href="/sincronizacao"
+            aria-label="Sincronização"
+            title="Sincronização"
+            aria-current={active === '/sincronizacao' ? 'page' : undefined}
+          >
+            <NavIcon path="/sincronizacao" />
+          </a>
+        )}
         <button
           type="button"
           class="outline secondary logout"

@@ -58,6 +58,12 @@ const PATHS: Record<string, JSX.Element> = {
       <path d="M8.5 7h2M13.5 7h2M8.5 11h2M13.5 11h2M8.5 15h2M13.5 15h2M10 21v-3h4v3" />
     </>
   ),
+  '/sincronizacao': (
+    <>
+      <path d="M20 11a8 8 0 0 0-14.6-4.5M4 4v4h4" />
+      <path d="M4 13a8 8 0 0 0 14.6 4.5M20 20v-4h-4" />
+    </>
+  ),
   '/usuarios': (
     <>
       <circle cx="12" cy="8" r="4" />

@@ -24,6 +24,17 @@ describe('routes by role', () => {
     expect(accessTo('/nada', 'manager').kind).toBe('unknown');
   });
 
+  it('opens the sync screen to every role with a local store, outside the nav bar', () => {
+    for (const role of ['representative', 'supervisor', 'manager'] as const) {
+      expect(accessTo('/sincronizacao', role).kind, role).toBe('allowed');
+      expect(
+        navFor(role).map((r) => r.path),
+        role,
+      ).not.toContain('/sincronizacao');
+    }
+    expect(accessTo('/sincronizacao', 'admin').kind).toBe('forbidden');
+  });
+
   it('lands each role on its first screen', () => {
     expect(homeFor('representative')).toBe('/');
     expect(homeFor('admin')).toBe('/usuarios');

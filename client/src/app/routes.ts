@@ -7,6 +7,8 @@ export interface ScreenRoute {
   path: string;
   label: string;
   roles: readonly Role[];
+  /** False for a screen reached from elsewhere (the sync strip, the header), not the nav bar. */
+  nav?: boolean;
 }
 
 export const ROUTES: readonly ScreenRoute[] = [
@@ -22,11 +24,14 @@ export const ROUTES: readonly ScreenRoute[] = [
   { path: '/empresa', label: 'Empresa', roles: ['manager'] },
   { path: '/sac', label: 'SAC', roles: ['representative', 'manager'] },
   { path: '/usuarios', label: 'Usuários', roles: ['admin'] },
+  // Every role with a local store; reached from the sync strip and the header, so the six
+  // tabs of a representative's phone stay six.
+  { path: '/sincronizacao', label: 'Sincronização', roles: ['representative', 'supervisor', 'manager'], nav: false },
 ];
 
 /** The bottom nav of a role, in the order the table lists the screens. */
 export function navFor(role: Role): ScreenRoute[] {
-  return ROUTES.filter((r) => r.roles.includes(role));
+  return ROUTES.filter((r) => r.roles.includes(role) && r.nav !== false);
 }
 
 /** Where a role lands after login and on "/": its first screen. */

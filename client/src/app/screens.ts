@@ -19,4 +19,5 @@ export const SCREENS: Record<string, ComponentType> = {
   '/metas': lazy(() => import('../screens/metas/index.tsx')),
   '/empresa': lazy(() => import('../screens/empresa/index.tsx')),
   '/usuarios': lazy(() => import('../screens/usuarios/index.tsx')),
+  '/sincronizacao': lazy(() => import('../screens/sincronizacao/index.tsx')),
 };

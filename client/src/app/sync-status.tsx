@@ -4,6 +4,7 @@
 import type { Role } from '@campo/shared';
 import { useEffect } from 'preact/hooks';
 import { combineLatest, map } from 'rxjs';
+import { storageFull } from '../data/device-storage.ts';
 import { useStoreObservable } from '../data/hooks.ts';
 import { readLocal, writeLocal } from '../data/local-cache.ts';
 import { ensureStore, storeError, syncState } from '../data/store.ts';
@@ -98,6 +99,7 @@ function SyncStrip() {
   // The first download on this device shows its progress until every collection has arrived.
   const downloading = !initialComplete && stored === null && !!initial;
   const error = storeError.value ?? state?.error?.message ?? null;
+  const full = storageFull.value;
 
   return (
     <div class="sync-status" role="status" aria-live="polite" aria-label="Sincronização">
@@ -110,7 +112,9 @@ function SyncStrip() {
           <progress id="sync-progress" value={initial.done} max={initial.total} />
         </span>
       ) : (
-        <span class="sync-when">{last ? syncedLabel(last) : 'Ainda não sincronizado'}</span>
+        <a class="sync-when" href="/sincronizacao" title="Ver a sincronização">
+          {last ? syncedLabel(last) : 'Ainda não sincronizado'}
+        </a>
       )}
       {leaving && <span class="sync-outbox">{leaving}</span>}
       {waiting.refused > 0 && (
@@ -126,6 +130,11 @@ function SyncStrip() {
       {waiting.chamados > 0 && (
         <a class="sync-refused" href="/sac">
           {plural(waiting.chamados, 'chamado precisa de atenção', 'chamados precisam de atenção')}
+        </a>
+      )}
+      {full && (
+        <a class="sync-error" href="/sincronizacao">
+          Aparelho sem espaço: o catálogo foi apagado para guardar seus pedidos. Veja o que fazer.
         </a>
       )}
       {error && <span class="sync-error">{error}</span>}

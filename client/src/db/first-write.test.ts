@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { productDoc } from '../../../test/fixtures/product-doc.ts';
 import { createProductSearchIndex } from '../data/product-search.ts';
 import { collectionOf, openCampoDb } from './database.ts';
-import { firstWriter, type PlainDoc } from './first-write.ts';
+import { clearStraight, firstWriter, type PlainDoc } from './first-write.ts';
 import { type ProductDoc, SCHEMAS } from './schemas.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
@@ -89,6 +89,52 @@ describe('first download writes', () => {
       await clients?.([client('10', 'Zélia'), client('11', 'Ana')]);
       // RxDB drops an event bulk whose id it already emitted, whichever collection it was for.
       expect((await listed).map((d) => d.id)).toEqual(['11', '10']);
+    } finally {
+      await db.remove();
+    }
+  });
+
+  it('empties a collection by deleting its database: queries and the search follow, the store goes on', async () => {
+    const db = await openCampoDb({
+      user,
+      indexedDb: { indexedDB: new IDBFactory(), IDBKeyRange },
+      multiInstance: false,
+    });
+    try {
+      const produtos = collectionOf(db, 'produtos');
+      const index = createProductSearchIndex(produtos);
+      await index.ready;
+      await (await firstWriter(produtos as never, db.token))?.([
+        product('1', 'A1', 'Arroz'),
+        product('2', 'F2', 'Feijão'),
+      ] as never);
+      // A queued order in another collection, which must not be touched.
+      await collectionOf(db, 'pedidos').insert({
+        id: 'o1',
+        status: 'queued',
+        draft: { idCliente: 1, itens: [{ idProduto: 1, quantidade: 1, descontoPercent: 0 }] },
+        order: null,
+        reasons: [],
+        queuedAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      });
+      const live = produtos.find();
+      const emptied = firstValueFrom(live.$.pipe(filter((docs) => docs.length === 0)));
+      expect((await firstValueFrom(live.$)).length).toBe(2);
+      expect(await clearStraight(produtos as never, db.token)).toBe(2);
+      await emptied;
+      expect(await produtos.count().exec()).toBe(0);
+      expect(index.search('feijao', { limit: 10 })).toEqual([]);
+      // The database opens again, empty, for what comes next.
+      await produtos.insert(product('3', 'M3', 'Milho') as never);
+      expect((await produtos.find().exec()).map((d) => d.id)).toEqual(['3']);
+      expect(index.search('milho', { limit: 10 })).toEqual(['3']);
+      await (await firstWriter(produtos as never, db.token))?.([product('4', 'T4', 'Trigo')] as never);
+      await produtos.bulkUpsert([product('5', 'S5', 'Soja')] as never);
+      expect(index.search('trigo', { limit: 10 })).toEqual(['4']);
+      expect(index.search('soja', { limit: 10 })).toEqual(['5']);
+      expect(await collectionOf(db, 'pedidos').count().exec()).toBe(1);
+      index.close();
     } finally {
       await db.remove();
     }

@@ -25,6 +25,17 @@ interface DexieInstance {
  */
 const PUT_CHUNK = 100;
 
+/** How long a full disk's deletion of a collection's database is waited for. */
+const DELETE_WAIT_MS = 5000;
+
+/** True once the deletion is done; false when it is still waiting after DELETE_WAIT_MS. */
+function deleteWithin(deletion: Promise<void>): Promise<boolean> {
+  return Promise.race([
+    deletion.then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), DELETE_WAIT_MS)),
+  ]);
+}
+
 /** Numbers this module's event bulks (see their id below). */
 let bulks = 0;
 
@@ -89,4 +100,75 @@ export async function firstWriter(
       context: 'campo-first-download',
     });
   };
+}
+
+/**
+ * Empties a collection by deleting its Dexie database, for a disk that is full: over its quota
+ * Chromium refuses every read-write transaction, a clear() or a deletion through RxDB included
+ * (RxDB's writes a tombstone as large as each document), while deleting a database is always
+ * allowed and gives its room back at once; it is then opened again, empty. The
+ * collection still emits a deletion per document, so its queries and the catalog's in-memory
+ * search follow. Returns how many documents went; null when the storage is not RxDB's Dexie in
+ * the form this relies on.
+ */
+export async function clearStraight(collection: RxCollection, databaseToken: string): Promise<number | null> {
+  const instance = (collection.storageInstance as unknown as { originalStorageInstance?: unknown })
+    .originalStorageInstance as Partial<DexieInstance> | undefined;
+  const internals = (await instance?.internals) as
+    | (DexieInternals & {
+        dexieDb: { delete(options: { disableAutoOpen: boolean }): Promise<void>; open(): Promise<unknown> };
+        dexieTable: { toArray(): Promise<Record<string, unknown>[]> };
+      })
+    | undefined;
+  if (!instance?.changes$ || !internals?.dexieTable || internals.booleanIndexes[0] !== '_deleted') return null;
+  const { dexieDb, dexieTable } = internals;
+  const database = collection.database as unknown as { lockedRun<T>(fn: () => Promise<T>): Promise<T> };
+  let removed: Record<string, unknown>[] = [];
+  await database.lockedRun(async () => {
+    removed = (await dexieTable.toArray()).filter((d) => d._deleted !== '1');
+    // The deletion waits for every connection to the database to close; Chromium has been seen
+    // to keep it "blocked" until the page reloads. Past a few seconds it is left to finish then
+    // (the outbox must not wait for it), and the database stays closed until the app reopens.
+    const deleted = await deleteWithin(dexieDb.delete({ disableAutoOpen: false }));
+    // RxDB opens its Dexie databases itself (no auto-open): made again, empty, for what comes next.
+    if (deleted) await dexieDb.open();
+  });
+  if (!removed.length) return 0;
+  const lwt = now();
+  const events: RxStorageChangeEvent<PlainDoc>[] = removed.map((raw) => {
+    const previous = { ...raw, _deleted: false } as unknown as PlainDoc;
+    return {
+      documentId: String(raw.id),
+      operation: 'DELETE',
+      documentData: { ...previous, _deleted: true, _meta: { lwt } } as never,
+      previousDocumentData: previous as never,
+    };
+  });
+  const last = removed[removed.length - 1] as Record<string, unknown>;
+  instance.changes$.next({
+    id: `campo-clear-${collection.name}-${databaseToken}-${++bulks}`,
+    events,
+    checkpoint: { id: String(last.id), lwt },
+    context: 'campo-storage-full',
+  });
+  return removed.length;
+}
+
+/**
+ * Closes a storage instance and deletes the Dexie database behind it (a cancelled replication's
+ * meta data: its checkpoint and a copy of every document it pulled, as large as the
+ * collection). Closed first, whether or not its replication managed to (a cancel whose last
+ * checkpoint write failed never closes it), so that RxDB forgets the connection and the next
+ * replication opens a new one. True when it was RxDB's Dexie storage and is gone.
+ */
+export async function deleteStorage(storageInstance: unknown): Promise<boolean> {
+  const instance = ((storageInstance as { originalStorageInstance?: unknown } | undefined)?.originalStorageInstance ??
+    storageInstance) as
+    | { internals?: Promise<{ dexieDb?: { delete(): Promise<void> } }>; close?: () => Promise<unknown> }
+    | undefined;
+  const internals = await instance?.internals?.catch(() => undefined);
+  if (!internals?.dexieDb) return false;
+  await instance?.close?.().catch(() => undefined);
+  await deleteWithin(internals.dexieDb.delete());
+  return true;
 }

@@ -20,6 +20,7 @@ import {
 import { BehaviorSubject, combineLatest, map, type Observable } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
 import type { OpportunityDoc, OrderDoc, RegistrationDoc, TicketDoc } from './schemas.ts';
+import { writeFirst } from './storage-pressure.ts';
 
 /** The outbox's four states (DESIGN.md "Product decisions"). */
 export type OutboxState = 'queued' | 'sent' | 'accepted' | 'refused';
@@ -99,6 +100,11 @@ export interface OutboxOptions {
   /** The device clock, replaceable in tests. */
   now?: () => Date;
   randomUUID?: () => string;
+  /**
+   * Frees room when a write finds the disk full (storage-pressure.ts, bulkDropper): the outbox's
+   * write then goes first, before anything else takes the space back.
+   */
+  makeRoom?: () => Promise<unknown>;
 }
 
 export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
@@ -110,6 +116,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
   const uuid = options.randomUUID ?? (() => crypto.randomUUID());
   const inFlight$ = options.inFlight$ ?? new BehaviorSubject<ReadonlySet<string>>(new Set());
   let inFlight: ReadonlySet<string> = new Set();
+  const room = <T>(write: () => Promise<T>) => writeFirst(write, options.makeRoom);
   const tracking = inFlight$.subscribe((ids) => {
     inFlight = ids;
   });
@@ -150,15 +157,17 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       const body = ZOrderCreate.parse(draft);
       const id = uuid();
       const at = now();
-      await pedidos.insert({
-        id,
-        status: 'queued',
-        draft: body,
-        order: null,
-        reasons: [],
-        queuedAt: at,
-        updatedAt: at,
-      });
+      await room(() =>
+        pedidos.insert({
+          id,
+          status: 'queued',
+          draft: body,
+          order: null,
+          reasons: [],
+          queuedAt: at,
+          updatedAt: at,
+        }),
+      );
       return id;
     },
 
@@ -167,7 +176,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       const body = ZOrderCreate.parse(fixedDraft);
       const doc = await order(id);
       if (doc.status !== 'refused') throw new OutboxError('Só um pedido recusado pode ser corrigido e reenviado.');
-      await doc.incrementalPatch({ status: 'queued', draft: body, reasons: [], updatedAt: now() });
+      await room(() => doc.incrementalPatch({ status: 'queued', draft: body, reasons: [], updatedAt: now() }));
     },
 
     /**
@@ -203,7 +212,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
         criadoEm: at,
         atualizadoEm: at,
       };
-      await funil.insert(doc);
+      await room(() => funil.insert(doc));
       return id;
     },
 
@@ -219,7 +228,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       const next = { ...doc.toJSON(), ...fields } as OpportunityDoc;
       if (next.estagio === 'perdido' && !next.motivoPerda) throw new OutboxError('Informe o motivo da perda.');
       const { baseAtualizadoEm: _, ...changes } = fields;
-      await doc.incrementalPatch({ ...changes, recusa: null, atualizadoEm: now() });
+      await room(() => doc.incrementalPatch({ ...changes, recusa: null, atualizadoEm: now() }));
     },
 
     /**
@@ -267,7 +276,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
         criadoEm: at,
         atualizadoEm: at,
       };
-      await chamados.insert(doc);
+      await room(() => chamados.insert(doc));
       return id;
     },
 
@@ -277,14 +286,17 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       if (doc.status === 'resolvido' || doc.status === 'cancelado')
         throw new OutboxError('Este chamado está encerrado e não recebe novas mensagens.');
       const at = now();
-      await doc.incrementalModify((t) => ({
-        ...t,
-        mensagens: [
-          ...t.mensagens,
-          { id: uuid(), autorTipo: 'representante', autorNome, texto: body.texto, criadoEm: at },
-        ],
-        atualizadoEm: at,
-      }));
+      const messageId = uuid();
+      await room(() =>
+        doc.incrementalModify((t) => ({
+          ...t,
+          mensagens: [
+            ...t.mensagens,
+            { id: messageId, autorTipo: 'representante', autorNome, texto: body.texto, criadoEm: at },
+          ],
+          atualizadoEm: at,
+        })),
+      );
     },
 
     /**
@@ -340,7 +352,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
     async cancelTicket(id: string): Promise<void> {
       const doc = await ticket(id);
       if (doc.status === 'resolvido' || doc.status === 'cancelado') return;
-      await doc.incrementalPatch({ status: 'cancelado', atualizadoEm: now() });
+      await room(() => doc.incrementalPatch({ status: 'cancelado', atualizadoEm: now() }));
     },
 
     /** Client registrations made in the field, newest first. */
@@ -362,16 +374,18 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
     async queueRegistration(dados: Record<string, unknown>): Promise<string> {
       const id = uuid();
       const text = (k: string) => (typeof dados[k] === 'string' ? (dados[k] as string) : null);
-      await cadastros.insert({
-        id,
-        status: 'queued',
-        dados,
-        idCliente: null,
-        razaoSocial: text('razaoSocial'),
-        documento: text('documento') ?? text('cnpjCpf'),
-        reasons: [],
-        criadoEm: null,
-      });
+      await room(() =>
+        cadastros.insert({
+          id,
+          status: 'queued',
+          dados,
+          idCliente: null,
+          razaoSocial: text('razaoSocial'),
+          documento: text('documento') ?? text('cnpjCpf'),
+          reasons: [],
+          criadoEm: null,
+        }),
+      );
       return id;
     },
 
@@ -379,7 +393,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       const doc = await cadastros.findOne(id).exec();
       if (!doc) throw new OutboxError('Cadastro não encontrado neste aparelho.');
       if (doc.status !== 'refused') throw new OutboxError('Só um cadastro recusado pode ser corrigido e reenviado.');
-      await doc.incrementalPatch({ status: 'queued', dados, reasons: [] });
+      await room(() => doc.incrementalPatch({ status: 'queued', dados, reasons: [] }));
     },
 
     async discardRegistration(id: string): Promise<void> {

@@ -18,10 +18,12 @@ import type { ReplicationPullOptions, RxCollection, RxReplicationPullStreamItem 
 import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
 import { BehaviorSubject, type Observable, Subject } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
-import { firstWriter, type PlainDoc } from './first-write.ts';
+import { deleteStorage, firstWriter, type PlainDoc } from './first-write.ts';
 import { refetchingPull, stamped } from './refetch.ts';
 import { type CampoDocTypes, clientSearchKey, INDEX_DEFAULTS, productSearchKey } from './schemas.ts';
-import { createSyncState, SyncHttpError, type SyncStateStore } from './sync-state.ts';
+import { isQuotaError } from './storage-pressure.ts';
+import { createSyncHealth, type SyncHealthStore } from './sync-health.ts';
+import { createSyncState, SyncHttpError, SyncStalledError, type SyncStateStore } from './sync-state.ts';
 
 export interface ReplicationOptions {
   /** Origin of the server ('' for the page's own); the routes are under /api/v1. */
@@ -56,10 +58,23 @@ export interface ReplicationOptions {
    * replication (see firstDownload); false keeps RxDB's own, for comparison and tests.
    */
   firstDownload?: boolean;
+  /**
+   * Where the per-item tries and errors and the last complete pulls are kept (sync-health.ts);
+   * a fresh one in memory by default.
+   */
+  health?: SyncHealthStore;
+  /**
+   * A write of pulled documents failed for want of room (QuotaExceededError): the app frees
+   * the catalog's bulk data (storage-pressure.ts) and tells the representative.
+   */
+  onQuotaExceeded?: (collection: SyncCollection, err: unknown) => void;
 }
 
 export interface CampoReplication {
   readonly syncState: SyncStateStore;
+  readonly health: SyncHealthStore;
+  /** When this replication started (ISO 8601): the watchdog's clock for a push never tried. */
+  readonly startedAt: string;
   readonly states: Partial<{ [C in SyncCollection]: RxReplicationState<CampoDocTypes[C], PullCheckpoint> }>;
   /** Ids of pedidos and cadastros documents in a push the server has not answered yet. */
   readonly inFlight$: Observable<ReadonlySet<string>>;
@@ -78,6 +93,19 @@ export interface CampoReplication {
   awaitInitialSync(): Promise<void>;
   /** Pull everything now and push what is pending; resolves when in sync. */
   syncNow(): Promise<void>;
+  /**
+   * Cancels one collection's replication and starts it again from its stored checkpoints (the
+   * watchdog's cure for a stalled push, and "Sincronizar agora"): a push still waiting for its
+   * answer is aborted, and the new replication pushes what is left at once.
+   */
+  restart(collection: SyncCollection): Promise<void>;
+  /**
+   * Stops one collection's replication, runs `empty` (a full disk gives its data up), then
+   * forgets its checkpoint: restart() downloads it again from the start.
+   */
+  reset(collection: SyncCollection, empty: () => Promise<unknown>): Promise<void>;
+  /** Stopped for good (logout, 401, 426): nothing restarts it. */
+  readonly stopped: boolean;
   stop(): Promise<void>;
 }
 
@@ -182,6 +210,18 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const collections = (options.collections ?? db.campo.collections).filter((c) => db.campo.collections.includes(c));
   const syncState = createSyncState(collections);
+  const health = options.health ?? createSyncHealth();
+  const startedAt = new Date().toISOString();
+  /** Per collection, aborts the push under way when the collection is restarted. */
+  const pushAborts = new Map<SyncCollection, AbortController>();
+  const pushSignal = (collection: SyncCollection) => {
+    let controller = pushAborts.get(collection);
+    if (!controller) {
+      controller = new AbortController();
+      pushAborts.set(collection, controller);
+    }
+    return controller.signal;
+  };
   const inFlight = new BehaviorSubject<ReadonlySet<string>>(new Set());
   const unsent = new BehaviorSubject<Partial<Record<SyncWritableCollection, ReadonlySet<string>>>>({});
   const markUnsent = (collection: SyncWritableCollection, ids: readonly string[], waiting: boolean) => {
@@ -291,6 +331,8 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       if (!res.ok) throw await httpError(res);
       const body = (await res.json()) as SyncPull;
       syncState.success(collection, { received: body.documents.length });
+      // RxDB pulls until a page comes back short: this one reached the server's state.
+      if (body.documents.length < batchSize) health.pullComplete(collection);
       return { documents: body.documents as never[], checkpoint: { checkpoint: body.checkpoint } };
     } catch (err) {
       syncState.failure(collection, err);
@@ -304,9 +346,12 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     if (ids.length) inFlight.next(new Set([...inFlight.getValue(), ...ids]));
     // Waiting until the server answers; a failure leaves them waiting for RxDB's retry.
     markUnsent(collection, rowIds, true);
+    health.pushStarted(collection, rowIds);
+    const signal = pushSignal(collection);
     try {
       const res = await request(`/${collection}/push`, {
         method: 'POST',
+        signal,
         headers: { 'content-type': 'application/json' },
         // RxDB leaves assumedMasterState undefined for a new document; the contract says null.
         body: JSON.stringify(
@@ -322,9 +367,16 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       const conflicts = (await res.json()) as never[];
       syncState.success(collection, { sent: rows.length });
       markUnsent(collection, rowIds, false);
+      health.pushAnswered(collection, rowIds);
       return conflicts;
     } catch (err) {
-      syncState.failure(collection, err);
+      if (signal.aborted) {
+        // Restarted (the watchdog, or "Sincronizar agora"): the new replication pushes again.
+        health.pushFailed(collection, rowIds, new SyncStalledError());
+      } else {
+        syncState.failure(collection, err);
+        health.pushFailed(collection, rowIds, err);
+      }
       throw err;
     } finally {
       if (ids.length) {
@@ -408,7 +460,10 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       // A short page is the server's state: the collection is downloaded. RxDB's own first
       // cycle, which follows, also reads every document written here once (its upstream
       // pass), which only "Sincronizado" would otherwise wait for.
-      if (slice.final) syncState.initialDone(collection);
+      if (slice.final) {
+        syncState.initialDone(collection);
+        health.pullComplete(collection);
+      }
     };
     try {
       while (!stopped) {
@@ -479,6 +534,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     } catch (err) {
       // The replication retries from the last page written.
       syncState.failure(collection, err);
+      if (isQuotaError(err)) options.onQuotaExceeded?.(collection, err);
     } finally {
       quit = true;
       wakeFetcher?.();
@@ -490,7 +546,17 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   };
 
   const states: CampoReplication['states'] = {};
+  /** RxDB writes what a pull brought itself: its failure to write shows only on error$. */
+  const watchQuota = (collection: SyncCollection, state: { error$: Observable<unknown> }) => {
+    state.error$.subscribe((err) => {
+      if (!stopped && isQuotaError(err)) options.onQuotaExceeded?.(collection, err);
+    });
+  };
+  /** What each collection's replication was made with, to make it again on a restart. */
+  const configs = new Map<SyncCollection, Parameters<typeof replicateRxCollection>[0]>();
   let firstDownloads: Promise<unknown> = Promise.resolve();
+  /** Collections whose data and checkpoint were given up (reset): restarted from the start. */
+  const resets = new Set<SyncCollection>();
   for (const collection of collections) {
     const writable = (SYNC_WRITABLE as readonly SyncCollection[]).includes(collection);
     const modifier = localFields(collection);
@@ -505,7 +571,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       >,
       ...(modifier ? { modifier: modifier as never } : {}),
     };
-    const state = replicateRxCollection<CampoDocTypes[typeof collection], PullCheckpoint>({
+    const config: Parameters<typeof replicateRxCollection<CampoDocTypes[typeof collection], PullCheckpoint>>[0] = {
       // Kept stable across server restarts and URLs so the stored checkpoint is reused.
       replicationIdentifier: `campo-sync-${collection}`,
       collection: collectionOf(db, collection) as never,
@@ -522,8 +588,11 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
             },
           }
         : {}),
-    });
+    };
+    configs.set(collection, config as never);
+    const state = replicateRxCollection<CampoDocTypes[typeof collection], PullCheckpoint>(config);
     (states as Record<string, unknown>)[collection] = state;
+    watchQuota(collection, state);
     if (bulk) {
       // One collection at a time, in SYNC_COLLECTIONS' order: the catalog (produtos) is usable
       // before the clients start to compete with it for the main thread and IndexedDB.
@@ -531,7 +600,9 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
       firstDownloads = download.catch(() => undefined);
       void download.then(
         (checkpoint) => {
-          // Read by start(): the stored checkpoint, when there is one, wins.
+          // Read by start(): the stored checkpoint, when there is one, wins. A collection reset
+          // meanwhile (a full disk) has lost what the download wrote.
+          if (resets.has(collection)) return;
           if (checkpoint) pull.initialCheckpoint = stamped(collectionOf(db, collection), { checkpoint });
           if (!stopped) void state.start().catch(() => undefined);
         },
@@ -642,6 +713,50 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
   win?.addEventListener?.('online', onOnline);
   const streamDone = runStream();
 
+  /** A reset under way per collection: a restart waits for it, or the two would race. */
+  const resetting = new Map<SyncCollection, Promise<void>>();
+  const restart = async (collection: SyncCollection) => {
+    await resetting.get(collection)?.catch(() => undefined);
+    const old = states[collection];
+    const config = configs.get(collection);
+    if (stopped || !old || !config) return;
+    if ((SYNC_WRITABLE as readonly SyncCollection[]).includes(collection))
+      health.restarted(collection as SyncWritableCollection);
+    pushAborts.get(collection)?.abort();
+    pushAborts.delete(collection);
+    await old.cancel();
+    if (stopped || states[collection] !== old) return;
+    const state = replicateRxCollection({ ...config, autoStart: true });
+    (states as Record<string, unknown>)[collection] = state;
+    watchQuota(collection, state);
+    void state.awaitInitialReplication().then(
+      () => syncState.initialDone(collection),
+      () => undefined,
+    );
+  };
+
+  const reset = (collection: SyncCollection, empty: () => Promise<unknown>): Promise<void> => {
+    const running = resetAndEmpty(collection, empty).finally(() => resetting.delete(collection));
+    resetting.set(collection, running);
+    return running;
+  };
+  const resetAndEmpty = async (collection: SyncCollection, empty: () => Promise<unknown>) => {
+    const state = states[collection];
+    const config = configs.get(collection);
+    if (!state || !config) return;
+    resets.add(collection);
+    // The first download's checkpoint would skip what is gone.
+    if (config.pull) delete config.pull.initialCheckpoint;
+    // Its last checkpoint write may have failed for the same want of room: cancelled all the same.
+    await state.cancel().catch(() => undefined);
+    await empty();
+    // Its meta data (the checkpoint, and a copy of every document pulled) goes too, its whole
+    // database at once; else, with room again, a replication of the same identifier that never
+    // started removes it. restart() then downloads the collection from the start.
+    if (!(await deleteStorage(state.metaInstance).catch(() => false)))
+      await replicateRxCollection({ ...config, autoStart: false }).remove();
+  };
+
   const stop = async () => {
     if (stopped) return;
     stopped = true;
@@ -657,6 +772,8 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
 
   return {
     syncState,
+    health,
+    startedAt,
     states,
     inFlight$: inFlight.asObservable(),
     unsent$: unsent.asObservable(),
@@ -667,6 +784,11 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     async syncNow() {
       resyncAll();
       await Promise.all(Object.values(states).map((s) => s.awaitInSync()));
+    },
+    restart,
+    reset,
+    get stopped() {
+      return stopped;
     },
     stop,
   };

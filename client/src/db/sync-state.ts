@@ -62,7 +62,17 @@ export class SyncHttpError extends Error {
   }
 }
 
+/** A push that had no answer for too long and was cut by a restart (sync-watchdog.ts). */
+export class SyncStalledError extends Error {
+  constructor() {
+    super('push stalled: restarted');
+    this.name = 'SyncStalledError';
+  }
+}
+
 export function describeSyncError(err: unknown): SyncError {
+  if (err instanceof SyncStalledError)
+    return { kind: 'server', message: 'O envio ficou sem resposta e foi reiniciado.' };
   if (err instanceof SyncHttpError) {
     const base = { status: err.status, ...(err.code ? { code: err.code } : {}) };
     if (err.status === 401) return { kind: 'unauthorized', message: 'Sessão expirada. Entre novamente.', ...base };
