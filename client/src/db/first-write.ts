@@ -19,12 +19,6 @@ interface DexieInstance {
   schema: { attachments?: unknown };
 }
 
-/**
- * Documents put per main-thread task: about 40 ms of a phone whose CPU is 4× slower than this
- * machine's (docs/benchmarks.md, "A cheap phone"); a slice of 500 in one go took 400 to 500 ms.
- */
-const PUT_CHUNK = 100;
-
 /** How long a full disk's deletion of a collection's database is waited for. */
 const DELETE_WAIT_MS = 5000;
 
@@ -73,16 +67,9 @@ export async function firstWriter(
     if (!docs.length) return;
     const meta = { lwt: now() };
     const stored = docs.map((d) => ({ ...d, _deleted: false, _rev: revision, _meta: meta, _attachments: {} }));
-    // Counted as a storage operation in progress, as RxDB's wrapper counts its writes. One
-    // transaction, its puts issued a chunk at a time: IndexedDB clones each document on the main
-    // thread as it is put, and the next chunk is issued from the last one's completion, a task
-    // of its own, so a tap waits for one chunk's clones, not a slice's.
+    // Counted as a storage operation in progress, as RxDB's wrapper counts its writes.
     await database.lockedRun(() =>
-      dexieDb.transaction('rw', dexieTable, async () => {
-        for (let i = 0; i < stored.length; i += PUT_CHUNK) {
-          await dexieTable.bulkPut(stored.slice(i, i + PUT_CHUNK).map((d) => ({ ...d, _deleted: '0' })));
-        }
-      }),
+      dexieDb.transaction('rw', dexieTable, () => dexieTable.bulkPut(stored.map((d) => ({ ...d, _deleted: '0' })))),
     );
     const events: RxStorageChangeEvent<PlainDoc>[] = stored.map((d) => ({
       documentId: d.id,
