@@ -40,6 +40,9 @@ let clientName = '';
 /** The next push of orders is held unanswered, as a connection that never ends (RxDB #7259). */
 const stall = { next: false, held: 0, release: [] as (() => void)[] };
 
+/** While set, every push of orders is answered 503, as a server whose database is away. */
+const refusing = { pushes: false };
+
 const suite = useBrowserSuite({
   password: PASSWORD,
   browsers: 2,
@@ -50,6 +53,12 @@ const suite = useBrowserSuite({
   ],
   server: {
     wrap: (app) => async (req) => {
+      if (refusing.pushes && req.method === 'POST' && new URL(req.url).pathname === PUSH_PEDIDOS) {
+        return Response.json(
+          { type: 'about:blank', title: 'Banco de dados indisponível', status: 503, code: 'DATABASE_UNAVAILABLE' },
+          { status: 503, headers: { 'retry-after': '5', 'content-type': 'application/problem+json' } },
+        );
+      }
       if (stall.next && req.method === 'POST' && new URL(req.url).pathname === PUSH_PEDIDOS) {
         stall.next = false;
         stall.held++;
@@ -157,6 +166,38 @@ describe('the sync screen', () => {
     const table = page.getByRole('region', { name: 'Dados no aparelho' });
     await table.getByRole('row', { name: /Catálogo de produtos hoje às \d\d:\d\d/ }).waitFor(WAIT);
     expect(await table.getByText('ainda não').count()).toBe(0);
+  });
+
+  it('sends what waits on "Sincronizar agora", without waiting for the next retry', async () => {
+    // RxDB's next try ten minutes away, and neither the server nor the browser offline (a
+    // reconnection or the browser's "online" event would make RxDB try at once): the server
+    // answers the push 503, then takes it again, and only the button can send the order before
+    // the test's wait ends.
+    const setRetry = (ms: string | null) =>
+      page.evaluate((value) => {
+        const storage = (globalThis as unknown as { localStorage: Storage }).localStorage;
+        if (value === null) storage.removeItem('campo.sync.retryMs');
+        else storage.setItem('campo.sync.retryMs', value);
+      }, ms);
+    await setRetry('600000');
+    try {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sincronização', level: 1 }).waitFor(WAIT);
+      const before = await serverOrders();
+      refusing.pushes = true;
+      await queueOrder(null);
+      await page.goto(`${server.url}/sincronizacao`);
+      await page.getByRole('heading', { name: 'Sincronização', level: 1 }).waitFor(WAIT);
+      const order = itemCard(`Pedido para ${clientName}`);
+      await order.getByText(/Último erro: .*indisponível/).waitFor(WAIT);
+      refusing.pushes = false;
+      await page.getByRole('button', { name: 'Sincronizar agora' }).click();
+      await waitingList().getByText('Nada aguardando envio').waitFor(WAIT);
+      expect(await serverOrders()).toBe(before + 1);
+    } finally {
+      refusing.pushes = false;
+      await setRetry(null);
+    }
   });
 
   it('restarts a push whose request never ends, and the order arrives', async () => {

@@ -21,12 +21,14 @@ export interface Store {
 const HEALTH_KEY = 'saude-sincronizacao';
 
 /**
- * The watchdog's wait, in ms: WATCHDOG_DEFAULT_MS unless `campo.sync.watchdogMs` in localStorage
- * says otherwise (the browser tests shorten it; support can too, on a phone that stalls).
+ * A wait in ms set in localStorage (`campo.sync.watchdogMs`: the watchdog's, two minutes by
+ * default; `campo.sync.retryMs`: RxDB's wait before trying a failed request again, 5 s by
+ * default), or undefined for the default: the browser tests set them, and support can, on a
+ * phone that stalls.
  */
-function watchdogMs(): number | undefined {
+function localMs(key: string): number | undefined {
   try {
-    const ms = Number(localStorage.getItem('campo.sync.watchdogMs'));
+    const ms = Number(localStorage.getItem(key));
     return Number.isFinite(ms) && ms > 0 ? ms : undefined;
   } catch {
     return undefined;
@@ -77,6 +79,7 @@ async function open(user: SessionUser): Promise<Store | null> {
     getToken: () => session.peek()?.token ?? null,
     // The session module hears the same 401 from its own requests; either way it wipes.
     onUnauthorized: () => undefined,
+    retryTimeMs: localMs('campo.sync.retryMs'),
     health,
     onQuotaExceeded: (collection, err) => {
       console.error('storage full', collection, err);
@@ -96,7 +99,7 @@ async function open(user: SessionUser): Promise<Store | null> {
     asked = true;
     void requestPersistence();
   });
-  const watchdog = startWatchdog(database, replication, { thresholdMs: watchdogMs() });
+  const watchdog = startWatchdog(database, replication, { thresholdMs: localMs('campo.sync.watchdogMs') });
   return { user, db: database, replication, outbox, watchdog };
 }
 
