@@ -36,8 +36,10 @@ interface Run {
 }
 
 /**
- * In the page: from a key's keydown (its event time) to the first frame painted after the last
- * change under `selector` that followed it. The caller presses the key, waits for what the
+ * In the page: from a key's keydown (its event time) to the start of the first frame rendered
+ * after the last change under `selector` that followed it (performance.now() in that frame's
+ * requestAnimationFrame: the callback's own argument is the frame's begin time, which can
+ * precede a change made during it). The caller presses the key, waits for what the
  * answer must show, then for the element to stay still, and reads the figure.
  */
 const PROBE = `window.__probe = (selector) => {
@@ -48,7 +50,7 @@ const PROBE = `window.__probe = (selector) => {
   const observer = new MutationObserver(() => {
     if (state.start === null) return;
     state.changed = performance.now();
-    requestAnimationFrame((t) => { state.painted = t; });
+    requestAnimationFrame(() => { state.painted = performance.now(); });
   });
   observer.observe(target, { subtree: true, childList: true, characterData: true, attributes: true });
   window.__probeState = state;
