@@ -13,6 +13,19 @@ import { logInAs } from './support/session.ts';
 
 const db = useTestDatabase();
 
+/** The backend waiting on one of the tenant's advisory locks (held by the test), once it waits. */
+async function waitingOnAdvisoryLock(idEmpresa: number): Promise<number | undefined> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await db.pool.query<{ pid: number }>(
+      `select pid from pg_locks where locktype = 'advisory' and not granted and objid = $1`,
+      [idEmpresa],
+    );
+    if (rows[0]) return rows[0].pid;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return undefined;
+}
+
 describe('orders under faults', () => {
   let rep: { idEmpresa: number; codVendedor: number };
   let body: { idCliente: number; itens: { idProduto: number; quantidade: number }[] };
@@ -127,15 +140,7 @@ describe('orders under faults', () => {
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
         body: JSON.stringify(body),
       });
-      let victim: number | undefined;
-      for (let i = 0; i < 200 && victim === undefined; i++) {
-        const { rows } = await db.pool.query<{ pid: number }>(
-          `select pid from pg_locks where locktype = 'advisory' and not granted and objid = $1`,
-          [rep.idEmpresa],
-        );
-        victim = rows[0]?.pid;
-        if (victim === undefined) await new Promise((r) => setTimeout(r, 25));
-      }
+      const victim = await waitingOnAdvisoryLock(rep.idEmpresa);
       expect(victim).toBeDefined();
       const written = await db.pool.query('select count(*)::int as n from app.pedidos');
       await db.pool.query('select pg_terminate_backend($1)', [victim]);
@@ -187,15 +192,7 @@ describe('orders under faults', () => {
       await holder.query('begin');
       await holder.query('select pg_advisory_xact_lock(hashtext($1), $2)', ['campo.sync:pedidos', rep.idEmpresa]);
       const pending = approve();
-      let victim: number | undefined;
-      for (let i = 0; i < 200 && victim === undefined; i++) {
-        const { rows } = await db.pool.query<{ pid: number }>(
-          `select pid from pg_locks where locktype = 'advisory' and not granted and objid = $1`,
-          [rep.idEmpresa],
-        );
-        victim = rows[0]?.pid;
-        if (victim === undefined) await new Promise((r) => setTimeout(r, 25));
-      }
+      const victim = await waitingOnAdvisoryLock(rep.idEmpresa);
       expect(victim).toBeDefined();
       await db.pool.query('select pg_terminate_backend($1)', [victim]);
       const res = await pending;

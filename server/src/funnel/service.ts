@@ -58,7 +58,8 @@ export async function listOpportunities(db: Db, auth: AuthContext, estagios?: Fu
   }));
 }
 
-const PATCHABLE = [
+/** The fields of a card a device or a PATCH may change (all but its id and its timestamps). */
+export const PATCHABLE = [
   'estagio',
   'idCliente',
   'nomeProspect',

@@ -26,19 +26,7 @@ import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
 import { loadOpportunityDocs, toApi } from './documents.ts';
 import * as q from './queries.ts';
-import { createOpportunity, deleteOpportunity, OpportunityDeleted, updateOpportunity } from './service.ts';
-
-const FIELDS = [
-  'estagio',
-  'idCliente',
-  'nomeProspect',
-  'empresaProspect',
-  'idPedido',
-  'valor',
-  'previsaoFechamento',
-  'observacoes',
-  'motivoPerda',
-] as const;
+import { createOpportunity, deleteOpportunity, OpportunityDeleted, PATCHABLE, updateOpportunity } from './service.ts';
 
 /**
  * Keeps (or, with null, drops) the refusal of an edit of the card, and records the card for the
@@ -142,7 +130,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, reread = fal
     const deleted = await withScope(db, scopeOf(auth), (tx) => q.deletedCard(tx, auth.idEmpresa, id));
     if (deleted) return { ...(deleted as SyncOpportunity), _deleted: true };
     // New to the server, or a refused creation the representative fixed: create it.
-    const input = ZOpportunityCreate.safeParse(Object.fromEntries(['id', ...FIELDS].map((f) => [f, next[f]])));
+    const input = ZOpportunityCreate.safeParse(Object.fromEntries(['id', ...PATCHABLE].map((f) => [f, next[f]])));
     if (!input.success) return refusedCreation(next, validationRefusal(input.error));
     try {
       const { body } = await createOpportunity(
@@ -174,7 +162,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, reread = fal
     if (!(await setRefusal(db, auth, id, null))) return tombstone(db, auth, id, server);
     delete server.recusa;
   }
-  const changed = FIELDS.filter((f) => !same(next[f], assumed ? assumed[f] : server[f]));
+  const changed = PATCHABLE.filter((f) => !same(next[f], assumed ? assumed[f] : server[f]));
   if (changed.length === 0) return { ...server, _deleted: false };
   const campos = Object.fromEntries(changed.map((f) => [f, next[f] ?? null]));
   const patch = ZOpportunityPatch.safeParse(campos);
