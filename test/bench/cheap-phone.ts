@@ -4,8 +4,9 @@
 // unthrottled. Measures what a rep waits for: login to a usable catalog, a keystroke in the
 // catalog search to its results on screen, a quantity typed in a 20-line cart to its new total
 // on screen, and the longest main-thread task during the first download (what a tap waits
-// for). Targets on the throttled run: usable catalog < 10 s, search and cart answers < 150 ms,
-// no task > 200 ms during the download.
+// for), from the click on "Entrar" on; the login page's own load is reported apart. Targets on
+// the throttled run: usable catalog < 10 s, search and cart answers < 150 ms, no task > 200 ms
+// during the download.
 import { writeFileSync } from 'node:fs';
 import type { CDPSession, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../support/chromium.ts';
@@ -29,6 +30,8 @@ interface Run {
   rate: number;
   usableMs: number;
   syncedMs: number;
+  /** The app's start on the login page (its module's evaluation, before anyone logs in). */
+  bootTaskMs: number;
   longestTaskMs: number;
   tasksOver200: number;
   searchMs: number[];
@@ -58,7 +61,7 @@ const PROBE = `window.__probe = (selector) => {
 };
 window.__longTasks = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+  for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
 }).observe({ type: 'longtask', buffered: true });`;
 
 /**
@@ -116,6 +119,8 @@ async function measure(
     await page.goto(`${url}/login`);
     await page.getByLabel('Login').fill('representative@bench.test');
     await page.getByLabel('Senha').fill('bench-password-1');
+    // The page's clock at the click: the download's tasks are those that start after it.
+    const clicked = (await page.evaluate('performance.now()')) as number;
     const started = performance.now();
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page
@@ -133,7 +138,9 @@ async function measure(
       .getByText(/Sincronizado/)
       .waitFor(WAIT);
     const syncedMs = performance.now() - started;
-    const tasks = (await page.evaluate('window.__longTasks')) as number[];
+    const all = (await page.evaluate('window.__longTasks')) as { start: number; duration: number }[];
+    const tasks = all.filter((t) => t.start >= clicked).map((t) => t.duration);
+    const bootTaskMs = all.filter((t) => t.start < clicked).reduce((m, t) => Math.max(m, t.duration), 0);
     if (profile)
       writeFileSync(profile, JSON.stringify(((await cdp.send('Profiler.stop')) as { profile: unknown }).profile));
     process.stderr.write(`×${rate}: usable ${usableMs.toFixed(0)} ms, synced ${syncedMs.toFixed(0)} ms\n`);
@@ -193,6 +200,7 @@ async function measure(
       rate,
       usableMs,
       syncedMs,
+      bootTaskMs,
       longestTaskMs: tasks.reduce((m, d) => Math.max(m, d), 0),
       tasksOver200: tasks.filter((d) => d > TARGETS.taskMs).length,
       searchMs,
@@ -249,7 +257,8 @@ export async function benchCheapPhone(): Promise<void> {
         'from the keydown of the last character of a product code to the first frame painted after the list last',
         `changed (${SAMPLES} codes, median and worst). Cart: from the keydown of a digit in one line's quantity of a`,
         `${CART_LINES}-line cart to the first frame painted with the new total (${SAMPLES} digits). Longest task: the`,
-        'longest main-thread task from the login page to "Sincronizado". Targets (throttled): usable catalog < 10 s,',
+        'longest main-thread task from the click on "Entrar" to "Sincronizado"; the login page\'s own load (the app\'s',
+        'start, which runs before anyone logs in) is given apart. Targets (throttled): usable catalog < 10 s,',
         'search and cart < 150 ms at worst, no task > 200 ms during the download.',
         '',
         table(
@@ -263,6 +272,7 @@ export async function benchCheapPhone(): Promise<void> {
               'longest task during the download (tasks > 200 ms)',
               (r) => `${m(r.longestTaskMs)} (${r.tasksOver200})`,
             ),
+            row("longest task of the login page's load (the app's start, before the download)", (r) => m(r.bootTaskMs)),
             row('targets: catalog, search, cart, longest task', met),
           ],
         ),
