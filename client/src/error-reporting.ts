@@ -3,7 +3,9 @@
 // POST /api/v1/client-errors with the app's version, and land in the server's logs.
 // Reporting must never make things worse: it sends few (a cap per minute, each distinct
 // error once), never throws, and an offline device simply loses the report.
-import { API_BASE, CLIENT_ERROR_MESSAGE_MAX, CLIENT_ERROR_STACK_MAX, type ClientError } from '@campo/shared';
+import type { ClientError } from '@campo/shared';
+import { API_BASE } from '@campo/shared/api';
+import { CLIENT_ERROR_MESSAGE_MAX, CLIENT_ERROR_STACK_MAX } from '@campo/shared/client-error-limits';
 
 export interface ErrorReportingOptions {
   /** The app build's version (vite's __APP_VERSION__). */

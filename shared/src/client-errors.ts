@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
-/** Largest report body the server reads; a stack trace is cut to fit long before that. */
-export const CLIENT_ERROR_MAX_BYTES = 16 * 1024;
-export const CLIENT_ERROR_STACK_MAX = 8000;
-export const CLIENT_ERROR_MESSAGE_MAX = 1000;
+import { CLIENT_ERROR_MESSAGE_MAX, CLIENT_ERROR_STACK_MAX } from './client-error-limits.ts';
+
+export * from './client-error-limits.ts';
 
 /** An unhandled error or promise rejection the app saw, reported so operators see it in the logs. */
 export const ZClientError = z

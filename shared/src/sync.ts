@@ -6,37 +6,12 @@ import { ZCatalogSync } from './catalog.ts';
 import { ZCompany } from './company.ts';
 import { ZOpportunity } from './funnel.ts';
 import { ZOrder } from './orders.ts';
+import { SYNC_COLLECTIONS, SYNC_WRITABLE, type SyncCollection } from './sync-collections.ts';
 import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
 
-/**
- * The replicated collections. Few on purpose: RxDB's open-source core opens at most 13
- * collections per JavaScript realm, so small reference data (company settings and the
- * representative's ceilings) shares one collection, `ajustes`.
- */
-export const SYNC_COLLECTIONS = [
-  'produtos',
-  'clientes',
-  'regras',
-  'ajustes',
-  'pedidos',
-  'funil',
-  'chamados',
-  'cadastros',
-] as const;
+export * from './sync-collections.ts';
+
 export const ZSyncCollection = z.enum(SYNC_COLLECTIONS).describe('Replicated collection');
-export type SyncCollection = z.infer<typeof ZSyncCollection>;
-
-/** Collections a device writes to (POST /sync/{collection}/push). */
-export const SYNC_WRITABLE = ['pedidos', 'funil', 'chamados', 'cadastros'] as const satisfies readonly SyncCollection[];
-export type SyncWritableCollection = (typeof SYNC_WRITABLE)[number];
-
-/** A representative's own work: only representatives replicate these. */
-export const SYNC_REPRESENTATIVE_ONLY = [
-  'pedidos',
-  'funil',
-  'chamados',
-  'cadastros',
-] as const satisfies readonly SyncCollection[];
 
 export const SYNC_PUSH_MAX = 100;
 

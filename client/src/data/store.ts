@@ -1,7 +1,8 @@
 // The device's data for the signed-in user: the RxDB store, its replication and the outbox,
 // opened after login and wiped on logout or when the server ends the session. Loaded lazily
 // (import()) so the login screen does not carry RxDB in the initial JavaScript.
-import { type SessionUser, SYNC_WRITABLE } from '@campo/shared';
+import type { SessionUser } from '@campo/shared';
+import { SYNC_WRITABLE } from '@campo/shared/sync-collections';
 import { signal } from '@preact/signals';
 import type { CampoDatabase, CampoReplication, Outbox, SyncState } from '../db/index.ts';
 import type { Watchdog } from '../db/sync-watchdog.ts';
