@@ -3,9 +3,9 @@
 // them (the routes check the role before the body is read).
 import type { Company } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
+import { refreshLoadedCollection } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { refreshLoadedCollection } from '../sync/changelog.ts';
 import { loadSettingsDocs } from './documents.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';
 import { clearLogo, upsertLogo, upsertMetaPositivacaoDia } from './queries.ts';

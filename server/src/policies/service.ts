@@ -24,10 +24,10 @@ import {
 } from '@campo/shared';
 import { ownCeilingOnly, reaches, representativeCode } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { refreshLoadedCollection } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, validationFailed } from '../errors.ts';
-import { refreshLoadedCollection } from '../sync/changelog.ts';
 import { loadRuleDocs } from './documents.ts';
 import {
   countRules,
