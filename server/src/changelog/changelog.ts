@@ -19,8 +19,24 @@ import { type RawBuilder, sql } from 'kysely';
 import { type DrawnNumber, splicedBytes, splicedText } from '../db/drawn.ts';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
-import type { DocumentLoader, SqlDocuments, SyncDoc } from './collection.ts';
+import type { CollectionDefinition, DocumentLoader, SqlDocuments, SyncDoc } from './collection.ts';
 import { announceChange, changeNotice, SYNC_CHANNEL } from './notices.ts';
+
+/**
+ * Brings one collection's change log of the tenant up to date with its source, as its
+ * definition builds it: in SQL, or by its domain's loader, after what the domain reconciles
+ * first (beforeRefresh).
+ */
+export async function refreshCollectionLog(
+  tx: Tx,
+  idEmpresa: number,
+  definition: CollectionDefinition,
+): Promise<SyncRefreshCounts> {
+  await definition.beforeRefresh?.(tx, idEmpresa);
+  return definition.sql
+    ? refreshSqlCollection(tx, idEmpresa, definition.sql)
+    : refreshLoadedCollection(tx, idEmpresa, definition.name, definition.load);
+}
 
 /** The document id of a key: the part before '@' (products have none). */
 export const idOfKey = (chave: string): number => Number(chave.split('@')[0]);
@@ -35,11 +51,7 @@ export const idOfKey = (chave: string): number => Number(chave.split('@')[0]);
  * tenant-wide reader as a deletion followed by the new document, never the other way round.
  * Records the collection as built (markBuilt).
  */
-export async function refreshSqlCollection(
-  tx: Tx,
-  idEmpresa: number,
-  source: SqlDocuments,
-): Promise<SyncRefreshCounts> {
+async function refreshSqlCollection(tx: Tx, idEmpresa: number, source: SqlDocuments): Promise<SyncRefreshCounts> {
   const { colecao } = source;
   await lockCollection(tx, idEmpresa, colecao, 'exclusive');
   const gone = await sql<{ deleted: number }>`
@@ -258,7 +270,7 @@ async function writeRevisions(
  * tenant is built by its domain's loader, compared by hash, and keys no longer built become
  * tombstones. Records the collection as built (markBuilt).
  */
-export async function refreshLoadedCollection(
+async function refreshLoadedCollection(
   tx: Tx,
   idEmpresa: number,
   colecao: SyncCollection,

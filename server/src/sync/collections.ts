@@ -4,7 +4,7 @@
 // collection is one definition file and one line here.
 import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
 import { productsCollection } from '../catalog/collection.ts';
-import { refreshLoadedCollection, refreshSqlCollection } from '../changelog/changelog.ts';
+import { refreshCollectionLog } from '../changelog/changelog.ts';
 import type { CollectionDefinition } from '../changelog/collection.ts';
 import { clientsCollection, registrationsCollection } from '../clients/collection.ts';
 import { settingsCollection } from '../company/collection.ts';
@@ -28,10 +28,5 @@ export const COLLECTIONS: { readonly [C in SyncCollection]: CollectionDefinition
 export const definitionOf = (colecao: SyncCollection): CollectionDefinition => COLLECTIONS[colecao];
 
 /** Brings one collection's change log of the tenant up to date with its source. */
-export async function refreshChangeLog(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> {
-  const definition = definitionOf(colecao);
-  await definition.beforeRefresh?.(tx, idEmpresa);
-  return definition.sql
-    ? refreshSqlCollection(tx, idEmpresa, definition.sql)
-    : refreshLoadedCollection(tx, idEmpresa, colecao, definition.load);
-}
+export const refreshChangeLog = (tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> =>
+  refreshCollectionLog(tx, idEmpresa, definitionOf(colecao));
