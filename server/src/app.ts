@@ -39,7 +39,7 @@ import { policyRoutes } from './policies/routes.ts';
 import { createSyncGate, type SyncGateOptions } from './sync/gate.ts';
 import { createPageCache, type PageCacheOptions } from './sync/page-cache.ts';
 import { syncRoutes } from './sync/routes.ts';
-import type { PullReplica } from './sync/service.ts';
+import { type PullReplica, refreshAll } from './sync/service.ts';
 import type { ChangeHub } from './sync/stream.ts';
 import { targetRoutes } from './targets/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
@@ -150,7 +150,7 @@ export function createApp(deps: AppDeps) {
   });
   secured.route('/', policyRoutes({ db }));
   secured.route('/', clientRoutes({ db }));
-  secured.route('/', catalogRoutes({ db }));
+  secured.route('/', catalogRoutes({ db, refreshChangeLog: refreshAll }));
   secured.route('/', companyRoutes({ db }));
   secured.route('/', orderRoutes({ db }));
   secured.route('/', dashboardRoutes({ db }));

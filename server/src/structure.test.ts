@@ -1,10 +1,12 @@
-// Two rules of docs/ARCHITECTURE.md that no type checker sees, checked over the server's source:
-// a domain's queries.ts is private to its folder, and role checks live in auth/authorize.ts.
-// (Biome's noRestrictedImports says the first one while editing; this test also covers
-// dynamic imports and re-exports, and the second rule.)
+// Rules of docs/ARCHITECTURE.md that no type checker sees, checked over the server's source:
+// a domain's queries.ts is private to its folder, role checks live in auth/authorize.ts, and
+// imports run down the layers of the server, never up and never in a circle. (Biome's
+// noRestrictedImports says the first one while editing; this test also covers dynamic
+// imports and re-exports, and the other rules.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SYNC_COLLECTIONS } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
@@ -22,6 +24,98 @@ function specifiers(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)) {
     if (m[1]) found.push(m[1]);
+  }
+  return found;
+}
+
+/**
+ * The layers of the server (docs/ARCHITECTURE.md, "Layers of the server"): a file may import
+ * its own layer and those below, never one above. Each folder and root file of server/src has
+ * one; a file named here sits in another layer than its folder.
+ */
+const LAYERS: Record<string, number> = {
+  // The ground: the database, configuration, errors, logs and metrics.
+  db: 0,
+  'config.ts': 0,
+  'errors.ts': 0,
+  'log.ts': 0,
+  'metrics.ts': 0,
+  'sql-files.ts': 0,
+  'version.ts': 0,
+  // The push keys' checks, pure: the configuration reads them.
+  'notifications/vapid.ts': 0,
+  http: 1,
+  auth: 2,
+  // The change log the domains write: revisions, announcements, refusals, the push answer and
+  // the collection definition's type.
+  changelog: 3,
+  // The domains. They may import one another, never in a circle.
+  catalog: 4,
+  'client-errors': 4,
+  clients: 4,
+  company: 4,
+  dashboards: 4,
+  directory: 4,
+  funnel: 4,
+  health: 4,
+  notifications: 4,
+  orders: 4,
+  policies: 4,
+  targets: 4,
+  tickets: 4,
+  users: 4,
+  // Replication: the registry of the domains' collections, pull, push and the change stream.
+  sync: 5,
+  // What assembles and runs the server.
+  'app.ts': 6,
+  cli: 6,
+  demo: 6,
+  'erp-fixture': 6,
+  provisioning: 6,
+  web: 6,
+};
+
+/**
+ * Imports that still run up a layer or close a circle (db/kysely.ts and db/scope.ts import each
+ * other), counted by no rule below until they go: removed by the arrows part of issue 39.
+ */
+const EXCEPTIONS = [
+  'auth/service.ts → users/service.ts',
+  'http/env.ts → auth/claims.ts',
+  'db/scope.ts → auth/authorize.ts',
+  'db/scope.ts → auth/claims.ts',
+  'db/codegen.ts → erp-fixture/schema.ts',
+  'db/codegen.ts → provisioning/provision.ts',
+  'db/kysely.ts → db/scope.ts',
+];
+
+const slashed = (name: string) => name.replaceAll('\\', '/');
+const folderOf = (name: string) => (name.includes('/') ? name.slice(0, name.indexOf('/')) : name);
+const layerOf = (name: string): number | undefined => LAYERS[name] ?? LAYERS[folderOf(name)];
+
+/** Every import between two files of the server's source, tests apart (they exercise the layers together). */
+const arrows = files
+  .filter((f) => !f.name.endsWith('.test.ts'))
+  .flatMap((f) =>
+    specifiers(f.text)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => ({ from: slashed(f.name), to: slashed(relative(SRC, resolve(dirname(f.path), s))) }))
+      .filter(({ to }) => !to.startsWith('..')),
+  );
+const arrowName = ({ from, to }: { from: string; to: string }) => `${from} → ${to}`;
+
+/** Pairs of units (folders, or files) that import each other, with the imports each way. */
+function cycles(unitOf: (name: string) => string, candidates: typeof arrows): string[] {
+  const between = new Map<string, string[]>();
+  for (const a of candidates) {
+    const key = `${unitOf(a.from)} → ${unitOf(a.to)}`;
+    between.set(key, [...(between.get(key) ?? []), arrowName(a)]);
+  }
+  const found: string[] = [];
+  for (const [key, imports] of between) {
+    const [from, to] = key.split(' → ') as [string, string];
+    const back = between.get(`${to} → ${from}`);
+    if (from < to && back) found.push(`${from} ↔ ${to}: ${[...imports, ...back].join(', ')}`);
   }
   return found;
 }
@@ -58,5 +152,52 @@ describe('server structure', () => {
           .map(({ i }) => `${f.name}:${i + 1}`),
       );
     expect(scattered).toEqual([]);
+  });
+
+  describe('layers', () => {
+    const counted = arrows.filter((a) => !EXCEPTIONS.includes(arrowName(a)));
+
+    it('gives every folder and root file of the source a layer', () => {
+      const unplaced = files
+        .map((f) => slashed(f.name))
+        .filter((n) => !n.endsWith('.test.ts') && layerOf(n) === undefined);
+      expect(unplaced).toEqual([]);
+      expect(arrows.length).toBeGreaterThan(500);
+    });
+
+    it('imports only from its own layer or one below', () => {
+      const upward = counted
+        .filter((a) => (layerOf(a.from) ?? 0) < (layerOf(a.to) ?? 0))
+        .map((a) => `${arrowName(a)} (layer ${layerOf(a.from)} imports layer ${layerOf(a.to)})`);
+      expect(upward).toEqual([]);
+    });
+
+    it('has no two folders that import each other', () => {
+      const crossing = counted.filter((a) => folderOf(a.from) !== folderOf(a.to));
+      expect(cycles(folderOf, crossing)).toEqual([]);
+    });
+
+    it('has no two files that import each other', () => {
+      expect(cycles((name) => name, counted)).toEqual([]);
+    });
+
+    it('names no collection in the sync layer: it reads their definitions', () => {
+      const names = new RegExp(`['"\`](${SYNC_COLLECTIONS.join('|')})['"\`]`);
+      const named = files
+        .filter((f) => slashed(f.name).startsWith('sync/') && !f.name.endsWith('.test.ts'))
+        .flatMap((f) =>
+          f.text
+            .split('\n')
+            .map((line, i) => ({ line, i }))
+            .filter(({ line }) => names.test(line) && !line.trimStart().startsWith('//'))
+            .map(({ i }) => `${slashed(f.name)}:${i + 1}`),
+        );
+      expect(named).toEqual([]);
+    });
+
+    it('lists in EXCEPTIONS only imports still present', () => {
+      const present = new Set(arrows.map(arrowName));
+      expect(EXCEPTIONS.filter((e) => !present.has(e))).toEqual([]);
+    });
   });
 });

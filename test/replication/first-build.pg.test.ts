@@ -9,16 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { cnpjCheckDigits, SYNC_COLLECTIONS, type SyncCollection } from '@campo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogDocuments } from '../../server/src/catalog/documents.ts';
+import { collectionLockKey, firstBuildLockKey, touchSqlDocuments } from '../../server/src/changelog/changelog.ts';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { withScope } from '../../server/src/db/scope.ts';
-import {
-  collectionLockKey,
-  documentsOf,
-  firstBuildLockKey,
-  isSqlCollection,
-  touchSqlDocuments,
-} from '../../server/src/sync/changelog.ts';
-import { loaderOf } from '../../server/src/sync/collections.ts';
+import { definitionOf } from '../../server/src/sync/collections.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { eventually, servedApp } from '../support/replication.ts';
@@ -53,10 +48,11 @@ describe('a write before the first pull of a collection', () => {
 
   /** The ids a full build holds for the reader: tenant-wide documents and their own (every one for a supervisor). */
   async function whole(colecao: SyncCollection, idEmpresa: number, codVendedor: number | null): Promise<string[]> {
+    const definition = definitionOf(colecao);
     const docs = await withScope(createDb(db.pool), { idEmpresa, codVendedor: null }, async (tx) =>
-      isSqlCollection(colecao)
-        ? (await documentsOf(colecao, idEmpresa, null).execute(tx)).rows
-        : await loaderOf(colecao)(tx, idEmpresa, null),
+      definition.sql
+        ? (await definition.sql.documents(idEmpresa, null).execute(tx)).rows
+        : await definition.load(tx, idEmpresa, null),
     );
     const mine = docs.filter((d) => codVendedor === null || d.escopo === null || d.escopo === codVendedor);
     return [...new Set(mine.map((d) => d.documento))].sort();
@@ -154,7 +150,7 @@ describe('a write before the first pull of a collection', () => {
     await api(tokens.manager, 'PUT', '/dashboard/manager/meta-positivacao-dia', { metaPositivacaoDia: 4 });
     // No write of the app logs a product today: this one stands for any that would.
     await withScope(createDb(db.pool), { idEmpresa: t1, codVendedor: null }, (tx) =>
-      touchSqlDocuments(tx, t1, 'produtos', null, [sale.idProduto]),
+      touchSqlDocuments(tx, t1, catalogDocuments, null, [sale.idProduto]),
     );
 
     // Another tenant, read by a supervisor (the whole tenant): one order before any pull.
@@ -211,8 +207,8 @@ describe('a write before the first pull of a collection', () => {
   it('devices starting at once wait for one build, and each gets the whole collection', async () => {
     const expected = await whole('produtos', t2, null);
     await withScope(createDb(db.pool), { idEmpresa: t2, codVendedor: null }, async (tx) => {
-      const one = await documentsOf('produtos', t2, null).execute(tx);
-      await touchSqlDocuments(tx, t2, 'produtos', null, [Number(one.rows[0]?.documento)]);
+      const one = await catalogDocuments.documents(t2, null).execute(tx);
+      await touchSqlDocuments(tx, t2, catalogDocuments, null, [Number(one.rows[0]?.documento)]);
     });
     expect(await logged('produtos', t2, null)).toBe(1);
     // A write of products in progress holds the build at its refresh lock, so the devices

@@ -6,8 +6,9 @@ import { provisionedErp } from '../../../test/support/erp.ts';
 import { asServerRole, useTestDatabase } from '../../../test/support/pg.ts';
 import { logInAs } from '../../../test/support/session.ts';
 import { sse } from '../../../test/support/sse.ts';
+import { SYNC_CHANNEL } from '../changelog/notices.ts';
 import { createDb } from '../db/kysely.ts';
-import { type ChangeHub, createChangeHub, SYNC_CHANNEL } from '../sync/stream.ts';
+import { type ChangeHub, createChangeHub } from '../sync/stream.ts';
 import { resetPassword, setUserActive } from '../users/service.ts';
 
 const db = useTestDatabase();

@@ -11,7 +11,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { getCompany } from '../company/service.ts';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
-import { getProduct, listCatalog, syncCatalog } from './service.ts';
+import { getProduct, listCatalog, type RefreshChangeLog, syncCatalog } from './service.ts';
 
 const tags = ['catalog'];
 const rulesNote =
@@ -86,11 +86,12 @@ const syncRoute = createRoute({
   },
 });
 
-export function catalogRoutes(deps: { db: Db }) {
+/** refreshChangeLog: the sync layer's refresh of every collection, handed down by the app (catalog sits below sync). */
+export function catalogRoutes(deps: { db: Db; refreshChangeLog: RefreshChangeLog }) {
   // /catalog/company is registered before /catalog/{id}: both match it, and the first wins.
   return router()
     .openapi(companyRoute, async (c) => c.json(await getCompany(deps.db, c.get('auth')), 200))
     .openapi(listRoute, async (c) => c.json(await listCatalog(deps.db, c.get('auth'), c.req.valid('query')), 200))
-    .openapi(syncRoute, async (c) => c.json(await syncCatalog(deps.db, c.get('auth')), 200))
+    .openapi(syncRoute, async (c) => c.json(await syncCatalog(deps.db, c.get('auth'), deps.refreshChangeLog), 200))
     .openapi(detailRoute, async (c) => c.json(await getProduct(deps.db, c.get('auth'), c.req.valid('param').id), 200));
 }

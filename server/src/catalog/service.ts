@@ -17,7 +17,6 @@ import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { refreshAll } from '../sync/service.ts';
 import {
   type CatalogRow,
   countCatalog,
@@ -162,16 +161,24 @@ export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date
   });
 }
 
+/** Refreshes every collection's change log of the tenant (sync/service.ts refreshAll). */
+export type RefreshChangeLog = (db: Db, idEmpresa: number) => Promise<CatalogSyncResult['changeLog']>;
+
 /**
  * Reads the ERP catalog of the tenant afresh, says what it holds, and refreshes the tenant's
  * replication change log (every collection) so that devices pull what changed. The
  * refresh runs tenant-wide whoever asks: every portfolio's documents are rebuilt.
  */
-export async function syncCatalog(db: Db, auth: AuthContext, now = new Date()): Promise<CatalogSyncResult> {
+export async function syncCatalog(
+  db: Db,
+  auth: AuthContext,
+  refreshChangeLog: RefreshChangeLog,
+  now = new Date(),
+): Promise<CatalogSyncResult> {
   const counts = await withScope(db, { idEmpresa: auth.idEmpresa, codVendedor: null }, async (tx) => {
     const { products, active } = await countErpProducts(tx, auth.idEmpresa);
     const prices = await countErpPrices(tx, auth.idEmpresa);
     return { products, activeProducts: active, prices, checkedAt: now.toISOString() };
   });
-  return { ...counts, changeLog: await refreshAll(db, auth.idEmpresa) };
+  return { ...counts, changeLog: await refreshChangeLog(db, auth.idEmpresa) };
 }

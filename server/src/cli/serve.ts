@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import type { Pool } from 'pg';
 import { createApp } from '../app.ts';
+import { noticesSent } from '../changelog/notices.ts';
 import { loadServerConfig, pushSettings } from '../config.ts';
 import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
@@ -8,7 +9,7 @@ import { log } from '../log.ts';
 import { metricsApp, pullPagesByServer, recordRefresh, watchOutboxDepth } from '../metrics.ts';
 import { startPushWorker } from '../notifications/worker.ts';
 import { startSyncRefresher } from '../sync/schedule.ts';
-import { createChangeHub, noticesSent } from '../sync/stream.ts';
+import { createChangeHub } from '../sync/stream.ts';
 import { builtWebRoot, defaultWebRoot } from '../web/routes.ts';
 import { preflightLine, preflightProblems } from './preflight.ts';
 import { gracefulServer } from './shutdown.ts';

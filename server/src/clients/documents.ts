@@ -1,8 +1,8 @@
 // Collection cadastros as documents: the clients a representative registered in the field
-// (docs/sync.md). A leaf of the domain: registration, the push and the sync registry read it.
+// (docs/sync.md). A leaf of the domain: registration, the push and the collection's definition read it.
 import type { SyncRegistration } from '@campo/shared';
+import type { SyncDoc } from '../changelog/collection.ts';
 import type { Tx } from '../db/scope.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
 
 export async function loadRegistrationDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
   let q = tx

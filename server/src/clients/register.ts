@@ -9,12 +9,13 @@ import { type ErrorCode, type NewClient, type NewClientResult, toErpText } from 
 import { sql } from 'kysely';
 import { assertOwner, owns, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { touchDocuments, touchSqlDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { pautaExists } from '../directory/service.ts';
 import { DomainError, type ProblemExtra } from '../errors.ts';
-import { touchDocuments, touchSqlDocuments } from '../sync/changelog.ts';
 import { loadRegistrationDocs } from './documents.ts';
+import { portfolioDocuments } from './portfolio-documents.ts';
 
 const erp = (v: string | null, max = 100) => (v === null ? null : toErpText(v, max));
 
@@ -128,7 +129,7 @@ export async function registerClient(
       throw err;
     }
     // The new client reaches the representative's devices (collection clientes) at once.
-    await touchSqlDocuments(tx, auth.idEmpresa, 'clientes', codVendedor, [row.id_corrent_erp as number]);
+    await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, codVendedor, [row.id_corrent_erp as number]);
     await touchDocuments(
       tx,
       auth.idEmpresa,

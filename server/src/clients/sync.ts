@@ -6,9 +6,9 @@
 // under the same id, or to discard. Once created, the client itself arrives in clientes.
 import { type SyncOrderReason, type SyncPushRow, type SyncRegistration, ZNewClient } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
+import { answerOf } from '../changelog/push-answer.ts';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
-import { answerOf } from '../sync/push-answer.ts';
 import { registerClient } from './register.ts';
 
 function refused(row: SyncPushRow, reasons: SyncOrderReason[]): SyncRegistration {
@@ -58,7 +58,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
   }
 }
 
-/** The server's clock: it reaches the device by pull, never as a conflict (sync/push-answer.ts). */
+/** The server's clock: it reaches the device by pull, never as a conflict (changelog/push-answer.ts). */
 const STAMPS = ['criadoEm'] as const;
 
 export async function pushRegistrations(db: Db, auth: AuthContext, rows: SyncPushRow[]) {

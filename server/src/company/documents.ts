@@ -1,9 +1,10 @@
 // Collection ajustes: the company document (logo, daily target: printed orders and the
 // dashboard work offline) and each representative's ceilings (policies/documents.ts). Small and
 // rarely written, so it is refreshed whole when a manager changes either.
+
+import type { SyncDoc } from '../changelog/collection.ts';
 import type { Tx } from '../db/scope.ts';
 import { loadCeilingDocs } from '../policies/documents.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
 import { readCompany } from './read.ts';
 
 export async function loadSettingsDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {

@@ -3,10 +3,10 @@
 // them (the routes check the role before the body is read).
 import type { Company } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
+import { refreshCollectionLog } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
-import { refreshLoadedCollection } from '../sync/changelog.ts';
-import { loadSettingsDocs } from './documents.ts';
+import { settingsCollection } from './collection.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';
 import { clearLogo, upsertLogo, upsertMetaPositivacaoDia } from './queries.ts';
 import { readCompany } from './read.ts';
@@ -23,7 +23,7 @@ export async function setLogo(db: Db, auth: AuthContext, bytes: Uint8Array): Pro
   const dataUrl = toDataUrl(logo.mime, bytes);
   return withScope(db, scopeOf(auth), async (tx) => {
     await upsertLogo(tx, auth.idEmpresa, dataUrl);
-    await refreshLoadedCollection(tx, auth.idEmpresa, 'ajustes', loadSettingsDocs);
+    await refreshCollectionLog(tx, auth.idEmpresa, settingsCollection);
     return readCompany(tx, auth.idEmpresa);
   });
 }
@@ -32,14 +32,14 @@ export async function setLogo(db: Db, auth: AuthContext, bytes: Uint8Array): Pro
 export function removeLogo(db: Db, auth: AuthContext): Promise<void> {
   return withScope(db, scopeOf(auth), async (tx) => {
     await clearLogo(tx, auth.idEmpresa);
-    await refreshLoadedCollection(tx, auth.idEmpresa, 'ajustes', loadSettingsDocs);
+    await refreshCollectionLog(tx, auth.idEmpresa, settingsCollection);
   });
 }
 
 export function setMetaPositivacaoDia(db: Db, auth: AuthContext, meta: number): Promise<number | null> {
   return withScope(db, scopeOf(auth), async (tx) => {
     const saved = await upsertMetaPositivacaoDia(tx, auth.idEmpresa, meta);
-    await refreshLoadedCollection(tx, auth.idEmpresa, 'ajustes', loadSettingsDocs);
+    await refreshCollectionLog(tx, auth.idEmpresa, settingsCollection);
     return saved;
   });
 }

@@ -1,5 +1,5 @@
 // Collection funil as documents: the representative's cards as their devices hold them
-// (docs/sync.md). A leaf of the domain: the service, the push and the sync registry read it.
+// (docs/sync.md). A leaf of the domain: the service, the push and the collection's definition read it.
 import {
   decodeLossless,
   type FunnelStage,
@@ -7,9 +7,9 @@ import {
   type SyncOpportunity,
   type SyncRefusal,
 } from '@campo/shared';
+import type { SyncDoc } from '../changelog/collection.ts';
+import { refusalsOf } from '../changelog/refusals.ts';
 import type { Tx } from '../db/scope.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
-import { refusalsOf } from '../sync/refusals.ts';
 import * as q from './queries.ts';
 
 const plain = (v: string | null) => (v === null ? null : decodeLossless(v));
@@ -39,7 +39,7 @@ export function opportunitySyncDoc(o: Opportunity, codVendedor: number): SyncDoc
 
 export async function loadOpportunityDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
   const rows = await q.selectTenantOpportunities(tx, idEmpresa, chaves);
-  // An edit the server could not take stays on the card, with its reason (sync/refusals.ts).
+  // An edit the server could not take stays on the card, with its reason (changelog/refusals.ts).
   const refused = await refusalsOf(tx, idEmpresa, 'funil', chaves);
   return rows.map((r) => {
     const recusa = refused.get(r.id)?.[0]?.dados as SyncRefusal | undefined;

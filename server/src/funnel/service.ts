@@ -14,10 +14,10 @@ import {
 } from '@campo/shared';
 import { owns, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { touchDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { touchDocuments } from '../sync/changelog.ts';
 import { loadOpportunityDocs, opportunitySyncDoc, toApi } from './documents.ts';
 import * as q from './queries.ts';
 

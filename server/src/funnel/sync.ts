@@ -18,12 +18,12 @@ import {
 } from '@campo/shared';
 import { assertOwner, notYours } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { touchDocuments } from '../changelog/changelog.ts';
+import { answerOf, validationRefusal } from '../changelog/push-answer.ts';
+import { dropRefusals, keepRefusal, refusalsOf } from '../changelog/refusals.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
-import { touchDocuments } from '../sync/changelog.ts';
-import { answerOf, validationRefusal } from '../sync/push-answer.ts';
-import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';
 import { loadOpportunityDocs, toApi } from './documents.ts';
 import * as q from './queries.ts';
 import { createOpportunity, deleteOpportunity, OpportunityDeleted, PATCHABLE, updateOpportunity } from './service.ts';

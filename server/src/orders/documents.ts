@@ -1,9 +1,9 @@
 // Collection pedidos as documents: what a representative's devices hold of their orders
-// (docs/sync.md). A leaf of the domain: the service, the push and the sync registry read it;
-// it reads only the domain's queries.
+// (docs/sync.md). A leaf of the domain: the service, the push and the collection's definition
+// read it; it reads only the domain's queries.
 import type { Order, SyncOrder } from '@campo/shared';
+import type { SyncDoc } from '../changelog/collection.ts';
 import type { Tx } from '../db/scope.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
 

@@ -5,8 +5,9 @@ import { testApp } from '../../../test/support/app.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { logInAs } from '../../../test/support/session.ts';
+import { storedDocuments, storedJson } from '../changelog/changelog.ts';
+import { portfolioDocuments } from '../clients/portfolio-documents.ts';
 import { createDb } from '../db/kysely.ts';
-import { storedDocuments, storedJson } from '../sync/changelog.ts';
 
 const db = useTestDatabase();
 
@@ -558,7 +559,7 @@ describe('orders', () => {
         )
       ).rows[0];
     const rebuilt = async () => {
-      const { rows } = await storedDocuments('clientes', s.idEmpresa, [s.idCliente]).execute(createDb(db.pool));
+      const { rows } = await storedDocuments(portfolioDocuments, s.idEmpresa, [s.idCliente]).execute(createDb(db.pool));
       const { hash, dados } = rows[0] as { hash: string; dados: string };
       return { hash, dados };
     };

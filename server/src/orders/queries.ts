@@ -1,10 +1,10 @@
 import { type Insertable, type RawBuilder, sql } from 'kysely';
+import { collectionLockKey } from '../changelog/changelog.ts';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 import type { AppPedidoItens, AppPedidos } from '../db/types.ts';
 import { type PendingApprovalAudience, pendingApprovalAudienceSql } from '../notifications/order-events.ts';
 import type { EngineRuleRow } from '../policies/service.ts';
-import { collectionLockKey } from '../sync/changelog.ts';
 
 /** What an order's checks read of its client. */
 export interface OrderClientRow {
@@ -201,11 +201,11 @@ export function insertOrderSql(idEmpresa: number, order: NewOrderRow): RawBuilde
 
 /** What else a new order writes in its last statement, built by the domains that own it. */
 export interface OrderRestWrites {
-  /** The change-log revision of the order's document (sync's documentWrites). */
+  /** The change-log revision of the order's document (the change log's drawnDocumentWrite). */
   pedidos: RawBuilder<unknown>;
-  /** The change-log revision of its client's document, its last order date moved (sync's clientLastOrderWrites). */
+  /** The change-log revision of its client's document, its last order date moved (clients' clientLastOrderWrites). */
   clientes: RawBuilder<unknown>;
-  /** Whether the client's document is logged at all (sync's clientDocumentLogged): asked only when `clientes` wrote nothing. */
+  /** Whether the client's document is logged at all (clientDocumentLogged): asked only when `clientes` wrote nothing. */
   clientLogged: RawBuilder<boolean>;
   /** The approvers' push messages (notifications' pendingApprovalOutbox); null: nobody to tell. */
   outbox: RawBuilder<unknown> | null;

@@ -23,6 +23,9 @@ import {
 } from '@campo/shared';
 import { authorize, reachOf } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { drawnDocumentWrite, touchDocuments, touchSqlDocuments } from '../changelog/changelog.ts';
+import { announceCommitted } from '../changelog/notices.ts';
+import { clientDocumentLogged, clientLastOrderWrites, portfolioDocuments } from '../clients/portfolio-documents.ts';
 import { isDatabaseUnavailable } from '../db/availability.ts';
 import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
@@ -32,14 +35,6 @@ import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import {
-  clientDocumentLogged,
-  clientLastOrderWrites,
-  drawnDocumentWrite,
-  touchDocuments,
-  touchSqlDocuments,
-} from '../sync/changelog.ts';
-import { announceCommitted } from '../sync/stream.ts';
 import { loadOrderDocs, orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
@@ -435,7 +430,7 @@ async function createOrderTx(
       return { status: 201, replayed: false, ...created };
     },
   );
-  // Not awaited: the devices' notice goes out with those of the orders around it (sync's announceCommitted).
+  // Not awaited: the devices' notice goes out with those of the orders around it (changelog's announceCommitted).
   for (const colecao of changed)
     announceCommitted(db, { idEmpresa: auth.idEmpresa, colecao, codVendedor: auth.codVendedor });
   if (clientDocumentLeft) await writeClientDocument(db, auth, result.body.idCliente);
@@ -452,7 +447,7 @@ async function createOrderTx(
 async function writeClientDocument(db: Db, auth: AuthContext, idCliente: number): Promise<void> {
   try {
     await withScope(db, scopeOf(auth), (tx) =>
-      touchSqlDocuments(tx, auth.idEmpresa, 'clientes', auth.codVendedor, [idCliente]),
+      touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, auth.codVendedor, [idCliente]),
     );
   } catch (err) {
     log.warn('orders: the client document was left to the next refresh', {
@@ -601,7 +596,7 @@ export async function decideOrder(
       await touchDocuments(tx, auth.idEmpresa, 'pedidos', row.cod_vendedor, [orderSyncDoc(order, key)]);
       // A rejected order no longer counts as the client's last order.
       if (!decision.approve)
-        await touchSqlDocuments(tx, auth.idEmpresa, 'clientes', row.cod_vendedor, [order.idCliente]);
+        await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, row.cod_vendedor, [order.idCliente]);
       await notifyOrderDecided(
         tx,
         { ...order, idEmpresa: auth.idEmpresa },

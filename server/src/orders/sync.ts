@@ -14,10 +14,10 @@ import {
   ZOrderCreate,
 } from '@campo/shared';
 import type { AuthContext } from '../auth/claims.ts';
+import { answerOf } from '../changelog/push-answer.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
-import { answerOf } from '../sync/push-answer.ts';
 import { orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
@@ -121,7 +121,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, now: Date): 
   }
 }
 
-/** The server's clock: it reaches the device by pull, never as a conflict (sync/push-answer.ts). */
+/** The server's clock: it reaches the device by pull, never as a conflict (changelog/push-answer.ts). */
 const STAMPS = ['updatedAt'] as const;
 
 export async function pushOrders(db: Db, auth: AuthContext, rows: SyncPushRow[], now = new Date()) {

@@ -4,8 +4,8 @@
 // services), and on the schedule, which is what lets an expired rule leave the devices.
 import { ruleDocument } from '@campo/shared';
 import { sql } from 'kysely';
+import type { SyncDoc } from '../changelog/collection.ts';
 import type { Tx } from '../db/scope.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
 
 /** Rules in force today (São Paulo) or later; a key of another rule is not built, hence a tombstone. */
 export async function loadRuleDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {

@@ -24,11 +24,11 @@ import {
 } from '@campo/shared';
 import { ownCeilingOnly, reaches, representativeCode } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { refreshCollectionLog } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, validationFailed } from '../errors.ts';
-import { refreshLoadedCollection } from '../sync/changelog.ts';
-import { loadRuleDocs } from './documents.ts';
+import { rulesCollection } from './collection.ts';
 import {
   countRules,
   deleteRule as deleteRuleRow,
@@ -283,7 +283,7 @@ export async function updateRule(
  * After a change of rules: the collection is small, so it is rebuilt whole in the writing
  * transaction (a rule moved to another representative leaves the first one's devices).
  */
-const refreshRules = (tx: Tx, idEmpresa: number) => refreshLoadedCollection(tx, idEmpresa, 'regras', loadRuleDocs);
+const refreshRules = (tx: Tx, idEmpresa: number) => refreshCollectionLog(tx, idEmpresa, rulesCollection);
 
 export async function deleteRule(db: Db, auth: AuthContext, id: number): Promise<void> {
   return withScope(db, scopeOf(auth), async (tx) => {

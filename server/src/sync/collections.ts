@@ -1,77 +1,32 @@
-// What each replicated collection is made of (docs/sync.md): who may pull it, how its
-// documents are built, and how a push is applied. Built by the owning domain, listed here.
-import {
-  SYNC_REPRESENTATIVE_ONLY,
-  SYNC_WRITABLE,
-  type SyncCollection,
-  type SyncPushRow,
-  type SyncRefreshCounts,
-} from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
-import { loadRegistrationDocs } from '../clients/documents.ts';
-import { pushRegistrations } from '../clients/sync.ts';
-import { loadSettingsDocs } from '../company/documents.ts';
-import type { Db } from '../db/kysely.ts';
+// The registry of replicated collections (docs/sync.md; docs/ARCHITECTURE.md, "Layers of the
+// server"): each owning domain defines its collections in its collection.ts, and this table
+// lists them. The sync layer reads only the definitions, never a collection's name: a new
+// collection is one definition file and one line here.
+import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
+import { productsCollection } from '../catalog/collection.ts';
+import { refreshCollectionLog } from '../changelog/changelog.ts';
+import type { CollectionDefinition } from '../changelog/collection.ts';
+import { clientsCollection, registrationsCollection } from '../clients/collection.ts';
+import { settingsCollection } from '../company/collection.ts';
 import type { Tx } from '../db/scope.ts';
-import { loadOpportunityDocs } from '../funnel/documents.ts';
-import { pushOpportunities } from '../funnel/sync.ts';
-import { loadOrderDocs, reconcileBeforeRefresh } from '../orders/documents.ts';
-import { pushOrders } from '../orders/sync.ts';
-import { loadRuleDocs } from '../policies/documents.ts';
-import { loadTicketDocs } from '../tickets/documents.ts';
-import { pushTickets } from '../tickets/sync.ts';
-import { isSqlCollection, refreshLoadedCollection, refreshSqlCollection, type SyncDoc } from './changelog.ts';
+import { opportunitiesCollection } from '../funnel/collection.ts';
+import { ordersCollection } from '../orders/collection.ts';
+import { rulesCollection } from '../policies/collection.ts';
+import { ticketsCollection } from '../tickets/collection.ts';
 
-type Loader = (tx: Tx, idEmpresa: number, chaves: string[] | null) => Promise<SyncDoc[]>;
+export const COLLECTIONS: { readonly [C in SyncCollection]: CollectionDefinition<C> } = {
+  produtos: productsCollection,
+  clientes: clientsCollection,
+  regras: rulesCollection,
+  ajustes: settingsCollection,
+  pedidos: ordersCollection,
+  funil: opportunitiesCollection,
+  chamados: ticketsCollection,
+  cadastros: registrationsCollection,
+};
 
-export function loaderOf(colecao: Exclude<SyncCollection, 'produtos' | 'clientes'>): Loader {
-  switch (colecao) {
-    case 'regras':
-      return loadRuleDocs;
-    case 'ajustes':
-      return loadSettingsDocs;
-    case 'pedidos':
-      return loadOrderDocs;
-    case 'funil':
-      return loadOpportunityDocs;
-    case 'chamados':
-      return loadTicketDocs;
-    case 'cadastros':
-      return loadRegistrationDocs;
-  }
-}
-
-export const isWritable = (c: SyncCollection) => (SYNC_WRITABLE as readonly string[]).includes(c);
-export const isRepresentativeOnly = (c: SyncCollection) => (SYNC_REPRESENTATIVE_ONLY as readonly string[]).includes(c);
+export const definitionOf = (colecao: SyncCollection): CollectionDefinition => COLLECTIONS[colecao];
 
 /** Brings one collection's change log of the tenant up to date with its source. */
-export async function refreshChangeLog(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> {
-  if (colecao === 'pedidos') await reconcileBeforeRefresh(tx, idEmpresa);
-  return isSqlCollection(colecao)
-    ? refreshSqlCollection(tx, idEmpresa, colecao)
-    : refreshLoadedCollection(tx, idEmpresa, colecao, loaderOf(colecao));
-}
-
-/**
- * After a manager changes rules or settings: those collections are small, so the whole of
- * it is rebuilt (a rule moved to another representative becomes a tombstone for the first
- * one and a document for the second, as a full refresh does), in the writing transaction.
- */
-export async function refreshReference(tx: Tx, idEmpresa: number, colecao: 'regras' | 'ajustes'): Promise<void> {
-  await refreshChangeLog(tx, idEmpresa, colecao);
-}
-
-export function pushTo(colecao: SyncCollection, db: Db, auth: AuthContext, rows: SyncPushRow[]) {
-  switch (colecao) {
-    case 'pedidos':
-      return pushOrders(db, auth, rows);
-    case 'funil':
-      return pushOpportunities(db, auth, rows);
-    case 'chamados':
-      return pushTickets(db, auth, rows);
-    case 'cadastros':
-      return pushRegistrations(db, auth, rows);
-    default:
-      throw new Error(`not writable: ${colecao}`);
-  }
-}
+export const refreshChangeLog = (tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> =>
+  refreshCollectionLog(tx, idEmpresa, definitionOf(colecao));

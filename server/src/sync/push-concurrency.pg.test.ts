@@ -17,7 +17,7 @@ import { testApp } from '../../../test/support/app.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
-import { storedJson } from './changelog.ts';
+import { storedJson } from '../changelog/changelog.ts';
 
 const db = useTestDatabase();
 type Api = ReturnType<typeof apiAs>;

@@ -1,24 +1,17 @@
 import {
+  SYNC_COLLECTIONS,
   SYNC_LIMIT_MAX,
   SYNC_PROTOCOL_MIN_VERSION,
   SYNC_PROTOCOL_VERSION,
   SYNC_PUSH_MAX,
   SYNC_VERSION_HEADER,
   syncVersionOf,
-  ZSyncClient,
-  ZSyncOpportunity,
-  ZSyncOrder,
-  ZSyncProduct,
   ZSyncPull,
   ZSyncPullParams,
   ZSyncPullQuery,
   ZSyncPushBody,
   ZSyncPushParams,
   ZSyncPushResult,
-  ZSyncRegistration,
-  ZSyncRule,
-  ZSyncSettings,
-  ZSyncTicket,
 } from '@campo/shared';
 import { createRoute, z } from '@hono/zod-openapi';
 import type pg from 'pg';
@@ -26,6 +19,7 @@ import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
 import { compressed } from '../http/compression.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
+import { definitionOf } from './collections.ts';
 import { createSyncGate, type SyncGate } from './gate.ts';
 import type { PageCache } from './page-cache.ts';
 import { keptPull, type PullReplica, pull, pullWindow, push } from './service.ts';
@@ -149,16 +143,7 @@ const streamRoute = createRoute({
  * named in docs/sync.md), so a device generated from it knows the shape of every collection,
  * deletions included.
  */
-const DOCUMENT_SCHEMAS = {
-  SyncProduct: ZSyncProduct,
-  SyncClient: ZSyncClient,
-  SyncRule: ZSyncRule,
-  SyncSettings: ZSyncSettings,
-  SyncOrder: ZSyncOrder,
-  SyncOpportunity: ZSyncOpportunity,
-  SyncTicket: ZSyncTicket,
-  SyncRegistration: ZSyncRegistration,
-} as const;
+const DOCUMENT_SCHEMAS = SYNC_COLLECTIONS.map((c) => definitionOf(c).document);
 
 export function syncRoutes(deps: {
   db: Db;
@@ -174,7 +159,7 @@ export function syncRoutes(deps: {
   const minVersion = deps.minVersion ?? SYNC_PROTOCOL_MIN_VERSION;
   const gate = deps.gate ?? createSyncGate();
   const app = router();
-  for (const [name, schema] of Object.entries(DOCUMENT_SCHEMAS)) {
+  for (const { name, schema } of DOCUMENT_SCHEMAS) {
     const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'output' });
     app.openAPIRegistry.registerComponent('schemas', name, json as Record<string, unknown>);
   }

@@ -20,12 +20,12 @@ import {
 import type pg from 'pg';
 import { can } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { idOfKey, isBuilt, lockFirstBuild } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, forbidden, notFound } from '../errors.ts';
 import { log } from '../log.ts';
-import { documentsOf, idOfKey, isBuilt, isSqlCollection, lockFirstBuild } from './changelog.ts';
-import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';
+import { definitionOf, refreshChangeLog } from './collections.ts';
 import { type BytePage, copyPage, copyReplicaPage, cp1252Utf8, readReplicaMark } from './page.ts';
 import type { PageCache } from './page-cache.ts';
 import { changesHeldBack, selectChanges, selectHorizon } from './queries.ts';
@@ -43,7 +43,7 @@ export function collectionOf(name: string): SyncCollection {
 }
 
 function assertMayReplicate(auth: AuthContext, colecao: SyncCollection): void {
-  if (isRepresentativeOnly(colecao) && !can(auth, 'sync.representative')) {
+  if (definitionOf(colecao).representativeOnly && !can(auth, 'sync.representative')) {
     throw forbidden(`Só representantes replicam a coleção ${colecao}.`);
   }
 }
@@ -119,11 +119,12 @@ async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollectio
 
 async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncCollection, chaves: string[]) {
   if (chaves.length === 0) return new Map<string, unknown>();
-  if (isSqlCollection(colecao)) {
-    const rows = (await documentsOf(colecao, idEmpresa, chaves.map(idOfKey)).execute(tx)).rows;
+  const definition = definitionOf(colecao);
+  if (definition.sql) {
+    const rows = (await definition.sql.documents(idEmpresa, chaves.map(idOfKey)).execute(tx)).rows;
     return new Map(rows.map((d) => [d.chave, d.doc]));
   }
-  const docs = await loaderOf(colecao)(tx, idEmpresa, chaves);
+  const docs = await definition.load(tx, idEmpresa, chaves);
   return new Map(docs.map((d) => [d.chave, d.doc as unknown]));
 }
 
@@ -185,7 +186,7 @@ export function pullWindow(auth: AuthContext, name: string, query: SyncPullQuery
     codVendedor: scope.codVendedor,
     // Every representative's ceilings are a document 'tetos' of their own: someone who is
     // not a representative has none, and must not get every one under the same id.
-    tenantWideOnly: colecao === 'ajustes' && scope.codVendedor === null,
+    tenantWideOnly: definitionOf(colecao).tenantWideOnlyWithoutRepresentative === true && scope.codVendedor === null,
     after,
     limit: query.limit,
   };
@@ -284,7 +285,8 @@ async function readPage(
 
 export async function push(db: Db, auth: AuthContext, name: string, rows: SyncPushRow[]): Promise<SyncPushResult> {
   const colecao = collectionOf(name);
-  if (!isWritable(colecao)) throw notFound('Coleção');
+  const apply = definitionOf(colecao).push;
+  if (!apply) throw notFound('Coleção');
   assertMayReplicate(auth, colecao);
-  return pushTo(colecao, db, auth, rows);
+  return apply(db, auth, rows);
 }

@@ -8,15 +8,9 @@ import { orderableClient, provisionedErp } from '../../../test/support/erp.ts';
 import { asServerRole, useTestDatabase } from '../../../test/support/pg.ts';
 import { logInAs } from '../../../test/support/session.ts';
 import { type SseEvent, sse } from '../../../test/support/sse.ts';
+import { announceCommitted, noticesSent, SYNC_CHANNEL } from '../changelog/notices.ts';
 import { createDb } from '../db/kysely.ts';
-import {
-  announceCommitted,
-  type ChangeHub,
-  createChangeHub,
-  LISTENER_NAME,
-  noticesSent,
-  SYNC_CHANNEL,
-} from './stream.ts';
+import { type ChangeHub, createChangeHub, LISTENER_NAME } from './stream.ts';
 
 const db = useTestDatabase();
 const quiet = { info: () => undefined, warn: () => undefined };

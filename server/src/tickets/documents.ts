@@ -2,9 +2,9 @@
 // devices hold them (docs/sync.md). A leaf of the domain: the service, the push and the sync
 // registry read it.
 import { decodeLossless, type SyncTicket, type TicketStatus } from '@campo/shared';
+import type { SyncDoc } from '../changelog/collection.ts';
+import { refusalsOf } from '../changelog/refusals.ts';
 import type { Tx } from '../db/scope.ts';
-import type { SyncDoc } from '../sync/changelog.ts';
-import { refusalsOf } from '../sync/refusals.ts';
 import * as q from './queries.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -29,7 +29,7 @@ export async function loadTicketDocs(tx: Tx, idEmpresa: number, chaves: string[]
     });
     byTicket.set(m.id_chamado, list);
   }
-  // Replies the server could not take stay in the thread, with their reason (sync/refusals.ts).
+  // Replies the server could not take stay in the thread, with their reason (changelog/refusals.ts).
   const refused = await refusalsOf(
     tx,
     idEmpresa,

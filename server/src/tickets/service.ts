@@ -18,11 +18,11 @@ import {
 } from '@campo/shared';
 import { assertOwner, authorize, representativeFor } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { touchDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
-import { touchDocuments } from '../sync/changelog.ts';
 import { loadTicketDocs } from './documents.ts';
 import * as q from './queries.ts';
 

@@ -14,12 +14,12 @@ import {
 } from '@campo/shared';
 import { assertOwner } from '../auth/authorize.ts';
 import type { AuthContext } from '../auth/claims.ts';
+import { touchDocuments } from '../changelog/changelog.ts';
+import { answerOf, validationRefusal } from '../changelog/push-answer.ts';
+import { dropRefusals, keepRefusal } from '../changelog/refusals.ts';
 import type { Db } from '../db/kysely.ts';
 import { scopeOf, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { touchDocuments } from '../sync/changelog.ts';
-import { answerOf, validationRefusal } from '../sync/push-answer.ts';
-import { dropRefusals, keepRefusal } from '../sync/refusals.ts';
 import { loadTicketDocs } from './documents.ts';
 import * as q from './queries.ts';
 import { closeTicket, createTicket, replyTicket } from './service.ts';

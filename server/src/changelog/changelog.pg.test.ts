@@ -5,6 +5,8 @@
 import { beforeAll, expect, it } from 'vitest';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
+import { catalogDocuments } from '../catalog/documents.ts';
+import { portfolioDocuments } from '../clients/portfolio-documents.ts';
 import { createDb } from '../db/kysely.ts';
 import { storedDocuments } from './changelog.ts';
 
@@ -26,11 +28,11 @@ async function verbosePlan(statement: ReturnType<typeof storedDocuments>): Promi
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 it.each([
-  ['clientes', "'paymentTermIds'"],
-  ['produtos', "'subgrupoName'"],
-] as const)('a %s document is built once for its hash and its stored text', async (colecao, key) => {
+  ['clientes', "'paymentTermIds'", portfolioDocuments],
+  ['produtos', "'subgrupoName'", catalogDocuments],
+] as const)('a %s document is built once for its hash and its stored text', async (_colecao, key, source) => {
   for (const ids of [null, [1, 2, 3]]) {
-    const plan = await verbosePlan(storedDocuments(colecao, idEmpresa, ids));
+    const plan = await verbosePlan(storedDocuments(source, idEmpresa, ids));
     expect(count(plan, 'md5('), plan).toBe(1);
     expect(count(plan, key), plan).toBe(1);
   }

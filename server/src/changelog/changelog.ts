@@ -4,12 +4,13 @@
 // revision, keys gone from the ERP become tombstones with a new revision (once). Everything is
 // set-based, a few statements per collection whatever the tenant's size.
 //
-// Two kinds of collection. The ERP-derived catalog and portfolio (produtos, clientes) are
-// built in SQL, here and only here, for the refresh (hash) and for the pull (the current JSON
-// of the changed keys), so both always agree. The others (collections.ts) are built by their
-// domain in TypeScript from bulk reads; their refresh compares hashes in TypeScript, and the
-// writes of their domain touch their keys in the writing transaction, so a device hears of an
-// order, a funnel card or a ticket message as soon as it commits.
+// Two kinds of collection (collection.ts). The ERP-derived catalog and portfolio (produtos,
+// clientes) are built in SQL by their domain's builder, one for the refresh (hash) and for the
+// pull (the current JSON of the changed keys), so both always agree. The others are built by
+// their domain in TypeScript from bulk reads; their refresh compares hashes in TypeScript, and
+// the writes of their domain touch their keys in the writing transaction, so a device hears of
+// an order, a funnel card or a ticket message as soon as it commits. The log knows no domain:
+// each hands it its builder.
 //
 // Every revision records its writing transaction (xid, migration 0009): see the pull.
 import { createHash } from 'node:crypto';
@@ -18,131 +19,27 @@ import { type RawBuilder, sql } from 'kysely';
 import { type DrawnNumber, splicedBytes, splicedText } from '../db/drawn.ts';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
-import { announceChange, changeNotice, SYNC_CHANNEL } from './stream.ts';
-
-export interface DocumentRow {
-  chave: string;
-  escopo: number | null;
-  /** The id the device knows the document by. */
-  documento: string;
-  doc: unknown;
-}
-
-export type SqlCollection = 'produtos' | 'clientes';
-export const isSqlCollection = (c: SyncCollection): c is SqlCollection => c === 'produtos' || c === 'clientes';
+import type { CollectionDefinition, DocumentLoader, SqlDocuments, SyncDoc } from './collection.ts';
+import { announceChange, changeNotice, SYNC_CHANNEL } from './notices.ts';
 
 /**
- * A client's key carries its representative: when the ERP moves a client to another
- * portfolio, the old key becomes a tombstone the old representative pulls, and the new key a
- * document the new one pulls. The document id on the device stays the client id.
+ * Brings one collection's change log of the tenant up to date with its source, as its
+ * definition builds it: in SQL, or by its domain's loader, after what the domain reconciles
+ * first (beforeRefresh).
  */
-const CLIENT_KEY = sql`concat(c.id_cliente, '@', c.cod_vendedor)`;
-
-/** CLIENT_KEY for one client, in TypeScript. */
-const clientKeyOf = (idCliente: number, codVendedor: number) => `${idCliente}@${codVendedor}`;
+export async function refreshCollectionLog(
+  tx: Tx,
+  idEmpresa: number,
+  definition: CollectionDefinition,
+): Promise<SyncRefreshCounts> {
+  await definition.beforeRefresh?.(tx, idEmpresa);
+  return definition.sql
+    ? refreshSqlCollection(tx, idEmpresa, definition.sql)
+    : refreshLoadedCollection(tx, idEmpresa, definition.name, definition.load);
+}
 
 /** The document id of a key: the part before '@' (products have none). */
 export const idOfKey = (chave: string): number => Number(chave.split('@')[0]);
-
-function productDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
-  const only = ids === null ? sql`` : sql`and p.id_produto = any(${ids}::integer[])`;
-  const onlyPrices = ids === null ? sql`` : sql`and pr.id_produto = any(${ids}::integer[])`;
-  // A pauta id is only unique within an ERP company: should a branch keep one with the same
-  // id, the product's own company's price wins (as in the catalog).
-  return sql<DocumentRow>`
-    with precos as (
-      select x.id_produto,
-             json_agg(json_build_object('idPauta', x.id_pauta, 'price', x.preco) order by x.id_pauta) as prices
-        from (select distinct on (pr.id_produto, pr.id_pauta) pr.id_produto, pr.id_pauta, pr.preco
-                from app.vw_precos pr
-                join app.vw_produtos pp on pp.id_produto = pr.id_produto
-               where pr.id_empresa = ${idEmpresa} ${onlyPrices}
-               order by pr.id_produto, pr.id_pauta, (pr.id_filial = pp.id_filial) desc) x
-       group by x.id_produto
-    )
-    select p.id_produto::text as chave,
-           null::integer as escopo,
-           p.id_produto::text as documento,
-           json_build_object(
-             'id', p.id_produto::text,
-             'code', p.cod_produto,
-             'description', p.descricao,
-             'unit', p.unidade,
-             'category', p.categoria,
-             'grupo', p.cod_grupo,
-             'grupoName', p.descricao_grupo,
-             'subgrupo', p.cod_subgrupo,
-             'subgrupoName', p.descricao_subgrupo,
-             'image', p.imagem,
-             'active', coalesce(p.ativo, false),
-             'prices', coalesce(pr.prices, '[]'::json),
-             'stock', st.quantidade,
-             '_deleted', false) as doc
-      from app.vw_produtos p
-      left join precos pr on pr.id_produto = p.id_produto
-      -- Stock where the ERP keeps it (optional): null is unknown, shown as nothing.
-      left join app.vw_estoque st on st.id_empresa = p.id_empresa and st.id_produto = p.id_produto
-     where p.id_empresa = ${idEmpresa} ${only}`;
-}
-
-/**
- * A timestamp as the client's document writes its last order date: UTC with milliseconds,
- * written by SQL itself, so the JSON (and its hash) does not depend on the session's time zone.
- */
-const utcMillis = (at: RawBuilder<unknown>) => sql`to_char(${at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
-  const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
-  return sql<DocumentRow>`
-    select ${CLIENT_KEY} as chave,
-           c.cod_vendedor as escopo,
-           c.id_cliente::text as documento,
-           json_build_object(
-             'id', c.id_cliente::text,
-             'codVendedor', c.cod_vendedor,
-             'name', c.razao_social,
-             'tradeName', c.nome_fantasia,
-             'document', c.cnpj_cpf,
-             'documentType', case when c.tipo_pessoa = 'F' then 'CPF'
-                                  when c.tipo_pessoa = 'J' then 'CNPJ'
-                                  when length(coalesce(c.cnpj_cpf, '')) = 11 then 'CPF'
-                                  else 'CNPJ' end,
-             'street', c.endereco,
-             'number', c.numero,
-             'complement', c.complemento,
-             'district', c.bairro,
-             'zip', c.cep,
-             'deliveryAddress', c.end_entrega,
-             'city', c.cidade,
-             'uf', c.uf,
-             'phone', c.telefone,
-             'email', c.email,
-             'idPauta', c.id_pauta,
-             'financialStatus', case when c.status_financeiro in ('ok', 'overdue', 'blocked')
-                                     then c.status_financeiro else 'ok' end,
-             'creditLimit', c.limite_credito,
-             'lastOrderAt', ${utcMillis(sql`c.ultimo_pedido_em`)},
-             'active', coalesce(c.cadastro_ativo, false),
-             'paymentTermId', c.id_condicao,
-             'paymentTermIds', (select json_agg(cc.id_condicao order by cc.id_condicao)
-                                  from app.vw_clientes_condicoes cc
-                                 where cc.id_empresa = c.id_empresa and cc.id_cliente = c.id_cliente),
-             '_deleted', false) as doc
-      from app.vw_clientes c
-     where c.id_empresa = ${idEmpresa} ${only}`;
-}
-
-/** Every document of the collection (ids null), or those of the given ids, with their keys. */
-export function documentsOf(colecao: SqlCollection, idEmpresa: number, ids: number[] | null) {
-  return colecao === 'produtos' ? productDocuments(idEmpresa, ids) : clientDocuments(idEmpresa, ids);
-}
-
-/** The keys alone, for finding the ones gone from the ERP without building documents. */
-function keysOf(colecao: SqlCollection, idEmpresa: number) {
-  return colecao === 'produtos'
-    ? sql`select p.id_produto::text as chave from app.vw_produtos p where p.id_empresa = ${idEmpresa}`
-    : sql`select ${CLIENT_KEY} as chave from app.vw_clientes c where c.id_empresa = ${idEmpresa}`;
-}
 
 /**
  * Brings the change log of one collection of the tenant up to date with the ERP. Must run in
@@ -154,14 +51,11 @@ function keysOf(colecao: SqlCollection, idEmpresa: number) {
  * tenant-wide reader as a deletion followed by the new document, never the other way round.
  * Records the collection as built (markBuilt).
  */
-export async function refreshSqlCollection(
-  tx: Tx,
-  idEmpresa: number,
-  colecao: SqlCollection,
-): Promise<SyncRefreshCounts> {
+async function refreshSqlCollection(tx: Tx, idEmpresa: number, source: SqlDocuments): Promise<SyncRefreshCounts> {
+  const { colecao } = source;
   await lockCollection(tx, idEmpresa, colecao, 'exclusive');
   const gone = await sql<{ deleted: number }>`
-    with atuais as materialized (${keysOf(colecao, idEmpresa)}),
+    with atuais as materialized (${source.keys(idEmpresa)}),
     marcadas as (
       update app.sync_alteracoes a
          set excluido = true, revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
@@ -169,7 +63,7 @@ export async function refreshSqlCollection(
          and not exists (select 1 from atuais t where t.chave = a.chave)
       returning 1)
     select count(*)::integer as deleted from marcadas`.execute(tx);
-  const changed = await upsertSqlDocuments(tx, idEmpresa, colecao, null);
+  const changed = await upsertSqlDocuments(tx, idEmpresa, source, null);
   const counts = { ...changed, deleted: gone.rows[0]?.deleted ?? 0 };
   await markBuilt(tx, idEmpresa, colecao);
   // Heard by the devices' change streams when the refresh commits.
@@ -225,23 +119,23 @@ function upsertRevisions(idEmpresa: number, colecao: SyncCollection, source: Raw
 }
 
 /**
- * The documents of documentsOf as the change log stores them (chave, escopo, documento, hash,
+ * The documents of an SQL-built collection as the change log stores them (chave, escopo, documento, hash,
  * dados). `offset 0` keeps PostgreSQL from merging the inner query into this one, which would
  * put the document's whole expression in both the hash and the text, and build every document
  * twice (its subqueries too: a client's last order dates and payment terms).
  */
-export function storedDocuments(colecao: SqlCollection, idEmpresa: number, ids: number[] | null) {
+export function storedDocuments(source: SqlDocuments, idEmpresa: number, ids: number[] | null) {
   return sql`select d.chave, d.escopo, d.documento, md5(d.dados) as hash, d.dados
       from (select x.chave, x.escopo, x.documento, x.doc::text as dados
-              from (${documentsOf(colecao, idEmpresa, ids)}) x
+              from (${source.documents(idEmpresa, ids)}) x
             offset 0) d`;
 }
 
 /** Builds the documents (all, or those of the ids), and writes a revision for each new or changed one. */
-async function upsertSqlDocuments(tx: Tx, idEmpresa: number, colecao: SqlCollection, ids: number[] | null) {
+async function upsertSqlDocuments(tx: Tx, idEmpresa: number, source: SqlDocuments, ids: number[] | null) {
   const changed = await sql<{ inserted: number; updated: number }>`
-    with docs as materialized (${storedDocuments(colecao, idEmpresa, ids)}),
-    gravadas as (${upsertRevisions(idEmpresa, colecao, sql.raw('docs'), true)})
+    with docs as materialized (${storedDocuments(source, idEmpresa, ids)}),
+    gravadas as (${upsertRevisions(idEmpresa, source.colecao, sql.raw('docs'), true)})
     select (count(*) filter (where novo))::integer as inserted,
            (count(*) filter (where not novo))::integer as updated
       from gravadas`.execute(tx);
@@ -255,66 +149,20 @@ async function upsertSqlDocuments(tx: Tx, idEmpresa: number, colecao: SqlCollect
 export async function touchSqlDocuments(
   tx: Tx,
   idEmpresa: number,
-  colecao: SqlCollection,
+  source: SqlDocuments,
   codVendedor: number | null,
   ids: number[],
 ): Promise<void> {
+  const { colecao } = source;
   // Never in the statement that builds the documents: its snapshot must not predate a
   // refresh it would wait for.
   await lockCollection(tx, idEmpresa, colecao, 'shared');
   // Prepared (a fixed text for the ids as one array): planning the portfolio view cost more
   // than building the few documents.
   await sql`${sql.raw(PREPARED)}
-    with gravadas as (${upsertRevisions(idEmpresa, colecao, sql`(${storedDocuments(colecao, idEmpresa, ids)})`, false)})
+    with gravadas as (${upsertRevisions(idEmpresa, colecao, sql`(${storedDocuments(source, idEmpresa, ids)})`, false)})
     select case when exists (select 1 from gravadas)
                 then pg_notify(${SYNC_CHANNEL}, ${changeNotice({ idEmpresa, colecao, codVendedor })}) end`.execute(tx);
-}
-
-/**
- * An order placed through Campo moves its client's last order date to the order's own time (the
- * transaction's start, its criado_em), and nothing else of the client's document: the logged
- * document is rewritten with that one field, as a statement to run inside the order's (one row
- * per revision written; the caller holds the collection's shared lock and announces). Building
- * the whole document there cost the order more PostgreSQL CPU than all its other writes (the
- * portfolio view's plan, initialised at every execution: docs/orders.md, "Cost").
- *
- * The field is replaced in the text json_build_object wrote (`"lastOrderAt" : value`; inside a
- * JSON string every quote is escaped, so only the key itself matches), with the builder's own
- * format, so a refresh that rebuilds the document finds the same hash and writes nothing. No
- * row comes back when its logged date is not earlier (an ERP order dated ahead: the order does
- * not change the date, which is the latest of all the client's orders) or when the client has
- * no logged document yet (new in the portfolio since the last refresh). Only the second needs
- * the document built whole (touchSqlDocuments, once the order committed), which
- * clientDocumentLogged tells apart.
- */
-export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number) {
-  const at = utcMillis(sql`now()`);
-  return sql`
-    update app.sync_alteracoes a
-       set (dados, hash) = (select d.dados, md5(d.dados)
-                              from (select regexp_replace(a.dados, '"lastOrderAt" : (null|"[^"]*")',
-                                                          '"lastOrderAt" : "' || ${at} || '"') as dados) d),
-           revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
-     where ${loggedClientDocument(idEmpresa, idCliente, codVendedor)}
-       and coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '') collate "C" < ${at} collate "C"
-    returning 1`;
-}
-
-/**
- * Whether the client's portfolio document is in the change log, as clientLastOrderWrites
- * moves it: an SQL boolean for the order's last statement. Where it is not, the order builds
- * it whole; where it is and its date is later than the order's, nothing is written. Building
- * it whole there too rewrote nothing and cost the order more than all its statements.
- */
-export function clientDocumentLogged(idEmpresa: number, idCliente: number, codVendedor: number) {
-  return sql<boolean>`exists (select 1 from app.sync_alteracoes a
-                      where ${loggedClientDocument(idEmpresa, idCliente, codVendedor)})`;
-}
-
-/** The client's logged document (alias a): present, not deleted, its text stored. */
-function loggedClientDocument(idEmpresa: number, idCliente: number, codVendedor: number) {
-  return sql`a.id_empresa = ${idEmpresa} and a.colecao = 'clientes' and a.chave = ${clientKeyOf(idCliente, codVendedor)}
-             and not a.excluido and a.dados is not null`;
 }
 
 /**
@@ -363,14 +211,6 @@ export async function lockCollection(
     ? sql`select pg_advisory_xact_lock_shared(hashtext(${key}), ${idEmpresa})`
     : sql`select pg_advisory_xact_lock(hashtext(${key}), ${idEmpresa})`
   ).execute(tx);
-}
-
-/** A document built in TypeScript, with its change-log key. */
-export interface SyncDoc {
-  chave: string;
-  escopo: number | null;
-  documento: string;
-  doc: Record<string, unknown>;
 }
 
 /** A document's hash: md5 of its JSON's UTF-8 bytes (drawnDocumentWrite computes the same in SQL). */
@@ -430,11 +270,11 @@ async function writeRevisions(
  * tenant is built by its domain's loader, compared by hash, and keys no longer built become
  * tombstones. Records the collection as built (markBuilt).
  */
-export async function refreshLoadedCollection(
+async function refreshLoadedCollection(
   tx: Tx,
   idEmpresa: number,
   colecao: SyncCollection,
-  load: (tx: Tx, idEmpresa: number, chaves: string[] | null) => Promise<SyncDoc[]>,
+  load: DocumentLoader,
 ): Promise<SyncRefreshCounts> {
   await lockCollection(tx, idEmpresa, colecao, 'exclusive');
   const docs = await load(tx, idEmpresa, null);

@@ -1,0 +1,118 @@
+// Collection clientes as documents: a representative's portfolio (every client for the others),
+// built in SQL from the ERP's views (docs/sync.md), and the order's cheap move of its client's
+// last order date in the logged document. One builder serves the refresh (the hash) and the
+// pull (the JSON of the changed keys), so both always agree; the change log runs it
+// (changelog/collection.ts, SqlDocuments).
+import { type RawBuilder, sql } from 'kysely';
+import type { DocumentRow, SqlDocuments } from '../changelog/collection.ts';
+
+/**
+ * A client's key carries its representative: when the ERP moves a client to another
+ * portfolio, the old key becomes a tombstone the old representative pulls, and the new key a
+ * document the new one pulls. The document id on the device stays the client id.
+ */
+const CLIENT_KEY = sql`concat(c.id_cliente, '@', c.cod_vendedor)`;
+
+/** CLIENT_KEY for one client, in TypeScript. */
+const clientKeyOf = (idCliente: number, codVendedor: number) => `${idCliente}@${codVendedor}`;
+
+/**
+ * A timestamp as the client's document writes its last order date: UTC with milliseconds,
+ * written by SQL itself, so the JSON (and its hash) does not depend on the session's time zone.
+ */
+const utcMillis = (at: RawBuilder<unknown>) => sql`to_char(${at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
+  const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
+  return sql<DocumentRow>`
+    select ${CLIENT_KEY} as chave,
+           c.cod_vendedor as escopo,
+           c.id_cliente::text as documento,
+           json_build_object(
+             'id', c.id_cliente::text,
+             'codVendedor', c.cod_vendedor,
+             'name', c.razao_social,
+             'tradeName', c.nome_fantasia,
+             'document', c.cnpj_cpf,
+             'documentType', case when c.tipo_pessoa = 'F' then 'CPF'
+                                  when c.tipo_pessoa = 'J' then 'CNPJ'
+                                  when length(coalesce(c.cnpj_cpf, '')) = 11 then 'CPF'
+                                  else 'CNPJ' end,
+             'street', c.endereco,
+             'number', c.numero,
+             'complement', c.complemento,
+             'district', c.bairro,
+             'zip', c.cep,
+             'deliveryAddress', c.end_entrega,
+             'city', c.cidade,
+             'uf', c.uf,
+             'phone', c.telefone,
+             'email', c.email,
+             'idPauta', c.id_pauta,
+             'financialStatus', case when c.status_financeiro in ('ok', 'overdue', 'blocked')
+                                     then c.status_financeiro else 'ok' end,
+             'creditLimit', c.limite_credito,
+             'lastOrderAt', ${utcMillis(sql`c.ultimo_pedido_em`)},
+             'active', coalesce(c.cadastro_ativo, false),
+             'paymentTermId', c.id_condicao,
+             'paymentTermIds', (select json_agg(cc.id_condicao order by cc.id_condicao)
+                                  from app.vw_clientes_condicoes cc
+                                 where cc.id_empresa = c.id_empresa and cc.id_cliente = c.id_cliente),
+             '_deleted', false) as doc
+      from app.vw_clientes c
+     where c.id_empresa = ${idEmpresa} ${only}`;
+}
+
+export const portfolioDocuments: SqlDocuments<'clientes'> = {
+  colecao: 'clientes',
+  documents: clientDocuments,
+  keys: (idEmpresa) =>
+    sql<{ chave: string }>`select ${CLIENT_KEY} as chave from app.vw_clientes c where c.id_empresa = ${idEmpresa}`,
+};
+
+/**
+ * An order placed through Campo moves its client's last order date to the order's own time (the
+ * transaction's start, its criado_em), and nothing else of the client's document: the logged
+ * document is rewritten with that one field, as a statement to run inside the order's (one row
+ * per revision written; the caller holds the collection's shared lock and announces). Building
+ * the whole document there cost the order more PostgreSQL CPU than all its other writes (the
+ * portfolio view's plan, initialised at every execution: docs/orders.md, "Cost").
+ *
+ * The field is replaced in the text json_build_object wrote (`"lastOrderAt" : value`; inside a
+ * JSON string every quote is escaped, so only the key itself matches), with the builder's own
+ * format, so a refresh that rebuilds the document finds the same hash and writes nothing. No
+ * row comes back when its logged date is not earlier (an ERP order dated ahead: the order does
+ * not change the date, which is the latest of all the client's orders) or when the client has
+ * no logged document yet (new in the portfolio since the last refresh). Only the second needs
+ * the document built whole (touchSqlDocuments, once the order committed), which
+ * clientDocumentLogged tells apart.
+ */
+export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number) {
+  const at = utcMillis(sql`now()`);
+  return sql`
+    update app.sync_alteracoes a
+       set (dados, hash) = (select d.dados, md5(d.dados)
+                              from (select regexp_replace(a.dados, '"lastOrderAt" : (null|"[^"]*")',
+                                                          '"lastOrderAt" : "' || ${at} || '"') as dados) d),
+           revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
+     where ${loggedClientDocument(idEmpresa, idCliente, codVendedor)}
+       and coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '') collate "C" < ${at} collate "C"
+    returning 1`;
+}
+
+/**
+ * Whether the client's portfolio document is in the change log, as clientLastOrderWrites
+ * moves it: an SQL boolean for the order's last statement. Where it is not, the order builds
+ * it whole; where it is and its date is later than the order's, nothing is written. Building
+ * it whole there too rewrote nothing and cost the order more than all its statements.
+ */
+export function clientDocumentLogged(idEmpresa: number, idCliente: number, codVendedor: number) {
+  return sql<boolean>`exists (select 1 from app.sync_alteracoes a
+                      where ${loggedClientDocument(idEmpresa, idCliente, codVendedor)})`;
+}
+
+/** The client's logged document (alias a): present, not deleted, its text stored. */
+function loggedClientDocument(idEmpresa: number, idCliente: number, codVendedor: number) {
+  return sql`a.id_empresa = ${idEmpresa} and a.colecao = 'clientes' and a.chave = ${clientKeyOf(idCliente, codVendedor)}
+             and not a.excluido and a.dados is not null`;
+}
