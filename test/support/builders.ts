@@ -69,30 +69,39 @@ export async function aPricedClient(
   };
 }
 
+/** The representative's first client, whatever its state: what a card or an order can name. */
+export async function aClientOf(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+): Promise<{ idCliente: number; razaoSocial: string }> {
+  const { rows } = await pool.query<{ id_cliente: number; razao_social: string }>(
+    'select id_cliente, razao_social from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by id_cliente limit 1',
+    [rep.idEmpresa, rep.codVendedor],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no client for representative ${rep.codVendedor}`);
+  return { idCliente: row.id_cliente, razaoSocial: row.razao_social };
+}
+
 /**
  * A Campo order row of the representative, written as the owner (no API, no engine): what a
- * test needs when it only needs an order to exist. By default it is pending, of the rep's first
- * client, numbered as the API numbers, on price list 1 and worth 10.
+ * test needs when it only needs an order to exist. It is pending, of the rep's first client
+ * (aClientOf), numbered as the API numbers, on price list 1 and worth 10.
  */
 export async function anOrder(
   pool: pg.Pool,
   rep: { idEmpresa: number; codVendedor: number },
 ): Promise<{ id: number; idCliente: number; nomeCliente: string; numPedSar: number }> {
-  const client = await pool.query<{ id_cliente: number; razao_social: string }>(
-    'select id_cliente, razao_social from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by id_cliente limit 1',
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  const c = client.rows[0];
-  if (!c) throw new Error(`no client for representative ${rep.codVendedor}`);
+  const client = await aClientOf(pool, rep);
   const n = await pool.query<{ n: number }>('select app.proximo_num_ped_sar($1) as n', [rep.idEmpresa]);
   const numPedSar = n.rows[0]?.n as number;
   const { rows } = await pool.query<{ id: number }>(
     `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, id_cliente, nome_cliente, id_pauta,
                               valor_bruto, valor_desconto, valor_total)
      values ($1, $2, $3, $4, $5, 1, 10, 0, 10) returning id`,
-    [rep.idEmpresa, rep.codVendedor, numPedSar, c.id_cliente, c.razao_social],
+    [rep.idEmpresa, rep.codVendedor, numPedSar, client.idCliente, client.razaoSocial],
   );
-  return { id: rows[0]?.id as number, idCliente: c.id_cliente, nomeCliente: c.razao_social, numPedSar };
+  return { id: rows[0]?.id as number, idCliente: client.idCliente, nomeCliente: client.razaoSocial, numPedSar };
 }
 
 /** A day of a rule's validity: an ISO date, or a number of days from the database's today. */
