@@ -2,6 +2,8 @@
 // (a representative with a known ceiling, a client that can be sold to, a Campo order, a
 // discount rule, a signed-in user), so a test's beforeAll reads in a few lines. They write as
 // the owner (the superuser pool a test sets up with), through the same SQL the tests used.
+import { randomUUID } from 'node:crypto';
+import type { Order, OrderCreate } from '@campo/shared';
 import type pg from 'pg';
 import type { testApp } from './app.ts';
 import { type ErpPeople, knownCeiling } from './erp.ts';
@@ -159,4 +161,21 @@ export async function aRule(pool: pg.Pool, rule: RuleFields): Promise<number> {
 /** The user, created and logged in (logInAs), as an API client (apiAs). */
 export async function signedIn(app: App, pool: pg.Pool, user: SessionUser): Promise<Api> {
   return apiAs(app, await logInAs(app, pool, user));
+}
+
+/** An order as a client sends it: a line's discount may be left out (it is then 0). */
+export type OrderDraft = Omit<OrderCreate, 'itens'> & {
+  itens: (Omit<OrderCreate['itens'][number], 'descontoPercent'> & { descontoPercent?: number })[];
+};
+
+/** POST /orders as the caller with a fresh Idempotency-Key: the answer, for the test to judge. */
+export async function postOrder(api: Api, order: OrderDraft): Promise<Response> {
+  return api('POST', '/orders', order, { 'idempotency-key': randomUUID() });
+}
+
+/** An order placed through the API (postOrder) as set-up: anything but 201 stops the test. */
+export async function placeOrder(api: Api, order: OrderDraft): Promise<Order> {
+  const res = await postOrder(api, order);
+  if (res.status !== 201) throw new Error(`order: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Order;
 }
