@@ -87,21 +87,24 @@ export async function aClientOf(
 
 /**
  * A Campo order row of the representative, written as the owner (no API, no engine): what a
- * test needs when it only needs an order to exist. It is pending, of the rep's first client
- * (aClientOf), numbered as the API numbers, on price list 1 and worth 10.
+ * test needs when it only needs an order to exist. Unless told otherwise it is pending, of the
+ * rep's first client (aClientOf), numbered as the API numbers, on price list 1 and worth 10.
  */
 export async function anOrder(
   pool: pg.Pool,
   rep: { idEmpresa: number; codVendedor: number },
+  options: { situa?: 1 | 2 | 3 | 4; numPedSar?: number; client?: { idCliente: number; razaoSocial: string } } = {},
 ): Promise<{ id: number; idCliente: number; nomeCliente: string; numPedSar: number }> {
-  const client = await aClientOf(pool, rep);
-  const n = await pool.query<{ n: number }>('select app.proximo_num_ped_sar($1) as n', [rep.idEmpresa]);
-  const numPedSar = n.rows[0]?.n as number;
+  const client = options.client ?? (await aClientOf(pool, rep));
+  const numPedSar =
+    options.numPedSar ??
+    ((await pool.query<{ n: number }>('select app.proximo_num_ped_sar($1) as n', [rep.idEmpresa])).rows[0]
+      ?.n as number);
   const { rows } = await pool.query<{ id: number }>(
-    `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, id_cliente, nome_cliente, id_pauta,
+    `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, situa, id_cliente, nome_cliente, id_pauta,
                               valor_bruto, valor_desconto, valor_total)
-     values ($1, $2, $3, $4, $5, 1, 10, 0, 10) returning id`,
-    [rep.idEmpresa, rep.codVendedor, numPedSar, client.idCliente, client.razaoSocial],
+     values ($1, $2, $3, $4, $5, $6, 1, 10, 0, 10) returning id`,
+    [rep.idEmpresa, rep.codVendedor, numPedSar, options.situa ?? 1, client.idCliente, client.razaoSocial],
   );
   return { id: rows[0]?.id as number, idCliente: client.idCliente, nomeCliente: client.razaoSocial, numPedSar };
 }

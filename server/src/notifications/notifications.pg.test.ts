@@ -6,7 +6,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import type { PendingCount, Problem, PushSubscriptionSaved, VapidPublicKey } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { signedIn } from '../../../test/support/builders.ts';
+import { anOrder, signedIn } from '../../../test/support/builders.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
@@ -247,11 +247,7 @@ describe('/notifications', () => {
           [2, p.approved],
         ] as const) {
           for (let k = 0; k < count; k++) {
-            await db.pool.query(
-              `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, situa, id_cliente, nome_cliente)
-               values ($1, $2, $3, $4, 1, 'Cliente')`,
-              [p.rep.idEmpresa, p.rep.codVendedor, ++n, situa],
-            );
+            await anOrder(db.pool, p.rep, { situa, numPedSar: ++n, client: { idCliente: 1, razaoSocial: 'Cliente' } });
           }
         }
       }
