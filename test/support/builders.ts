@@ -132,18 +132,13 @@ export async function aRule(pool: pg.Pool, rule: RuleFields): Promise<number> {
   const columns: string[] = [];
   const values: string[] = [];
   const params: unknown[] = [];
-  const put = (column: string, value: unknown, cast = '') => {
+  const put = (column: string, value: unknown, sql = (param: string) => param) => {
     params.push(value);
     columns.push(column);
-    values.push(`$${params.length}${cast}`);
+    values.push(sql(`$${params.length}`));
   };
-  const day = (column: string, value: RuleDay | null) => {
-    if (typeof value === 'number') {
-      params.push(value);
-      columns.push(column);
-      values.push(`current_date + $${params.length}::int`);
-    } else put(column, value, '::date');
-  };
+  const day = (column: string, value: RuleDay | null) =>
+    put(column, value, (param) => (typeof value === 'number' ? `current_date + ${param}::int` : `${param}::date`));
   put('id_empresa', rule.idEmpresa);
   put('descricao', rule.descricao);
   if (rule.grupo !== undefined) put('grupo', rule.grupo);
