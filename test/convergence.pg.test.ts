@@ -28,7 +28,7 @@ import {
   sleep,
   withTimeout,
 } from './convergence/sim.ts';
-import { provisionedErp } from './support/erp.ts';
+import { clearForOrders, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
 import { eventually, openWorkerDevice, servedApp, type WorkerDevice } from './support/replication.ts';
 import { logInAs } from './support/session.ts';
@@ -100,14 +100,8 @@ describe(`offline convergence ${tag}`, () => {
         limit 3`,
       [idEmpresa, codVendedor],
     );
-    for (const r of rows) {
-      // Registered and nothing overdue, so a fair order is accepted (push.pg.test.ts does the same).
-      await pool.query("update corrent set situacao = 'N' where id_corrent = $1", [r.id_cliente]);
-      await pool.query(
-        'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-        [r.id_cliente],
-      );
-    }
+    // Registered and nothing overdue, so a fair order is accepted.
+    for (const r of rows) await clearForOrders(pool, r.id_cliente);
     return rows.map((r) => ({ idCliente: r.id_cliente, products: [...new Set(r.produtos)] }));
   }
 

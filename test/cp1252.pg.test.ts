@@ -2,9 +2,9 @@
 // PostgreSQL hands them over as the control characters U+0080-U+009F; Campo reads them as
 // Windows-1252 wherever ERP text reaches it (server/src/db/pool.ts): the REST answers and the
 // replication documents built in SQL from the views show “Premium” – 5 €, not "Premium 5".
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from './support/app.ts';
+import { postOrder } from './support/builders.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
 import { apiAs, logInAs } from './support/session.ts';
@@ -88,14 +88,6 @@ describe('ERP text holding Windows-1252 bytes', () => {
   });
 
   function fetchOrder() {
-    return app.request('/api/v1/orders', {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      body: JSON.stringify({ idCliente, itens: [{ idProduto, quantidade: 1 }] }),
-    });
+    return postOrder(apiAs(app, token), { idCliente, itens: [{ idProduto, quantidade: 1 }] });
   }
 });

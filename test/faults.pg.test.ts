@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from './support/app.ts';
+import { postOrder } from './support/builders.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
 import { serveProcess } from './support/serve.ts';
-import { logInAs } from './support/session.ts';
+import { apiAs, logInAs } from './support/session.ts';
 
 const db = useTestDatabase();
 
@@ -169,15 +170,7 @@ describe('orders under faults', () => {
   });
   it('an approval whose connection is killed answers 503 and stays pending; the retry approves', async () => {
     const app = testApp(db.pool);
-    const created = await app.request('/api/v1/orders', {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      body: JSON.stringify(body),
-    });
+    const created = await postOrder(apiAs(app, token), body);
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
     const approve = () =>

@@ -5,7 +5,6 @@
 // how many statements an order costs, that each is a prepared one PostgreSQL runs from its
 // plan cache (a generic plan, so no planning per call),
 // and that executing the reads costs more than what planning is left.
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/src/app.ts';
@@ -14,9 +13,10 @@ import { Batch } from '../server/src/db/batch.ts';
 import { createPool } from '../server/src/db/pool.ts';
 import { compactSql, PREPARED } from '../server/src/db/prepared.ts';
 import { TEST_JWT_SECRET } from './support/app.ts';
+import { postOrder as postOrderAs } from './support/builders.ts';
 import { type ErpPeople, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
-import { logInAs } from './support/session.ts';
+import { apiAs, logInAs } from './support/session.ts';
 
 const db = useTestDatabase();
 
@@ -118,16 +118,8 @@ describe('hot paths plan once per connection', () => {
     await pool?.end();
   });
 
-  const postOrder = () =>
-    app.request('/api/v1/orders', {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${tokens.rep}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      body: JSON.stringify(order),
-    });
+  const as = (who: string) => apiAs(app, tokens[who] ?? null);
+  const postOrder = () => postOrderAs(as('rep'), order);
 
   /**
    * Sends `request` ORDERS times, past PostgreSQL's first five custom plans, each answered with
@@ -245,8 +237,7 @@ describe('hot paths plan once per connection', () => {
   });
 
   it("the supervisor's dashboard runs its statements prepared, each planned once per connection", async () => {
-    const dashboard = () =>
-      app.request('/api/v1/dashboard/supervisor', { headers: { authorization: `Bearer ${tokens.supervisor}` } });
+    const dashboard = () => as('supervisor')('GET', '/dashboard/supervisor');
     const { seen } = await lastOfMany(dashboard);
     const statements = seen.filter((x) => !/^(begin|commit)$/i.test(x.text.trim()));
     expect(statements.length).toBeGreaterThanOrEqual(5);
@@ -259,8 +250,7 @@ describe('hot paths plan once per connection', () => {
   });
 
   it("the representative's dashboard runs its prepared reads on generic plans, never planned per call", async () => {
-    const dashboard = () =>
-      app.request('/api/v1/dashboard/rep', { headers: { authorization: `Bearer ${tokens.rep}` } });
+    const dashboard = () => as('rep')('GET', '/dashboard/rep');
     // Some of its statements (the calendar, the scope) are the other dashboards' too: count
     // only the plans made for this dashboard's requests.
     const before = await planCounters();
@@ -288,9 +278,7 @@ describe('hot paths plan once per connection', () => {
 
   it('a device catching up: the pull reads its page prepared, planned once, and plans for less than it runs', async () => {
     const pull = (checkpoint?: string) =>
-      app.request(`/api/v1/sync/produtos/pull?limit=1000${checkpoint ? `&checkpoint=${checkpoint}` : ''}`, {
-        headers: { authorization: `Bearer ${tokens.rep}` },
-      });
+      as('rep')('GET', `/sync/produtos/pull?limit=1000${checkpoint ? `&checkpoint=${checkpoint}` : ''}`);
     let checkpoint: string | undefined;
     for (;;) {
       const res = await pull(checkpoint);
@@ -321,8 +309,7 @@ describe('hot paths plan once per connection', () => {
   });
 
   it("the approvers' pending count is prepared, planned once, and plans for less than it runs", async () => {
-    const badge = () =>
-      app.request('/api/v1/notifications/pending-count', { headers: { authorization: `Bearer ${tokens.supervisor}` } });
+    const badge = () => as('supervisor')('GET', '/notifications/pending-count');
     const { res, seen } = await lastOfMany(badge);
     expect(((await res.json()) as { count: number }).count).toBeGreaterThanOrEqual(ORDERS);
 

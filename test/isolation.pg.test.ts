@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { grantServerRole } from '../server/src/provisioning/grant.ts';
+import { anOrder } from './support/builders.ts';
 import { type ErpPeople, provisionedErp } from './support/erp.ts';
 import { SERVER_ROLE, serverRolePool, useTestDatabase } from './support/pg.ts';
 
@@ -38,11 +39,7 @@ describe('row-level security for the server role', () => {
     let n = 0;
     for (const rep of erp.reps.slice(0, 2).concat(erp.reps.filter((r) => r.idEmpresa !== erp.tenants[0]).slice(0, 2))) {
       for (let i = 0; i < 2; i++) {
-        await db.pool.query(
-          `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, id_cliente, nome_cliente)
-           values ($1, $2, $3, 1, 'Cliente')`,
-          [rep.idEmpresa, rep.codVendedor, ++n],
-        );
+        await anOrder(db.pool, rep, { numPedSar: ++n, client: { idCliente: 1, razaoSocial: 'Cliente' } });
         orders.push(rep);
       }
     }

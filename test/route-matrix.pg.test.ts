@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Session, ZProblem } from '@campo/shared';
+import { ZProblem } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../server/src/db/kysely.ts';
 import { documentedCodes } from '../server/src/http/openapi.ts';
@@ -8,8 +8,10 @@ import { MATRIX_CASES } from './matrix/cases.ts';
 import { orderBody } from './matrix/orders.ts';
 import type { MatrixCaller, MatrixContext } from './matrix/types.ts';
 import { testApp } from './support/app.ts';
-import { provisionedErp } from './support/erp.ts';
+import { aClientOf, aRepresentative, aRule } from './support/builders.ts';
+import { clearForOrders, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
+import { apiAs, logInAs } from './support/session.ts';
 
 const db = useTestDatabase();
 const PASSWORD = 'matrix-password-1';
@@ -24,10 +26,9 @@ describe('route matrix: every route × every role, and another tenant', () => {
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);
     const [t1, t2] = erp.tenants;
-    const rep = erp.reps.find((r) => r.idEmpresa === t1);
-    const otherRep = erp.reps.find((r) => r.idEmpresa === t1 && r.codVendedor !== rep?.codVendedor);
-    const foreign = erp.reps.find((r) => r.idEmpresa === t2);
-    if (!t1 || !t2 || !rep || !otherRep || !foreign) throw new Error('the tiny fixture lacks two tenants and reps');
+    if (!t1 || !t2) throw new Error('the tiny fixture lacks two tenants');
+    const rep = await aRepresentative(db.pool, erp, { tenant: t1 });
+    const otherRep = await aRepresentative(db.pool, erp, { besides: rep });
     const kdb = createDb(db.pool);
     const users = [
       { caller: 'representative', role: 'representative', idEmpresa: t1, codVendedor: rep.codVendedor },
@@ -40,20 +41,14 @@ describe('route matrix: every route × every role, and another tenant', () => {
     doc = await (await app.request('/api/v1/openapi.json')).json();
     for (const u of users) {
       const { caller, ...rest } = u;
-      await addUser(kdb, { ...rest, login: `${caller.toLowerCase()}@matrix.test`, name: caller, password: PASSWORD });
-      const res = await app.request('/api/v1/auth/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ login: `${caller.toLowerCase()}@matrix.test`, password: PASSWORD }),
-      });
-      tokens.set(caller, ((await res.json()) as Session).token);
+      tokens.set(
+        caller,
+        await logInAs(app, db.pool, { ...rest, login: `${caller.toLowerCase()}@matrix.test`, name: caller }),
+      );
     }
+    const asRep = () => apiAs(app, tokens.get('representative') ?? null);
     const postAsRep = async <T>(path: string, body: unknown): Promise<T> => {
-      const res = await app.request(`/api/v1${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${tokens.get('representative')}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const res = await asRep()('POST', path, body);
       if (res.status !== 201) throw new Error(`matrix ${path}: ${res.status} ${await res.text()}`);
       return (await res.json()) as T;
     };
@@ -66,14 +61,8 @@ describe('route matrix: every route × every role, and another tenant', () => {
       idEmpresa: t1,
       codVendedor: rep.codVendedor,
       codSupervisor: rep.codSupervisor,
-      idCliente: await pick(
-        'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by id_cliente limit 1',
-        [t1, rep.codVendedor],
-      ),
-      idClienteOutroVendedor: await pick(
-        'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by id_cliente limit 1',
-        [t1, otherRep.codVendedor],
-      ),
+      idCliente: (await aClientOf(db.pool, rep)).idCliente,
+      idClienteOutroVendedor: (await aClientOf(db.pool, otherRep)).idCliente,
       idProduto: await pick('select id_produto from app.vw_produtos where id_empresa = $1 order by 1 limit 1', [t1]),
       idPauta: await pick('select id_pauta from app.vw_pautas where id_empresa = $1 order by 1 limit 1', [t1]),
       idProdutoPedido: 0,
@@ -87,24 +76,17 @@ describe('route matrix: every route × every role, and another tenant', () => {
           [t1, rep.codVendedor],
         )
       ).rows[0] ?? { idCliente: 0, erpId: 0 },
-      newRule: async () => {
-        const { rows } = await db.pool.query<{ id: number }>(
-          `insert into app.regras_desconto (id_empresa, descricao, percent, vigencia_inicio, vigencia_fim, promocao)
-           values ($1, 'Regra da matriz', 2, '2020-01-01', '2020-01-31', false) returning id`,
-          [t1],
-        );
-        return rows[0]?.id as number;
-      },
+      newRule: () =>
+        aRule(db.pool, {
+          idEmpresa: t1,
+          descricao: 'Regra da matriz',
+          percent: 2,
+          from: '2020-01-01',
+          to: '2020-01-31',
+          promocao: false,
+        }),
       newPendingOrder: async () => {
-        const res = await app.request('/api/v1/orders', {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${tokens.get('representative')}`,
-            'content-type': 'application/json',
-            'idempotency-key': randomUUID(),
-          },
-          body: JSON.stringify(orderBody(ctx)),
-        });
+        const res = await asRep()('POST', '/orders', orderBody(ctx), { 'idempotency-key': randomUUID() });
         if (res.status !== 201) throw new Error(`matrix order: ${res.status} ${await res.text()}`);
         return ((await res.json()) as { id: number }).id;
       },
@@ -133,11 +115,7 @@ describe('route matrix: every route × every role, and another tenant', () => {
       [ctx.idCliente],
     );
     // The matrix's client must be able to receive orders.
-    await db.pool.query("update corrent set situacao = 'N' where id_corrent = $1", [ctx.idCliente]);
-    await db.pool.query(
-      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-      [ctx.idCliente],
-    );
+    await clearForOrders(db.pool, ctx.idCliente);
   });
 
   it('has a case for every route of the OpenAPI document', async () => {

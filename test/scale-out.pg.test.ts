@@ -2,7 +2,6 @@
 // connection pool, LISTEN hub and push worker; nothing is shared but PostgreSQL. An order
 // created through one is approved through the other, the change stream on each hears both
 // changes, and every push is delivered exactly once although both workers drain at once.
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/src/app.ts';
@@ -10,6 +9,7 @@ import { generateVapidKeys } from '../server/src/notifications/vapid.ts';
 import { createPushDrainer } from '../server/src/notifications/worker.ts';
 import { type ChangeHub, createChangeHub } from '../server/src/sync/stream.ts';
 import { TEST_JWT_SECRET } from './support/app.ts';
+import { postOrder } from './support/builders.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, useTestDatabase } from './support/pg.ts';
 import { type LocalPushService, startLocalPushService } from './support/push-service.ts';
@@ -105,14 +105,9 @@ describe('two server processes on one database', () => {
     const pedidos = (e: { event: string; data: string }) =>
       e.event === 'change' && (JSON.parse(e.data) as { colecao: string }).colecao === 'pedidos';
     try {
-      const created = await a.app.request('/api/v1/orders', {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${tokens.rep}`,
-          'content-type': 'application/json',
-          'idempotency-key': randomUUID(),
-        },
-        body: JSON.stringify({ idCliente: order.idCliente, itens: [{ idProduto: order.idProduto, quantidade: 2 }] }),
+      const created = await postOrder(apiAs(a.app, tokens.rep), {
+        idCliente: order.idCliente,
+        itens: [{ idProduto: order.idProduto, quantidade: 2 }],
       });
       expect(created.status, await created.clone().text()).toBe(201);
       const { id } = (await created.json()) as { id: number };

@@ -13,6 +13,7 @@ import { addUser } from '../server/src/users/service.ts';
 import { testApp } from './support/app.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
+import { apiAs } from './support/session.ts';
 
 const db = useTestDatabase();
 const PASSWORD = 'escopo-password-1';
@@ -29,15 +30,7 @@ describe('objects of another scope, for every documented route with an object id
   const secrets: string[] = [];
 
   const call = async (who: string, method: string, path: string, body?: unknown) =>
-    app.request(`/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${who}`,
-        'idempotency-key': randomUUID(),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    apiAs(app, who)(method, path, body, { 'idempotency-key': randomUUID() });
 
   const login = async (u: {
     login: string;

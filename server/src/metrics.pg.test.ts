@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../test/support/app.ts';
 import { orderableClient, provisionedErp } from '../../test/support/erp.ts';
 import { asServerRole, serverRolePool, useTestDatabase } from '../../test/support/pg.ts';
-import { logInAs } from '../../test/support/session.ts';
+import { apiAs, logInAs } from '../../test/support/session.ts';
 import { sse } from '../../test/support/sse.ts';
 import { createDb } from './db/kysely.ts';
 import { metricsApp, recordRefresh, watchOutboxDepth } from './metrics.ts';
@@ -62,18 +62,14 @@ describe('GET /metrics', () => {
   afterAll(() => hub.close());
 
   const post = (token: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    app.request(`/api/v1${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
+    apiAs(app, token)('POST', path, body, headers);
 
   it('times requests by route pattern and status, and counts pool acquisitions', async () => {
     const before = await scrape();
     const series = 'campo_http_request_duration_seconds_count{method="GET",route="/api/v1/orders/:id",status="404"}';
     const acquired = value(before, 'campo_db_pool_acquire_seconds_count') ?? 0;
     for (const id of [999_991, 999_992]) {
-      const res = await app.request(`/api/v1/orders/${id}`, { headers: { authorization: `Bearer ${rep}` } });
+      const res = await apiAs(app, rep)('GET', `/orders/${id}`);
       expect(res.status).toBe(404);
     }
     const after = await scrape();

@@ -50,12 +50,17 @@ export async function orderableClient(
   );
   const row = rows[0];
   if (!row) throw new Error(`no orderable client for representative ${rep.codVendedor}`);
-  await pool.query("update corrent set situacao = 'N' where id_corrent = $1", [row.id_cliente]);
+  await clearForOrders(pool, row.id_cliente);
+  return { idCliente: row.id_cliente, idProduto: row.id_produto };
+}
+
+/** Lets the client receive orders: not blocked in the ERP, and every receivable of it paid. */
+export async function clearForOrders(pool: pg.Pool, idCliente: number): Promise<void> {
+  await pool.query("update corrent set situacao = 'N' where id_corrent = $1", [idCliente]);
   await pool.query(
     'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = $1',
-    [row.id_cliente],
+    [idCliente],
   );
-  return { idCliente: row.id_cliente, idProduto: row.id_produto };
 }
 
 /**

@@ -40,14 +40,18 @@ export async function logInAs(app: App, pool: pg.Pool, user: SessionUser): Promi
   return ((await res.json()) as Session).token;
 }
 
-/** A client of the API under /api/v1 that sends the token and JSON bodies. */
+/**
+ * A client of the API under /api/v1 that sends the token and JSON bodies, and any other
+ * headers a call names (an Idempotency-Key, a forwarded address).
+ */
 export function apiAs(app: App, token: string | null) {
-  return (method: string, path: string, body?: unknown) =>
+  return (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     app.request(`/api/v1${path}`, {
       method,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });

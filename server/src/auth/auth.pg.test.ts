@@ -3,17 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
+import { apiAs } from '../../../test/support/session.ts';
 import { createDb } from '../db/kysely.ts';
 import { addUser, resetPassword, setUserActive } from '../users/service.ts';
 
 const db = useTestDatabase();
 
-const post = (app: ReturnType<typeof testApp>, path: string, body: unknown) =>
-  app.request(`/api/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const post = (app: ReturnType<typeof testApp>, path: string, body: unknown) => apiAs(app, null)('POST', path, body);
 
 describe('auth', () => {
   let rep: { idEmpresa: number; codVendedor: number };

@@ -9,6 +9,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
+import { apiAs } from '../../../test/support/session.ts';
 import { createDb } from '../db/kysely.ts';
 import { addUser } from '../users/service.ts';
 import { verifyPassword } from './password.ts';
@@ -30,12 +31,7 @@ describe('a login held in several tenants', () => {
 
   const add = (login: string, idEmpresa: number, password: string) =>
     addUser(createDb(db.pool), { login, name: login, role: 'manager', idEmpresa, password });
-  const post = (path: string, body: unknown, on = app) =>
-    on.request(`/api/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const post = (path: string, body: unknown, on = app) => apiAs(on, null)('POST', path, body);
   const loggedInto = async (res: Response) => {
     expect(res.status).toBe(200);
     return ((await res.json()) as { user: { idEmpresa: number } }).user.idEmpresa;

@@ -13,16 +13,15 @@ import {
 } from '@campo/shared';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { type Api, aRule, signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs, type SessionUser } from '../../../test/support/session.ts';
+import type { SessionUser } from '../../../test/support/session.ts';
 import type { AuthContext } from '../auth/claims.ts';
 import { createDb } from '../db/kysely.ts';
 import { listCatalog } from './service.ts';
 
 const db = useTestDatabase();
-
-type Api = ReturnType<typeof apiAs>;
 
 interface ErpProduct {
   id: number;
@@ -73,25 +72,19 @@ describe('catalog', () => {
     fim?: string | null;
     percent?: number;
     idEmpresa?: number;
-  }): Promise<number> => {
-    const { rows } = await db.pool.query<{ id: number }>(
-      `insert into app.regras_desconto
-         (id_empresa, descricao, grupo, subgrupo, representante, id_pauta, percent, vigencia_inicio, vigencia_fim, promocao)
-       values ($1, 'Regra do teste de catálogo', $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-      [
-        rule.idEmpresa ?? t1,
-        rule.grupo ?? null,
-        rule.subgrupo ?? null,
-        rule.representante ?? null,
-        rule.idPauta ?? null,
-        rule.percent ?? 8,
-        rule.inicio ?? addDays(today, -1),
-        rule.fim === undefined ? addDays(today, 1) : rule.fim,
-        rule.promocao,
-      ],
-    );
-    return Number(rows[0]?.id);
-  };
+  }): Promise<number> =>
+    aRule(db.pool, {
+      idEmpresa: rule.idEmpresa ?? t1,
+      descricao: 'Regra do teste de catálogo',
+      grupo: rule.grupo ?? null,
+      subgrupo: rule.subgrupo ?? null,
+      representante: rule.representante ?? null,
+      idPauta: rule.idPauta ?? null,
+      percent: rule.percent ?? 8,
+      from: rule.inicio ?? addDays(today, -1),
+      to: rule.fim === undefined ? addDays(today, 1) : rule.fim,
+      promocao: rule.promocao,
+    });
 
   const badgesOf = async (api: Api, query = '') => {
     const { items } = await allPages(api, query);
@@ -106,8 +99,8 @@ describe('catalog', () => {
     rep = reps[0];
     otherRep = reps[1].codVendedor;
     const app = testApp(db.pool);
-    const login = async (name: string, user: Omit<SessionUser, 'login'>) =>
-      apiAs(app, await logInAs(app, db.pool, { ...user, login: `${name}@catalog.test` }));
+    const login = (name: string, user: Omit<SessionUser, 'login'>) =>
+      signedIn(app, db.pool, { ...user, login: `${name}@catalog.test` });
     as = {
       rep: await login('rep', { role: 'representative', idEmpresa: t1, codVendedor: rep.codVendedor }),
       otherRep: await login('rep2', { role: 'representative', idEmpresa: t1, codVendedor: otherRep }),

@@ -2,6 +2,7 @@ import type { Problem } from '@campo/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
+import { apiAs } from '../../../test/support/session.ts';
 import { createTokenSigner } from '../auth/tokens.ts';
 import { logger } from '../log.ts';
 import { CLIENT_ERROR_LIMIT, createWindowLimiter } from './routes.ts';
@@ -10,11 +11,7 @@ const db = useTestDatabase();
 const report = { kind: 'error', message: 'TypeError: x is undefined', appVersion: '0.1.0', page: '/pedidos' };
 
 function post(app: ReturnType<typeof testApp>, body: unknown, headers: Record<string, string> = {}) {
-  return app.request('/api/v1/client-errors', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+  return apiAs(app, null)('POST', '/client-errors', body, headers);
 }
 
 describe('POST /api/v1/client-errors', () => {

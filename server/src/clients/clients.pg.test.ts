@@ -16,9 +16,10 @@ import {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs, type SessionUser } from '../../../test/support/session.ts';
+import { apiAs, type SessionUser } from '../../../test/support/session.ts';
 
 const db = useTestDatabase();
 
@@ -78,7 +79,7 @@ describe('clients', () => {
     rep = first;
     const app = testApp(db.pool);
     const login = async (name: string, user: Omit<SessionUser, 'login'>) =>
-      apiAs(app, await logInAs(app, db.pool, { ...user, login: `${name}@clients.test` }));
+      signedIn(app, db.pool, { ...user, login: `${name}@clients.test` });
     as = {
       rep: await login('rep', { role: 'representative', idEmpresa: t1, codVendedor: rep.codVendedor }),
       supervisor: await login('sup', { role: 'supervisor', idEmpresa: t1, codSupervisor: rep.codSupervisor }),

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { cnpjCheckDigits, cpfCheckDigits, type Problem, type SyncPull, type SyncRegistration } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { signedIn } from '../../../test/support/builders.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
@@ -72,7 +73,7 @@ describe('new clients', () => {
       codVendedor: rep.codVendedor,
     });
     const login = async (login: string, user: Omit<Parameters<typeof logInAs>[2], 'login'>) =>
-      apiAs(app, await logInAs(app, db.pool, { ...user, login }));
+      signedIn(app, db.pool, { ...user, login });
     as = {
       rep: apiAs(app, repToken),
       otherRep: await login('other@novo.test', {

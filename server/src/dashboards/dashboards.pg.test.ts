@@ -1,7 +1,6 @@
 // The dashboards against figures computed here, independently, from the raw ERP tables
 // (notas_fiscais, pedidos_venda, pedidos_venda_itens, vendedores, supervisores, corrent) and
 // app.pedidos, in JavaScript, on the tiny fixture (built as of now, so the month has data).
-import { randomUUID } from 'node:crypto';
 import type {
   ManagerDashboard,
   Order,
@@ -12,7 +11,8 @@ import type {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { placeOrder } from '../../../test/support/builders.ts';
+import { clearForOrders, type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
 
@@ -201,31 +201,17 @@ describe('dashboards', () => {
     ).rows;
     expect(clients).toHaveLength(3);
     const ids = clients.map((c) => c.id_cliente);
-    await db.pool.query("update corrent set situacao = 'N' where id_corrent = any($1)", [ids]);
-    await db.pool.query(
-      'update titulos_receber set valor_pago = valor, dt_pagamento = dt_vencimento where id_corrent = any($1)',
-      [ids],
-    );
+    for (const id of ids) await clearForOrders(db.pool, id);
     const order = async (c: { id_cliente: number; id_pauta: number }) => {
       const product = await db.pool.query<{ id_produto: number }>(
         `select p.id_produto from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto
           where p.id_empresa = $1 and p.ativo and pr.id_pauta = $2 order by 1 limit 1`,
         [idEmpresa, c.id_pauta],
       );
-      const res = await app.request('/api/v1/orders', {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${tokens.rep}`,
-          'content-type': 'application/json',
-          'idempotency-key': randomUUID(),
-        },
-        body: JSON.stringify({
-          idCliente: c.id_cliente,
-          itens: [{ idProduto: product.rows[0]?.id_produto, quantidade: 2, descontoPercent: 0 }],
-        }),
+      return placeOrder(apiAs(app, tokens.rep as string), {
+        idCliente: c.id_cliente,
+        itens: [{ idProduto: product.rows[0]?.id_produto as number, quantidade: 2, descontoPercent: 0 }],
       });
-      if (res.status !== 201) throw new Error(`order: ${res.status} ${await res.text()}`);
-      return (await res.json()) as Order;
     };
     const api = apiAs(app, tokens.sup as string);
     created.pending = await order(clients[0] as (typeof clients)[number]);

@@ -4,12 +4,11 @@ import { randomUUID } from 'node:crypto';
 import type { Opportunity, Problem } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { type Api, aClientOf, anOrder, aRepresentative, type Rep, signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs } from '../../../test/support/session.ts';
 
 const db = useTestDatabase();
-type Api = ReturnType<typeof apiAs>;
 
 describe('sales funnel', () => {
   let rep: Api;
@@ -30,57 +29,21 @@ describe('sales funnel', () => {
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);
     const [t1, t2] = erp.tenants as [number, number];
-    const r1 = erp.reps.find((r) => r.idEmpresa === t1) as (typeof erp.reps)[number];
-    const r2 = erp.reps.find(
-      (r) => r.idEmpresa === t1 && r.codVendedor !== r1.codVendedor,
-    ) as (typeof erp.reps)[number];
-    const rf = erp.reps.find((r) => r.idEmpresa === t2) as (typeof erp.reps)[number];
+    const r1 = await aRepresentative(db.pool, erp, { tenant: t1 });
+    const r2 = await aRepresentative(db.pool, erp, { besides: r1 });
+    const rf = await aRepresentative(db.pool, erp, { tenant: t2 });
     const app = testApp(db.pool);
-    rep = apiAs(
-      app,
-      await logInAs(app, db.pool, {
-        login: 'rep@funil.test',
-        role: 'representative',
-        idEmpresa: r1.idEmpresa,
-        codVendedor: r1.codVendedor,
-      }),
-    );
-    rep2 = apiAs(
-      app,
-      await logInAs(app, db.pool, {
-        login: 'rep2@funil.test',
-        role: 'representative',
-        idEmpresa: r2.idEmpresa,
-        codVendedor: r2.codVendedor,
-      }),
-    );
-    manager = apiAs(app, await logInAs(app, db.pool, { login: 'ger@funil.test', role: 'manager', idEmpresa: t1 }));
-    foreignRep = apiAs(
-      app,
-      await logInAs(app, db.pool, {
-        login: 'fr@funil.test',
-        role: 'representative',
-        idEmpresa: rf.idEmpresa,
-        codVendedor: rf.codVendedor,
-      }),
-    );
-    const clientOf = (cod: number) =>
-      db.pool.query(
-        'select id_cliente, razao_social from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by id_cliente limit 1',
-        [t1, cod],
-      );
-    const mine = (await clientOf(r1.codVendedor)).rows[0];
-    myClient = { id: mine.id_cliente, nome: mine.razao_social };
-    const other = (await clientOf(r2.codVendedor)).rows[0];
-    otherClient = other.id_cliente;
-    const n = await db.pool.query('select app.proximo_num_ped_sar($1) as n', [t1]);
-    const o = await db.pool.query(
-      `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, id_cliente, nome_cliente, id_pauta,
-                                valor_bruto, valor_desconto, valor_total)
-       values ($1, $2, $3, $4, $5, 1, 10, 0, 10) returning id`,
-      [t1, r2.codVendedor, n.rows[0].n, other.id_cliente, other.razao_social],
-    );
-    otherRepOrder = o.rows[0].id;
+    const representative = (login: string, r: Rep) =>
+      signedIn(app, db.pool, { login, role: 'representative', idEmpresa: r.idEmpresa, codVendedor: r.codVendedor });
+    rep = await representative('rep@funil.test', r1);
+    rep2 = await representative('rep2@funil.test', r2);
+    manager = await signedIn(app, db.pool, { login: 'ger@funil.test', role: 'manager', idEmpresa: t1 });
+    foreignRep = await representative('fr@funil.test', rf);
+    const mine = await aClientOf(db.pool, r1);
+    myClient = { id: mine.idCliente, nome: mine.razaoSocial };
+    const o = await anOrder(db.pool, r2);
+    otherClient = o.idCliente;
+    otherRepOrder = o.id;
   });
 
   it('creates, lists, changes stage and deletes', async () => {

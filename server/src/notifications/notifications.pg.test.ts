@@ -6,6 +6,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import type { PendingCount, Problem, PushSubscriptionSaved, VapidPublicKey } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { anOrder, signedIn } from '../../../test/support/builders.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
@@ -89,7 +90,7 @@ describe('/notifications', () => {
       foreignAdmin: { role: 'admin', idEmpresa: t2 },
     } as const;
     for (const [who, user] of Object.entries(users) as [keyof typeof users, (typeof users)[keyof typeof users]][]) {
-      api[who] = apiAs(app, await logInAs(app, db.pool, { ...user, login: logins[who] }));
+      api[who] = await signedIn(app, db.pool, { ...user, login: logins[who] });
     }
   });
 
@@ -246,11 +247,7 @@ describe('/notifications', () => {
           [2, p.approved],
         ] as const) {
           for (let k = 0; k < count; k++) {
-            await db.pool.query(
-              `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, situa, id_cliente, nome_cliente)
-               values ($1, $2, $3, $4, 1, 'Cliente')`,
-              [p.rep.idEmpresa, p.rep.codVendedor, ++n, situa],
-            );
+            await anOrder(db.pool, p.rep, { situa, numPedSar: ++n, client: { idCliente: 1, razaoSocial: 'Cliente' } });
           }
         }
       }

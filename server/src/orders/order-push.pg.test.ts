@@ -1,10 +1,10 @@
 // The order events reach people's devices: a new order its approvers, a decision its
 // representative. Checked end to end against the local push service, which verifies VAPID
 // and decrypts what it receives.
-import { randomUUID } from 'node:crypto';
 import type { Order } from '@campo/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { aPricedClient, postOrder } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { serverRolePool, useTestDatabase } from '../../../test/support/pg.ts';
 import { type LocalPushService, startLocalPushService } from '../../../test/support/push-service.ts';
@@ -48,24 +48,10 @@ describe('order push notifications', () => {
     const drain = () =>
       createPushDrainer({ pool: serverRolePool(db.url), vapid, agent: push.agent, log: quiet }).drainOnce();
 
-    const client = await db.pool.query(
-      `select c.id_cliente, p.id_produto from app.vw_clientes c
-         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
-         join app.vw_produtos p on p.id_produto = pr.id_produto and p.ativo
-        where c.id_empresa = $1 and c.cod_vendedor = $2 and c.status_financeiro <> 'blocked' limit 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    const res = await app.request('/api/v1/orders', {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${repToken}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      body: JSON.stringify({
-        idCliente: client.rows[0].id_cliente,
-        itens: [{ idProduto: client.rows[0].id_produto, quantidade: 2 }],
-      }),
+    const client = await aPricedClient(db.pool, rep);
+    const res = await postOrder(apiAs(app, repToken), {
+      idCliente: client.idCliente,
+      itens: [{ idProduto: client.products[0]?.id as number, quantidade: 2 }],
     });
     expect(res.status).toBe(201);
     const order = (await res.json()) as Order;

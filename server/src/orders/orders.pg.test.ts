@@ -2,9 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Order, Problem } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import {
+  type Api,
+  aPricedClient,
+  aRepresentative,
+  aRule,
+  type PricedProduct,
+  signedIn,
+} from '../../../test/support/builders.ts';
+import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { logInAs } from '../../../test/support/session.ts';
 import { storedDocuments, storedJson } from '../changelog/changelog.ts';
 import { portfolioDocuments } from '../clients/portfolio-documents.ts';
 import { createDb } from '../db/kysely.ts';
@@ -18,93 +25,38 @@ interface Scenario {
   codSupervisor: number;
   idCliente: number;
   idPauta: number;
-  products: { id: number; price: number; categoria: string; grupo: number }[];
+  products: PricedProduct[];
 }
-
-function post(app: App, token: string, path: string, body: unknown, key?: string) {
-  return app.request(`/api/v1${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      ...(key ? { 'idempotency-key': key } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-}
-const get = (app: App, token: string, path: string) =>
-  app.request(`/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
 
 describe('orders', () => {
   let app: App;
-  let erp: ErpPeople;
   let s: Scenario;
-  const tokens: Record<string, string> = {};
+  const as = {} as Record<'rep' | 'rep2' | 'sup' | 'otherSup' | 'manager', Api>;
+  /** POST as `who`, with the Idempotency-Key when one is given. */
+  const post = (who: Api, path: string, body: unknown, key?: string) =>
+    who('POST', path, body, key ? { 'idempotency-key': key } : {});
+  const get = (who: Api, path: string) => who('GET', path);
 
   beforeAll(async () => {
-    erp = await provisionedErp(db.pool);
+    const erp = await provisionedErp(db.pool);
     app = testApp(db.pool);
-    const rep = erp.reps[0] as ErpPeople['reps'][number];
-    // A client of this rep that is not blocked, with its pauta, and products priced on it.
-    const client = await db.pool.query(
-      `select id_cliente, id_pauta from app.vw_clientes
-        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-        order by id_cliente limit 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    const products = await db.pool.query(
-      `select p.id_produto as id, pr.preco as price, p.categoria, p.cod_grupo as grupo
-         from app.vw_produtos p join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
-        where p.id_empresa = $1 and p.ativo order by p.id_produto limit 3`,
-      [rep.idEmpresa, client.rows[0].id_pauta],
-    );
-    s = {
-      idEmpresa: rep.idEmpresa,
-      codVendedor: rep.codVendedor,
-      codSupervisor: rep.codSupervisor,
-      idCliente: client.rows[0].id_cliente,
-      idPauta: client.rows[0].id_pauta,
-      products: products.rows.map((p) => ({ ...p, price: Number(p.price) })),
-    };
     // A known ceiling: 10% default for this rep, no category ceilings, no rules.
-    await db.pool.query('delete from app.regras_desconto');
-    await db.pool.query(
-      `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
-       values ($1, $2, null, 10)`,
-      [s.idEmpresa, s.codVendedor],
-    );
-    await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
-      s.idEmpresa,
-      s.codVendedor,
-    ]);
+    const rep = await aRepresentative(db.pool, erp, { ceiling: 10 });
+    s = { ...rep, ...(await aPricedClient(db.pool, rep, { products: 3 })) };
     const otherTeamSup = erp.supervisors.find(
       (x) => x.idEmpresa === s.idEmpresa && x.codSupervisor !== s.codSupervisor,
     );
-    tokens.rep = await logInAs(app, db.pool, {
-      login: 'rep@o.test',
-      role: 'representative',
-      idEmpresa: s.idEmpresa,
-      codVendedor: s.codVendedor,
-    });
-    tokens.rep2 = await logInAs(app, db.pool, {
-      login: 'rep2@o.test',
-      role: 'representative',
-      idEmpresa: s.idEmpresa,
-      codVendedor: s.codVendedor,
-    });
-    tokens.sup = await logInAs(app, db.pool, {
-      login: 'sup@o.test',
-      role: 'supervisor',
-      idEmpresa: s.idEmpresa,
-      codSupervisor: s.codSupervisor,
-    });
-    tokens.otherSup = await logInAs(app, db.pool, {
+    const { idEmpresa, codVendedor, codSupervisor } = s;
+    as.rep = await signedIn(app, db.pool, { login: 'rep@o.test', role: 'representative', idEmpresa, codVendedor });
+    as.rep2 = await signedIn(app, db.pool, { login: 'rep2@o.test', role: 'representative', idEmpresa, codVendedor });
+    as.sup = await signedIn(app, db.pool, { login: 'sup@o.test', role: 'supervisor', idEmpresa, codSupervisor });
+    as.otherSup = await signedIn(app, db.pool, {
       login: 'sup2@o.test',
       role: 'supervisor',
-      idEmpresa: s.idEmpresa,
+      idEmpresa,
       codSupervisor: otherTeamSup?.codSupervisor as number,
     });
-    tokens.manager = await logInAs(app, db.pool, { login: 'ger@o.test', role: 'manager', idEmpresa: s.idEmpresa });
+    as.manager = await signedIn(app, db.pool, { login: 'ger@o.test', role: 'manager', idEmpresa });
   });
 
   const order = (discounts: number[] = [0, 5]) => ({
@@ -114,7 +66,7 @@ describe('orders', () => {
   });
 
   it('creates a pending order with the client data, prices, snapshot, number and history', async () => {
-    const res = await post(app, tokens.rep as string, '/orders', order([0, 5]), randomUUID());
+    const res = await post(as.rep, '/orders', order([0, 5]), randomUUID());
     expect(res.status).toBe(201);
     const o = (await res.json()) as Order;
     expect(o.status).toBe('pending_approval');
@@ -130,7 +82,7 @@ describe('orders', () => {
       idPauta: s.idPauta,
     });
     expect(o.observacao).toBe('Entregar pela manhã - portão "B"');
-    const [p1, p2] = s.products as [Scenario['products'][number], Scenario['products'][number]];
+    const [p1, p2] = s.products as [PricedProduct, PricedProduct];
     expect(o.itens[0]).toMatchObject({
       precoTabela: p1.price,
       precoUnitario: p1.price,
@@ -151,27 +103,23 @@ describe('orders', () => {
 
   it('answers POST /orders with exactly what GET /orders/{id} reads back (a rule-set line included)', async () => {
     // A rule raises the second product's ceiling, so a line carries a rule in its snapshot.
-    const rule = await db.pool.query(
-      `insert into app.regras_desconto (id_empresa, descricao, percent, vigencia_inicio)
-       values ($1, 'Regra da resposta', 20, current_date - 1) returning id`,
-      [s.idEmpresa],
-    );
+    const ruleId = await aRule(db.pool, { idEmpresa: s.idEmpresa, descricao: 'Regra da resposta', percent: 20 });
     try {
-      const res = await post(app, tokens.rep as string, '/orders', order([2.5, 15]), randomUUID());
+      const res = await post(as.rep, '/orders', order([2.5, 15]), randomUUID());
       expect(res.status, await res.clone().text()).toBe(201);
       const created = (await res.json()) as Order;
-      expect(created.itens[1]?.regra).toEqual({ id: rule.rows[0].id, descricao: 'Regra da resposta' });
-      const read = await get(app, tokens.rep as string, `/orders/${created.id}`);
+      expect(created.itens[1]?.regra).toEqual({ id: ruleId, descricao: 'Regra da resposta' });
+      const read = await get(as.rep, `/orders/${created.id}`);
       expect(read.status).toBe(200);
       expect(await read.json()).toEqual(created);
     } finally {
-      await db.pool.query('delete from app.regras_desconto where id = $1', [rule.rows[0].id]);
+      await db.pool.query('delete from app.regras_desconto where id = $1', [ruleId]);
     }
   });
 
   it("writes the order's number, drawn with its row, into its stored answer and its devices' document as they were built", async () => {
     const key = randomUUID();
-    const res = await post(app, tokens.rep as string, '/orders', order([0, 5]), key);
+    const res = await post(as.rep, '/orders', order([0, 5]), key);
     expect(res.status).toBe(201);
     const created = (await res.json()) as Order;
     const numbered = await db.pool.query<{ num_ped_sar: number }>('select num_ped_sar from app.pedidos where id = $1', [
@@ -199,13 +147,13 @@ describe('orders', () => {
     expect(parsed.order).toEqual(created);
     expect(logged?.dados).toBe(storedJson(parsed));
     expect(logged?.hash).toBe(createHash('md5').update(JSON.stringify(parsed)).digest('hex'));
-    expect((await post(app, tokens.manager as string, '/catalog/sync', {})).status).toBe(200);
+    expect((await post(as.manager, '/catalog/sync', {})).status).toBe(200);
     expect(await doc()).toEqual(logged);
   });
 
   it('requires a well-formed Idempotency-Key', async () => {
     for (const key of [undefined, 'short', 'has spaces in it', 'x'.repeat(200)]) {
-      const res = await post(app, tokens.rep as string, '/orders', order(), key);
+      const res = await post(as.rep, '/orders', order(), key);
       expect(res.status).toBe(400);
       expect(((await res.json()) as Problem).code).toBe('IDEMPOTENCY_KEY_INVALID');
     }
@@ -213,12 +161,12 @@ describe('orders', () => {
 
   it('replays the same key and payload, and refuses the same key with another payload', async () => {
     const key = randomUUID();
-    const first = await post(app, tokens.rep as string, '/orders', order(), key);
-    const again = await post(app, tokens.rep as string, '/orders', order(), `"${key}"`);
+    const first = await post(as.rep, '/orders', order(), key);
+    const again = await post(as.rep, '/orders', order(), `"${key}"`);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await again.json()).toEqual(await first.json());
-    const other = await post(app, tokens.rep as string, '/orders', order([1, 1]), key);
+    const other = await post(as.rep, '/orders', order([1, 1]), key);
     expect(other.status).toBe(422);
     expect(((await other.json()) as Problem).code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
@@ -226,9 +174,7 @@ describe('orders', () => {
   it('creates exactly one order from 50 parallel requests with one key', async () => {
     const key = randomUUID();
     const before = (await db.pool.query('select count(*)::int as n from app.pedidos')).rows[0].n;
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () => post(app, tokens.rep as string, '/orders', order(), key)),
-    );
+    const answers = await Promise.all(Array.from({ length: 50 }, () => post(as.rep, '/orders', order(), key)));
     const statuses = answers.map((a) => a.status);
     expect(statuses.every((st) => st === 201 || st === 409)).toBe(true);
     const ids = new Set(
@@ -240,14 +186,14 @@ describe('orders', () => {
 
   it('keeps keys per user: the same key from another user creates another order', async () => {
     const key = randomUUID();
-    const a = (await (await post(app, tokens.rep as string, '/orders', order(), key)).json()) as Order;
-    const b = (await (await post(app, tokens.rep2 as string, '/orders', order(), key)).json()) as Order;
+    const a = (await (await post(as.rep, '/orders', order(), key)).json()) as Order;
+    const b = (await (await post(as.rep2, '/orders', order(), key)).json()) as Order;
     expect(a.id).not.toBe(b.id);
   });
 
   it('accepts a discount exactly at the ceiling and refuses one above, naming line, discount, ceiling and rule', async () => {
-    expect((await post(app, tokens.rep as string, '/orders', order([10, 0]), randomUUID())).status).toBe(201);
-    const res = await post(app, tokens.rep as string, '/orders', order([0, 10.01]), randomUUID());
+    expect((await post(as.rep, '/orders', order([10, 0]), randomUUID())).status).toBe(201);
+    const res = await post(as.rep, '/orders', order([0, 10.01]), randomUUID());
     expect(res.status).toBe(422);
     const body = (await res.json()) as Problem & {
       reasons: { code: string; line: number; descontoPercent: number; tetoPercent: number }[];
@@ -266,22 +212,26 @@ describe('orders', () => {
   });
 
   it('lets a rule in force raise the ceiling, and names it', async () => {
-    const p = s.products[1] as Scenario['products'][number];
-    const { rows } = await db.pool.query(
-      `insert into app.regras_desconto (id_empresa, descricao, grupo, percent, vigencia_inicio, vigencia_fim, promocao, id_pauta)
-       values ($1, 'Semana do cliente', $2, 15, current_date - 1, current_date + 1, true, $3) returning id`,
-      [s.idEmpresa, p.grupo, s.idPauta],
-    );
-    const ok = await post(app, tokens.rep as string, '/orders', order([0, 15]), randomUUID());
+    const p = s.products[1] as PricedProduct;
+    const ruleId = await aRule(db.pool, {
+      idEmpresa: s.idEmpresa,
+      descricao: 'Semana do cliente',
+      grupo: p.grupo,
+      idPauta: s.idPauta,
+      percent: 15,
+      to: 1,
+      promocao: true,
+    });
+    const ok = await post(as.rep, '/orders', order([0, 15]), randomUUID());
     expect(ok.status).toBe(201);
     expect(((await ok.json()) as Order).itens[1]).toMatchObject({
       tetoPercent: 15,
-      regra: { id: rows[0].id, descricao: 'Semana do cliente' },
+      regra: { id: ruleId, descricao: 'Semana do cliente' },
     });
-    const no = await post(app, tokens.rep as string, '/orders', order([0, 15.5]), randomUUID());
+    const no = await post(as.rep, '/orders', order([0, 15.5]), randomUUID());
     const reason = ((await no.json()) as { reasons: { regra: { id: number } }[] }).reasons[0];
-    expect(reason?.regra.id).toBe(rows[0].id);
-    await db.pool.query('delete from app.regras_desconto where id = $1', [rows[0].id]);
+    expect(reason?.regra.id).toBe(ruleId);
+    await db.pool.query('delete from app.regras_desconto where id = $1', [ruleId]);
   });
 
   it('refuses a blocked client and a client of another portfolio', async () => {
@@ -290,13 +240,7 @@ describe('orders', () => {
       [s.idEmpresa, s.codVendedor, s.idCliente],
     );
     await db.pool.query("update corrent set situacao = 'B' where id_corrent = $1", [blocked.rows[0].id_cliente]);
-    const res = await post(
-      app,
-      tokens.rep as string,
-      '/orders',
-      { ...order(), idCliente: blocked.rows[0].id_cliente },
-      randomUUID(),
-    );
+    const res = await post(as.rep, '/orders', { ...order(), idCliente: blocked.rows[0].id_cliente }, randomUUID());
     expect(res.status).toBe(422);
     expect(((await res.json()) as { reasons: { code: string }[] }).reasons[0]?.code).toBe('CLIENT_BLOCKED');
 
@@ -304,30 +248,24 @@ describe('orders', () => {
       'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor <> $2 limit 1',
       [s.idEmpresa, s.codVendedor],
     );
-    const res2 = await post(
-      app,
-      tokens.rep as string,
-      '/orders',
-      { ...order(), idCliente: foreign.rows[0].id_cliente },
-      randomUUID(),
-    );
+    const res2 = await post(as.rep, '/orders', { ...order(), idCliente: foreign.rows[0].id_cliente }, randomUUID());
     expect(((await res2.json()) as { reasons: { code: string }[] }).reasons[0]?.code).toBe('CLIENT_NOT_IN_PORTFOLIO');
   });
 
   it('refuses identity, prices and status sent in the body', async () => {
     for (const extra of [{ idEmpresa: 2 }, { codVendedor: 99 }, { situa: 2 }, { valorTotal: 1 }]) {
-      const res = await post(app, tokens.rep as string, '/orders', { ...order(), ...extra }, randomUUID());
+      const res = await post(as.rep, '/orders', { ...order(), ...extra }, randomUUID());
       expect(res.status).toBe(400);
     }
   });
 
   async function newOrder(): Promise<Order> {
-    return (await (await post(app, tokens.rep as string, '/orders', order([2, 3]), randomUUID())).json()) as Order;
+    return (await (await post(as.rep, '/orders', order([2, 3]), randomUUID())).json()) as Order;
   }
 
   it('approval writes the order into the ERP exactly as approved', async () => {
     const o = await newOrder();
-    const res = await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {});
+    const res = await post(as.sup, `/orders/${o.id}/approve`, {});
     expect(res.status).toBe(200);
     const approved = (await res.json()) as Order;
     expect(approved).toMatchObject({ status: 'approved', decididoPor: 'sup@o.test', erpSituacao: 'aberto' });
@@ -337,7 +275,7 @@ describe('orders', () => {
     // The number people know the order by is the ERP's own (num_pedido), not its internal key.
     expect(approved.numPedidoErp).toBe(head.num_pedido);
     expect(head.num_pedido).not.toBe(head.id_pedido);
-    const read = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
+    const read = (await (await get(as.rep, `/orders/${o.id}`)).json()) as Order;
     expect(read.numPedidoErp).toBe(head.num_pedido);
     expect(head).toMatchObject({
       id_corrent: o.idCliente,
@@ -373,7 +311,7 @@ describe('orders', () => {
     );
     expect(approved.historico.map((h) => h.para)).toEqual(['pending_approval', 'approved']);
 
-    const twice = await post(app, tokens.manager as string, `/orders/${o.id}/approve`, {});
+    const twice = await post(as.manager, `/orders/${o.id}/approve`, {});
     expect(twice.status).toBe(409);
     const conflict = (await twice.json()) as Problem;
     expect(conflict.code).toBe('ORDER_ALREADY_DECIDED');
@@ -400,25 +338,23 @@ describe('orders', () => {
     if (!def || !other) throw new Error('the reference ERP gives the client a default and offers other terms');
 
     // Without a choice: the client's default, by name.
-    const plain = (await (await post(app, tokens.rep as string, '/orders', order([0]), randomUUID())).json()) as Order;
+    const plain = (await (await post(as.rep, '/orders', order([0]), randomUUID())).json()) as Order;
     expect(plain.condicaoPagamento).toEqual({ id: def.id, descricao: def.descricao });
     // Chosen: that one, on the order, in GET and, once approved, in the ERP's order row.
-    const res = await post(app, tokens.rep as string, '/orders', { ...order([0]), idCondicao: other.id }, randomUUID());
+    const res = await post(as.rep, '/orders', { ...order([0]), idCondicao: other.id }, randomUUID());
     expect(res.status).toBe(201);
     const chosen = (await res.json()) as Order;
     expect(chosen.condicaoPagamento).toEqual({ id: other.id, descricao: other.descricao });
-    const read = (await (await get(app, tokens.rep as string, `/orders/${chosen.id}`)).json()) as Order;
+    const read = (await (await get(as.rep, `/orders/${chosen.id}`)).json()) as Order;
     expect(read.condicaoPagamento).toEqual(chosen.condicaoPagamento);
-    const approved = (await (
-      await post(app, tokens.sup as string, `/orders/${chosen.id}/approve`, {})
-    ).json()) as Order;
+    const approved = (await (await post(as.sup, `/orders/${chosen.id}/approve`, {})).json()) as Order;
     const erpRow = await db.pool.query('select id_condicao from pedidos_venda where id_pedido = $1', [
       approved.erpIdPedido,
     ]);
     expect(erpRow.rows[0]?.id_condicao).toBe(other.id);
 
     const refusedWith = async (body: unknown) => {
-      const r = await post(app, tokens.rep as string, '/orders', body, randomUUID());
+      const r = await post(as.rep, '/orders', body, randomUUID());
       expect(r.status).toBe(422);
       return ((await r.json()) as Problem & { reasons: { code: string; message: string }[] }).reasons;
     };
@@ -445,18 +381,12 @@ describe('orders', () => {
       const reasons = await refusedWith({ ...order([0]), idCondicao: other.id });
       expect(reasons[0]?.code).toBe('PAYMENT_TERM_NOT_ALLOWED');
       expect(reasons[0]?.message).toMatch(new RegExp(`"${other.descricao}" não está liberada para o cliente`));
-      const allowed = await post(
-        app,
-        tokens.rep as string,
-        '/orders',
-        { ...order([0]), idCondicao: def.id },
-        randomUUID(),
-      );
+      const allowed = await post(as.rep, '/orders', { ...order([0]), idCondicao: def.id }, randomUUID());
       expect(allowed.status).toBe(201);
       // No default and none chosen (a client registered through Campo, an app older than
       // terms): the order carries none, never an invented one, and the ERP applies its own.
       await db.pool.query('update corrent set id_condicao = null where id_corrent = $1', [s.idCliente]);
-      const bare = await post(app, tokens.rep as string, '/orders', order([0]), randomUUID());
+      const bare = await post(as.rep, '/orders', order([0]), randomUUID());
       expect(bare.status).toBe(201);
       expect(((await bare.json()) as Order).condicaoPagamento).toBeNull();
     } finally {
@@ -466,35 +396,35 @@ describe('orders', () => {
   });
 
   it('names people, not logins: who placed the order in its history and who decided it', async () => {
-    const rep = await logInAs(app, db.pool, {
+    const rep = await signedIn(app, db.pool, {
       login: 'ana@o.test',
       name: 'Ana Conceição',
       role: 'representative',
       idEmpresa: s.idEmpresa,
       codVendedor: s.codVendedor,
     });
-    const sup = await logInAs(app, db.pool, {
+    const sup = await signedIn(app, db.pool, {
       login: 'sergio@o.test',
       name: 'Sérgio Aprovador ✅',
       role: 'supervisor',
       idEmpresa: s.idEmpresa,
       codSupervisor: s.codSupervisor,
     });
-    const created = (await (await post(app, rep, '/orders', order([0]), randomUUID())).json()) as Order;
+    const created = (await (await post(rep, '/orders', order([0]), randomUUID())).json()) as Order;
     expect(created.historico[0]).toMatchObject({ usuario: 'ana@o.test', nomeUsuario: 'Ana Conceição' });
-    const approved = (await (await post(app, sup, `/orders/${created.id}/approve`, {})).json()) as Order;
+    const approved = (await (await post(sup, `/orders/${created.id}/approve`, {})).json()) as Order;
     expect(approved).toMatchObject({ decididoPor: 'sergio@o.test', nomeDecididoPor: 'Sérgio Aprovador ✅' });
     expect(approved.historico.map((h) => h.nomeUsuario)).toEqual(['Ana Conceição', 'Sérgio Aprovador ✅']);
     // The ERP's invoicing is by no person.
     await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [approved.erpIdPedido]);
-    const invoiced = (await (await get(app, rep, `/orders/${created.id}`)).json()) as Order;
+    const invoiced = (await (await get(rep, `/orders/${created.id}`)).json()) as Order;
     expect(invoiced.historico.at(-1)).toMatchObject({ usuario: 'erp', nomeUsuario: null });
   });
 
   it('rejection needs a reason and records it; a second decision conflicts', async () => {
     const o = await newOrder();
-    expect((await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {})).status).toBe(400);
-    const res = await post(app, tokens.manager as string, `/orders/${o.id}/reject`, {
+    expect((await post(as.manager, `/orders/${o.id}/reject`, {})).status).toBe(400);
+    const res = await post(as.manager, `/orders/${o.id}/reject`, {
       motivo: 'Preço fora da política — margem “zero” 😕 (€ 3)',
     });
     expect(res.status).toBe(200);
@@ -506,17 +436,17 @@ describe('orders', () => {
       erpIdPedido: null,
     });
     expect(rejected.historico.at(-1)?.motivo).toBe('Preço fora da política — margem “zero” 😕 (€ 3)');
-    const read = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
+    const read = (await (await get(as.rep, `/orders/${o.id}`)).json()) as Order;
     expect(read.motivoRejeicao).toBe('Preço fora da política — margem “zero” 😕 (€ 3)');
-    expect((await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).status).toBe(409);
+    expect((await post(as.sup, `/orders/${o.id}/approve`, {})).status).toBe(409);
   });
 
   it('a representative cannot decide, nor a supervisor of another team', async () => {
     const o = await newOrder();
-    expect((await post(app, tokens.rep as string, `/orders/${o.id}/approve`, {})).status).toBe(403);
-    expect((await post(app, tokens.otherSup as string, `/orders/${o.id}/approve`, {})).status).toBe(404);
-    expect((await get(app, tokens.otherSup as string, `/orders/${o.id}`)).status).toBe(404);
-    expect((await get(app, tokens.sup as string, `/orders/${o.id}`)).status).toBe(200);
+    expect((await post(as.rep, `/orders/${o.id}/approve`, {})).status).toBe(403);
+    expect((await post(as.otherSup, `/orders/${o.id}/approve`, {})).status).toBe(404);
+    expect((await get(as.otherSup, `/orders/${o.id}`)).status).toBe(404);
+    expect((await get(as.sup, `/orders/${o.id}`)).status).toBe(200);
   });
 
   it('a failing ERP insert rolls the approval back', async () => {
@@ -526,13 +456,13 @@ describe('orders', () => {
       'alter table pedidos_venda_itens add constraint campo_test_falha check (quantidade < 0) not valid',
     );
     try {
-      const res = await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {});
+      const res = await post(as.sup, `/orders/${o.id}/approve`, {});
       expect(res.status).toBe(422);
       expect(((await res.json()) as Problem).code).toBe('ERP_REPLICATION_FAILED');
     } finally {
       await db.pool.query('alter table pedidos_venda_itens drop constraint campo_test_falha');
     }
-    const after = (await (await get(app, tokens.sup as string, `/orders/${o.id}`)).json()) as Order;
+    const after = (await (await get(as.sup, `/orders/${o.id}`)).json()) as Order;
     expect(after).toMatchObject({ status: 'pending_approval', erpIdPedido: null });
     expect(after.historico).toHaveLength(1);
     expect((await db.pool.query('select count(*)::int as n from pedidos_venda')).rows[0].n).toBe(erpBefore);
@@ -540,15 +470,15 @@ describe('orders', () => {
 
   it('moves an approved order to invoiced when the ERP invoices it', async () => {
     const o = await newOrder();
-    const approved = (await (await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).json()) as Order;
+    const approved = (await (await post(as.sup, `/orders/${o.id}/approve`, {})).json()) as Order;
     await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [approved.erpIdPedido]);
-    const after = (await (await get(app, tokens.rep as string, `/orders/${o.id}`)).json()) as Order;
+    const after = (await (await get(as.rep, `/orders/${o.id}`)).json()) as Order;
     expect(after).toMatchObject({ status: 'invoiced', erpSituacao: 'faturado' });
     expect(after.historico.at(-1)).toMatchObject({ de: 'approved', para: 'invoiced', usuario: 'erp' });
   });
 
   it("moves the client's logged document to the order's date, exactly as a rebuild of it writes it", async () => {
-    expect((await post(app, tokens.manager as string, '/catalog/sync', {})).status).toBe(200);
+    expect((await post(as.manager, '/catalog/sync', {})).status).toBe(200);
     const where = `where id_empresa = $1 and colecao = 'clientes' and chave = $2`;
     const key = [s.idEmpresa, `${s.idCliente}@${s.codVendedor}`];
     const logged = async () =>
@@ -565,7 +495,7 @@ describe('orders', () => {
     };
     const placedAt = async () => {
       const before = Date.now();
-      expect((await post(app, tokens.rep as string, '/orders', order([0]), randomUUID())).status).toBe(201);
+      expect((await post(as.rep, '/orders', order([0]), randomUUID())).status).toBe(201);
       const at = Date.parse((JSON.parse((await logged())?.dados ?? '{}') as { lastOrderAt: string }).lastOrderAt);
       expect(at).toBeGreaterThanOrEqual(before - 1000);
     };
@@ -606,7 +536,7 @@ describe('orders', () => {
                           uf = '  ', cep = '        ' where id_corrent = $1`,
       [idCliente],
     );
-    const client = (await (await get(app, tokens.rep as string, `/clients/${idCliente}`)).json()) as {
+    const client = (await (await get(as.rep, `/clients/${idCliente}`)).json()) as {
       deliveryAddress: string | null;
       address: { uf: string | null; cep: string | null };
     };
@@ -614,23 +544,17 @@ describe('orders', () => {
     expect(client.address).toMatchObject({ uf: null, cep: null });
 
     const body = { ...order([0]), idCliente };
-    const refused = await post(app, tokens.rep as string, '/orders', body, randomUUID());
+    const refused = await post(as.rep, '/orders', body, randomUUID());
     expect(refused.status).toBe(422);
     const problem = (await refused.json()) as Problem & { reasons: { code: string; message: string }[] };
     expect(problem.reasons.map((r) => r.code)).toEqual(['NO_DELIVERY_ADDRESS']);
     expect(problem.detail).toMatch(/não tem endereço no cadastro do ERP; informe o endereço de entrega/);
 
-    const typed = await post(
-      app,
-      tokens.rep as string,
-      '/orders',
-      { ...body, endEntrega: 'Rua das Flores, 12 - Centro' },
-      randomUUID(),
-    );
+    const typed = await post(as.rep, '/orders', { ...body, endEntrega: 'Rua das Flores, 12 - Centro' }, randomUUID());
     expect(typed.status).toBe(201);
     const o = (await typed.json()) as Order;
     expect(o.endEntrega).toBe('Rua das Flores, 12 - Centro');
-    const approved = (await (await post(app, tokens.sup as string, `/orders/${o.id}/approve`, {})).json()) as Order;
+    const approved = (await (await post(as.sup, `/orders/${o.id}/approve`, {})).json()) as Order;
     const erpRow = await db.pool.query('select end_entrega from pedidos_venda where id_pedido = $1', [
       approved.erpIdPedido,
     ]);
@@ -642,16 +566,16 @@ describe('orders', () => {
       'select count(*)::int as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',
       [s.idEmpresa, s.codVendedor],
     );
-    const res = await get(app, tokens.rep as string, '/orders?pageSize=2');
+    const res = await get(as.rep, '/orders?pageSize=2');
     const page = (await res.json()) as { items: Order[]; total: number };
     expect(page.total).toBe(mine.rows[0].n);
     expect(page.items).toHaveLength(2);
-    const pending = (await (
-      await get(app, tokens.rep as string, '/orders?status=pending_approval&pageSize=100')
-    ).json()) as { items: Order[] };
+    const pending = (await (await get(as.rep, '/orders?status=pending_approval&pageSize=100')).json()) as {
+      items: Order[];
+    };
     expect(pending.items.every((i) => i.status === 'pending_approval')).toBe(true);
-    expect((await get(app, tokens.rep as string, '/orders?pageSize=101')).status).toBe(400);
-    const other = (await (await get(app, tokens.otherSup as string, '/orders')).json()) as { total: number };
+    expect((await get(as.rep, '/orders?pageSize=101')).status).toBe(400);
+    const other = (await (await get(as.otherSup, '/orders')).json()) as { total: number };
     expect(other.total).toBe(0);
   });
 });

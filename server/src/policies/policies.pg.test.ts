@@ -22,9 +22,10 @@ import {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs } from '../../../test/support/session.ts';
+import type { apiAs, logInAs } from '../../../test/support/session.ts';
 import { createDb } from '../db/kysely.ts';
 import { withScope } from '../db/scope.ts';
 import { loadCeilingInputs } from './service.ts';
@@ -108,7 +109,7 @@ describe('commercial policies', () => {
     ).rows[0]?.id as number;
 
     const app = testApp(db.pool);
-    const login = async (user: Parameters<typeof logInAs>[2]) => apiAs(app, await logInAs(app, db.pool, user));
+    const login = async (user: Parameters<typeof logInAs>[2]) => signedIn(app, db.pool, user);
     as = {
       rep: await login({
         login: 'rep@politicas.test',

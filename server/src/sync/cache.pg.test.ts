@@ -8,9 +8,10 @@
 import type { SyncProduct, SyncPull } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs } from '../../../test/support/session.ts';
+import type { apiAs } from '../../../test/support/session.ts';
 
 const db = useTestDatabase();
 
@@ -24,15 +25,12 @@ describe('pull pages are not immutable', () => {
     if (!rep) throw new Error('no representative in the fixture');
     tenant = rep.idEmpresa;
     const app = testApp(db.pool, { syncPageCache: { maxBytes: 0 } });
-    api = apiAs(
-      app,
-      await logInAs(app, db.pool, {
-        login: 'rep@cache.test',
-        role: 'representative',
-        idEmpresa: rep.idEmpresa,
-        codVendedor: rep.codVendedor,
-      }),
-    );
+    api = await signedIn(app, db.pool, {
+      login: 'rep@cache.test',
+      role: 'representative',
+      idEmpresa: rep.idEmpresa,
+      codVendedor: rep.codVendedor,
+    });
   });
 
   const page = async (limit: number, checkpoint?: string) => {

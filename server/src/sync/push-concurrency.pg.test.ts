@@ -14,13 +14,12 @@ import {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { type Api, aPricedClient, aRepresentative, signedIn } from '../../../test/support/builders.ts';
+import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs } from '../../../test/support/session.ts';
 import { storedJson } from '../changelog/changelog.ts';
 
 const db = useTestDatabase();
-type Api = ReturnType<typeof apiAs>;
 
 interface Answer<T> {
   status: number;
@@ -80,47 +79,24 @@ describe('concurrent pushes', () => {
   let idPauta: number;
 
   beforeAll(async () => {
-    const erp: ErpPeople = await provisionedErp(db.pool);
-    const r = erp.reps[0] as ErpPeople['reps'][number];
-    const client = await db.pool.query(
-      `select id_cliente, id_pauta from app.vw_clientes
-        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-        order by id_cliente limit 1`,
-      [r.idEmpresa, r.codVendedor],
-    );
-    idPauta = client.rows[0].id_pauta;
-    const products = await db.pool.query(
-      `select p.id_produto as id from app.vw_produtos p
-         join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
-        where p.id_empresa = $1 and p.ativo order by p.id_produto limit 2`,
-      [r.idEmpresa, idPauta],
-    );
-    await db.pool.query('delete from app.regras_desconto');
-    await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
-      r.idEmpresa,
-      r.codVendedor,
-    ]);
-    await db.pool.query(
-      `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
-       values ($1, $2, null, 10)`,
-      [r.idEmpresa, r.codVendedor],
-    );
+    const erp = await provisionedErp(db.pool);
+    // A known ceiling: 10% for this representative, no category ceilings, no rules.
+    const r = await aRepresentative(db.pool, erp, { ceiling: 10 });
+    const client = await aPricedClient(db.pool, r, { products: 2 });
+    idPauta = client.idPauta;
     const app = testApp(db.pool);
-    rep = apiAs(
-      app,
-      await logInAs(app, db.pool, {
-        login: 'rep@concorrencia.test',
-        role: 'representative',
-        idEmpresa: r.idEmpresa,
-        codVendedor: r.codVendedor,
-      }),
-    );
+    rep = await signedIn(app, db.pool, {
+      login: 'rep@concorrencia.test',
+      role: 'representative',
+      idEmpresa: r.idEmpresa,
+      codVendedor: r.codVendedor,
+    });
     const user = await db.pool.query('select id from app.usuarios where login = $1', ['rep@concorrencia.test']);
     s = {
       idEmpresa: r.idEmpresa,
       codVendedor: r.codVendedor,
-      idCliente: client.rows[0].id_cliente,
-      products: products.rows.map((p) => p.id),
+      idCliente: client.idCliente,
+      products: client.products.map((p) => p.id),
       userId: Number(user.rows[0].id),
     };
   });

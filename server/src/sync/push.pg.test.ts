@@ -14,13 +14,13 @@ import {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { type Api, aPricedClient, aRepresentative, signedIn } from '../../../test/support/builders.ts';
+import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs } from '../../../test/support/session.ts';
+import { logInAs } from '../../../test/support/session.ts';
 import { WRITER_LOCK_NS } from '../db/scope.ts';
 
 const db = useTestDatabase();
-type Api = ReturnType<typeof apiAs>;
 type Doc = SyncPull['documents'][number];
 
 async function pullAll(api: Api, collection: string, checkpoint?: string) {
@@ -73,56 +73,34 @@ describe('replication push', () => {
   });
 
   beforeAll(async () => {
-    const erp: ErpPeople = await provisionedErp(db.pool);
-    const rep = erp.reps[0] as ErpPeople['reps'][number];
-    const other = erp.reps.find((r) => r.idEmpresa === rep.idEmpresa && r.codVendedor !== rep.codVendedor);
-    const client = await db.pool.query(
-      `select id_cliente, id_pauta from app.vw_clientes
-        where id_empresa = $1 and cod_vendedor = $2 and status_financeiro <> 'blocked' and id_pauta is not null
-        order by id_cliente limit 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    const products = await db.pool.query(
-      `select p.id_produto as id from app.vw_produtos p
-         join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_pauta = $2
-        where p.id_empresa = $1 and p.ativo order by p.id_produto limit 2`,
-      [rep.idEmpresa, client.rows[0].id_pauta],
-    );
+    const erp = await provisionedErp(db.pool);
+    // A known ceiling: 10% for this representative, no category ceilings, no rules.
+    const rep = await aRepresentative(db.pool, erp, { ceiling: 10 });
+    const other = await aRepresentative(db.pool, erp, { besides: rep });
+    const client = await aPricedClient(db.pool, rep, { products: 2 });
     s = {
       idEmpresa: rep.idEmpresa,
       codVendedor: rep.codVendedor,
-      idCliente: client.rows[0].id_cliente,
-      products: products.rows.map((r) => r.id),
+      idCliente: client.idCliente,
+      products: client.products.map((p) => p.id),
     };
-    // A known ceiling: 10% for this representative, no category ceilings, no rules.
-    await db.pool.query('delete from app.regras_desconto');
-    await db.pool.query('delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2', [
-      s.idEmpresa,
-      s.codVendedor,
-    ]);
-    await db.pool.query(
-      `insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
-       values ($1, $2, null, 10)`,
-      [s.idEmpresa, s.codVendedor],
-    );
     const app = testApp(db.pool);
-    const login = async (
-      login: string,
-      user: Parameters<typeof logInAs>[2] extends infer U ? Omit<U & object, 'login'> : never,
-    ) => apiAs(app, await logInAs(app, db.pool, { ...user, login }));
+    const { idEmpresa, codVendedor } = s;
     as = {
-      rep: await login('rep@push.test', { role: 'representative', idEmpresa: s.idEmpresa, codVendedor: s.codVendedor }),
-      otherRep: await login('other@push.test', {
+      rep: await signedIn(app, db.pool, { login: 'rep@push.test', role: 'representative', idEmpresa, codVendedor }),
+      otherRep: await signedIn(app, db.pool, {
+        login: 'other@push.test',
         role: 'representative',
-        idEmpresa: s.idEmpresa,
-        codVendedor: other?.codVendedor as number,
+        idEmpresa,
+        codVendedor: other.codVendedor,
       }),
-      sup: await login('sup@push.test', {
+      sup: await signedIn(app, db.pool, {
+        login: 'sup@push.test',
         role: 'supervisor',
-        idEmpresa: s.idEmpresa,
+        idEmpresa,
         codSupervisor: rep.codSupervisor,
       }),
-      manager: await login('ger@push.test', { role: 'manager', idEmpresa: s.idEmpresa }),
+      manager: await signedIn(app, db.pool, { login: 'ger@push.test', role: 'manager', idEmpresa }),
     };
   });
 

@@ -1,12 +1,12 @@
 // GET /sync/stream against a real PostgreSQL: two hubs on one database stand for two server
 // processes; a change committed through one app reaches a stream opened on the other.
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { postOrder } from '../../../test/support/builders.ts';
 import { orderableClient, provisionedErp } from '../../../test/support/erp.ts';
 import { asServerRole, useTestDatabase } from '../../../test/support/pg.ts';
-import { logInAs } from '../../../test/support/session.ts';
+import { apiAs, logInAs } from '../../../test/support/session.ts';
 import { type SseEvent, sse } from '../../../test/support/sse.ts';
 import { announceCommitted, noticesSent, SYNC_CHANNEL } from '../changelog/notices.ts';
 import { createDb } from '../db/kysely.ts';
@@ -43,17 +43,9 @@ describe('sync change stream', () => {
   };
 
   const order = async (app: ReturnType<typeof testApp>, who: string) => {
-    const res = await app.request('/api/v1/orders', {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${tokens[who]}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
-      body: JSON.stringify({
-        idCliente: clientOf[who],
-        itens: [{ idProduto: produto[who], quantidade: 1, descontoPercent: 0 }],
-      }),
+    const res = await postOrder(apiAs(app, tokens[who] ?? null), {
+      idCliente: clientOf[who] as number,
+      itens: [{ idProduto: produto[who] as number, quantidade: 1, descontoPercent: 0 }],
     });
     expect(res.status, await res.clone().text()).toBe(201);
   };

@@ -12,9 +12,10 @@ import {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs, type SessionUser } from '../../../test/support/session.ts';
+import type { apiAs, SessionUser } from '../../../test/support/session.ts';
 
 const db = useTestDatabase();
 
@@ -68,7 +69,7 @@ describe('replication pull', () => {
     otherRep = reps[1].codVendedor;
     const app = testApp(db.pool);
     const login = async (name: string, user: Omit<SessionUser, 'login'>) =>
-      apiAs(app, await logInAs(app, db.pool, { ...user, login: `${name}@sync.test` }));
+      signedIn(app, db.pool, { ...user, login: `${name}@sync.test` });
     as = {
       rep: await login('rep', { role: 'representative', idEmpresa: t1, codVendedor: rep }),
       otherRep: await login('rep2', { role: 'representative', idEmpresa: t1, codVendedor: otherRep }),

@@ -1,9 +1,10 @@
 import { businessDate } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { signedIn } from '../../../test/support/builders.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs } from '../../../test/support/session.ts';
+import type { apiAs } from '../../../test/support/session.ts';
 
 const db = useTestDatabase();
 
@@ -27,25 +28,19 @@ describe('monthly targets', () => {
     t1 = erp.tenants[0] as number;
     const first = erp.reps[0] as ErpPeople['reps'][number];
     team = erp.reps.filter((r) => r.idEmpresa === t1 && r.codSupervisor === first.codSupervisor);
-    manager = apiAs(app, await logInAs(app, db.pool, { login: 'ger@metas.test', role: 'manager', idEmpresa: t1 }));
-    supervisor = apiAs(
-      app,
-      await logInAs(app, db.pool, {
-        login: 'sup@metas.test',
-        role: 'supervisor',
-        idEmpresa: t1,
-        codSupervisor: first.codSupervisor,
-      }),
-    );
-    rep = apiAs(
-      app,
-      await logInAs(app, db.pool, {
-        login: 'rep@metas.test',
-        role: 'representative',
-        idEmpresa: t1,
-        codVendedor: first.codVendedor,
-      }),
-    );
+    manager = await signedIn(app, db.pool, { login: 'ger@metas.test', role: 'manager', idEmpresa: t1 });
+    supervisor = await signedIn(app, db.pool, {
+      login: 'sup@metas.test',
+      role: 'supervisor',
+      idEmpresa: t1,
+      codSupervisor: first.codSupervisor,
+    });
+    rep = await signedIn(app, db.pool, {
+      login: 'rep@metas.test',
+      role: 'representative',
+      idEmpresa: t1,
+      codVendedor: first.codVendedor,
+    });
   });
 
   it('lists every active representative of the tenant, unset targets as null', async () => {

@@ -4,9 +4,9 @@ import { createECDH, randomBytes } from 'node:crypto';
 import type { Problem, Ticket, TicketSummary } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { type Api, anOrder, aRepresentative, type Rep, signedIn } from '../../../test/support/builders.ts';
+import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, logInAs } from '../../../test/support/session.ts';
 import { generateVapidKeys } from '../notifications/vapid.ts';
 
 const db = useTestDatabase();
@@ -22,37 +22,16 @@ function device() {
   };
 }
 
-type Api = ReturnType<typeof apiAs>;
 type Page = { items: TicketSummary[]; page: number; pageSize: number; total: number };
 
 describe('tickets (SAC)', () => {
   const api = {} as Record<'rep' | 'rep2' | 'manager' | 'admin' | 'supervisor' | 'foreignAdmin', Api>;
-  let rep: ErpPeople['reps'][number];
-  let rep2: ErpPeople['reps'][number];
+  let rep: Rep;
+  let rep2: Rep;
   let orderId: number;
   let orderOfRep2: number;
   let clientName: string;
   let idCliente: number;
-
-  const newOrder = async (r: ErpPeople['reps'][number]) => {
-    // An order row written as the owner: the ticket only needs one of the rep's orders.
-    const c = await db.pool.query(
-      `select id_cliente, razao_social from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by id_cliente limit 1`,
-      [r.idEmpresa, r.codVendedor],
-    );
-    const n = await db.pool.query('select app.proximo_num_ped_sar($1) as n', [r.idEmpresa]);
-    const { rows } = await db.pool.query(
-      `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, id_cliente, nome_cliente, id_pauta,
-                                valor_bruto, valor_desconto, valor_total)
-       values ($1, $2, $3, $4, $5, 1, 10, 0, 10) returning id`,
-      [r.idEmpresa, r.codVendedor, n.rows[0].n, c.rows[0].id_cliente, c.rows[0].razao_social],
-    );
-    return {
-      id: rows[0].id as number,
-      idCliente: c.rows[0].id_cliente as number,
-      nome: c.rows[0].razao_social as string,
-    };
-  };
 
   const create = async (body: unknown = { idPedido: orderId, assunto: 'Entrega', mensagem: 'Cadê o pedido?' }) => {
     const res = await api.rep('POST', '/chamados', body);
@@ -64,8 +43,8 @@ describe('tickets (SAC)', () => {
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);
     const [t1, t2] = erp.tenants as [number, number];
-    rep = erp.reps.find((r) => r.idEmpresa === t1) as typeof rep;
-    rep2 = erp.reps.find((r) => r.idEmpresa === t1 && r.codVendedor !== rep.codVendedor) as typeof rep;
+    rep = await aRepresentative(db.pool, erp, { tenant: t1 });
+    rep2 = await aRepresentative(db.pool, erp, { besides: rep });
     const app = testApp(db.pool, { push: { vapid, endpointHosts: ['127.0.0.1'] } });
     const users = {
       rep: { role: 'representative', idEmpresa: t1, codVendedor: rep.codVendedor, name: 'Zé Vendedor' },
@@ -76,13 +55,14 @@ describe('tickets (SAC)', () => {
       foreignAdmin: { role: 'admin', idEmpresa: t2 },
     } as const;
     for (const [who, user] of Object.entries(users)) {
-      api[who as keyof typeof api] = apiAs(app, await logInAs(app, db.pool, { ...user, login: `${who}@sac.test` }));
+      api[who as keyof typeof api] = await signedIn(app, db.pool, { ...user, login: `${who}@sac.test` });
     }
-    const o = await newOrder(rep);
+    // The ticket only needs one of the rep's orders.
+    const o = await anOrder(db.pool, rep);
     orderId = o.id;
-    clientName = o.nome;
+    clientName = o.nomeCliente;
     idCliente = o.idCliente;
-    orderOfRep2 = (await newOrder(rep2)).id;
+    orderOfRep2 = (await anOrder(db.pool, rep2)).id;
   });
 
   it('opens a ticket about the rep’s own order, with the client copied and the first message', async () => {

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
+import { signedIn } from '../../../test/support/builders.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
@@ -35,12 +36,9 @@ describe('user management over HTTP', () => {
     erp = await provisionedErp(db.pool);
     [t1, t2] = erp.tenants as [number, number];
     app = testApp(db.pool);
-    admin = apiAs(app, await logInAs(app, db.pool, { login: 'adm@usuarios.test', role: 'admin', idEmpresa: t1 }));
-    foreignAdmin = apiAs(
-      app,
-      await logInAs(app, db.pool, { login: 'adm2@usuarios.test', role: 'admin', idEmpresa: t2 }),
-    );
-    manager = apiAs(app, await logInAs(app, db.pool, { login: 'ger@usuarios.test', role: 'manager', idEmpresa: t1 }));
+    admin = await signedIn(app, db.pool, { login: 'adm@usuarios.test', role: 'admin', idEmpresa: t1 });
+    foreignAdmin = await signedIn(app, db.pool, { login: 'adm2@usuarios.test', role: 'admin', idEmpresa: t2 });
+    manager = await signedIn(app, db.pool, { login: 'ger@usuarios.test', role: 'manager', idEmpresa: t1 });
     const me = (await (await admin('GET', '/auth/me')).json()) as { id: number };
     adminId = me.id;
   });
