@@ -4,8 +4,11 @@
 import { type LineCeiling, type SyncOrderReason, toErpText } from '@campo/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { useCompany, usePautaName } from '../../data/company.ts';
 import { store } from '../../data/store.ts';
 import type { ClientDoc, ProductDoc } from '../../db/schemas.ts';
+import { formatDocument, formatMoney, formatPercent } from '../../kit/order-format.ts';
+import { StockWarning, stockText } from '../../kit/stock.tsx';
 import { currentUser } from '../../session/session.ts';
 import {
   allowedTerms,
@@ -19,12 +22,10 @@ import {
   previewLine,
   priceOn,
 } from './cart-model.ts';
-import { useCartContext, useClients, useCompany, useOrderEntry, usePautaName, useProducts, useSearch } from './data.ts';
-import { formatDocument, formatMoney, formatPercent } from './format.ts';
+import { useCartContext, useClients, useOrderEntry, useProducts, useSearch } from './data.ts';
 import { PaymentTermPicker } from './payment-term.tsx';
 import { ReasonList } from './reasons.tsx';
 import { erpRepeatItems, type RepeatItem, RepeatNote, useRepeat } from './repeat.tsx';
-import { StockWarning, stockText } from './stock.tsx';
 
 /** Where a line's ceiling comes from, in the words a representative uses. */
 export function ceilingSourceText(c: LineCeiling): string {
