@@ -1,32 +1,18 @@
 // The cart: a new order (/pedidos/novo?cliente=<id>) or the correction of a refused one
 // (/pedidos/<id>/corrigir). It works the same online and offline: "Enviar pedido" only queues
 // the order in the device's outbox, and the replication pushes it when there is a connection.
-// Its state is useCart() (use-cart.ts); the two searches are client-picker.tsx and
-// product-picker.tsx.
-import { type LineCeiling, toErpText } from '@campo/shared';
+// Its state is useCart() (use-cart.ts); a line is cart-line.tsx, the two searches are
+// client-picker.tsx and product-picker.tsx.
+import { toErpText } from '@campo/shared';
 import { usePautaName } from '../../data/company.ts';
-import { formatDocument, formatMoney, formatPercent } from '../../kit/order-format.ts';
-import { StockWarning, stockText } from '../../kit/stock.tsx';
+import { formatDocument, formatMoney } from '../../kit/order-format.ts';
+import { CartLine } from './cart-line.tsx';
 import { ClientPicker } from './client-picker.tsx';
 import { PaymentTermPicker } from './payment-term.tsx';
 import { ProductPicker } from './product-picker.tsx';
 import { ReasonList } from './reasons.tsx';
 import { RepeatNote } from './repeat.tsx';
 import { useCart } from './use-cart.ts';
-
-/** Where a line's ceiling comes from, in the words a representative uses. */
-export function ceilingSourceText(c: LineCeiling): string {
-  switch (c.source) {
-    case 'rule':
-      return `regra "${c.rule?.descricao ?? ''}"`;
-    case 'category':
-      return 'seu teto para a categoria do produto';
-    case 'representative':
-      return 'seu teto padrão';
-    case 'default':
-      return 'teto padrão da empresa';
-  }
-}
 
 export function CartScreen(props: { fixId?: string }) {
   const cart = useCart(props.fixId);
@@ -104,96 +90,16 @@ export function CartScreen(props: { fixId?: string }) {
           )}
           {previews.length === 0 ? <p>Nenhum produto no pedido.</p> : null}
           <ol class="cart-lines">
-            {previews.map((l, i) => {
-              const name = l.product?.description ?? `Produto ${l.input.idProduto}`;
-              const key = `${l.input.idProduto}`;
-              const errorId = `linha-${key}-erro`;
-              // The server's word on this line stands until the line changes: a rule deleted on the
-              // server may still be on this device, so the local check alone could pass it. Once the
-              // discount changes, the local check (same engine) speaks instead.
-              const serverReasons = refusedReasons.filter(
-                (r) =>
-                  r.idProduto === l.input.idProduto &&
-                  (r.code !== 'DISCOUNT_ABOVE_CEILING' || (r.descontoPercent === l.discount && !l.aboveCeiling)),
-              );
-              return (
-                <li key={key}>
-                  <article aria-labelledby={`linha-${key}-titulo`} class={l.error ? 'has-error' : undefined}>
-                    <h3 id={`linha-${key}-titulo`}>{name}</h3>
-                    <p class="line-facts">
-                      {l.product?.code ? <span>Cód. {l.product.code}</span> : null}
-                      {l.listPrice !== null ? (
-                        <span>
-                          Preço de tabela {formatMoney(l.listPrice)}
-                          {l.product?.unit ? ` / ${l.product.unit}` : ''}
-                        </span>
-                      ) : null}
-                      {l.ceiling ? (
-                        <span>
-                          Teto {formatPercent(l.ceiling.ceilingPercent)} ({ceilingSourceText(l.ceiling)})
-                        </span>
-                      ) : null}
-                      {stockText(l.product?.stock, l.product?.unit) ? (
-                        <span>{stockText(l.product?.stock, l.product?.unit)}</span>
-                      ) : null}
-                    </p>
-                    {l.ceiling?.prefillRule ? (
-                      <p class="line-rule">
-                        {l.ceiling.prefillRule.promocao ? 'Promoção' : 'Cond. especial'}: "
-                        {l.ceiling.prefillRule.descricao}" sugere {formatPercent(l.ceiling.prefillPercent)}
-                      </p>
-                    ) : null}
-                    <div class="line-inputs">
-                      <label>
-                        Quantidade
-                        <input
-                          inputMode="decimal"
-                          value={l.input.quantidade}
-                          onInput={(e) => cart.updateLine(i, { quantidade: e.currentTarget.value })}
-                          aria-invalid={l.error && l.quantity === null ? 'true' : undefined}
-                          aria-describedby={l.error ? errorId : undefined}
-                        />
-                      </label>
-                      <label>
-                        Desconto (%)
-                        <input
-                          inputMode="decimal"
-                          value={l.input.desconto}
-                          onInput={(e) => cart.updateLine(i, { desconto: e.currentTarget.value })}
-                          aria-invalid={l.error && l.quantity !== null ? 'true' : undefined}
-                          aria-describedby={l.error ? errorId : undefined}
-                        />
-                      </label>
-                    </div>
-                    {l.amounts ? (
-                      <p class="line-amounts">
-                        Unitário {formatMoney(l.amounts.unitPrice)} · Total da linha{' '}
-                        <strong>{formatMoney(l.amounts.total)}</strong>
-                      </p>
-                    ) : null}
-                    <StockWarning stock={l.product?.stock} quantity={l.quantity} />
-                    {l.error ? (
-                      <p id={errorId} class="line-error">
-                        {l.error}
-                      </p>
-                    ) : null}
-                    {serverReasons.map((r) => (
-                      <p key={r.message} class="line-error">
-                        {r.message}
-                      </p>
-                    ))}
-                    <button
-                      type="button"
-                      class="outline secondary"
-                      aria-label={`Remover ${name}`}
-                      onClick={() => cart.removeLine(i)}
-                    >
-                      Remover
-                    </button>
-                  </article>
-                </li>
-              );
-            })}
+            {previews.map((l, i) => (
+              <li key={`${l.input.idProduto}`}>
+                <CartLine
+                  line={l}
+                  refusedReasons={refusedReasons}
+                  onChange={(patch) => cart.updateLine(i, patch)}
+                  onRemove={() => cart.removeLine(i)}
+                />
+              </li>
+            ))}
           </ol>
         </section>
 
