@@ -1,12 +1,12 @@
 import { useEffect } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { startPush } from '../push/push.ts';
+import { accessTo, homeFor } from '../routes.ts';
 import { LoginScreen } from '../screens/login/login-screen.tsx';
 import { NoAccessScreen } from '../screens/no-access/no-access-screen.tsx';
 import { NotFoundScreen } from '../screens/not-found/not-found-screen.tsx';
 import { currentRole, currentUser, refreshUser } from '../session/session.ts';
 import { Layout } from './layout.tsx';
-import { accessTo, homeFor } from './routes.ts';
 import { SCREENS } from './screens.ts';
 import { UpdateBanner } from './update-banner.tsx';
 

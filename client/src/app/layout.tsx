@@ -2,10 +2,10 @@ import type { Role } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
+import { navFor, routeOf } from '../routes.ts';
 import { PendingBadge } from '../screens/aprovacoes/pending-badge.tsx';
 import { currentUser, logout } from '../session/session.ts';
 import { NavIcon } from './nav-icons.tsx';
-import { navFor, routeOf } from './routes.ts';
 import { hasStore, SyncStatus } from './sync-status.tsx';
 
 export function Layout(props: { role: Role; children: ComponentChildren }) {

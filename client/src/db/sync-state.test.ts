@@ -1,7 +1,7 @@
 // The sync banner's words and the overall state the UI reads, and the event-stream parser the
 // replication listens with.
 import { describe, expect, it } from 'vitest';
-import { readEvents } from './replication.ts';
+import { readEvents } from './change-stream.ts';
 import { createSyncState, describeSyncError, SyncHttpError } from './sync-state.ts';
 
 describe('sync errors in plain words', () => {

@@ -11,7 +11,7 @@ import {
   formatPercent,
   formatQuantity,
   STATUS_LABEL,
-} from '../screens/pedidos/format.ts';
+} from '../kit/order-format.ts';
 
 const PAGE_W = 210;
 const PAGE_H = 297;

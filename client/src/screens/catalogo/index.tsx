@@ -1,10 +1,10 @@
 // Catálogo: the product list (/catalogo, ?cliente=<id> for that client's prices) and a
 // product's commercial conditions (/catalogo/<id>), read from the device's store.
 import { useLocation } from 'preact-iso';
-import { StoreGate } from '../clientes/store-gate.tsx';
+import { StoreGate } from '../../kit/store-gate.tsx';
 import { ProductDetail } from './product-detail.tsx';
 import { ProductList } from './product-list.tsx';
-import '../clientes/common.css';
+import '../../kit/field.css';
 import './catalogo.css';
 
 export default function CatalogoScreen() {

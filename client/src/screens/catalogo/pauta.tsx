@@ -3,9 +3,9 @@
 // else the first client of the portfolio; any other pauta can be picked by hand.
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
+import { usePautaName } from '../../data/company.ts';
 import type { Store } from '../../data/store.ts';
 import { type ClientDoc, collectionOf } from '../../db/index.ts';
-import { usePautaName } from '../pedidos/data.ts';
 
 export interface PriceFor {
   idPauta: number | null;

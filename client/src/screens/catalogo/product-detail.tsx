@@ -2,12 +2,12 @@
 // (percent, pauta, vigência) and the representative's ceiling, computed by the shared engine.
 import { describeCeiling } from '@campo/shared/discount-engine';
 import { map } from 'rxjs';
+import { usePautaName } from '../../data/company.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
-import { formatDate, formatMoney, formatPercent } from '../clientes/format.ts';
-import { usePautaName } from '../pedidos/data.ts';
-import { stockText } from '../pedidos/stock.tsx';
+import { formatDate, formatMoney, formatPercent } from '../../kit/field-format.ts';
+import { stockText } from '../../kit/stock.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { type Conditions, ceilingOf, conditions$, rulesReaching } from './pricing.ts';
 

@@ -10,9 +10,9 @@ import { useStoreObservable } from '../../data/hooks.ts';
 import { productIndexOf, searchProducts } from '../../data/product-search.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
-import { formatMoney } from '../clientes/format.ts';
-import { InitialSyncNote } from '../clientes/store-gate.tsx';
-import { stockText } from '../pedidos/stock.tsx';
+import { formatMoney } from '../../kit/field-format.ts';
+import { stockText } from '../../kit/stock.tsx';
+import { InitialSyncNote } from '../../kit/store-gate.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { badgesOf, type Conditions, conditions$, priceOn } from './pricing.ts';
 

@@ -7,8 +7,8 @@ import { map } from 'rxjs';
 import { ApiError, api, errorMessage } from '../../api.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { type ClientDoc, collectionOf, type OutboxEntry } from '../../db/index.ts';
-import { formatDate, formatDocument, formatMoney } from './format.ts';
-import { StoreGate } from './store-gate.tsx';
+import { formatDate, formatDocument, formatMoney } from '../../kit/field-format.ts';
+import { StoreGate } from '../../kit/store-gate.tsx';
 
 const ORDER_LIMIT = 10;
 

@@ -9,9 +9,9 @@ import { map, switchMap } from 'rxjs';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { type Store, syncState } from '../../data/store.ts';
 import { type ClientDoc, collectionOf, type RegistrationDoc } from '../../db/index.ts';
-import { formatDocument } from './format.ts';
+import { formatDocument } from '../../kit/field-format.ts';
+import { InitialSyncNote, StoreGate } from '../../kit/store-gate.tsx';
 import { buscaSelectors } from './search.ts';
-import { InitialSyncNote, StoreGate } from './store-gate.tsx';
 
 export type ClientFilter = 'todos' | 'ativos' | 'inativos' | 'bloqueados';
 

@@ -7,8 +7,8 @@ import type { ErpOrder } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, errorMessage } from '../../api.ts';
 import { cachedErpOrder, erpRepeatId, rememberErpOrder } from '../../data/erp-orders.ts';
-import { RepeatLink } from '../pedidos/repeat.tsx';
-import { formatDate, formatMoney } from './format.ts';
+import { formatDate, formatMoney } from '../../kit/field-format.ts';
+import { RepeatLink } from '../../kit/repeat-link.tsx';
 
 const STATUS_LABEL: Record<string, string> = {
   approved: 'Aprovado',

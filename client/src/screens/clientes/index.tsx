@@ -6,7 +6,7 @@ import { ClientDetail } from './client-detail.tsx';
 import { ClientList } from './client-list.tsx';
 import { ErpOrderPage } from './erp-order.tsx';
 import { NewClientForm } from './new-client-form.tsx';
-import './common.css';
+import '../../kit/field.css';
 import './clientes.css';
 
 export default function ClientesScreen() {

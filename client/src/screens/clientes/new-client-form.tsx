@@ -7,11 +7,11 @@ import { normalizeDocument } from '@campo/shared/documents';
 import { signal } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { usePautaName } from '../../data/company.ts';
 import type { Store } from '../../data/store.ts';
 import { type ClientDoc, collectionOf, type RegistrationDoc } from '../../db/index.ts';
-import { usePautaName } from '../pedidos/data.ts';
-import { maskCep, maskDocument, maskPhone } from './format.ts';
-import { StoreGate } from './store-gate.tsx';
+import { maskCep, maskDocument, maskPhone } from '../../kit/field-format.ts';
+import { StoreGate } from '../../kit/store-gate.tsx';
 
 type FieldName = Exclude<keyof NewClient, 'id'>;
 type Form = Record<FieldName, string> & { isento: boolean };

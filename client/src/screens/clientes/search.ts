@@ -1,6 +1,6 @@
 // Search over the folded `busca` key the pull writes on clients and products (docs/sync.md).
 import { searchTerms } from '@campo/shared/search';
-import { escapeRegex } from './format.ts';
+import { escapeRegex } from '../../kit/field-format.ts';
 
 /**
  * One RxDB selector per word: every word must appear in the key. A word with digits also

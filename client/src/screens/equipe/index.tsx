@@ -1,7 +1,7 @@
 // Equipe (supervisors): the dashboard of their own team.
 import '../../kit/kit.css';
-import './equipe.css';
-import { TeamDashboard } from './team-dashboard.tsx';
+import '../../kit/bar-chart.css';
+import { TeamDashboard } from '../../kit/team-dashboard.tsx';
 
 export default function TeamScreen() {
   return <TeamDashboard title="Equipe" />;

@@ -3,8 +3,8 @@
 import { FUNNEL_STAGES, type FunnelStage, type SyncRefusal, ZOpportunityCreate } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso';
-import { DateField, isIsoDate } from '../../app/date-field.tsx';
 import type { OpportunityDoc } from '../../db/schemas.ts';
+import { DateField, isIsoDate } from '../../kit/date-field.tsx';
 import { moneyInput, parseMoney, STAGE_LABELS } from './format.ts';
 import { RefusalNotice } from './refusal.tsx';
 

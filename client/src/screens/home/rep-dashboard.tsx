@@ -9,10 +9,10 @@ import { useEffect, useRef } from 'preact/hooks';
 import { map } from 'rxjs';
 import { ApiError, errorMessage } from '../../api.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
+import { type CachedDashboard, readCachedDashboard, refreshDashboard } from '../../data/rep-dashboard.ts';
 import { collectionOf } from '../../db/database.ts';
 import type { OrderDoc, SettingsDoc } from '../../db/schemas.ts';
 import { PushButton } from '../../push/push-button.tsx';
-import { type CachedDashboard, readCachedDashboard, refreshDashboard } from './dashboard-data.ts';
 import { localPositivation, saoPauloDay } from './positivation.ts';
 
 const pct = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 0 });

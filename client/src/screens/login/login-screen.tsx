@@ -2,7 +2,7 @@ import { useSignal } from '@preact/signals';
 import type { TargetedSubmitEvent } from 'preact';
 import { useLocation } from 'preact-iso';
 import { ApiError, errorMessage } from '../../api.ts';
-import { homeFor } from '../../app/routes.ts';
+import { homeFor } from '../../routes.ts';
 import { endedReason, login } from '../../session/session.ts';
 
 interface Company {

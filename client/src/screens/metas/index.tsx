@@ -2,9 +2,9 @@
 // team cards per supervisor with a drill-down to that team's dashboard.
 import { useLocation } from 'preact-iso';
 import '../../kit/kit.css';
-import '../equipe/equipe.css';
+import '../../kit/bar-chart.css';
 import './metas.css';
-import { TeamDashboard } from '../equipe/team-dashboard.tsx';
+import { TeamDashboard } from '../../kit/team-dashboard.tsx';
 import { TargetsEditor } from './targets-editor.tsx';
 import { TeamCards } from './team-cards.tsx';
 

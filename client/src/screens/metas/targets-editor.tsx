@@ -5,8 +5,8 @@ import type { TargetsPage } from '@campo/shared';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
-import { MonthPicker } from '../../app/month-picker.tsx';
 import { brl, today } from '../../kit/format.ts';
+import { MonthPicker } from '../../kit/month-picker.tsx';
 import { useApi } from '../../kit/use-api.ts';
 import { parseMoney, show } from './money.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientDoc, ProductDoc, RuleDoc } from '../../db/schemas.ts';
+import { parseDecimal } from '../../kit/order-format.ts';
 import { allowedTerms, type CartContext, chosenTerm, draftOf, newLine, previewLine, ruleOf } from './cart-model.ts';
-import { parseDecimal } from './format.ts';
 
 const product: ProductDoc = {
   id: '7',

@@ -18,7 +18,7 @@ import {
   ZOrderCreate,
 } from '@campo/shared';
 import type { ClientDoc, ProductDoc, RuleDoc, SettingsDoc } from '../../db/schemas.ts';
-import { formatPercent, parseDecimal, toInputText } from './format.ts';
+import { formatPercent, parseDecimal, toInputText } from '../../kit/order-format.ts';
 
 /** A cart line as typed: text, so nothing the person typed is reformatted under their fingers. */
 export interface CartLineInput {

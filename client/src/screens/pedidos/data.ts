@@ -1,13 +1,14 @@
 // What the orders screens read from the device's store. Everything here works offline: the
 // outbox, the local catalog and portfolio, the ceilings, the rules and the company document.
-import { businessDate, type Company, foldSearchText } from '@campo/shared';
+import { businessDate, foldSearchText } from '@campo/shared';
 import type { RxCollection } from 'rxdb';
 import { map, type Observable, of } from 'rxjs';
+import { useSettings } from '../../data/company.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { searchProducts } from '../../data/product-search.ts';
 import { collectionOf } from '../../db/database.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
-import type { ClientDoc, ProductDoc, RuleDoc, SettingsDoc } from '../../db/schemas.ts';
+import type { ClientDoc, ProductDoc, RuleDoc } from '../../db/schemas.ts';
 import { currentUser } from '../../session/session.ts';
 import { type CartContext, ceilingsOf, NO_CEILINGS, ruleOf } from './cart-model.ts';
 
@@ -25,28 +26,6 @@ export function useOrderEntry(id: string): OutboxEntry | null | undefined {
     undefined,
     [id],
   );
-}
-
-export function useSettings(id: 'empresa' | 'tetos'): SettingsDoc | null | undefined {
-  return useStoreObservable<SettingsDoc | null | undefined>(
-    (s) =>
-      collectionOf(s.db, 'ajustes')
-        .findOne(id)
-        .$.pipe(map((d) => (d ? (d.toJSON() as SettingsDoc) : null))),
-    undefined,
-    [id],
-  );
-}
-
-export function useCompany(): Company | null | undefined {
-  const doc = useSettings('empresa');
-  return doc === undefined ? undefined : (doc?.empresa ?? null);
-}
-
-/** A price list's name as the ERP calls it ('Tabela Varejo'); the number until the company document names it. */
-export function usePautaName(): (idPauta: number) => string {
-  const pautas = useCompany()?.pautas ?? [];
-  return (idPauta) => pautas.find((p) => p.id === idPauta)?.descricao || `Pauta ${idPauta}`;
 }
 
 export function useRules(): RuleDoc[] {

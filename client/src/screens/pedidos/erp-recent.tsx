@@ -4,8 +4,8 @@
 // device keeps, so the list shows offline too, with its date.
 import type { RepDashboard } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
-import { type CachedDashboard, readCachedDashboard, refreshDashboard } from '../home/dashboard-data.ts';
-import { formatMoney } from './format.ts';
+import { type CachedDashboard, readCachedDashboard, refreshDashboard } from '../../data/rep-dashboard.ts';
+import { formatMoney } from '../../kit/order-format.ts';
 
 const STATUS: Record<RepDashboard['pedidosErpRecentes'][number]['status'], string> = {
   pending_approval: 'Aguardando aprovação',

@@ -1,4 +1,4 @@
-import { formatMoney, formatPercent, formatQuantity } from './format.ts';
+import { formatMoney, formatPercent, formatQuantity } from '../../kit/order-format.ts';
 import type { ShownOrder } from './order-view.ts';
 
 const dash = '—';

@@ -2,15 +2,15 @@
 // order made online): lines, totals, status history and, when refused or rejected, why.
 import type { Order } from '@campo/shared';
 import { useState } from 'preact/hooks';
+import { useCompany } from '../../data/company.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
-import { useCompany } from './data.ts';
-import { formatDateTime, formatDocument, labelOf, STATUS_LABEL } from './format.ts';
+import { formatDateTime, formatDocument, labelOf, STATUS_LABEL } from '../../kit/order-format.ts';
+import { RepeatLink } from '../../kit/repeat-link.tsx';
 import { LinesTable } from './lines-table.tsx';
 import { useShownOrder } from './order-view.ts';
 import { orderTitle } from './orders-list.tsx';
 import { ReasonList } from './reasons.tsx';
 import { OutboxActions } from './refused-actions.tsx';
-import { RepeatLink } from './repeat.tsx';
 
 function History(props: { order: Order }) {
   return (

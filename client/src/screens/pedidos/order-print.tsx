@@ -1,9 +1,10 @@
 // /pedidos/<id>/imprimir: the order as a document with the company's letterhead, laid out for
 // paper by the print rules in pedidos.css (the app's header and nav do not print). It reads the
 // company from the device's store, so it prints offline too.
+
+import { useCompany } from '../../data/company.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
-import { useCompany } from './data.ts';
-import { companyAddress, formatDateTime, formatDocument, STATUS_LABEL } from './format.ts';
+import { companyAddress, formatDateTime, formatDocument, STATUS_LABEL } from '../../kit/order-format.ts';
 import { LinesTable } from './lines-table.tsx';
 import { fromServer } from './order-view.ts';
 

@@ -2,9 +2,10 @@
 // lines carry the snapshot the server stored) or it is still a draft on the device (priced here
 // with the shared engine, as a preview).
 import type { Order, OrderCreate } from '@campo/shared';
+import { useCompany } from '../../data/company.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
 import { cartTotals, linesOfDraft, previewLine } from './cart-model.ts';
-import { useCartContext, useClients, useCompany, useProducts } from './data.ts';
+import { useCartContext, useClients, useProducts } from './data.ts';
 
 export interface ShownLine {
   seq: number;

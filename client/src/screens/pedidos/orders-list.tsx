@@ -2,9 +2,9 @@
 // (DESIGN.md: nothing queued is silently dropped, and the rep always sees where each order is).
 import { useMemo, useState } from 'preact/hooks';
 import type { OutboxEntry } from '../../db/outbox.ts';
+import { formatAge, formatMoney, labelOf } from '../../kit/order-format.ts';
 import { useClients } from './data.ts';
 import { ErpRecentOrders } from './erp-recent.tsx';
-import { formatAge, formatMoney, labelOf } from './format.ts';
 import { ReasonList } from './reasons.tsx';
 import { OutboxActions } from './refused-actions.tsx';
 

@@ -1,5 +1,5 @@
 import type { SyncOrderReason } from '@campo/shared';
-import { formatPercent } from './format.ts';
+import { formatPercent } from '../../kit/order-format.ts';
 
 /** Why the server refused an order: one item per reason, with the line, the ceiling and the rule. */
 export function ReasonList(props: { reasons: readonly SyncOrderReason[] }) {

@@ -7,8 +7,8 @@ import { map } from 'rxjs';
 import { cachedErpOrder, erpIdOfRepeat } from '../../data/erp-orders.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
+import { toInputText } from '../../kit/order-format.ts';
 import { type CartContext, type CartLineInput, newLine, priceOn } from './cart-model.ts';
-import { toInputText } from './format.ts';
 
 export interface RepeatItem {
   idProduto: number;
@@ -93,16 +93,5 @@ export function RepeatNote(props: { left: string[] }) {
     <p class="notice" role="status">
       Não vieram do pedido repetido (inativos, sem preço na pauta ou fora deste aparelho): {props.left.join(', ')}.
     </p>
-  );
-}
-
-export function RepeatLink(props: { idCliente: number; from: string }) {
-  return (
-    <a
-      class="button-link outline"
-      href={`/pedidos/novo?cliente=${props.idCliente}&repetir=${encodeURIComponent(props.from)}`}
-    >
-      Repetir pedido
-    </a>
   );
 }

@@ -4,7 +4,7 @@
 import type { CeilingPreview } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
-import { DateField } from '../../app/date-field.tsx';
+import { DateField } from '../../kit/date-field.tsx';
 import { day, pct, today } from '../../kit/format.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { pautaName, repName, useLookups } from './lookups.ts';

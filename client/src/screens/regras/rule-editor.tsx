@@ -6,7 +6,7 @@
 import type { PolicyRule, PolicyRuleCreated, PolicyRuleUpdated } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
-import { DateField, isIsoDate } from '../../app/date-field.tsx';
+import { DateField, isIsoDate } from '../../kit/date-field.tsx';
 import { day, pct, today } from '../../kit/format.ts';
 import { fieldMessages, useApi } from '../../kit/use-api.ts';
 import { pautaName, repName, useLookups } from './lookups.ts';

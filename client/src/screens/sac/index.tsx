@@ -1,6 +1,6 @@
 // SAC. A representative's tickets live on the device (list /sac, new /sac/novo, thread
 // /sac/<id>) and work offline through the outbox. Managers get the company's inbox on the
-// same route (screens/sac-empresa/), which works online.
+// same route (screens/sac/empresa/), which works online.
 import { lazy, useLocation } from 'preact-iso';
 import { currentRole } from '../../session/session.ts';
 import { useTickets } from './data.ts';
@@ -9,8 +9,8 @@ import { Thread } from './thread.tsx';
 import { TicketList } from './ticket-list.tsx';
 import './sac.css';
 
-// Managers get the company's inbox (screens/sac-empresa/), loaded only for them.
-const CompanySac = lazy(() => import('../sac-empresa/index.tsx'));
+// Managers get the company's inbox (screens/sac/empresa/), loaded only for them.
+const CompanySac = lazy(() => import('./empresa/index.tsx'));
 
 function RepresentativeSac() {
   const { path } = useLocation();

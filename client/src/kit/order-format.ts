@@ -3,7 +3,7 @@
 
 import type { Company, SyncOrderState } from '@campo/shared';
 import { formatBrl, formatDateTime, formatPercent } from '@campo/shared/format';
-import type { OutboxState } from '../../db/outbox.ts';
+import type { OutboxState } from '../db/outbox.ts';
 
 const quantity = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
 

@@ -4,9 +4,9 @@
 import type { RepRanking } from '@campo/shared';
 import { formatMonth } from '@campo/shared/format';
 import { useMemo } from 'preact/hooks';
-import { brl, num, targetText } from '../../kit/format.ts';
-import { useApi } from '../../kit/use-api.ts';
 import { BarChart } from './bar-chart.tsx';
+import { brl, num, targetText } from './format.ts';
+import { useApi } from './use-api.ts';
 
 const PRIMARY = '#00815f';
 const TARGET = '#8a96a3';

@@ -2,7 +2,7 @@
 // downloaded on first use): until then the screen says what it is waiting for.
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { ensureStore, type Store, store, storeError, syncState } from '../../data/store.ts';
+import { ensureStore, type Store, store, storeError, syncState } from '../data/store.ts';
 
 export function StoreGate(props: { children: (s: Store) => ComponentChildren }) {
   const s = store.value;

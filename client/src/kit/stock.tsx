@@ -1,7 +1,7 @@
 // Stock on hand where the ERP keeps it (vw_estoque): a block of its own for the catalog and
 // the cart. Unknown stock (null) shows nothing, never zero; a quantity above the stock only
 // warns: the office may have goods on the way, and the order is never blocked by it.
-import { formatQuantity } from './format.ts';
+import { formatQuantity } from './order-format.ts';
 
 export function stockText(stock: number | null | undefined, unit: string | null | undefined): string | null {
   if (stock === null || stock === undefined) return null;

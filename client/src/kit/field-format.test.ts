@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeRegex, formatDate, formatDocument, maskCep, maskDocument, maskPhone } from './format.ts';
+import { escapeRegex, formatDate, formatDocument, maskCep, maskDocument, maskPhone } from './field-format.ts';
 
 describe('input masks', () => {
   it('masks a CPF while it fits one and a CNPJ beyond, as the person types', () => {

@@ -4,12 +4,12 @@
 import type { Ticket, TicketStatus } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, errorMessage } from '../../api.ts';
-import '../../kit/kit.css';
-import { dateTime } from '../../kit/format.ts';
-import { Pager } from '../../kit/pager.tsx';
-import { useRepName } from '../../kit/rep-name.ts';
-import { useApi } from '../../kit/use-api.ts';
+import { api, errorMessage } from '../../../api.ts';
+import '../../../kit/kit.css';
+import { dateTime } from '../../../kit/format.ts';
+import { Pager } from '../../../kit/pager.tsx';
+import { useRepName } from '../../../kit/rep-name.ts';
+import { useApi } from '../../../kit/use-api.ts';
 import './sac-empresa.css';
 
 const STATUS: Record<TicketStatus, { label: string; chip: string }> = {

@@ -1,8 +1,8 @@
 // The representative's dashboard as the server last answered it (GET /dashboard/rep), kept on
 // the device so the last figures show offline with their date.
 import type { RepDashboard } from '@campo/shared';
-import { api } from '../../api.ts';
-import { readLocal, writeLocal } from '../../data/local-cache.ts';
+import { api } from '../api.ts';
+import { readLocal, writeLocal } from './local-cache.ts';
 
 export interface CachedDashboard {
   /** When the server answered (device clock, ISO 8601). */

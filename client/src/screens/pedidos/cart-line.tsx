@@ -1,0 +1,110 @@
+// One line of the cart: the product's facts (price, ceiling and where it comes from, stock),
+// the quantity and discount as typed, the line's amounts, and what is wrong with it, locally
+// or in the server's refusal.
+import type { LineCeiling, SyncOrderReason } from '@campo/shared';
+import { formatMoney, formatPercent } from '../../kit/order-format.ts';
+import { StockWarning, stockText } from '../../kit/stock.tsx';
+import type { CartLineInput, LinePreview } from './cart-model.ts';
+
+/** Where a line's ceiling comes from, in the words a representative uses. */
+export function ceilingSourceText(c: LineCeiling): string {
+  switch (c.source) {
+    case 'rule':
+      return `regra "${c.rule?.descricao ?? ''}"`;
+    case 'category':
+      return 'seu teto para a categoria do produto';
+    case 'representative':
+      return 'seu teto padrão';
+    case 'default':
+      return 'teto padrão da empresa';
+  }
+}
+
+export function CartLine(props: {
+  line: LinePreview;
+  refusedReasons: readonly SyncOrderReason[];
+  onChange: (patch: Partial<CartLineInput>) => void;
+  onRemove: () => void;
+}) {
+  const l = props.line;
+  const name = l.product?.description ?? `Produto ${l.input.idProduto}`;
+  const key = `${l.input.idProduto}`;
+  const errorId = `linha-${key}-erro`;
+  // The server's word on this line stands until the line changes: a rule deleted on the
+  // server may still be on this device, so the local check alone could pass it. Once the
+  // discount changes, the local check (same engine) speaks instead.
+  const serverReasons = props.refusedReasons.filter(
+    (r) =>
+      r.idProduto === l.input.idProduto &&
+      (r.code !== 'DISCOUNT_ABOVE_CEILING' || (r.descontoPercent === l.discount && !l.aboveCeiling)),
+  );
+  return (
+    <article aria-labelledby={`linha-${key}-titulo`} class={l.error ? 'has-error' : undefined}>
+      <h3 id={`linha-${key}-titulo`}>{name}</h3>
+      <p class="line-facts">
+        {l.product?.code ? <span>Cód. {l.product.code}</span> : null}
+        {l.listPrice !== null ? (
+          <span>
+            Preço de tabela {formatMoney(l.listPrice)}
+            {l.product?.unit ? ` / ${l.product.unit}` : ''}
+          </span>
+        ) : null}
+        {l.ceiling ? (
+          <span>
+            Teto {formatPercent(l.ceiling.ceilingPercent)} ({ceilingSourceText(l.ceiling)})
+          </span>
+        ) : null}
+        {stockText(l.product?.stock, l.product?.unit) ? (
+          <span>{stockText(l.product?.stock, l.product?.unit)}</span>
+        ) : null}
+      </p>
+      {l.ceiling?.prefillRule ? (
+        <p class="line-rule">
+          {l.ceiling.prefillRule.promocao ? 'Promoção' : 'Cond. especial'}: "{l.ceiling.prefillRule.descricao}" sugere{' '}
+          {formatPercent(l.ceiling.prefillPercent)}
+        </p>
+      ) : null}
+      <div class="line-inputs">
+        <label>
+          Quantidade
+          <input
+            inputMode="decimal"
+            value={l.input.quantidade}
+            onInput={(e) => props.onChange({ quantidade: e.currentTarget.value })}
+            aria-invalid={l.error && l.quantity === null ? 'true' : undefined}
+            aria-describedby={l.error ? errorId : undefined}
+          />
+        </label>
+        <label>
+          Desconto (%)
+          <input
+            inputMode="decimal"
+            value={l.input.desconto}
+            onInput={(e) => props.onChange({ desconto: e.currentTarget.value })}
+            aria-invalid={l.error && l.quantity !== null ? 'true' : undefined}
+            aria-describedby={l.error ? errorId : undefined}
+          />
+        </label>
+      </div>
+      {l.amounts ? (
+        <p class="line-amounts">
+          Unitário {formatMoney(l.amounts.unitPrice)} · Total da linha <strong>{formatMoney(l.amounts.total)}</strong>
+        </p>
+      ) : null}
+      <StockWarning stock={l.product?.stock} quantity={l.quantity} />
+      {l.error ? (
+        <p id={errorId} class="line-error">
+          {l.error}
+        </p>
+      ) : null}
+      {serverReasons.map((r) => (
+        <p key={r.message} class="line-error">
+          {r.message}
+        </p>
+      ))}
+      <button type="button" class="outline secondary" aria-label={`Remover ${name}`} onClick={props.onRemove}>
+        Remover
+      </button>
+    </article>
+  );
+}
