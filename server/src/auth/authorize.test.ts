@@ -3,6 +3,7 @@
 import type { Role } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import {
   assertOwner,
   authorize,
@@ -15,7 +16,6 @@ import {
   representativeFor,
   teamOf,
 } from './authorize.ts';
-import type { AuthContext } from './claims.ts';
 
 function caller(role: Role, extra: Partial<AuthContext> = {}): AuthContext {
   return {

@@ -18,9 +18,9 @@
 // Nothing here reads the database: the services look objects up and ask these functions.
 import type { Role } from '@campo/shared';
 import type { MiddlewareHandler } from 'hono';
+import type { Scope } from '../db/scope.ts';
 import { forbidden } from '../errors.ts';
-import type { AppEnv } from '../http/env.ts';
-import type { AuthContext } from './claims.ts';
+import type { AppEnv, AuthContext } from '../http/env.ts';
 
 interface ActionRule {
   readonly roles: readonly Role[];
@@ -126,6 +126,11 @@ export function reaches(auth: AuthContext, rep: { codVendedor: number | null; co
 export function ownRepresentative(auth: AuthContext): number | null {
   const reach = reachOf(auth);
   return reach.kind === 'own' ? reach.codVendedor : null;
+}
+
+/** The tenant and representative a request's transaction sets for row-level security (withScope). */
+export function scopeOf(auth: AuthContext): Scope {
+  return { idEmpresa: auth.idEmpresa, codVendedor: ownRepresentative(auth) };
 }
 
 /**

@@ -1,8 +1,8 @@
 import { decodeLossless, type Session } from '@campo/shared';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { loginCandidates, mostSharedLogin, tenantNames, type UserRow, userById } from '../users/service.ts';
-import type { AuthContext } from './claims.ts';
 import { createHashGate, type HashGate } from './hash-gate.ts';
 import { dummyHash, verifyPassword } from './password.ts';
 import { releaseLoginAttempt, reserveLoginAttempt } from './throttle.ts';

@@ -16,8 +16,8 @@ import { testApp } from '../../../test/support/app.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs, type SessionUser } from '../../../test/support/session.ts';
-import type { AuthContext } from '../auth/claims.ts';
 import { createDb } from '../db/kysely.ts';
+import type { AuthContext } from '../http/env.ts';
 import { listCatalog } from './service.ts';
 
 const db = useTestDatabase();

@@ -2,9 +2,10 @@
 // representative's orders and the daily positivation target. Only managers and admins change
 // them (the routes check the role before the body is read).
 import type { Company } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
+import type { AuthContext } from '../http/env.ts';
 import { refreshLoadedCollection } from '../sync/changelog.ts';
 import { loadSettingsDocs } from './documents.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';

@@ -18,11 +18,11 @@ import {
   statusOfSitua,
   ZClientOrderStatus,
 } from '@campo/shared';
-import { reaches, reachOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { reaches, reachOf, scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import * as q from './queries.ts';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

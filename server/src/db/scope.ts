@@ -4,10 +4,8 @@
 // its tenant filter still sees only the caller's rows (defence in depth; see docs/security.md).
 import { CompiledQuery, type RawBuilder, sql, type Transaction } from 'kysely';
 import type pg from 'pg';
-import { ownRepresentative } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
 import { Batch, type BatchStatement } from './batch.ts';
-import type { Db } from './kysely.ts';
+import { type Db, poolOf } from './kysely.ts';
 import { PREPARED, statementOf } from './prepared.ts';
 import type { DB } from './types.ts';
 
@@ -17,10 +15,6 @@ export interface Scope {
   idEmpresa: number;
   /** Set for representatives only: their rows, and no other representative's. */
   codVendedor: number | null;
-}
-
-export function scopeOf(auth: AuthContext): Scope {
-  return { idEmpresa: auth.idEmpresa, codVendedor: ownRepresentative(auth) };
 }
 
 /**
@@ -36,19 +30,6 @@ export function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): 
     await sql`${sql.raw(PREPARED)}select ${scopeSettings(scope)}`.execute(tx);
     return fn(tx);
   });
-}
-
-const pools = new WeakMap<Db, pg.Pool>();
-
-/** createDb's pool, for what Kysely does not drive (withScopePipelined). */
-export function rememberPool(db: Db, pool: pg.Pool): void {
-  pools.set(db, pool);
-}
-
-export function poolOf(db: Db): pg.Pool {
-  const pool = pools.get(db);
-  if (!pool) throw new Error('this Db was not made by createDb');
-  return pool;
 }
 
 /** A transaction's statements sent without waiting for the answers of those before them. */

@@ -1,8 +1,8 @@
 import type { DirectoryPautas, DirectoryReps, DirectorySupervisors } from '@campo/shared';
-import { teamOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf, teamOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
+import type { AuthContext } from '../http/env.ts';
 import { selectPautaExists, selectPautas, selectReps, selectSupervisors } from './queries.ts';
 
 const present = <T>(v: T | null): v is T => v !== null;

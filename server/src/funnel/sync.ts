@@ -16,11 +16,11 @@ import {
   ZOpportunityCreate,
   ZOpportunityPatch,
 } from '@campo/shared';
-import { assertOwner, notYours } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { assertOwner, notYours, scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal, refusalsOf } from '../sync/refusals.ts';

@@ -2,11 +2,11 @@
 // subscribed it last; the pending-approval badge counts what the caller may decide.
 import { createECDH } from 'node:crypto';
 import { type PushSubscriptionCreate, type PushSubscriptionSaved, toErpText } from '@campo/shared';
-import { can, reachOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { can, reachOf, scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { validationFailed } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import {
   countPendingOrders,

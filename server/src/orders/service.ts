@@ -21,13 +21,13 @@ import {
   statusOfSitua,
   toErpText,
 } from '@campo/shared';
-import { authorize, reachOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { authorize, reachOf, scopeOf } from '../auth/authorize.ts';
 import { isDatabaseUnavailable } from '../db/availability.ts';
 import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
-import { type Pipeline, scopeOf, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
+import { type Pipeline, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';

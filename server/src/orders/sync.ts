@@ -13,10 +13,11 @@ import {
   type SyncPushRow,
   ZOrderCreate,
 } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { answerOf } from '../sync/push-answer.ts';
 import { orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';

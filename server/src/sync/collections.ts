@@ -7,7 +7,6 @@ import {
   type SyncPushRow,
   type SyncRefreshCounts,
 } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
 import { loadRegistrationDocs } from '../clients/documents.ts';
 import { pushRegistrations } from '../clients/sync.ts';
 import { loadSettingsDocs } from '../company/documents.ts';
@@ -15,6 +14,7 @@ import type { Db } from '../db/kysely.ts';
 import type { Tx } from '../db/scope.ts';
 import { loadOpportunityDocs } from '../funnel/documents.ts';
 import { pushOpportunities } from '../funnel/sync.ts';
+import type { AuthContext } from '../http/env.ts';
 import { loadOrderDocs, reconcileBeforeRefresh } from '../orders/documents.ts';
 import { pushOrders } from '../orders/sync.ts';
 import { loadRuleDocs } from '../policies/documents.ts';

@@ -18,11 +18,11 @@ import {
   type SyncRefreshCounts,
 } from '@campo/shared';
 import type pg from 'pg';
-import { can } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { can, scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Scope, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, forbidden, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import { documentsOf, idOfKey, isBuilt, isSqlCollection, lockFirstBuild } from './changelog.ts';
 import { isRepresentativeOnly, isWritable, loaderOf, pushTo, refreshChangeLog } from './collections.ts';

@@ -8,13 +8,13 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import { availabilityOf } from '../db/availability.ts';
-import type { Db } from '../db/kysely.ts';
+import { type Db, poolOf } from '../db/kysely.ts';
 import { PREPARED } from '../db/prepared.ts';
-import { poolOf, scopeOf, type Tx } from '../db/scope.ts';
+import type { Tx } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
-import type { AppEnv } from '../http/env.ts';
+import type { AppEnv, AuthContext } from '../http/env.ts';
 import { currentRequestId, log as defaultLog, outsideRequest } from '../log.ts';
 import { sseStreamsOpen } from '../metrics.ts';
 

@@ -16,11 +16,11 @@ import {
   ticketTransition,
   toLatin1,
 } from '@campo/shared';
-import { assertOwner, authorize, representativeFor } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { assertOwner, authorize, representativeFor, scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { loadTicketDocs } from './documents.ts';

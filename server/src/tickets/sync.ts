@@ -12,11 +12,11 @@ import {
   TICKET_MESSAGE_MAX,
   ZTicketCreate,
 } from '@campo/shared';
-import { assertOwner } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { assertOwner, scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { touchDocuments } from '../sync/changelog.ts';
 import { answerOf, validationRefusal } from '../sync/push-answer.ts';
 import { dropRefusals, keepRefusal } from '../sync/refusals.ts';
