@@ -5,18 +5,7 @@ import { encodeLossless, type UserCreate, ZUserCreate } from '@campo/shared';
 import { sql } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
 import type { Db } from '../db/kysely.ts';
-import {
-  insertUser,
-  selectMostSharedLogin,
-  selectTenantNames,
-  selectUserById,
-  selectUsersByLogin,
-  type UserRow,
-  updateActive,
-  updatePassword,
-} from './queries.ts';
-
-export type { UserRow } from './queries.ts';
+import { insertUser, selectUsersByLogin, updateActive, updatePassword } from './queries.ts';
 
 export class UserError extends Error {
   constructor(
@@ -55,7 +44,7 @@ export async function addUser(db: Db, input: unknown): Promise<{ id: number; log
   }
   const user = parsed.data;
   // Logins are unique per tenant (migration 0016): only this tenant's logins can be in the way.
-  if ((await selectUsersByLogin(db, user.login, { idEmpresa: user.idEmpresa })).length > 0) {
+  if ((await selectUsersByLogin(db, user.login, user.idEmpresa)).length > 0) {
     throw new UserError('USER_EXISTS', `o login ${user.login} já existe na empresa ${user.idEmpresa}`);
   }
   const missing = await erpRecordExists(db, user);
@@ -87,9 +76,9 @@ export async function addUser(db: Db, input: unknown): Promise<{ id: number; log
  * tenants is refused (LOGIN_AMBIGUOUS, naming them: the callers are the ops CLI, which sees
  * every tenant, and the admin's routes, which always pass their own tenant).
  */
-async function oneUser(db: Db, login: string, idEmpresa: number | undefined): Promise<UserRow> {
+async function oneUser(db: Db, login: string, idEmpresa: number | undefined): Promise<{ id: number }> {
   const name = login.trim().toLowerCase();
-  const rows = await selectUsersByLogin(db, name, { idEmpresa });
+  const rows = await selectUsersByLogin(db, name, idEmpresa);
   const [row] = rows;
   if (!row) {
     throw new UserError(
@@ -117,18 +106,3 @@ export async function setUserActive(db: Db, login: string, active: boolean, idEm
   const user = await oneUser(db, login, idEmpresa);
   await updateActive(db, user.id, active);
 }
-
-/**
- * The users a login may name at the login screen: the active ones holding it, in `idEmpresa`
- * when the person said which company, oldest first, at most `limit`.
- */
-export const loginCandidates = (
-  db: Db,
-  login: string,
-  idEmpresa: number | undefined,
-  limit: number,
-): Promise<UserRow[]> => selectUsersByLogin(db, login, { idEmpresa, activeOnly: true, limit });
-/** The most tenants one active login is shared by (at least 1). */
-export const mostSharedLogin = (db: Db): Promise<number> => selectMostSharedLogin(db);
-export const tenantNames = (db: Db, ids: number[]) => selectTenantNames(db, ids);
-export const userById = (db: Db, id: number): Promise<UserRow | undefined> => selectUserById(db, id);
