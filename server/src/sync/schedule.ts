@@ -4,7 +4,8 @@
 // coordination: the refresh of one collection of a tenant holds an exclusive lock, and a
 // second process doing the same refresh right after finds nothing changed.
 import { availabilityOf } from '../db/availability.ts';
-import { type Db, poolOf } from '../db/kysely.ts';
+import type { Db } from '../db/kysely.ts';
+import { poolOf } from '../db/pools.ts';
 import { refreshAll } from './service.ts';
 
 export interface RefreshLog {
