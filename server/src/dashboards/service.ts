@@ -18,7 +18,7 @@ import {
   statusOfSitua,
   ZClientOrderStatus,
 } from '@campo/shared';
-import { reaches, reachOf, scopeOf } from '../auth/authorize.ts';
+import { reaches, scopeOf, teamScope } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
@@ -46,12 +46,12 @@ async function positivationToday(tx: Tx, idEmpresa: number, cal: q.Calendar, f: 
 }
 
 /** The representative whose dashboard the caller asks for, or 404 when out of reach. */
-async function repInReach(tx: Tx, auth: AuthContext, codVendedor: number | undefined) {
-  const reach = reachOf(auth);
-  if (reach.kind === 'own') {
-    if (codVendedor !== undefined && codVendedor !== reach.codVendedor) throw notFound('Representante');
-    codVendedor = reach.codVendedor as number;
-  } else if (codVendedor === undefined) {
+async function repInReach(tx: Tx, auth: AuthContext, asked: number | undefined) {
+  // A representative's own, whatever they ask for; the others name one in their reach.
+  const scope = teamScope(auth, { codVendedor: asked });
+  if (scope === null) throw notFound('Representante');
+  const { codVendedor } = scope;
+  if (codVendedor === undefined) {
     throw new DomainError(
       'COD_VENDEDOR_REQUIRED',
       'Informe codVendedor: o painel do representante é de um representante.',
@@ -145,12 +145,10 @@ export function getSupervisorDashboard(
   input: { codSupervisor?: number | undefined; mes?: string | undefined },
 ): Promise<SupervisorDashboard> {
   return withScope(db, scopeOf(auth), async (tx) => {
-    let codSupervisor = input.codSupervisor;
-    const reach = reachOf(auth);
-    if (reach.kind === 'team') {
-      if (codSupervisor !== undefined && codSupervisor !== reach.codSupervisor) throw notFound('Supervisor');
-      codSupervisor = reach.codSupervisor as number;
-    }
+    // A supervisor's own team, whatever they ask for; managers and admins the one they ask for, or all.
+    const scope = teamScope(auth, { codSupervisor: input.codSupervisor });
+    if (scope === null) throw notFound('Supervisor');
+    const { codSupervisor } = scope;
     if (codSupervisor !== undefined && !(await q.selectSupervisor(tx, auth.idEmpresa, codSupervisor))) {
       throw notFound('Supervisor');
     }

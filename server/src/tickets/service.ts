@@ -193,7 +193,7 @@ export async function listTickets(db: Db, auth: AuthContext, side: Side, query: 
       query.cliente === undefined ? undefined : `%${toLatin1(query.cliente).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const { items, total } = await q.selectTickets(tx, {
       idEmpresa: auth.idEmpresa,
-      codVendedor: side === 'representative' ? (auth.codVendedor as number) : query.codVendedor,
+      codVendedor: side === 'representative' ? representativeFor(auth, 'tickets.representative') : query.codVendedor,
       status: query.status,
       idCliente: query.idCliente,
       clienteLike: like,
