@@ -1,5 +1,6 @@
-// Two rules of docs/ARCHITECTURE.md that no type checker sees, checked over the server's source:
-// a domain's queries.ts is private to its folder, and role checks live in auth/authorize.ts.
+// Rules of docs/ARCHITECTURE.md that no type checker sees, checked over the server's source:
+// a domain's queries.ts is private to its folder, db/ and http/ import nothing above them, and
+// role checks live in auth/authorize.ts.
 // (Biome's noRestrictedImports says the first one while editing; this test also covers
 // dynamic imports and re-exports, and the second rule.)
 import { readdirSync, readFileSync } from 'node:fs';
@@ -42,6 +43,24 @@ describe('server structure', () => {
         .map((target) => `${f.name} imports ${relative(SRC, target)}`),
     );
     expect(crossings).toEqual([]);
+  });
+
+  it('keeps db/ at the bottom and http/ below auth/ and the domains', () => {
+    // db (bottom) <- http <- auth <- domains; the top-level modules (errors, log, metrics) are leaves.
+    const below: Record<string, string[]> = { db: ['db'], http: ['db', 'http'] };
+    const upward = files
+      .filter((f) => !f.name.endsWith('.test.ts'))
+      .flatMap((f) => {
+        const layer = relative(SRC, f.path).split(/[\\/]/)[0] as string;
+        const allowed = below[layer];
+        if (!allowed) return [];
+        return specifiers(f.text)
+          .filter((s) => s.startsWith('.'))
+          .map((s) => relative(SRC, resolve(dirname(f.path), s)).split(/[\\/]/))
+          .filter((parts) => parts.length > 1 && !parts[0]?.startsWith('..') && !allowed.includes(parts[0] as string))
+          .map((parts) => `${f.name} imports ${parts.join('/')}`);
+      });
+    expect(upward).toEqual([]);
   });
 
   it('asks auth/authorize.ts about roles instead of comparing them', () => {

@@ -31,7 +31,7 @@ const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOS
 
 function byRep(figures: q.Figure[]): Map<number, number> {
   return new Map(
-    figures.filter((f) => f.nivel === 'rep' && f.cod_vendedor !== null).map((f) => [f.cod_vendedor as number, f.valor]),
+    figures.flatMap((f) => (f.nivel === 'rep' && f.cod_vendedor !== null ? [[f.cod_vendedor, f.valor] as const] : [])),
   );
 }
 function bySupervisor(figures: q.Figure[]): Map<number | null, number> {
@@ -196,8 +196,8 @@ async function cards(tx: Tx, idEmpresa: number, cal: q.Calendar) {
   const activeReps = new Map<number | null, number>();
   for (const r of await q.selectRepSupervisors(tx, idEmpresa)) {
     teamSize.set(r.cod_supervisor, (teamSize.get(r.cod_supervisor) ?? 0) + 1);
-    const cod = r.cod_vendedor as number;
-    if ((repBilling.get(cod) ?? 0) > 0 || (repPositivation.get(cod) ?? 0) > 0) {
+    const cod = r.cod_vendedor;
+    if (cod !== null && ((repBilling.get(cod) ?? 0) > 0 || (repPositivation.get(cod) ?? 0) > 0)) {
       activeReps.set(r.cod_supervisor, (activeReps.get(r.cod_supervisor) ?? 0) + 1);
     }
   }
