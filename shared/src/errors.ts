@@ -87,14 +87,10 @@ export const ZErrorCode = z
   .describe('Stable machine-readable code; docs/errors.md lists each with its status and meaning');
 
 /**
- * The codes that are never a problem's own `code`, so they have no status: they travel inside an
- * answer (a refused order's `reasons`, a replicated document's refusal) or stop before one (the
- * discount engine's verdict, the `campo user` refusals). With ERRORS they are the one list of
- * codes: a code is spelled here or there, and every other list picks from the two (`pickCodes`).
- * docs/errors.md explains each ("Reasons").
+ * Why an order is refused (REFUSAL_CODES, in shared/src/orders.ts), besides two problem codes:
+ * CLIENT_NOT_IN_PORTFOLIO and PRICE_LIST_NOT_FOUND.
  */
-export const REASON_CODES = [
-  // Why an order is refused, with CLIENT_NOT_IN_PORTFOLIO and PRICE_LIST_NOT_FOUND above.
+export const ORDER_REASON_CODES = [
   'CLIENT_BLOCKED',
   'NO_PRICE_LIST',
   'PRODUCT_NOT_FOUND',
@@ -103,6 +99,17 @@ export const REASON_CODES = [
   'DISCOUNT_ABOVE_CEILING',
   'NO_DELIVERY_ADDRESS',
   'PAYMENT_TERM_NOT_ALLOWED',
+] as const;
+
+/**
+ * The codes that are never a problem's own `code`, so they have no status: they travel inside an
+ * answer (a refused order's `reasons`, a replicated document's refusal) or stop before one (the
+ * discount engine's verdict, the `campo user` refusals). With ERRORS they are the one list of
+ * codes: a code is spelled here or there, and every other list picks from the two (`pickCodes`).
+ * docs/errors.md explains each ("Reasons").
+ */
+export const REASON_CODES = [
+  ...ORDER_REASON_CODES,
   // A replicated document the contract refuses, refused on its own rather than failing the push.
   'VALIDATION',
   // The discount engine's verdict on a discount that is not a percentage (the cart's; the
