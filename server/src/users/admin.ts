@@ -52,8 +52,11 @@ function asProblem(err: unknown): unknown {
     }
     case 'NOT_FOUND':
       return notFound('Usuário');
-    default:
+    case 'VALIDATION_FAILED':
+    case 'LOGIN_COMPANY_REQUIRED':
       return new DomainError('VALIDATION_FAILED', err.detail, errors ? { errors } : {});
+    default:
+      return err;
   }
 }
 
