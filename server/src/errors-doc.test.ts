@@ -2,7 +2,7 @@
 // a status is tried first. A code added to shared/src/errors.ts without its row fails here.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CODES, errorStatuses } from '@campo/shared';
+import { ERROR_CODES, errorStatuses, REASON_CODES } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
 
 describe('docs/errors.md', () => {
@@ -15,5 +15,12 @@ describe('docs/errors.md', () => {
     expect(Object.fromEntries(documented)).toEqual(
       Object.fromEntries(ERROR_CODES.map((code) => [code, errorStatuses(code).join(', ')])),
     );
+  });
+
+  it('has one row per reason code, under "Reasons"', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/errors.md', import.meta.url)), 'utf8');
+    const reasons = doc.slice(doc.indexOf('\n## Reasons'));
+    const rows = [...reasons.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    expect(rows).toEqual([...REASON_CODES]);
   });
 });

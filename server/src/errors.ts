@@ -1,9 +1,11 @@
 import {
+  type Code,
   type ErrorCode,
   type ErrorStatus,
   errorStatus,
   errorStatuses,
   type FieldError,
+  isCode,
   isErrorCode,
 } from '@campo/shared';
 
@@ -23,8 +25,12 @@ export type ProblemExtra = Record<string, unknown> & { [K in StandardMember]?: n
  * (shared/src/errors.ts), what happened in pt-BR, and any extension members. Services never
  * pick an HTTP status: the catalogue maps the code to one, and server/src/http/problem.ts
  * renders the RFC 9457 answer.
+ *
+ * A reason code (REASON_CODES: `USER_EXISTS`) is a refusal its caller words for its own
+ * audience (the `campo user` CLI prints it, /usuarios answers LOGIN_UNAVAILABLE); one that
+ * reaches the HTTP edge untranslated is a bug, answered 500 (`isProblem`).
  */
-export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
+export class DomainError<C extends Code = Code> extends Error {
   /** The HTTP status the catalogue gives the code (or the one named, for a code with several). */
   readonly status: number;
 
@@ -32,19 +38,24 @@ export class DomainError<C extends ErrorCode = ErrorCode> extends Error {
     readonly code: C,
     readonly detail: string,
     readonly extra: ProblemExtra = {},
-    status?: ErrorStatus<C>,
+    status?: C extends ErrorCode ? ErrorStatus<C> : never,
   ) {
     super(detail);
     const named = status as number | undefined;
     this.name = 'DomainError';
     // Also at run time: codes and extras may come from untyped data.
-    if (!isErrorCode(code)) throw new TypeError(`problem ${code}: not in the error catalogue`);
-    if (named !== undefined && !errorStatuses(code).includes(named))
+    if (!isCode(code)) throw new TypeError(`problem ${code}: not in the error catalogue`);
+    if (named !== undefined && !errorStatuses(code as ErrorCode).includes(named))
       throw new TypeError(`problem ${code}: status ${named} is not one of the catalogue's`);
     const shadowing = STANDARD_PROBLEM_MEMBERS.filter((m) => Object.hasOwn(extra, m));
     if (shadowing.length)
       throw new TypeError(`problem ${code}: extension members ${shadowing.join(', ')} are reserved`);
-    this.status = named ?? errorStatus(code);
+    this.status = named ?? (isErrorCode(code) ? errorStatus(code) : 500);
+  }
+
+  /** Whether the code is a problem's (ERRORS), which the HTTP edge answers with. */
+  isProblem(): this is DomainError<ErrorCode> {
+    return isErrorCode(this.code);
   }
 }
 

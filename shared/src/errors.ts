@@ -86,6 +86,50 @@ export const ZErrorCode = z
   .enum(ERROR_CODES)
   .describe('Stable machine-readable code; docs/errors.md lists each with its status and meaning');
 
+/**
+ * Why an order is refused (REFUSAL_CODES, in shared/src/orders.ts), besides two problem codes:
+ * CLIENT_NOT_IN_PORTFOLIO and PRICE_LIST_NOT_FOUND.
+ */
+export const ORDER_REASON_CODES = [
+  'CLIENT_BLOCKED',
+  'NO_PRICE_LIST',
+  'PRODUCT_NOT_FOUND',
+  'PRODUCT_INACTIVE',
+  'PRICE_NOT_ON_LIST',
+  'DISCOUNT_ABOVE_CEILING',
+  'NO_DELIVERY_ADDRESS',
+  'PAYMENT_TERM_NOT_ALLOWED',
+] as const;
+
+/**
+ * The codes that are never a problem's own `code`, so they have no status: they travel inside an
+ * answer (a refused order's `reasons`, a replicated document's refusal) or stop before one (the
+ * discount engine's verdict, the `campo user` refusals). With ERRORS they are the one list of
+ * codes: a code is spelled here or there, and every other list picks from the two (`pickCodes`).
+ * docs/errors.md explains each ("Reasons").
+ */
+export const REASON_CODES = [
+  ...ORDER_REASON_CODES,
+  // A replicated document the contract refuses, refused on its own rather than failing the push.
+  'VALIDATION',
+  // The discount engine's verdict on a discount that is not a percentage (the cart's; the
+  // order's contract refuses one before the engine runs).
+  'DISCOUNT_INVALID',
+  // `campo user add`: the login is taken in the tenant (/usuarios answers LOGIN_UNAVAILABLE).
+  'USER_EXISTS',
+] as const;
+export type ReasonCode = (typeof REASON_CODES)[number];
+
+/** Any code: a problem's or a reason's. */
+export type Code = ErrorCode | ReasonCode;
+export const CODES = [...ERROR_CODES, ...REASON_CODES] as [Code, ...Code[]];
+
+export const isCode = (value: unknown): value is Code =>
+  isErrorCode(value) || (REASON_CODES as readonly unknown[]).includes(value);
+
+/** A list of codes picked from the one list: a code it does not hold does not compile. */
+export const pickCodes = <const C extends readonly [Code, ...Code[]]>(...codes: C): C => codes;
+
 type StatusEntry<C extends ErrorCode> = (typeof ERRORS)[C]['status'];
 /** The HTTP statuses a code may answer with (most codes have one). */
 export type ErrorStatus<C extends ErrorCode = ErrorCode> =

@@ -2,6 +2,7 @@
 // both sides share (status mapping, line and order totals), so the cart shows exactly the
 // totals the server will store.
 import { z } from 'zod';
+import { ORDER_REASON_CODES, pickCodes } from './errors.ts';
 
 export const ORDER_STATUSES = ['pending_approval', 'approved', 'invoiced', 'rejected'] as const;
 export const ZOrderStatus = z
@@ -128,17 +129,10 @@ const ZRuleRef = z
   })
   .describe('A discount rule, by id and description');
 
+/** Why an order is refused: codes of the one list (errors.ts), two of them also a problem's. */
 export const REFUSAL_CODES = [
-  'CLIENT_NOT_IN_PORTFOLIO',
-  'CLIENT_BLOCKED',
-  'NO_PRICE_LIST',
-  'PRICE_LIST_NOT_FOUND',
-  'PRODUCT_NOT_FOUND',
-  'PRODUCT_INACTIVE',
-  'PRICE_NOT_ON_LIST',
-  'DISCOUNT_ABOVE_CEILING',
-  'NO_DELIVERY_ADDRESS',
-  'PAYMENT_TERM_NOT_ALLOWED',
+  ...pickCodes('CLIENT_NOT_IN_PORTFOLIO', 'PRICE_LIST_NOT_FOUND'),
+  ...ORDER_REASON_CODES,
 ] as const;
 export const ZRefusalReason = z
   .object({

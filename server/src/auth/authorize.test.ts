@@ -3,6 +3,7 @@
 import type { Role } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import {
   assertOwner,
   authorize,
@@ -14,8 +15,9 @@ import {
   representativeCode,
   representativeFor,
   teamOf,
+  teamScope,
+  visibleReps,
 } from './authorize.ts';
-import type { AuthContext } from './claims.ts';
 
 function caller(role: Role, extra: Partial<AuthContext> = {}): AuthContext {
   return {
@@ -117,5 +119,36 @@ describe('authorize: the reach', () => {
     );
     expect(refusal(() => ownCeilingOnly(rep, { data: '2030-01-01' }))?.status).toBe(403);
     expect(ownCeilingOnly(sup, { codVendedor: 13, data: '2030-01-01' })).toBeNull();
+  });
+});
+
+describe('authorize: who sees whom, as a filter', () => {
+  it('narrows a representative-only action to the representative and their code', () => {
+    const acting = authorize(rep, 'orders.create');
+    const code: number = acting.codVendedor;
+    expect(code).toBe(12);
+    expect(refusal(() => authorize(caller('representative', { codVendedor: null }), 'orders.create'))?.status).toBe(
+      403,
+    );
+  });
+
+  it('is the own code, the own team or the tenant, and null for what is out of reach', () => {
+    expect(teamScope(rep)).toEqual({ codVendedor: 12 });
+    expect(teamScope(rep, { codVendedor: 12 })).toEqual({ codVendedor: 12 });
+    expect(teamScope(rep, { codVendedor: 13 })).toBeNull();
+    expect(teamScope(sup)).toEqual({ codSupervisor: 3 });
+    expect(teamScope(sup, { codVendedor: 13 })).toEqual({ codVendedor: 13, codSupervisor: 3 });
+    expect(teamScope(sup, { codSupervisor: 4 })).toBeNull();
+    expect(teamScope(manager)).toEqual({});
+    expect(teamScope(manager, { codSupervisor: 4 })).toEqual({ codSupervisor: 4 });
+    expect(teamScope(caller('supervisor', { codSupervisor: null }))).toBeNull();
+  });
+
+  it('lists the visible representatives, asking for a team only when it needs one', async () => {
+    const team = async (codSupervisor: number) => (codSupervisor === 3 ? [12, 14] : []);
+    expect(await visibleReps(rep, team)).toEqual([12]);
+    expect(await visibleReps(sup, team)).toEqual([12, 14]);
+    expect(await visibleReps(admin, team)).toBeNull();
+    expect(await visibleReps(caller('representative', { codVendedor: null }), team)).toEqual([]);
   });
 });

@@ -5,22 +5,25 @@
 //    route or a service checks, with the roles that may do it and the refusal the caller reads
 //    (403). Route gates (`permit`) run before the body is read or anything is queried, so a
 //    403 reveals nothing about the object; service checks (`authorize`) run before the
-//    service opens its transaction.
+//    service opens its transaction. Authorizing a representative-only action answers the
+//    caller typed with their cod_vendedor (RepresentativeAuth), so no caller casts it.
 // 2. The tenant: every object is looked up by the token's id_empresa (withScope and each
 //    query's own filter), so another tenant's object is simply absent (404).
 // 3. The reach: which representatives' objects the caller may see (`reachOf`): a
 //    representative their own (cod_vendedor), a supervisor their team (the representatives
-//    whose ERP supervisor they are), managers and admins the whole tenant. An object out of
-//    reach answers 404 like an absent one; a representative's document that another
+//    whose ERP supervisor they are), managers and admins the whole tenant. Lists ask it here
+//    as a filter (`teamScope`, `visibleReps`), never by switching on the role themselves. An
+//    object out of reach answers 404 like an absent one; a representative's document that another
 //    representative tries to write is a 403 (`assertOwner`), since its id is the device's and
 //    the push cannot be answered as if it did not exist.
 //
-// Nothing here reads the database: the services look objects up and ask these functions.
+// Nothing here reads the database: the services look objects up and ask these functions. It
+// also gives a request's row-level security scope (`scopeOf`), which db/ takes as plain data.
 import type { Role } from '@campo/shared';
 import type { MiddlewareHandler } from 'hono';
+import type { Scope } from '../db/scope.ts';
 import { forbidden } from '../errors.ts';
-import type { AppEnv } from '../http/env.ts';
-import type { AuthContext } from './claims.ts';
+import type { AppEnv, AuthContext } from '../http/env.ts';
 
 interface ActionRule {
   readonly roles: readonly Role[];
@@ -60,6 +63,14 @@ const ACTIONS = {
 
 export type Action = keyof typeof ACTIONS;
 
+/** The actions only a representative may do: authorizing one answers a RepresentativeAuth. */
+export type RepresentativeAction = {
+  [A in Action]: (typeof ACTIONS)[A]['roles'] extends readonly ['representative'] ? A : never;
+}[Action];
+
+/** A representative with their cod_vendedor: what a representative-only action acts as. */
+export type RepresentativeAuth = AuthContext & { role: 'representative'; codVendedor: number };
+
 /**
  * Whether the caller's role may do the action. A representative acts only with a
  * cod_vendedor: the users table requires one, so a token without it is a bug, refused.
@@ -69,15 +80,20 @@ export function can(auth: AuthContext, action: Action): boolean {
   return rule.roles.includes(auth.role) && (auth.role !== 'representative' || auth.codVendedor !== null);
 }
 
-/** Throws the action's 403 unless the caller's role may do it. */
-export function authorize(auth: AuthContext, action: Action): void {
+/**
+ * Throws the action's 403 unless the caller's role may do it, and answers the caller: for a
+ * representative-only action, typed with the cod_vendedor `can` made sure of.
+ */
+export function authorize(auth: AuthContext, action: RepresentativeAction): RepresentativeAuth;
+export function authorize(auth: AuthContext, action: Action): AuthContext;
+export function authorize(auth: AuthContext, action: Action): AuthContext {
   if (!can(auth, action)) throw forbidden((ACTIONS[action] as ActionRule).refusal);
+  return auth;
 }
 
 /** For the representative-only actions: authorizes and answers the representative's code. */
-export function representativeFor(auth: AuthContext, action: Action): number {
-  authorize(auth, action);
-  return auth.codVendedor as number;
+export function representativeFor(auth: AuthContext, action: RepresentativeAction): number {
+  return authorize(auth, action).codVendedor;
 }
 
 /** Route gate: the role is checked before the body is read or anything is queried. */
@@ -122,10 +138,59 @@ export function reaches(auth: AuthContext, rep: { codVendedor: number | null; co
   }
 }
 
+/**
+ * Whose objects the caller sees, as the filter a list applies: a representative their own code,
+ * a supervisor their team, managers and admins the whole tenant (neither code). What the caller
+ * asks for narrows it within that: a representative asking for another, or a supervisor for
+ * another team, is out of reach (null), as is a representative or supervisor token without its
+ * code (the users table forbids one; belt and braces).
+ */
+export function teamScope(auth: AuthContext, asked: TeamFilter = {}): TeamFilter | null {
+  const reach = reachOf(auth);
+  switch (reach.kind) {
+    case 'own':
+      if (reach.codVendedor === null) return null;
+      if (asked.codVendedor !== undefined && asked.codVendedor !== reach.codVendedor) return null;
+      return { codVendedor: reach.codVendedor };
+    case 'team':
+      if (reach.codSupervisor === null) return null;
+      if (asked.codSupervisor !== undefined && asked.codSupervisor !== reach.codSupervisor) return null;
+      return { ...asked, codSupervisor: reach.codSupervisor };
+    case 'tenant':
+      return asked;
+  }
+}
+
+/** A list's filter by representative: one, or one supervisor's team; neither for the whole tenant. */
+export interface TeamFilter {
+  codVendedor?: number | undefined;
+  codSupervisor?: number | undefined;
+}
+
+/**
+ * The representatives the caller sees, for a list filtered by representative code: null for
+ * the whole tenant. Nothing here reads the database: `team` looks a supervisor's team up.
+ */
+export async function visibleReps(
+  auth: AuthContext,
+  team: (codSupervisor: number) => Promise<number[]>,
+): Promise<number[] | null> {
+  const scope = teamScope(auth);
+  if (scope === null) return [];
+  if (scope.codVendedor !== undefined) return [scope.codVendedor];
+  if (scope.codSupervisor !== undefined) return team(scope.codSupervisor);
+  return null;
+}
+
 /** The representative the caller acts as, or null when they see more than one representative. */
 export function ownRepresentative(auth: AuthContext): number | null {
   const reach = reachOf(auth);
   return reach.kind === 'own' ? reach.codVendedor : null;
+}
+
+/** The tenant and representative a request's transaction sets for row-level security (withScope). */
+export function scopeOf(auth: AuthContext): Scope {
+  return { idEmpresa: auth.idEmpresa, codVendedor: ownRepresentative(auth) };
 }
 
 /**
@@ -138,7 +203,7 @@ export function teamOf(auth: AuthContext, asked?: number): number | null {
 }
 
 /** Whether the caller is the representative who owns an object (its cod_vendedor). */
-export function owns(auth: AuthContext, codVendedor: number | null): boolean {
+export function owns(auth: AuthContext, codVendedor: number | null): auth is RepresentativeAuth {
   return auth.role === 'representative' && auth.codVendedor !== null && auth.codVendedor === codVendedor;
 }
 
@@ -147,7 +212,11 @@ export function owns(auth: AuthContext, codVendedor: number | null): boolean {
  * 403, since the id exists and the device must not take it for its own. `what` names it in the
  * refusal ("Este chamado", "Este cadastro").
  */
-export function assertOwner(auth: AuthContext, codVendedor: number | null, what = 'Este documento'): void {
+export function assertOwner(
+  auth: AuthContext,
+  codVendedor: number | null,
+  what = 'Este documento',
+): asserts auth is RepresentativeAuth {
   if (!owns(auth, codVendedor)) throw notYours(what);
 }
 

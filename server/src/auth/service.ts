@@ -1,10 +1,16 @@
 import { decodeLossless, type Session } from '@campo/shared';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
-import { loginCandidates, mostSharedLogin, tenantNames, type UserRow, userById } from '../users/service.ts';
-import type { AuthContext } from './claims.ts';
+import type { AuthContext } from '../http/env.ts';
 import { createHashGate, type HashGate } from './hash-gate.ts';
 import { dummyHash, verifyPassword } from './password.ts';
+import {
+  selectLoginCandidates,
+  selectMostSharedLogin,
+  selectTenantNames,
+  selectUserById,
+  type UserRow,
+} from './queries.ts';
 import { releaseLoginAttempt, reserveLoginAttempt } from './throttle.ts';
 import type { TokenSigner } from './tokens.ts';
 
@@ -54,7 +60,7 @@ export interface Credentials {
 /** The same login and password open several companies: the person picks one (no secret is told). */
 async function companyRequired(db: Db, users: UserRow[]): Promise<DomainError> {
   const ids = users.map((u) => u.id_empresa);
-  const names = new Map((await tenantNames(db, ids)).map((t) => [t.id_empresa, t.nome]));
+  const names = new Map((await selectTenantNames(db, ids)).map((t) => [t.id_empresa, t.nome]));
   return new DomainError(
     'LOGIN_COMPANY_REQUIRED',
     'Este login e senha abrem mais de uma empresa. Escolha em qual entrar.',
@@ -88,8 +94,8 @@ export async function login(
   await reserveLoginAttempt(db, login, address);
   let matched: UserRow[];
   try {
-    const checks = empresa === undefined ? Math.min(await mostSharedLogin(db), MAX_LOGIN_CANDIDATES) : 1;
-    const candidates = await loginCandidates(db, login, empresa, checks);
+    const checks = empresa === undefined ? Math.min(await selectMostSharedLogin(db), MAX_LOGIN_CANDIDATES) : 1;
+    const candidates = await selectLoginCandidates(db, login, empresa, checks);
     const dummy = await dummyHash();
     // One slot of the gate for all the checks: the gate bounds the cores spent hashing.
     matched = await gate.run(async () => {
@@ -116,7 +122,7 @@ export async function login(
 }
 
 export async function devLogin(db: Db, signer: TokenSigner, login: string, empresa?: number): Promise<Session> {
-  const users = await loginCandidates(db, login, empresa, MAX_LOGIN_CANDIDATES);
+  const users = await selectLoginCandidates(db, login, empresa, MAX_LOGIN_CANDIDATES);
   const [user] = users;
   if (!user) throw invalidCredentials();
   if (users.length > 1) throw await companyRequired(db, users);
@@ -134,7 +140,7 @@ export function createAuthenticator(db: Db, signer: TokenSigner, cacheMs = 2000)
     if (!claims) return null;
     let hit = cache.get(claims.userId);
     if (!hit || Date.now() - hit.at > cacheMs) {
-      hit = { row: await userById(db, claims.userId), at: Date.now() };
+      hit = { row: await selectUserById(db, claims.userId), at: Date.now() };
       cache.set(claims.userId, hit);
       if (cache.size > 10_000) cache.clear();
     }

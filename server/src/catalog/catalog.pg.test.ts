@@ -17,8 +17,8 @@ import { type Api, aRule, signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import type { SessionUser } from '../../../test/support/session.ts';
-import type { AuthContext } from '../auth/claims.ts';
 import { createDb } from '../db/kysely.ts';
+import type { AuthContext } from '../http/env.ts';
 import { listCatalog } from './service.ts';
 
 const db = useTestDatabase();

@@ -13,10 +13,11 @@ import {
   type ProductCondition,
   searchTerms,
 } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import {
   type CatalogRow,
   countCatalog,

@@ -6,9 +6,9 @@
 import type { SyncCollection, SyncPushResult, SyncPushRow } from '@campo/shared';
 import type { RawBuilder } from 'kysely';
 import type { z } from 'zod';
-import type { AuthContext } from '../auth/claims.ts';
 import type { Db } from '../db/kysely.ts';
 import type { Tx } from '../db/scope.ts';
+import type { AuthContext } from '../http/env.ts';
 
 /** A document built in TypeScript, with its change-log key. */
 export interface SyncDoc {

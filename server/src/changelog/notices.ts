@@ -7,8 +7,9 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { availabilityOf } from '../db/availability.ts';
 import type { Db } from '../db/kysely.ts';
+import { poolOf } from '../db/pools.ts';
 import { PREPARED } from '../db/prepared.ts';
-import { poolOf, type Tx } from '../db/scope.ts';
+import type { Tx } from '../db/scope.ts';
 import { currentRequestId, log as defaultLog, outsideRequest } from '../log.ts';
 
 export const SYNC_CHANNEL = 'campo_sync';

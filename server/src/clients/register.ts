@@ -7,13 +7,13 @@
 // column widths.
 import { type ErrorCode, type NewClient, type NewClientResult, toErpText } from '@campo/shared';
 import { sql } from 'kysely';
-import { assertOwner, owns, representativeFor } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { assertOwner, owns, representativeFor, scopeOf } from '../auth/authorize.ts';
 import { touchDocuments, touchSqlDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { pautaExists } from '../directory/service.ts';
 import { DomainError, type ProblemExtra } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { loadRegistrationDocs } from './documents.ts';
 import { portfolioDocuments } from './portfolio-documents.ts';
 

@@ -17,10 +17,11 @@ import {
   searchTerms,
   ZClientOrderStatus,
 } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import {
   type ClientDetailRow,
   type ClientSummaryRow,

@@ -5,10 +5,10 @@
 // stored: it comes back as the master state with a reason per field, to fix and queue again
 // under the same id, or to discard. Once created, the client itself arrives in clientes.
 import { type SyncOrderReason, type SyncPushRow, type SyncRegistration, ZNewClient } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
 import { answerOf } from '../changelog/push-answer.ts';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { registerClient } from './register.ts';
 
 function refused(row: SyncPushRow, reasons: SyncOrderReason[]): SyncRegistration {

@@ -2,10 +2,11 @@
 // representative's orders and the daily positivation target. Only managers and admins change
 // them (the routes check the role before the body is read).
 import type { Company } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import { refreshCollectionLog } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
+import type { AuthContext } from '../http/env.ts';
 import { settingsCollection } from './collection.ts';
 import { inspectLogo, toDataUrl } from './logo.ts';
 import { clearLogo, upsertLogo, upsertMetaPositivacaoDia } from './queries.ts';

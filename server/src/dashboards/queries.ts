@@ -188,16 +188,14 @@ export async function selectFlexBase(tx: Tx, idEmpresa: number, codVendedor: num
 }
 
 export async function selectReps(tx: Tx, idEmpresa: number, f: TeamFilter, limit: number) {
-  const rows = await tx
+  let query = tx
     .selectFrom('app.vw_vendedores as v')
     .modifyFront(sql.raw(PREPARED))
     .select(['v.cod_vendedor', 'v.nome', 'v.cod_supervisor', 'v.perc_comissao', 'v.perc_comissao_flex'])
-    .where('v.id_empresa', '=', idEmpresa)
-    .$if(f.codVendedor !== undefined, (qb) => qb.where('v.cod_vendedor', '=', f.codVendedor as number))
-    .$if(f.codSupervisor !== undefined, (qb) => qb.where('v.cod_supervisor', '=', f.codSupervisor as number))
-    .orderBy('v.cod_vendedor')
-    .limit(limit)
-    .execute();
+    .where('v.id_empresa', '=', idEmpresa);
+  if (f.codVendedor !== undefined) query = query.where('v.cod_vendedor', '=', f.codVendedor);
+  if (f.codSupervisor !== undefined) query = query.where('v.cod_supervisor', '=', f.codSupervisor);
+  const rows = await query.orderBy('v.cod_vendedor').limit(limit).execute();
   return rows.map((r) => ({ ...r, cod_vendedor: r.cod_vendedor as number }));
 }
 

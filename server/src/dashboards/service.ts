@@ -18,11 +18,11 @@ import {
   statusOfSitua,
   ZClientOrderStatus,
 } from '@campo/shared';
-import { reaches, reachOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { reaches, scopeOf, teamScope } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import * as q from './queries.ts';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -31,7 +31,7 @@ const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOS
 
 function byRep(figures: q.Figure[]): Map<number, number> {
   return new Map(
-    figures.filter((f) => f.nivel === 'rep' && f.cod_vendedor !== null).map((f) => [f.cod_vendedor as number, f.valor]),
+    figures.flatMap((f) => (f.nivel === 'rep' && f.cod_vendedor !== null ? [[f.cod_vendedor, f.valor] as const] : [])),
   );
 }
 function bySupervisor(figures: q.Figure[]): Map<number | null, number> {
@@ -46,12 +46,12 @@ async function positivationToday(tx: Tx, idEmpresa: number, cal: q.Calendar, f: 
 }
 
 /** The representative whose dashboard the caller asks for, or 404 when out of reach. */
-async function repInReach(tx: Tx, auth: AuthContext, codVendedor: number | undefined) {
-  const reach = reachOf(auth);
-  if (reach.kind === 'own') {
-    if (codVendedor !== undefined && codVendedor !== reach.codVendedor) throw notFound('Representante');
-    codVendedor = reach.codVendedor as number;
-  } else if (codVendedor === undefined) {
+async function repInReach(tx: Tx, auth: AuthContext, asked: number | undefined) {
+  // A representative's own, whatever they ask for; the others name one in their reach.
+  const scope = teamScope(auth, { codVendedor: asked });
+  if (scope === null) throw notFound('Representante');
+  const { codVendedor } = scope;
+  if (codVendedor === undefined) {
     throw new DomainError(
       'COD_VENDEDOR_REQUIRED',
       'Informe codVendedor: o painel do representante é de um representante.',
@@ -145,12 +145,10 @@ export function getSupervisorDashboard(
   input: { codSupervisor?: number | undefined; mes?: string | undefined },
 ): Promise<SupervisorDashboard> {
   return withScope(db, scopeOf(auth), async (tx) => {
-    let codSupervisor = input.codSupervisor;
-    const reach = reachOf(auth);
-    if (reach.kind === 'team') {
-      if (codSupervisor !== undefined && codSupervisor !== reach.codSupervisor) throw notFound('Supervisor');
-      codSupervisor = reach.codSupervisor as number;
-    }
+    // A supervisor's own team, whatever they ask for; managers and admins the one they ask for, or all.
+    const scope = teamScope(auth, { codSupervisor: input.codSupervisor });
+    if (scope === null) throw notFound('Supervisor');
+    const { codSupervisor } = scope;
     if (codSupervisor !== undefined && !(await q.selectSupervisor(tx, auth.idEmpresa, codSupervisor))) {
       throw notFound('Supervisor');
     }
@@ -198,8 +196,8 @@ async function cards(tx: Tx, idEmpresa: number, cal: q.Calendar) {
   const activeReps = new Map<number | null, number>();
   for (const r of await q.selectRepSupervisors(tx, idEmpresa)) {
     teamSize.set(r.cod_supervisor, (teamSize.get(r.cod_supervisor) ?? 0) + 1);
-    const cod = r.cod_vendedor as number;
-    if ((repBilling.get(cod) ?? 0) > 0 || (repPositivation.get(cod) ?? 0) > 0) {
+    const cod = r.cod_vendedor;
+    if (cod !== null && ((repBilling.get(cod) ?? 0) > 0 || (repPositivation.get(cod) ?? 0) > 0)) {
       activeReps.set(r.cod_supervisor, (activeReps.get(r.cod_supervisor) ?? 0) + 1);
     }
   }

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
-import { rememberPool } from './scope.ts';
+import { rememberPool } from './pools.ts';
 import type { DB } from './types.ts';
 // Registers the number parsers for bigint and numeric before any query runs.
 import './pool.ts';

@@ -2,12 +2,11 @@
 // first statement sets campo.id_empresa (and campo.cod_vendedor for a representative). The
 // row-level security policies on the app tables read those settings, so a query that forgets
 // its tenant filter still sees only the caller's rows (defence in depth; see docs/security.md).
-import { CompiledQuery, type RawBuilder, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type RawBuilder, type Transaction } from 'kysely';
 import type pg from 'pg';
-import { ownRepresentative } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
 import { Batch, type BatchStatement } from './batch.ts';
 import type { Db } from './kysely.ts';
+import { poolOf } from './pools.ts';
 import { PREPARED, statementOf } from './prepared.ts';
 import type { DB } from './types.ts';
 
@@ -17,10 +16,6 @@ export interface Scope {
   idEmpresa: number;
   /** Set for representatives only: their rows, and no other representative's. */
   codVendedor: number | null;
-}
-
-export function scopeOf(auth: AuthContext): Scope {
-  return { idEmpresa: auth.idEmpresa, codVendedor: ownRepresentative(auth) };
 }
 
 /**
@@ -33,22 +28,45 @@ export const WRITER_LOCK_NS = 1128353104;
 
 export function withScope<T>(db: Db, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (tx) => {
-    await sql`${sql.raw(PREPARED)}select ${scopeSettings(scope)}`.execute(tx);
+    await setScope(tx, scope);
     return fn(tx);
   });
 }
 
-const pools = new WeakMap<Db, pg.Pool>();
-
-/** createDb's pool, for what Kysely does not drive (withScopePipelined). */
-export function rememberPool(db: Db, pool: pg.Pool): void {
-  pools.set(db, pool);
+/**
+ * The select-list items every transaction that reads or writes tenant data opens with (a
+ * request's, a pull page's, the push worker's): the settings row-level security reads, São
+ * Paulo's calendar (current_date in views, such as the rules in force and today's positivation,
+ * and the timestamps written into the ERP follow it, whatever the server's zone), and the shared
+ * lock that registers the transaction before it can take an xid (see WRITER_LOCK_NS). Its two
+ * parameters are $n and $n+1, in scopeParameters' order.
+ *
+ * `writerLock: false` leaves the registration out, for a transaction that writes no change-log
+ * row: a read on a hot standby (which has no Campo writers to register against), and the push
+ * worker, whose transaction holds its xid while it sends to the push services (seconds): every
+ * pull in the database would wait for it (sync/queries.ts, HORIZON_SQL) for nothing.
+ */
+export function scopeSettingsSql(n = 1, { writerLock = true } = {}): string {
+  const settings = `set_config('campo.id_empresa', $${n}, true),
+       set_config('campo.cod_vendedor', $${n + 1}, true),
+       set_config('TimeZone', 'America/Sao_Paulo', true)`;
+  return writerLock
+    ? `${settings},\n       pg_advisory_xact_lock_shared(${WRITER_LOCK_NS}, pg_backend_pid())`
+    : settings;
 }
 
-export function poolOf(db: Db): pg.Pool {
-  const pool = pools.get(db);
-  if (!pool) throw new Error('this Db was not made by createDb');
-  return pool;
+/** The values of scopeSettingsSql's parameters: the tenant, and the representative or ''. */
+export function scopeParameters(scope: Scope): [string, string] {
+  return [String(scope.idEmpresa), scope.codVendedor === null ? '' : String(scope.codVendedor)];
+}
+
+/**
+ * Sets a transaction up for a tenant: withScope's first statement, and the push worker's for each
+ * tenant of its batch in turn (without the writer lock, see scopeSettingsSql).
+ */
+export async function setScope(tx: Tx, scope: Scope, options: { writerLock?: boolean } = {}): Promise<void> {
+  const text = `${PREPARED}select ${scopeSettingsSql(1, options)}`;
+  await tx.executeQuery(CompiledQuery.raw(text, scopeParameters(scope)));
 }
 
 /** A transaction's statements sent without waiting for the answers of those before them. */
@@ -124,11 +142,19 @@ export async function withScopePipelined<T, R>(
   };
   try {
     void run(CompiledQuery.raw(`${PREPARED}begin`));
-    const head = handled(
-      pipeline.send(sql<R>`${sql.raw(PREPARED)}select ${scopeSettings(scope)}, ${first}`).then((rows) => rows[0] as R),
+    // The scope's items come first, so they run before first's; their parameters follow first's.
+    const head = first.compile(db);
+    const settings = scopeSettingsSql(head.parameters.length + 1);
+    const firstRow = handled(
+      run(
+        CompiledQuery.raw(`${PREPARED}select ${settings}, ${head.sql}`, [
+          ...head.parameters,
+          ...scopeParameters(scope),
+        ]),
+      ).then((rows) => rows[0] as R),
     );
     try {
-      const out = await fn(pipeline, head);
+      const out = await fn(pipeline, firstRow);
       if (!ended) await pipeline.commit();
       // A statement fn sent and never awaited failed: the COMMIT behind it rolled back.
       const failed = (await Promise.allSettled(sent)).find((r) => r.status === 'rejected');
@@ -161,14 +187,4 @@ export async function withScopePipelined<T, R>(
 function handled<X>(promise: Promise<X>): Promise<X> {
   promise.catch(() => undefined);
   return promise;
-}
-
-function scopeSettings(scope: Scope) {
-  // The business calendar is São Paulo's: current_date in views (rules in force, today's
-  // positivation) and timestamps written into the ERP follow it, whatever the server's zone.
-  // The shared lock registers the transaction before it can take an xid (see WRITER_LOCK_NS).
-  return sql`set_config('campo.id_empresa', ${String(scope.idEmpresa)}, true),
-             set_config('campo.cod_vendedor', ${scope.codVendedor === null ? '' : String(scope.codVendedor)}, true),
-             set_config('TimeZone', 'America/Sao_Paulo', true),
-             pg_advisory_xact_lock_shared(${WRITER_LOCK_NS}, pg_backend_pid())`;
 }

@@ -1,8 +1,8 @@
 import type { DirectoryPautas, DirectoryReps, DirectorySupervisors } from '@campo/shared';
-import { teamOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf, teamOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
+import type { AuthContext } from '../http/env.ts';
 import { selectPautaExists, selectPautas, selectReps, selectSupervisors } from './queries.ts';
 
 const present = <T>(v: T | null): v is T => v !== null;
@@ -12,14 +12,11 @@ export async function listReps(db: Db, auth: AuthContext): Promise<DirectoryReps
     // A supervisor chooses among their own team only, as everywhere else.
     const rows = await selectReps(tx, auth.idEmpresa, teamOf(auth));
     return {
-      items: rows
-        .filter((r) => present(r.cod_vendedor))
-        .map((r) => ({
-          codVendedor: r.cod_vendedor as number,
-          nome: r.nome,
-          codSupervisor: r.cod_supervisor,
-          ativo: r.ativo ?? false,
-        })),
+      items: rows.flatMap((r) =>
+        r.cod_vendedor === null
+          ? []
+          : [{ codVendedor: r.cod_vendedor, nome: r.nome, codSupervisor: r.cod_supervisor, ativo: r.ativo ?? false }],
+      ),
     };
   });
 }
@@ -28,9 +25,9 @@ export async function listSupervisors(db: Db, auth: AuthContext): Promise<Direct
   return withScope(db, scopeOf(auth), async (tx) => {
     const rows = await selectSupervisors(tx, auth.idEmpresa);
     return {
-      items: rows
-        .filter((r) => present(r.cod_supervisor))
-        .map((r) => ({ codSupervisor: r.cod_supervisor as number, nome: r.nome, ativo: r.ativo ?? false })),
+      items: rows.flatMap((r) =>
+        r.cod_supervisor === null ? [] : [{ codSupervisor: r.cod_supervisor, nome: r.nome, ativo: r.ativo ?? false }],
+      ),
     };
   });
 }

@@ -12,12 +12,12 @@ import {
   type OpportunityCreate,
   type OpportunityPatch,
 } from '@campo/shared';
-import { owns, representativeFor } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { owns, representativeFor, scopeOf } from '../auth/authorize.ts';
 import { touchDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { loadOpportunityDocs, opportunitySyncDoc, toApi } from './documents.ts';
 import * as q from './queries.ts';
 

@@ -16,14 +16,14 @@ import {
   ZOpportunityCreate,
   ZOpportunityPatch,
 } from '@campo/shared';
-import { assertOwner, notYours } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { assertOwner, authorize, notYours, type RepresentativeAuth, scopeOf } from '../auth/authorize.ts';
 import { touchDocuments } from '../changelog/changelog.ts';
 import { answerOf, validationRefusal } from '../changelog/push-answer.ts';
 import { dropRefusals, keepRefusal, refusalsOf } from '../changelog/refusals.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { loadOpportunityDocs, toApi } from './documents.ts';
 import * as q from './queries.ts';
 import { createOpportunity, deleteOpportunity, OpportunityDeleted, PATCHABLE, updateOpportunity } from './service.ts';
@@ -32,12 +32,12 @@ import { createOpportunity, deleteOpportunity, OpportunityDeleted, PATCHABLE, up
  * Keeps (or, with null, drops) the refusal of an edit of the card, and records the card for the
  * devices; false when the card was deleted meanwhile (the deletion wins: no refusal is kept).
  */
-async function setRefusal(db: Db, auth: AuthContext, id: string, recusa: SyncRefusal | null): Promise<boolean> {
+async function setRefusal(db: Db, auth: RepresentativeAuth, id: string, recusa: SyncRefusal | null): Promise<boolean> {
   return withScope(db, scopeOf(auth), async (tx) => {
     // Locked, so a deletion cannot slip in between this check and the refusal's row.
     if (!(await q.selectOwner(tx, auth.idEmpresa, id))) return false;
     if (recusa) {
-      await keepRefusal(tx, auth.idEmpresa, 'funil', auth.codVendedor as number, {
+      await keepRefusal(tx, auth.idEmpresa, 'funil', auth.codVendedor, {
         chave: id,
         item: '',
         dados: recusa,
@@ -84,8 +84,9 @@ function deviceTime(value: unknown): Date | undefined {
 async function current(db: Db, auth: AuthContext, id: string) {
   return withScope(db, scopeOf(auth), async (tx) => {
     const owner = await q.selectOwner(tx, auth.idEmpresa, id);
-    if (owner) assertOwner(auth, owner.cod_vendedor);
-    const row = owner ? await q.selectOpportunity(tx, auth.idEmpresa, auth.codVendedor as number, id) : undefined;
+    if (!owner) return null;
+    assertOwner(auth, owner.cod_vendedor);
+    const row = await q.selectOpportunity(tx, auth.idEmpresa, auth.codVendedor, id);
     if (!row) return null;
     const recusa = (await refusalsOf(tx, auth.idEmpresa, 'funil', [id])).get(id)?.[0]?.dados as SyncRefusal | undefined;
     return { ...toApi(row), ...(recusa ? { recusa } : {}) } as SyncOpportunity;
@@ -113,7 +114,12 @@ function refusedCreation(next: Record<string, unknown>, recusa: SyncRefusal): Sy
   return { ...(pushed as SyncOpportunity), recusa, _deleted: false };
 }
 
-async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, reread = false): Promise<SyncOpportunity | null> {
+async function pushOne(
+  db: Db,
+  auth: RepresentativeAuth,
+  row: SyncPushRow,
+  reread = false,
+): Promise<SyncOpportunity | null> {
   const next = row.newDocumentState as Record<string, unknown>;
   const id = row.newDocumentState.id;
   const server = await current(db, auth, id);
@@ -191,7 +197,9 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, reread = fal
  * applied. Only a card of another representative refuses the whole push (403: scope).
  */
 export async function pushOpportunities(db: Db, auth: AuthContext, rows: SyncPushRow[]) {
+  // Passed already by the sync layer (sync.representative, the same roles): typed here.
+  const rep = authorize(auth, 'funnel.use');
   const masters: (SyncOpportunity | null)[] = [];
-  for (const row of rows) masters.push(await pushOne(db, auth, row));
+  for (const row of rows) masters.push(await pushOne(db, rep, row));
   return answerOf(rows, masters, STAMPS);
 }

@@ -1,4 +1,19 @@
-import type { AuthContext } from '../auth/claims.ts';
+import type { Role } from '@campo/shared';
+
+/**
+ * The caller, as the auth middleware established it from a valid token and a live user row.
+ * Owned here, with the request's context, so that http/ needs nothing from auth/: auth fills
+ * it in and the domains read it.
+ */
+export interface AuthContext {
+  userId: number;
+  login: string;
+  name: string;
+  role: Role;
+  idEmpresa: number;
+  codVendedor: number | null;
+  codSupervisor: number | null;
+}
 
 /** What middleware puts in a request's context for the handlers. */
 export interface AppEnv {

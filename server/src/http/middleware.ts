@@ -186,7 +186,7 @@ const unexpected: ErrorHandler<AppEnv> = (err, c) => {
 export const errorHandler =
   (database?: DatabaseAvailability): ErrorHandler<AppEnv> =>
   (err, c) => {
-    if (err instanceof DomainError) return problemResponse(c, err);
+    if (err instanceof DomainError && err.isProblem()) return problemResponse(c, err);
     if (database ? database.failed(err) : isDatabaseUnavailable(err)) return problemResponse(c, databaseUnavailable());
     return unexpected(err, c);
   };

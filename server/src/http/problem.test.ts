@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError, type ProblemExtra, STANDARD_PROBLEM_MEMBERS } from '../errors.ts';
 import { problemResponse } from './problem.ts';
 
-async function answer(err: DomainError, status?: number) {
+async function answer(err: DomainError<ErrorCode>, status?: number) {
   const app = new OpenAPIHono();
   app.get('/x', (c) => problemResponse(c, err, status));
   const res = await app.request('/x');

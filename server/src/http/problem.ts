@@ -1,4 +1,4 @@
-import { ERRORS, type FieldError, type Problem } from '@campo/shared';
+import { ERRORS, type ErrorCode, type FieldError, type Problem } from '@campo/shared';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
@@ -9,7 +9,7 @@ import type { DomainError } from '../errors.ts';
  * (shared/src/errors.ts), the rest from the error. `status` only for what the framework refused
  * with its own (HTTP_ERROR).
  */
-export function problemResponse(c: Context, err: DomainError, status = err.status): Response {
+export function problemResponse(c: Context, err: DomainError<ErrorCode>, status = err.status): Response {
   const requestId = c.get('requestId' as never) as string | undefined;
   // Extensions first, the standard members last: none of them can be shadowed.
   const body: Problem = {

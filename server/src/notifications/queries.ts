@@ -9,12 +9,6 @@ import { currentRequestId } from '../log.ts';
 /** How many devices one login may keep registered; the oldest registration goes first. */
 export const DEVICES_PER_USER_MAX = 10;
 
-/** Sets the tenant for what follows in the transaction, as withScope does for a request. */
-export async function setTenant(tx: Tx, idEmpresa: number): Promise<void> {
-  await sql`select set_config('campo.id_empresa', ${String(idEmpresa)}, true),
-                   set_config('campo.cod_vendedor', '', true)`.execute(tx);
-}
-
 // Subscriptions --------------------------------------------------------------------------
 
 /** Removes the endpoint's registration in other tenants (see app.push_liberar_endpoint). */

@@ -2,11 +2,11 @@
 // subscribed it last; the pending-approval badge counts what the caller may decide.
 import { createECDH } from 'node:crypto';
 import { type PushSubscriptionCreate, type PushSubscriptionSaved, toErpText } from '@campo/shared';
-import { can, reachOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { can, scopeOf, teamScope } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { validationFailed } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import {
   countPendingOrders,
@@ -78,9 +78,8 @@ export async function unsubscribe(db: Db, auth: AuthContext, endpoint: string): 
 export async function pendingCount(db: Db, auth: AuthContext): Promise<number> {
   // The spec gives a caller who does not approve 0 rather than an error.
   if (!can(auth, 'orders.decide')) return 0;
-  const reach = reachOf(auth);
-  // Without a supervisor code there is no team (the users table forbids it; belt and braces).
-  if (reach.kind === 'team' && reach.codSupervisor === null) return 0;
-  const team = reach.kind === 'team' ? reach.codSupervisor : null;
-  return withScope(db, scopeOf(auth), (tx) => countPendingOrders(tx, auth.idEmpresa, team));
+  // A supervisor's team, or the whole tenant; without a supervisor code there is no team.
+  const team = teamScope(auth);
+  if (team === null) return 0;
+  return withScope(db, scopeOf(auth), (tx) => countPendingOrders(tx, auth.idEmpresa, team.codSupervisor ?? null));
 }

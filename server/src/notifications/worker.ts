@@ -9,7 +9,7 @@ import type pg from 'pg';
 import webpush from 'web-push';
 import { availabilityOf } from '../db/availability.ts';
 import { createDb } from '../db/kysely.ts';
-import type { Tx } from '../db/scope.ts';
+import { setScope, type Tx } from '../db/scope.ts';
 import { log as defaultLog } from '../log.ts';
 import { pushDeliveries, pushGivenUp } from '../metrics.ts';
 import {
@@ -21,7 +21,6 @@ import {
   type OutboxRow,
   purgeFinished,
   recordOutcome,
-  setTenant,
 } from './queries.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -233,7 +232,7 @@ export function createPushDrainer(options: PushDrainOptions): PushDrainer {
     // Each tenant's devices are read under row-level security with that tenant set.
     const targets = new Map<number, DeviceRow[]>();
     for (const [tenant, tenantRows] of byTenant) {
-      await setTenant(tx, tenant);
+      await setScope(tx, { idEmpresa: tenant, codVendedor: null }, { writerLock: false });
       const devices = await devicesOf(tx, tenant, [...new Set(tenantRows.map((r) => r.usuario))]);
       for (const row of tenantRows) {
         const pending = row.endpoints_pendentes ? new Set(row.endpoints_pendentes) : null;
@@ -262,7 +261,7 @@ export function createPushDrainer(options: PushDrainOptions): PushDrainer {
 
     const result = { ...EMPTY, claimed: rows.length };
     for (const [tenant, tenantRows] of byTenant) {
-      await setTenant(tx, tenant);
+      await setScope(tx, { idEmpresa: tenant, codVendedor: null }, { writerLock: false });
       for (const row of tenantRows) {
         const devices = targets.get(row.id) ?? [];
         let outcome: OutboxOutcome;

@@ -21,16 +21,16 @@ import {
   statusOfSitua,
   toErpText,
 } from '@campo/shared';
-import { authorize, reachOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { authorize, type RepresentativeAuth, scopeOf, visibleReps } from '../auth/authorize.ts';
 import { drawnDocumentWrite, touchDocuments, touchSqlDocuments } from '../changelog/changelog.ts';
 import { announceCommitted } from '../changelog/notices.ts';
 import { clientDocumentLogged, clientLastOrderWrites, portfolioDocuments } from '../clients/portfolio-documents.ts';
 import { isDatabaseUnavailable } from '../db/availability.ts';
 import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
-import { type Pipeline, scopeOf, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
+import { type Pipeline, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
@@ -78,8 +78,8 @@ export function requestHash(input: OrderCreate): string {
  * Checks the order against the portfolio, the catalog and the ceilings read by the order's
  * context statement; throws ORDER_REFUSED with every reason.
  */
-function priceAndCheck(auth: AuthContext, input: OrderCreate, date: string, context: q.OrderContext) {
-  const codVendedor = auth.codVendedor as number;
+function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: string, context: q.OrderContext) {
+  const codVendedor = auth.codVendedor;
   const client = context.client;
   if (!client || client.cod_vendedor !== codVendedor) {
     throw refused([
@@ -217,7 +217,7 @@ function paymentTermOf(
  */
 async function insertOrderTx(
   p: Pipeline,
-  auth: AuthContext,
+  auth: RepresentativeAuth,
   input: OrderCreate,
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
@@ -229,7 +229,7 @@ async function insertOrderTx(
   const id = context.idPedido;
   const row = q.insertOrderSql(auth.idEmpresa, {
     id,
-    cod_vendedor: auth.codVendedor as number,
+    cod_vendedor: auth.codVendedor,
     id_cliente: input.idCliente,
     // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
     // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
@@ -253,7 +253,7 @@ async function insertOrderTx(
     id,
     numPedSar: drawn.placeholder,
     status: 'pending_approval',
-    codVendedor: auth.codVendedor as number,
+    codVendedor: auth.codVendedor,
     idCliente: input.idCliente,
     nomeCliente: client.razao_social ?? '',
     cnpjCpfCliente: client.cnpj_cpf,
@@ -351,10 +351,10 @@ export async function createOrder(
   input: OrderCreate,
   now = new Date(),
 ): Promise<OrderResult> {
-  authorize(auth, 'orders.create');
+  const rep = authorize(auth, 'orders.create');
   const hash = requestHash(input);
   try {
-    const result = await createOrderTx(db, auth, key, input, hash, now);
+    const result = await createOrderTx(db, rep, key, input, hash, now);
     if (!result.replayed) ordersTotal.inc({ outcome: 'created' });
     return result;
   } catch (err) {
@@ -373,7 +373,7 @@ export async function createOrder(
  */
 async function createOrderTx(
   db: Db,
-  auth: AuthContext,
+  auth: RepresentativeAuth,
   key: string,
   input: OrderCreate,
   hash: string,
@@ -394,7 +394,7 @@ async function createOrderTx(
           idEmpresa: auth.idEmpresa,
           idUsuario: auth.userId,
           chave: key,
-          codVendedor: auth.codVendedor as number,
+          codVendedor: auth.codVendedor,
           idCliente: input.idCliente,
           idPauta: input.idPauta ?? null,
           idProdutos: [...new Set(input.itens.map((i) => i.idProduto))],
@@ -466,18 +466,12 @@ async function loadOrder(tx: Tx, idEmpresa: number, id: number): Promise<Order> 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The representatives whose orders the caller may see; null means every one of the tenant. */
-async function visibleReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
-  const reach = reachOf(auth);
-  switch (reach.kind) {
-    case 'own':
-      return [reach.codVendedor as number];
-    case 'team':
-      return (await q.selectTeam(tx, auth.idEmpresa, reach.codSupervisor as number)).map(
-        (r) => r.cod_vendedor as number,
-      );
-    case 'tenant':
-      return null;
-  }
+function visibleOrderReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
+  return visibleReps(auth, async (codSupervisor) =>
+    (await q.selectTeam(tx, auth.idEmpresa, codSupervisor)).flatMap((r) =>
+      r.cod_vendedor === null ? [] : [r.cod_vendedor],
+    ),
+  );
 }
 
 /**
@@ -493,7 +487,7 @@ async function reconcileErpOrders(tx: Tx, idEmpresa: number): Promise<void> {
 
 async function orderInScope(tx: Tx, auth: AuthContext, id: number, forUpdate = false) {
   const row = await q.selectOrder(tx, auth.idEmpresa, id, forUpdate);
-  const reps = await visibleReps(tx, auth);
+  const reps = await visibleOrderReps(tx, auth);
   // Out of scope answers like unknown: the caller learns nothing about other teams' orders.
   if (!row || (reps !== null && !reps.includes(row.cod_vendedor))) throw notFound('Pedido');
   return row;
@@ -522,7 +516,7 @@ export async function listOrders(db: Db, auth: AuthContext, query: ListOrdersQue
     await reconcileErpOrders(tx, auth.idEmpresa);
     const { items, total } = await q.selectOrders(tx, {
       idEmpresa: auth.idEmpresa,
-      codVendedores: await visibleReps(tx, auth),
+      codVendedores: await visibleOrderReps(tx, auth),
       situa: query.status?.map((s) => SITUA[s]),
       numPedSar: query.numPedSar,
       idCliente: query.idCliente,

@@ -13,11 +13,12 @@ import {
   type SyncPushRow,
   ZOrderCreate,
 } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import { answerOf } from '../changelog/push-answer.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { orderSyncDoc } from './documents.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';

@@ -22,12 +22,12 @@ import {
   type RulesInForce,
   ruleFromRow,
 } from '@campo/shared';
-import { ownCeilingOnly, reaches, representativeCode } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { ownCeilingOnly, reaches, representativeCode, scopeOf } from '../auth/authorize.ts';
 import { refreshCollectionLog } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, validationFailed } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { rulesCollection } from './collection.ts';
 import {
   countRules,

@@ -8,7 +8,7 @@ import { readCp1252 } from '@campo/shared';
 import type pg from 'pg';
 import { copyOut } from '../db/copy-out.ts';
 import { PREPARED } from '../db/prepared.ts';
-import { WRITER_LOCK_NS } from '../db/scope.ts';
+import { scopeParameters, scopeSettingsSql } from '../db/scope.ts';
 import { type ChangeWindow, HORIZON_SQL } from './queries.ts';
 
 export interface BytePage {
@@ -60,13 +60,9 @@ export async function readReplicaMark(pool: pg.Pool): Promise<ReplicaMark> {
 
 const LSN = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/i;
 
-const SCOPE_SETTINGS = `set_config('campo.id_empresa', $1, true),
-       set_config('campo.cod_vendedor', $2, true),
-       set_config('TimeZone', 'America/Sao_Paulo', true)`;
-const SCOPE_AND_HORIZON = `${PREPARED}select ${SCOPE_SETTINGS},
-       pg_advisory_xact_lock_shared(${WRITER_LOCK_NS}, pg_backend_pid()),
+const SCOPE_AND_HORIZON = `${PREPARED}select ${scopeSettingsSql()},
        ${HORIZON_SQL}::text as horizon`;
-const SCOPE_AND_REPLAYED = `${PREPARED}select ${SCOPE_SETTINGS},
+const SCOPE_AND_REPLAYED = `${PREPARED}select ${scopeSettingsSql(1, { writerLock: false })},
        coalesce(pg_last_wal_replay_lsn() >= $3::pg_lsn, false) as replayed`;
 
 /**
@@ -107,7 +103,7 @@ async function readPage(
     // registration of the transaction (a pull takes no xid, but the rule is one for all; a
     // standby takes no such lock, and has no Campo writers to register against). Prepared,
     // BEGIN on its own: a round trip costs PostgreSQL less than planning the horizon's read.
-    const settings = [String(w.idEmpresa), codVendedor];
+    const settings = scopeParameters(w);
     let horizon: string;
     await client.query('begin');
     if (mark === null) {

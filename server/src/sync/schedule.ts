@@ -5,7 +5,7 @@
 // second process doing the same refresh right after finds nothing changed.
 import { availabilityOf } from '../db/availability.ts';
 import type { Db } from '../db/kysely.ts';
-import { poolOf } from '../db/scope.ts';
+import { poolOf } from '../db/pools.ts';
 import { refreshAll } from './service.ts';
 
 export interface RefreshLog {

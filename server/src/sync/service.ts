@@ -18,12 +18,12 @@ import {
   type SyncRefreshCounts,
 } from '@campo/shared';
 import type pg from 'pg';
-import { can } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { can, scopeOf } from '../auth/authorize.ts';
 import { idOfKey, isBuilt, lockFirstBuild } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
-import { type Scope, scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Scope, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, forbidden, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import { definitionOf, refreshChangeLog } from './collections.ts';
 import { type BytePage, copyPage, copyReplicaPage, cp1252Utf8, readReplicaMark } from './page.ts';

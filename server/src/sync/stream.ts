@@ -6,11 +6,10 @@ import { backoffDelay } from '@campo/shared';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import pg from 'pg';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import { SYNC_CHANNEL, type SyncChange } from '../changelog/notices.ts';
-import { scopeOf } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
-import type { AppEnv } from '../http/env.ts';
+import type { AppEnv, AuthContext } from '../http/env.ts';
 import { log as defaultLog, outsideRequest } from '../log.ts';
 import { sseStreamsOpen } from '../metrics.ts';
 

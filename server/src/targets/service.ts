@@ -2,11 +2,11 @@
 // the screen), and may start a month from the previous one. The representative dashboard and
 // the supervisor ranking read them.
 import type { TargetsPage, TargetsUpdate } from '@campo/shared';
-import { teamOf } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf, teamOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { validationFailed } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import * as q from './queries.ts';
 
 export async function listTargets(

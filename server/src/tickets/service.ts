@@ -16,12 +16,12 @@ import {
   ticketTransition,
   toLatin1,
 } from '@campo/shared';
-import { assertOwner, authorize, representativeFor } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { assertOwner, authorize, representativeFor, scopeOf } from '../auth/authorize.ts';
 import { touchDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { enqueuePush } from '../notifications/outbox.ts';
 import { loadTicketDocs } from './documents.ts';
 import * as q from './queries.ts';
@@ -193,7 +193,7 @@ export async function listTickets(db: Db, auth: AuthContext, side: Side, query: 
       query.cliente === undefined ? undefined : `%${toLatin1(query.cliente).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const { items, total } = await q.selectTickets(tx, {
       idEmpresa: auth.idEmpresa,
-      codVendedor: side === 'representative' ? (auth.codVendedor as number) : query.codVendedor,
+      codVendedor: side === 'representative' ? representativeFor(auth, 'tickets.representative') : query.codVendedor,
       status: query.status,
       idCliente: query.idCliente,
       clienteLike: like,

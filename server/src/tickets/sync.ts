@@ -12,14 +12,14 @@ import {
   TICKET_MESSAGE_MAX,
   ZTicketCreate,
 } from '@campo/shared';
-import { assertOwner } from '../auth/authorize.ts';
-import type { AuthContext } from '../auth/claims.ts';
+import { assertOwner, authorize, type RepresentativeAuth, scopeOf } from '../auth/authorize.ts';
 import { touchDocuments } from '../changelog/changelog.ts';
 import { answerOf, validationRefusal } from '../changelog/push-answer.ts';
 import { dropRefusals, keepRefusal } from '../changelog/refusals.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, withScope } from '../db/scope.ts';
+import { withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { loadTicketDocs } from './documents.ts';
 import * as q from './queries.ts';
 import { closeTicket, createTicket, replyTicket } from './service.ts';
@@ -118,7 +118,7 @@ function isSameKeyRace(err: unknown, constraint: string): boolean {
   return typeof e === 'object' && e !== null && e.code === '23505' && e.constraint === constraint;
 }
 
-async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<SyncTicket | null> {
+async function pushOne(db: Db, auth: RepresentativeAuth, row: SyncPushRow): Promise<SyncTicket | null> {
   const next = row.newDocumentState as Record<string, unknown>;
   const key = row.newDocumentState.id;
   let id = await ticketOfKey(db, auth, key);
@@ -188,7 +188,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
       // every pull answers, until the representative discards it: never silently dropped.
       for (const m of notTaken) {
         const dados = { ...m, autorTipo: 'representante', recusa: CLOSED_REPLY };
-        await keepRefusal(tx, auth.idEmpresa, 'chamados', auth.codVendedor as number, {
+        await keepRefusal(tx, auth.idEmpresa, 'chamados', auth.codVendedor, {
           chave: String(ticketId),
           item: m.id,
           dados,
@@ -208,7 +208,9 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow): Promise<Syn
  * representative refuses the whole push (403: scope).
  */
 export async function pushTickets(db: Db, auth: AuthContext, rows: SyncPushRow[]) {
+  // Passed already by the sync layer (sync.representative, the same roles): typed here.
+  const rep = authorize(auth, 'tickets.representative');
   const masters: (SyncTicket | null)[] = [];
-  for (const row of rows) masters.push(await pushOne(db, auth, row));
+  for (const row of rows) masters.push(await pushOne(db, rep, row));
   return answerOf(rows, masters, STAMPS);
 }

@@ -10,12 +10,13 @@ import {
   type UserPage,
   type UserView,
 } from '@campo/shared';
-import type { AuthContext } from '../auth/claims.ts';
+import { scopeOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
-import { scopeOf, type Tx, withScope } from '../db/scope.ts';
+import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import type { AuthContext } from '../http/env.ts';
 import { countTenantUsers, selectTenantUser, selectTenantUsers } from './queries.ts';
-import { addUser, resetPassword, setUserActive, UserError } from './service.ts';
+import { addUser, resetPassword, setUserActive } from './service.ts';
 
 type Row = NonNullable<Awaited<ReturnType<typeof selectTenantUser>>>;
 
@@ -33,27 +34,29 @@ function view(row: Row): UserView {
   };
 }
 
-/** The CLI's refusals as problems: the field a form should mark, in the admin's language. */
+/**
+ * The service's refusals (worded for the CLI) as the admin's problems: the fields they name are
+ * the request body's, and the detail speaks to the admin.
+ */
 function asProblem(err: unknown): unknown {
-  if (!(err instanceof UserError)) return err;
+  if (!(err instanceof DomainError)) return err;
+  const errors = err.extra.errors?.map((e) => ({ ...e, path: `body.${e.path}` }));
   switch (err.code) {
     case 'USER_EXISTS':
       // Logins are unique per tenant (migration 0016): only a login of the admin's own tenant is
       // taken here, so the answer tells nothing about other tenants (docs/security.md).
-      return new DomainError('LOGIN_UNAVAILABLE', 'Este login já existe nesta empresa. Escolha outro.', {
-        errors: [{ path: 'body.login', message: 'já existe nesta empresa: escolha outro' }],
-      });
+      return new DomainError('LOGIN_UNAVAILABLE', 'Este login já existe nesta empresa. Escolha outro.', { errors });
     case 'ERP_RECORD_NOT_FOUND': {
-      const field = err.message.startsWith('supervisor') ? 'codSupervisor' : 'codVendedor';
-      const what = field === 'codSupervisor' ? 'supervisor' : 'vendedor';
-      return new DomainError('ERP_RECORD_NOT_FOUND', `Este ${what} não existe na empresa.`, {
-        errors: [{ path: `body.${field}`, message: `${what} não encontrado no ERP desta empresa` }],
-      });
+      const what = errors?.[0]?.path === 'body.codSupervisor' ? 'supervisor' : 'vendedor';
+      return new DomainError('ERP_RECORD_NOT_FOUND', `Este ${what} não existe na empresa.`, { errors });
     }
-    case 'USER_NOT_FOUND':
+    case 'NOT_FOUND':
       return notFound('Usuário');
+    case 'VALIDATION_FAILED':
+    case 'LOGIN_COMPANY_REQUIRED':
+      return new DomainError('VALIDATION_FAILED', err.detail, errors ? { errors } : {});
     default:
-      return new DomainError('VALIDATION_FAILED', err.message);
+      return err;
   }
 }
 

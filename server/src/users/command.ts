@@ -4,7 +4,8 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { loadDatabaseUrl } from '../config.ts';
 import { createDb, type Db } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
-import { addUser, resetPassword, setUserActive, UserError } from './service.ts';
+import { DomainError } from '../errors.ts';
+import { addUser, resetPassword, setUserActive } from './service.ts';
 
 const EXIT_USER_ERROR = 3;
 // A login is unique per tenant only (migration 0016): where several tenants hold it, say which.
@@ -38,7 +39,7 @@ async function withDb(fn: (db: Db) => Promise<void>): Promise<void> {
     // not a crash: say so and exit as for any refused input.
     const pgCode = (err as { code?: unknown }).code;
     const unstorable = pgCode === '22P05' || pgCode === '22021';
-    if (!(err instanceof UserError) && !unstorable) throw err;
+    if (!(err instanceof DomainError) && !unstorable) throw err;
     process.stderr.write(
       `campo: ${unstorable ? 'um dos textos tem um caractere que o banco não aceita (por exemplo um caractere nulo)' : (err as Error).message}\n`,
     );

@@ -1,24 +1,8 @@
 import { losslessLikePattern } from '@campo/shared';
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
-import { PREPARED } from '../db/prepared.ts';
 import type { AppUsuarios } from '../db/types.ts';
-
-export type UserRow = Selectable<AppUsuarios>;
-
-const columns = [
-  'id',
-  'id_empresa',
-  'login',
-  'nome',
-  'papel',
-  'cod_vendedor',
-  'cod_supervisor',
-  'senha_hash',
-  'ativo',
-  'versao_token',
-] as const;
 
 /**
  * Every user holding a login, oldest first, in one tenant when `idEmpresa` is given: a login is
@@ -27,51 +11,11 @@ const columns = [
 export function selectUsersByLogin(
   db: Db,
   login: string,
-  opts: { idEmpresa?: number | undefined; activeOnly?: boolean; limit?: number } = {},
-): Promise<UserRow[]> {
-  let q = db.selectFrom('app.usuarios').select(columns).where('login', '=', login);
-  if (opts.idEmpresa !== undefined) q = q.where('id_empresa', '=', opts.idEmpresa);
-  if (opts.activeOnly) q = q.where('ativo', '=', true);
-  q = q.orderBy('id');
-  if (opts.limit !== undefined) q = q.limit(opts.limit);
-  return q.execute() as Promise<UserRow[]>;
-}
-
-/**
- * The most tenants any one active login is shared by (at least 1): how many passwords a login
- * without a company checks, whatever the login typed, so the time taken tells nothing about it.
- */
-export async function selectMostSharedLogin(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('app.usuarios')
-    .where('ativo', '=', true)
-    .groupBy('login')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .orderBy('n', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return Math.max(1, Number(row?.n ?? 1));
-}
-
-/** The display names of head offices, for a login that must choose its company. */
-export function selectTenantNames(db: Db, ids: number[]): Promise<{ id_empresa: number; nome: string | null }[]> {
-  return db
-    .selectFrom('app.vw_empresas')
-    .select(['id_empresa', (eb) => eb.fn.coalesce('nome_fantasia', 'razao_social').as('nome')])
-    .where('matriz', '=', true)
-    .where('id_empresa', 'in', ids)
-    .orderBy('id_empresa')
-    .execute() as Promise<{ id_empresa: number; nome: string | null }[]>;
-}
-
-/** Every authenticated request's token check: prepared, as its planning cost more than its execution. */
-export function selectUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('app.usuarios')
-    .modifyFront(sql.raw(PREPARED))
-    .select(columns)
-    .where('id', '=', id)
-    .executeTakeFirst() as Promise<UserRow | undefined>;
+  idEmpresa: number | undefined,
+): Promise<{ id: number; id_empresa: number; login: string }[]> {
+  let q = db.selectFrom('app.usuarios').select(['id', 'id_empresa', 'login']).where('login', '=', login);
+  if (idEmpresa !== undefined) q = q.where('id_empresa', '=', idEmpresa);
+  return q.orderBy('id').execute();
 }
 
 export function insertUser(db: Db, row: Insertable<AppUsuarios>): Promise<{ id: number }> {
@@ -115,7 +59,7 @@ const listColumns = [
 
 export interface UserFilters {
   q?: string | undefined;
-  role?: UserRow['papel'] | undefined;
+  role?: AppUsuarios['papel'] | undefined;
   active?: boolean | undefined;
 }
 

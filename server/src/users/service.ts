@@ -5,37 +5,38 @@ import { encodeLossless, type UserCreate, ZUserCreate } from '@campo/shared';
 import { sql } from 'kysely';
 import { hashPassword } from '../auth/password.ts';
 import type { Db } from '../db/kysely.ts';
-import {
-  insertUser,
-  selectMostSharedLogin,
-  selectTenantNames,
-  selectUserById,
-  selectUsersByLogin,
-  type UserRow,
-  updateActive,
-  updatePassword,
-} from './queries.ts';
+import { DomainError } from '../errors.ts';
+import { insertUser, selectUsersByLogin, updateActive, updatePassword } from './queries.ts';
 
-export type { UserRow } from './queries.ts';
+// The refusals are DomainErrors worded for the operator at the CLI, who reads the detail; each
+// names its field of the input (UserCreate) in `errors`, which the admin's routes answer as the
+// request body's (admin.ts).
 
-export class UserError extends Error {
-  constructor(
-    readonly code: 'USER_EXISTS' | 'USER_NOT_FOUND' | 'LOGIN_AMBIGUOUS' | 'ERP_RECORD_NOT_FOUND' | 'INVALID',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+const loginTaken = (user: UserCreate) =>
+  new DomainError('USER_EXISTS', `o login ${user.login} já existe na empresa ${user.idEmpresa}`, {
+    errors: [{ path: 'login', message: 'já existe nesta empresa: escolha outro' }],
+  });
 
-async function erpRecordExists(db: Db, user: UserCreate): Promise<string | null> {
+const notInErp = (path: 'idEmpresa' | 'codVendedor' | 'codSupervisor', detail: string, message: string) =>
+  new DomainError('ERP_RECORD_NOT_FOUND', detail, { errors: [{ path, message }] });
+
+async function erpRecordMissing(db: Db, user: UserCreate): Promise<DomainError | null> {
   const tenant = await sql<{ ok: boolean }>`
     select exists (select 1 from app.vw_empresas where id_empresa = ${user.idEmpresa}) as ok`.execute(db);
-  if (!tenant.rows[0]?.ok) return `empresa ${user.idEmpresa} não existe no ERP`;
+  if (!tenant.rows[0]?.ok) {
+    return notInErp('idEmpresa', `empresa ${user.idEmpresa} não existe no ERP`, 'empresa não encontrada no ERP');
+  }
   if (user.codVendedor !== null) {
     const rep = await sql<{ ok: boolean }>`
       select exists (select 1 from app.vw_vendedores
                       where id_empresa = ${user.idEmpresa} and cod_vendedor = ${user.codVendedor}) as ok`.execute(db);
-    if (!rep.rows[0]?.ok) return `vendedor ${user.codVendedor} não existe na empresa ${user.idEmpresa}`;
+    if (!rep.rows[0]?.ok) {
+      return notInErp(
+        'codVendedor',
+        `vendedor ${user.codVendedor} não existe na empresa ${user.idEmpresa}`,
+        'vendedor não encontrado no ERP desta empresa',
+      );
+    }
   }
   if (user.codSupervisor !== null) {
     const sup = await sql<{ ok: boolean }>`
@@ -43,7 +44,13 @@ async function erpRecordExists(db: Db, user: UserCreate): Promise<string | null>
                       where id_empresa = ${user.idEmpresa} and cod_supervisor = ${user.codSupervisor}) as ok`.execute(
       db,
     );
-    if (!sup.rows[0]?.ok) return `supervisor ${user.codSupervisor} não existe na empresa ${user.idEmpresa}`;
+    if (!sup.rows[0]?.ok) {
+      return notInErp(
+        'codSupervisor',
+        `supervisor ${user.codSupervisor} não existe na empresa ${user.idEmpresa}`,
+        'supervisor não encontrado no ERP desta empresa',
+      );
+    }
   }
   return null;
 }
@@ -51,15 +58,16 @@ async function erpRecordExists(db: Db, user: UserCreate): Promise<string | null>
 export async function addUser(db: Db, input: unknown): Promise<{ id: number; login: string }> {
   const parsed = ZUserCreate.safeParse(input);
   if (!parsed.success) {
-    throw new UserError('INVALID', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    const { issues } = parsed.error;
+    throw new DomainError('VALIDATION_FAILED', issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), {
+      errors: issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    });
   }
   const user = parsed.data;
   // Logins are unique per tenant (migration 0016): only this tenant's logins can be in the way.
-  if ((await selectUsersByLogin(db, user.login, { idEmpresa: user.idEmpresa })).length > 0) {
-    throw new UserError('USER_EXISTS', `o login ${user.login} já existe na empresa ${user.idEmpresa}`);
-  }
-  const missing = await erpRecordExists(db, user);
-  if (missing) throw new UserError('ERP_RECORD_NOT_FOUND', missing);
+  if ((await selectUsersByLogin(db, user.login, user.idEmpresa)).length > 0) throw loginTaken(user);
+  const missing = await erpRecordMissing(db, user);
+  if (missing) throw missing;
   const row = {
     id_empresa: user.idEmpresa,
     login: user.login,
@@ -75,40 +83,43 @@ export async function addUser(db: Db, input: unknown): Promise<{ id: number; log
     return { id, login: user.login };
   } catch (err) {
     // Taken meanwhile by a concurrent creation: the same refusal as the check above, not a 500.
-    if ((err as { code?: string }).code === '23505') {
-      throw new UserError('USER_EXISTS', `o login ${user.login} já existe na empresa ${user.idEmpresa}`);
-    }
+    if ((err as { code?: string }).code === '23505') throw loginTaken(user);
     throw err;
   }
 }
 
 /**
  * The one user a login names, in `idEmpresa` when given. Without it, a login held in several
- * tenants is refused (LOGIN_AMBIGUOUS, naming them: the callers are the ops CLI, which sees
- * every tenant, and the admin's routes, which always pass their own tenant).
+ * tenants is refused (LOGIN_COMPANY_REQUIRED, naming them: the callers are the ops CLI, which
+ * sees every tenant, and the admin's routes, which always pass their own tenant).
  */
-async function oneUser(db: Db, login: string, idEmpresa: number | undefined): Promise<UserRow> {
+async function oneUser(db: Db, login: string, idEmpresa: number | undefined): Promise<{ id: number }> {
   const name = login.trim().toLowerCase();
-  const rows = await selectUsersByLogin(db, name, { idEmpresa });
+  const rows = await selectUsersByLogin(db, name, idEmpresa);
   const [row] = rows;
   if (!row) {
-    throw new UserError(
-      'USER_NOT_FOUND',
+    throw new DomainError(
+      'NOT_FOUND',
       idEmpresa === undefined ? `o login ${login} não existe` : `o login ${login} não existe na empresa ${idEmpresa}`,
     );
   }
   if (rows.length > 1) {
     const tenants = rows.map((r) => r.id_empresa).join(', ');
-    throw new UserError(
-      'LOGIN_AMBIGUOUS',
+    throw new DomainError(
+      'LOGIN_COMPANY_REQUIRED',
       `o login ${login} existe em mais de uma empresa (${tenants}): diga qual com --empresa`,
+      { errors: [{ path: 'idEmpresa', message: 'escolha a empresa' }] },
     );
   }
   return row;
 }
 
 export async function resetPassword(db: Db, login: string, password: string, idEmpresa?: number): Promise<void> {
-  if (password.length < 8) throw new UserError('INVALID', 'a senha precisa de pelo menos 8 caracteres');
+  if (password.length < 8) {
+    throw new DomainError('VALIDATION_FAILED', 'a senha precisa de pelo menos 8 caracteres', {
+      errors: [{ path: 'password', message: 'pelo menos 8 caracteres' }],
+    });
+  }
   const user = await oneUser(db, login, idEmpresa);
   await updatePassword(db, user.id, await hashPassword(password));
 }
@@ -117,18 +128,3 @@ export async function setUserActive(db: Db, login: string, active: boolean, idEm
   const user = await oneUser(db, login, idEmpresa);
   await updateActive(db, user.id, active);
 }
-
-/**
- * The users a login may name at the login screen: the active ones holding it, in `idEmpresa`
- * when the person said which company, oldest first, at most `limit`.
- */
-export const loginCandidates = (
-  db: Db,
-  login: string,
-  idEmpresa: number | undefined,
-  limit: number,
-): Promise<UserRow[]> => selectUsersByLogin(db, login, { idEmpresa, activeOnly: true, limit });
-/** The most tenants one active login is shared by (at least 1). */
-export const mostSharedLogin = (db: Db): Promise<number> => selectMostSharedLogin(db);
-export const tenantNames = (db: Db, ids: number[]) => selectTenantNames(db, ids);
-export const userById = (db: Db, id: number): Promise<UserRow | undefined> => selectUserById(db, id);

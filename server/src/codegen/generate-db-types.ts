@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import pg from 'pg';
-import { generateDbTypes, provisionForTypes, TYPES_FILE } from './codegen.ts';
-import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
+import { generateDbTypes, provisionForTypes, TYPES_FILE } from './db-types.ts';
 
 const given = process.env.TEST_DATABASE_URL;
 const server = given ? null : await startEmbeddedPostgres({ fast: true });

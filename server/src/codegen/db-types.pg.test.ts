@@ -2,7 +2,7 @@
 // what the SQL in sql/ provisions, so a migration or view change cannot leave the types behind.
 import { expect, it } from 'vitest';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { committedDbTypes, generateDbTypes, provisionForTypes } from './codegen.ts';
+import { committedDbTypes, generateDbTypes, provisionForTypes } from './db-types.ts';
 
 const db = useTestDatabase();
 
