@@ -50,6 +50,12 @@ const ZServerEnv = z
      * (docs/deployment.md).
      */
     DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
+    /**
+     * How long a new connection to the database may take before the request that wanted it
+     * answers 503 DATABASE_UNAVAILABLE: a database host that drops packets (a firewall, a network
+     * partition) would otherwise hold every request until the kernel gives up, minutes later.
+     */
+    DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
     /** 0: the hot paths' statements are sent unnamed (a pooler that cannot keep prepared statements). */
     DATABASE_PREPARED_STATEMENTS: z.enum(['0', '1']).default('1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),

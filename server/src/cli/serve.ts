@@ -37,17 +37,24 @@ async function refuseUnlessReady(pool: Pool): Promise<void> {
 
 export async function serveCommand(opts: { port?: string }): Promise<void> {
   const config = loadServerConfig(opts.port ? { ...process.env, PORT: opts.port } : process.env);
-  const prepared = config.DATABASE_PREPARED_STATEMENTS === '1';
-  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { prepared });
+  const poolOptions = {
+    prepared: config.DATABASE_PREPARED_STATEMENTS === '1',
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+  };
+  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, poolOptions);
   // The pull's fast path alone reads the standby (docs/deployment.md, "Scaling past one machine", 3).
   const replicaPool = config.DATABASE_REPLICA_URL
-    ? createPool(config.DATABASE_REPLICA_URL, config.DATABASE_POOL_SIZE, { prepared })
+    ? createPool(config.DATABASE_REPLICA_URL, config.DATABASE_POOL_SIZE, poolOptions)
     : null;
   await refuseUnlessReady(pool);
   const push = pushSettings(config);
   // One LISTEN connection per process, for GET /sync/stream (opened by the first stream). A
   // LISTEN belongs to its session: not through a transaction pooler (docs/deployment.md).
-  const hub = createChangeHub({ connectionString: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, log });
+  const hub = createChangeHub({
+    connectionString: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL,
+    log,
+    connectTimeoutMs: poolOptions.connectTimeoutMs,
+  });
   const webRoot = config.WEB_ROOT ? builtWebRoot(config.WEB_ROOT) : defaultWebRoot();
   if (!webRoot) {
     log.warn('the app is not built: serving the API only; run `pnpm -F @campo/client build` for the app at /', {

@@ -2,11 +2,25 @@ import { readCp1252 } from '@campo/shared';
 import pg from 'pg';
 import { prepareMarkedStatements } from './prepared.ts';
 
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
 // The ERP database is LATIN1. The connection speaks UTF8 and PostgreSQL converts on the way in
 // and out, so JavaScript strings stay Unicode; text that cannot be held in LATIN1 must be made
 // safe before it is sent (see the transliteration module).
-export function createPool(connectionString: string, max = 10, options: { prepared?: boolean } = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: 'campo', client_encoding: 'UTF8' });
+export interface PoolOptions {
+  prepared?: boolean;
+  /** How long opening a connection may take (DATABASE_CONNECT_TIMEOUT_SECONDS); 10 s by default. */
+  connectTimeoutMs?: number;
+}
+
+export function createPool(connectionString: string, max = 10, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    application_name: 'campo',
+    client_encoding: 'UTF8',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+  });
   // A client that loses its connection emits 'error': the pool forwards it here while the client
   // is idle, but not while a request holds it (a connection killed mid-transaction, a failover),
   // and an 'error' nobody listens to kills the process. The request itself fails with its own

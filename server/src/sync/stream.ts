@@ -8,6 +8,7 @@ import { streamSSE } from 'hono/streaming';
 import pg from 'pg';
 import { scopeOf } from '../auth/authorize.ts';
 import { SYNC_CHANNEL, type SyncChange } from '../changelog/notices.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../db/pool.ts';
 import { DomainError } from '../errors.ts';
 import type { AppEnv, AuthContext } from '../http/env.ts';
 import { log as defaultLog, outsideRequest } from '../log.ts';
@@ -48,6 +49,8 @@ export interface ChangeHubOptions {
   /** First reconnection delay, doubled per failure up to retryMaxMs (defaults 250 ms and 30 s). */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** How long opening the LISTEN connection may take before it counts as a failure to retry. */
+  connectTimeoutMs?: number;
 }
 
 /** The application_name of the LISTEN connection (it shows in pg_stat_activity). */
@@ -113,7 +116,11 @@ export function createChangeHub(options: ChangeHubOptions): ChangeHub {
 
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: options.connectionString, application_name: LISTENER_NAME });
+    const c = new pg.Client({
+      connectionString: options.connectionString,
+      application_name: LISTENER_NAME,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    });
     let dropped = false;
     const drop = (err?: Error) => {
       if (dropped) return;
