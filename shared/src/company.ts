@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CREDIT_POLICIES } from './credit.ts';
 import { ZPaymentTerm } from './orders.ts';
 
 /** 500 KB as the spec says, read as 500 KiB: 512,000 bytes is accepted, 512,001 refused. */
@@ -57,6 +58,31 @@ export const ZCompany = z
   })
   .describe('The caller’s company (tenant) and its Campo settings');
 export type Company = z.infer<typeof ZCompany>;
+
+/** What a manager sets for credit and flex (docs/credit-and-flex.md). */
+export const ZMoneyRules = z
+  .object({
+    creditPolicy: z
+      .enum(CREDIT_POLICIES)
+      .describe(
+        "An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it",
+      ),
+    flexCreditSharePercent: z
+      .number()
+      .min(0)
+      .max(100)
+      .multipleOf(0.01)
+      .describe('Percent of the margin sold above the list price that goes to the flex balance, 0 to 100'),
+    flexMaxBeyondCeilingPoints: z
+      .number()
+      .min(0)
+      .max(100)
+      .multipleOf(0.01)
+      .describe("Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off"),
+  })
+  .strict()
+  .describe("The tenant's credit policy and flex settings");
+export type MoneyRules = z.infer<typeof ZMoneyRules>;
 
 export const ZMetaPositivacaoDia = z
   .object({

@@ -3,6 +3,7 @@
 // that the cart (as a preview, offline) and the server (authoritatively, when the order
 // arrives) both run, beside the discount engine. Amounts are BRL rounded to cents;
 // percentages are compared in hundredths (toHundredths), as the discount engine does.
+import { z } from 'zod';
 import { toHundredths } from './discount-engine.ts';
 import { lineAmounts, round2 } from './orders.ts';
 
@@ -73,3 +74,46 @@ export function orderFlex(lines: readonly FlexLineInput[], policy: FlexPolicy, b
   const spent = round2(each.reduce((s, l) => s + l.spent, 0));
   return { lines: each, earned, spent, covered: spent <= round2(balance), balanceAfter: round2(balance - spent) };
 }
+
+// ---------------------------------------------------------------------------------------
+// Contracts: the balance, its ledger and a manager's adjustment.
+
+export const FLEX_MOVES = ['reserva', 'liberacao', 'credito', 'ajuste'] as const;
+export type FlexMove = (typeof FLEX_MOVES)[number];
+/** numeric(14,2) holds up to this. */
+export const FLEX_AMOUNT_MAX = 999_999_999_999.99;
+export const FLEX_REASON_MAX = 500;
+
+export const ZFlexEntry = z
+  .object({
+    id: z.number().int().describe('Ledger entry id'),
+    codVendedor: z.number().int().describe('Representative'),
+    tipo: z
+      .enum(FLEX_MOVES)
+      .describe(
+        "'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's",
+      ),
+    valor: z.number().describe('BRL, signed: positive credits the balance, negative debits it'),
+    idPedido: z.number().int().nullable().describe('The order of the move; null for an adjustment'),
+    numPedSar: z.number().int().nullable().describe("The order's number, as people read it"),
+    motivo: z.string().nullable().describe("An adjustment's reason"),
+    criadoPor: z.string().describe('Who made the move: the login, or the system for an order'),
+    criadoEm: z.string().describe('When (ISO 8601)'),
+  })
+  .describe("A move of a representative's flex balance");
+export type FlexEntry = z.infer<typeof ZFlexEntry>;
+
+export const ZFlexAdjustment = z
+  .object({
+    valor: z
+      .number()
+      .min(-FLEX_AMOUNT_MAX)
+      .max(FLEX_AMOUNT_MAX)
+      .multipleOf(0.01)
+      .refine((v) => v !== 0, 'O valor do ajuste não pode ser zero.')
+      .describe('BRL, signed; a debit beyond the balance is refused (FLEX_BALANCE_INSUFFICIENT)'),
+    motivo: z.string().trim().min(1).max(FLEX_REASON_MAX).describe('Why: kept in the ledger with who and when'),
+  })
+  .strict()
+  .describe("A manager's adjustment of a representative's flex balance");
+export type FlexAdjustment = z.infer<typeof ZFlexAdjustment>;
