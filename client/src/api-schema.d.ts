@@ -3192,6 +3192,18 @@ export interface paths {
                                 /** @description How the ERP names it: 'Tabela Varejo' */
                                 descricao: string;
                             }[];
+                            /** @description The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off) */
+                            moneyRules?: {
+                                /**
+                                 * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                                 * @enum {string}
+                                 */
+                                creditPolicy: "flag" | "block" | "ignore";
+                                /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                                flexCreditSharePercent: number;
+                                /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                                flexMaxBeyondCeilingPoints: number;
+                            };
                         };
                     };
                 };
@@ -3825,6 +3837,18 @@ export interface paths {
                                 /** @description How the ERP names it: 'Tabela Varejo' */
                                 descricao: string;
                             }[];
+                            /** @description The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off) */
+                            moneyRules?: {
+                                /**
+                                 * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                                 * @enum {string}
+                                 */
+                                creditPolicy: "flag" | "block" | "ignore";
+                                /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                                flexCreditSharePercent: number;
+                                /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                                flexMaxBeyondCeilingPoints: number;
+                            };
                         };
                     };
                 };
@@ -4057,6 +4081,222 @@ export interface paths {
                              * @description Daily positivation target: how many distinct clients should have a non-rejected order each day, 0 to 100000
                              */
                             metaPositivacaoDia: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/catalog/company/money-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant’s credit policy and flex settings (every role)
+         * @description Credit policy: what an order beyond the client’s available credit gets (flag: accepted and marked for the approver; block: refused with CREDIT_LIMIT_EXCEEDED; ignore: accepted). Flex: the share of the margin above the list price that goes to the representative’s flex balance, and how many percentage points past a line’s ceiling the balance may pay for. A tenant that never set them has flag and flex off (0 and 0). See docs/credit-and-flex.md. The company document (GET /catalog/company, and ajustes 'empresa' on the devices) carries them too.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings in force */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                             * @enum {string}
+                             */
+                            creditPolicy: "flag" | "block" | "ignore";
+                            /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                            flexCreditSharePercent: number;
+                            /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                            flexMaxBeyondCeilingPoints: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set the credit policy and flex settings (manager)
+         * @description Credit policy: what an order beyond the client’s available credit gets (flag: accepted and marked for the approver; block: refused with CREDIT_LIMIT_EXCEEDED; ignore: accepted). Flex: the share of the margin above the list price that goes to the representative’s flex balance, and how many percentage points past a line’s ceiling the balance may pay for. A tenant that never set them has flag and flex off (0 and 0). See docs/credit-and-flex.md. All three are given at once. Shares and points from 0 to 100 with at most two decimals; anything else, an unknown policy or an extra field answers 400 naming each field, and nothing changes. The devices receive the new settings with the company document.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                         * @enum {string}
+                         */
+                        creditPolicy: "flag" | "block" | "ignore";
+                        /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                        flexCreditSharePercent: number;
+                        /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                        flexMaxBeyondCeilingPoints: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The settings saved */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                             * @enum {string}
+                             */
+                            creditPolicy: "flag" | "block" | "ignore";
+                            /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                            flexCreditSharePercent: number;
+                            /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                            flexMaxBeyondCeilingPoints: number;
                         };
                     };
                 };
@@ -10021,7 +10261,7 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 id: "empresa" | "tetos";
-                                /** @description The company, its logo and its daily positivation target (document 'empresa') */
+                                /** @description The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa') */
                                 empresa: {
                                     /** @description Tenant: the head-office company id */
                                     idEmpresa: number;
@@ -10064,6 +10304,18 @@ export interface paths {
                                         /** @description How the ERP names it: 'Tabela Varejo' */
                                         descricao: string;
                                     }[];
+                                    /** @description The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off) */
+                                    moneyRules?: {
+                                        /**
+                                         * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                                         * @enum {string}
+                                         */
+                                        creditPolicy: "flag" | "block" | "ignore";
+                                        /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                                        flexCreditSharePercent: number;
+                                        /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                                        flexMaxBeyondCeilingPoints: number;
+                                    };
                                 } | null;
                                 /** @description The representative's discount ceilings (document 'tetos', representatives only) */
                                 tetos: {
@@ -11190,7 +11442,7 @@ export interface components {
              * @enum {string}
              */
             id: "empresa" | "tetos";
-            /** @description The company, its logo and its daily positivation target (document 'empresa') */
+            /** @description The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa') */
             empresa: {
                 /**
                  * Format: int64
@@ -11242,6 +11494,18 @@ export interface components {
                     /** @description How the ERP names it: 'Tabela Varejo' */
                     descricao: string;
                 }[];
+                /** @description The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off) */
+                moneyRules?: {
+                    /**
+                     * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                     * @enum {string}
+                     */
+                    creditPolicy: "flag" | "block" | "ignore";
+                    /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                    flexCreditSharePercent: number;
+                    /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                    flexMaxBeyondCeilingPoints: number;
+                };
             } | null;
             /** @description The representative's discount ceilings (document 'tetos', representatives only) */
             tetos: {

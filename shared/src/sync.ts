@@ -234,7 +234,7 @@ export const ZSyncSettings = z
       .enum(['empresa', 'tetos'])
       .describe("'empresa': the company and its settings; 'tetos': the caller's ceilings"),
     empresa: ZCompany.nullable().describe(
-      "The company, its logo and its daily positivation target (document 'empresa')",
+      "The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa')",
     ),
     tetos: z
       .object({

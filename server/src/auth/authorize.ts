@@ -42,6 +42,8 @@ const ACTIONS = {
   'dashboards.team': { roles: ['supervisor', 'manager', 'admin'] },
   'dashboards.company': { roles: ['manager', 'admin'] },
   'company.manage': { roles: ['manager', 'admin'] },
+  // Credit policy and flex are commercial policy, like the discount rules: managers only.
+  'company.moneyRules': { roles: ['manager'], refusal: 'Só gerentes definem a política de crédito e o flex.' },
   'clients.creditLimit': { roles: ['manager', 'admin'] },
   /** The selectors of representatives and pautas on the team and company screens. */
   'directory.team': { roles: ['supervisor', 'manager', 'admin'] },
