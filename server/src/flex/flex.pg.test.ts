@@ -169,6 +169,12 @@ describe('flex balances and their ledger', () => {
         expect(problem.errors.map((e) => e.path)).toContain(path);
       }
       expect(await ledgerCount()).toBe(0);
+      // Each credit within bounds, but together past what the balance holds.
+      expect((await adjust(manager, a, { valor: 999_999_999_999.99, motivo: 'Máximo' })).status).toBe(201);
+      const past = await adjust(manager, a, { valor: 0.01, motivo: 'Um centavo a mais' });
+      expect(past.status).toBe(400);
+      expect(((await past.json()) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(['body.valor']);
+      expect(await ledgerCount()).toBe(1);
     });
 
     it('answers 404 for a representative unknown or of another tenant, and 403 to the other roles', async () => {

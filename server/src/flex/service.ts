@@ -6,6 +6,7 @@
 import {
   decodeLossless,
   encodeLossless,
+  FLEX_AMOUNT_MAX,
   type FlexAdjustment,
   type FlexAdjustmentResult,
   type FlexBalancePage,
@@ -19,7 +20,7 @@ import {
 import { reaches, scopeOf, teamScope } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
-import { DomainError, notFound } from '../errors.ts';
+import { DomainError, notFound, validationFailed } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import * as q from './queries.ts';
 
@@ -180,8 +181,15 @@ export function adjustFlex(
     const valor = round2(input.valor);
     await q.lockBalance(tx, idEmpresa, codVendedor);
     let saldo: number;
-    if (valor > 0) saldo = await q.creditBalance(tx, idEmpresa, codVendedor, valor);
-    else {
+    if (valor > 0) {
+      // The balance's column holds numeric(14,2): a credit past it is the input's fault, not a 500.
+      if ((await q.selectBalance(tx, idEmpresa, codVendedor)) + valor > FLEX_AMOUNT_MAX) {
+        throw validationFailed([
+          { path: 'body.valor', message: `o saldo passaria do máximo de ${formatBrl(FLEX_AMOUNT_MAX)}` },
+        ]);
+      }
+      saldo = await q.creditBalance(tx, idEmpresa, codVendedor, valor);
+    } else {
       const after = await q.debitBalance(tx, idEmpresa, codVendedor, -valor);
       if (after === null) {
         const now = await q.selectBalance(tx, idEmpresa, codVendedor);
