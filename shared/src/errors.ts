@@ -63,6 +63,9 @@ export const ERRORS = {
   OPPORTUNITY_ID_TAKEN: { status: 409, title: 'Id de oportunidade em uso' },
   OPPORTUNITY_CONFLICT: { status: 409, title: 'Oportunidade alterada' },
 
+  // Credit and flex (docs/credit-and-flex.md).
+  FLEX_BALANCE_INSUFFICIENT: { status: 409, title: 'Saldo flex insuficiente' },
+
   // Dashboards, users, notifications, error reports.
   COD_VENDEDOR_REQUIRED: { status: 400, title: 'Representante não informado' },
   ERP_RECORD_NOT_FOUND: { status: 400, title: 'Código não encontrado no ERP' },

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { toHundredths } from './discount-engine.ts';
 import { lineAmounts, round2 } from './orders.ts';
+import { pageOf, ZPageQuery } from './pagination.ts';
 
 /** What a manager sets per tenant (docs/credit-and-flex.md). */
 export interface FlexPolicy {
@@ -112,8 +113,49 @@ export const ZFlexAdjustment = z
       .multipleOf(0.01)
       .refine((v) => v !== 0, 'O valor do ajuste não pode ser zero.')
       .describe('BRL, signed; a debit beyond the balance is refused (FLEX_BALANCE_INSUFFICIENT)'),
-    motivo: z.string().trim().min(1).max(FLEX_REASON_MAX).describe('Why: kept in the ledger with who and when'),
+    // The bound counts characters (code points) of the trimmed text, as JSON Schema's maxLength
+    // does; zod's .max() would count UTF-16 units (an emoji twice).
+    motivo: z
+      .string()
+      .meta({ maxLength: FLEX_REASON_MAX })
+      .trim()
+      .min(1, 'informe o motivo do ajuste')
+      .refine((s) => Array.from(s).length <= FLEX_REASON_MAX, `no máximo ${FLEX_REASON_MAX} caracteres`)
+      .describe('Why: kept in the ledger, as typed, with who and when'),
   })
   .strict()
   .describe("A manager's adjustment of a representative's flex balance");
 export type FlexAdjustment = z.infer<typeof ZFlexAdjustment>;
+
+export const ZFlexBalance = z
+  .object({
+    codVendedor: z.number().int().describe('Representative'),
+    nome: z.string().describe("The representative's name, as the ERP has it"),
+    codSupervisor: z.number().int().nullable().describe("The representative's ERP supervisor"),
+    saldo: z.number().describe('The balance now, BRL (0 for a representative without moves)'),
+    ultimoMovimentoEm: z.string().nullable().describe('When the last move was made (ISO 8601); null: none yet'),
+  })
+  .describe("A representative's flex balance");
+export type FlexBalance = z.infer<typeof ZFlexBalance>;
+
+export const ZFlexBalanceQuery = ZPageQuery;
+export const ZFlexBalancePage = pageOf(
+  ZFlexBalance,
+  'A page of the flex balances the caller may see, by name then code',
+);
+export type FlexBalancePage = z.infer<typeof ZFlexBalancePage>;
+
+export const ZFlexEntryPage = pageOf(ZFlexEntry, "A page of a representative's ledger, newest first").extend({
+  codVendedor: z.number().int().describe('Representative'),
+  nome: z.string().describe("The representative's name"),
+  saldo: z.number().describe('The balance now, BRL: the sum of every entry'),
+});
+export type FlexEntryPage = z.infer<typeof ZFlexEntryPage>;
+
+export const ZFlexAdjustmentResult = z
+  .object({
+    saldo: z.number().describe('The balance after the adjustment, BRL'),
+    lancamento: ZFlexEntry,
+  })
+  .describe('The adjustment made: the new balance and its ledger entry');
+export type FlexAdjustmentResult = z.infer<typeof ZFlexAdjustmentResult>;

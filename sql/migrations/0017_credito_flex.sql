@@ -59,7 +59,11 @@ create table app.flex_lancamentos (
   foreign key (id_empresa, id_pedido) references app.pedidos (id_empresa, id)
 );
 create index flex_lancamentos_vendedor_idx on app.flex_lancamentos (id_empresa, cod_vendedor, criado_em desc);
-create index flex_lancamentos_pedido_idx on app.flex_lancamentos (id_pedido) where id_pedido is not null;
+-- An order moves a balance at most once per kind of move (reserved on arrival, released on
+-- rejection, credited on approval): a repeated call, even a concurrent one, inserts nothing
+-- and so moves nothing (server/src/flex/service.ts).
+create unique index flex_lancamentos_pedido_tipo on app.flex_lancamentos (id_empresa, id_pedido, tipo)
+  where id_pedido is not null;
 
 comment on table app.flex_saldos is 'Campo: each representative''s flex balance, the sum of app.flex_lancamentos.';
 comment on table app.flex_lancamentos is 'Campo: the moves of the representatives'' flex balances.';
