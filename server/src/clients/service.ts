@@ -4,6 +4,7 @@
 // "forbidden", so its existence is not revealed.
 import {
   activityStatusOf,
+  availableCredit,
   CLIENT_ORDERS_LIMIT,
   type ClientDetail,
   type ClientListQuery,
@@ -90,7 +91,19 @@ function toDetail(row: ClientDetailRow, now: Date): ClientDetail {
     maxDaysOverdue: row.dias_atraso_max ?? 0,
     registrationActive: row.cadastro_ativo ?? false,
     registeredAt: iso(row.dt_cadastro),
+    credit: creditOf(row),
   };
+}
+
+/** The client's available credit as the server counts it now; null without a limit (no check). */
+function creditOf(row: ClientDetailRow): ClientDetail['credit'] {
+  if (row.limite_credito === null) return null;
+  const figures = {
+    limit: row.limite_credito,
+    openReceivables: row.valor_em_aberto ?? 0,
+    openOrders: row.pedidos_em_aberto ?? 0,
+  };
+  return { ...figures, available: availableCredit(figures) ?? 0 };
 }
 
 export function listClients(db: Db, auth: AuthContext, query: ClientListQuery, now = new Date()): Promise<ClientPage> {
