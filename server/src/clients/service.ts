@@ -19,10 +19,12 @@ import {
   ZClientOrderStatus,
 } from '@campo/shared';
 import { scopeOf } from '../auth/authorize.ts';
+import { touchSqlDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { notFound } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
+import { portfolioDocuments } from './portfolio-documents.ts';
 import {
   type ClientDetailRow,
   type ClientSummaryRow,
@@ -201,13 +203,16 @@ export function setCreditLimit(
   now = new Date(),
 ): Promise<ClientDetail> {
   return withScope(db, scopeOf(auth), async (tx) => {
-    await clientInScope(tx, auth, id);
+    const client = await clientInScope(tx, auth, id);
     await upsertCreditLimit(tx, {
       idEmpresa: auth.idEmpresa,
       idCliente: id,
       limite: Math.round(creditLimit * 100) / 100,
       atualizadoPor: auth.login,
     });
+    // The phone shows the client's available credit offline from its document: the new
+    // limit goes out now, not at the next scheduled refresh.
+    await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, client.cod_vendedor, [id]);
     return toDetail(await clientInScope(tx, auth, id), now);
   });
 }

@@ -300,6 +300,12 @@ describe("the client's available credit", () => {
 
     const placed = async () => (await (await postOrder(as.rep, draft(1))).json()) as Order;
 
+    it('a limit set by a manager', async () => {
+      const res = await as.manager('PUT', `/clients/${s.idCliente}/credit-limit`, { creditLimit: 123456.78 });
+      expect(res.status).toBe(200);
+      expect((await logged()).creditLimit).toBe(123456.78);
+    });
+
     it('an order created', async () => {
       const before = (await logged()).openOrders as number;
       const order = await placed();
