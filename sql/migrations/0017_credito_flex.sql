@@ -76,3 +76,9 @@ create policy vendedor on app.flex_saldos as restrictive
 create policy vendedor on app.flex_lancamentos as restrictive
   using (app.vendedor_atual() is null or cod_vendedor = app.vendedor_atual())
   with check (app.vendedor_atual() is null or cod_vendedor = app.vendedor_atual());
+
+-- The client's open Campo orders (situa 1 and 2), summed by app.pedidos_em_aberto whenever
+-- an order moves its client's document and whenever an order for a client with a limit is
+-- judged: a small index of the open orders only, so the sum never walks a client's whole
+-- history of orders.
+create index pedidos_cliente_abertos_idx on app.pedidos (id_empresa, id_cliente) where situa in (1, 2);
