@@ -225,6 +225,11 @@ describe("the client's available credit", () => {
     const flagged = await pushed(3);
     expect(flagged.status).toBe('pending_approval');
     expect(flagged.order?.credit).toMatchObject({ available: totalOf(2), exceeded: true });
+    await policy('ignore');
+    await leaveAvailable(totalOf(2));
+    const ignored = await pushed(3);
+    expect(ignored.status).toBe('pending_approval');
+    expect(ignored.order?.credit).toMatchObject({ available: totalOf(2), exceeded: false });
   });
 
   it("judges an order queued offline yesterday on today's figures", async () => {
