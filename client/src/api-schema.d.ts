@@ -2563,6 +2563,17 @@ export interface paths {
                             registrationActive: boolean;
                             /** @description When the client was registered in the ERP (ISO 8601) */
                             registeredAt: string | null;
+                            /** @description Available credit (docs/credit-and-flex.md); null when the client has no limit (no credit check) */
+                            credit: {
+                                /** @description Credit limit kept by Campo, in BRL */
+                                limit: number;
+                                /** @description Receivables still open in the ERP, in BRL */
+                                openReceivables: number;
+                                /** @description The client's Campo orders pending approval or approved, in BRL */
+                                openOrders: number;
+                                /** @description Limit less both open amounts (negative when beyond the limit), in BRL */
+                                available: number;
+                            } | null;
                         };
                     };
                 };
@@ -3028,6 +3039,17 @@ export interface paths {
                             registrationActive: boolean;
                             /** @description When the client was registered in the ERP (ISO 8601) */
                             registeredAt: string | null;
+                            /** @description Available credit (docs/credit-and-flex.md); null when the client has no limit (no credit check) */
+                            credit: {
+                                /** @description Credit limit kept by Campo, in BRL */
+                                limit: number;
+                                /** @description Receivables still open in the ERP, in BRL */
+                                openReceivables: number;
+                                /** @description The client's Campo orders pending approval or approved, in BRL */
+                                openOrders: number;
+                                /** @description Limit less both open amounts (negative when beyond the limit), in BRL */
+                                available: number;
+                            } | null;
                         };
                     };
                 };
@@ -4622,6 +4644,17 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description The lines */
                             itens: {
                                 /** @description Line number, from 1 */
@@ -4866,6 +4899,17 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description The lines */
                             itens: {
                                 /** @description Line number, from 1 */
@@ -5081,6 +5125,17 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description The lines */
                             itens: {
                                 /** @description Line number, from 1 */
@@ -5337,6 +5392,17 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description The lines */
                             itens: {
                                 /** @description Line number, from 1 */
@@ -10676,6 +10742,10 @@ export interface paths {
                                 financialStatus: "ok" | "overdue" | "blocked";
                                 /** @description Credit limit kept by Campo; null when none was set */
                                 creditLimit: number | null;
+                                /** @description Receivables still open in the ERP (available credit = limit − this − openOrders); absent from older servers */
+                                openReceivables?: number;
+                                /** @description The client's Campo orders pending approval or approved, every representative's; absent from older servers */
+                                openOrders?: number;
                                 /** @description Latest order (ISO 8601, UTC); activity is derived from it */
                                 lastOrderAt: string | null;
                                 /** @description The ERP registration flag */
@@ -10851,6 +10921,17 @@ export interface paths {
                                      * @enum {string|null}
                                      */
                                     erpSituacao: "aberto" | "faturado" | "cancelado" | null;
+                                    /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                                    credit?: {
+                                        /** @description The client's credit limit when the order arrived, in BRL */
+                                        limit: number;
+                                        /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                        open: number;
+                                        /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                        available: number;
+                                        /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                        exceeded: boolean;
+                                    } | null;
                                     /** @description The lines */
                                     itens: {
                                         /** @description Line number, from 1 */
@@ -10928,6 +11009,19 @@ export interface paths {
                                         /** @description Discount rule description */
                                         descricao: string;
                                     } | null;
+                                    /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                                    credit?: {
+                                        /** @description The client's credit limit, in BRL */
+                                        limit: number;
+                                        /** @description The client's open receivables in the ERP, in BRL */
+                                        openReceivables: number;
+                                        /** @description The client's Campo orders pending approval or approved, in BRL */
+                                        openOrders: number;
+                                        /** @description This order's total, in BRL */
+                                        orderTotal: number;
+                                        /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                                        available: number;
+                                    };
                                 }[];
                                 /** @description When the device queued it (device clock; shown as the outbox's age) */
                                 queuedAt: string | null;
@@ -11081,6 +11175,19 @@ export interface paths {
                                         /** @description Discount rule description */
                                         descricao: string;
                                     } | null;
+                                    /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                                    credit?: {
+                                        /** @description The client's credit limit, in BRL */
+                                        limit: number;
+                                        /** @description The client's open receivables in the ERP, in BRL */
+                                        openReceivables: number;
+                                        /** @description The client's Campo orders pending approval or approved, in BRL */
+                                        openOrders: number;
+                                        /** @description This order's total, in BRL */
+                                        orderTotal: number;
+                                        /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                                        available: number;
+                                    };
                                 }[];
                                 /** @description When the server registered it */
                                 criadoEm: string | null;
@@ -11308,6 +11415,17 @@ export interface paths {
                                  * @enum {string|null}
                                  */
                                 erpSituacao: "aberto" | "faturado" | "cancelado" | null;
+                                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                                credit?: {
+                                    /** @description The client's credit limit when the order arrived, in BRL */
+                                    limit: number;
+                                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                    open: number;
+                                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                    available: number;
+                                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                    exceeded: boolean;
+                                } | null;
                                 /** @description The lines */
                                 itens: {
                                     /** @description Line number, from 1 */
@@ -11385,6 +11503,19 @@ export interface paths {
                                     /** @description Discount rule description */
                                     descricao: string;
                                 } | null;
+                                /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                                credit?: {
+                                    /** @description The client's credit limit, in BRL */
+                                    limit: number;
+                                    /** @description The client's open receivables in the ERP, in BRL */
+                                    openReceivables: number;
+                                    /** @description The client's Campo orders pending approval or approved, in BRL */
+                                    openOrders: number;
+                                    /** @description This order's total, in BRL */
+                                    orderTotal: number;
+                                    /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                                    available: number;
+                                };
                             }[];
                             /** @description When the device queued it (device clock; shown as the outbox's age) */
                             queuedAt: string | null;
@@ -11538,6 +11669,19 @@ export interface paths {
                                     /** @description Discount rule description */
                                     descricao: string;
                                 } | null;
+                                /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                                credit?: {
+                                    /** @description The client's credit limit, in BRL */
+                                    limit: number;
+                                    /** @description The client's open receivables in the ERP, in BRL */
+                                    openReceivables: number;
+                                    /** @description The client's Campo orders pending approval or approved, in BRL */
+                                    openOrders: number;
+                                    /** @description This order's total, in BRL */
+                                    orderTotal: number;
+                                    /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                                    available: number;
+                                };
                             }[];
                             /** @description When the server registered it */
                             criadoEm: string | null;
@@ -11853,6 +11997,10 @@ export interface components {
             financialStatus: "ok" | "overdue" | "blocked";
             /** @description Credit limit kept by Campo; null when none was set */
             creditLimit: number | null;
+            /** @description Receivables still open in the ERP (available credit = limit − this − openOrders); absent from older servers */
+            openReceivables?: number;
+            /** @description The client's Campo orders pending approval or approved, every representative's; absent from older servers */
+            openOrders?: number;
             /** @description Latest order (ISO 8601, UTC); activity is derived from it */
             lastOrderAt: string | null;
             /** @description The ERP registration flag */
@@ -12058,6 +12206,17 @@ export interface components {
                 numPedidoErp: number | null;
                 /** @description The ERP order's situation (vw_sitpedido), once replicated */
                 erpSituacao: ("aberto" | "faturado" | "cancelado") | null;
+                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                credit?: {
+                    /** @description The client's credit limit when the order arrived, in BRL */
+                    limit: number;
+                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                    open: number;
+                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                    available: number;
+                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                    exceeded: boolean;
+                } | null;
                 /** @description The lines */
                 itens: {
                     /**
@@ -12150,6 +12309,19 @@ export interface components {
                     /** @description Discount rule description */
                     descricao: string;
                 } | null;
+                /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                credit?: {
+                    /** @description The client's credit limit, in BRL */
+                    limit: number;
+                    /** @description The client's open receivables in the ERP, in BRL */
+                    openReceivables: number;
+                    /** @description The client's Campo orders pending approval or approved, in BRL */
+                    openOrders: number;
+                    /** @description This order's total, in BRL */
+                    orderTotal: number;
+                    /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                    available: number;
+                };
             }[];
             /** @description When the device queued it (device clock; shown as the outbox's age) */
             queuedAt: string | null;
@@ -12318,6 +12490,19 @@ export interface components {
                     /** @description Discount rule description */
                     descricao: string;
                 } | null;
+                /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                credit?: {
+                    /** @description The client's credit limit, in BRL */
+                    limit: number;
+                    /** @description The client's open receivables in the ERP, in BRL */
+                    openReceivables: number;
+                    /** @description The client's Campo orders pending approval or approved, in BRL */
+                    openOrders: number;
+                    /** @description This order's total, in BRL */
+                    orderTotal: number;
+                    /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                    available: number;
+                };
             }[];
             /** @description When the server registered it */
             criadoEm: string | null;

@@ -129,6 +129,17 @@ const ZRuleRef = z
   })
   .describe('A discount rule, by id and description');
 
+/** The figures an order beyond the client's available credit is refused with (CREDIT_LIMIT_EXCEEDED). */
+export const ZCreditRefusal = z
+  .object({
+    limit: z.number().describe("The client's credit limit, in BRL"),
+    openReceivables: z.number().describe("The client's open receivables in the ERP, in BRL"),
+    openOrders: z.number().describe("The client's Campo orders pending approval or approved, in BRL"),
+    orderTotal: z.number().describe("This order's total, in BRL"),
+    available: z.number().describe('What was available: limit less the open amounts (may be negative), in BRL'),
+  })
+  .describe("The client's credit when the server judged the order");
+
 /** Why an order is refused: codes of the one list (errors.ts), two of them also a problem's. */
 export const REFUSAL_CODES = [
   ...pickCodes('CLIENT_NOT_IN_PORTFOLIO', 'PRICE_LIST_NOT_FOUND'),
@@ -145,6 +156,7 @@ export const ZRefusalReason = z
     regra: ZRuleRef.nullable()
       .optional()
       .describe('The discount rule that set the ceiling, or null when the base ceiling applied'),
+    credit: ZCreditRefusal.optional().describe('The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED'),
   })
   .describe('One reason an order was refused');
 export type RefusalReason = z.infer<typeof ZRefusalReason>;
@@ -242,6 +254,22 @@ export const ZOrder = ZOrderSummary.extend({
     .enum(['aberto', 'faturado', 'cancelado'])
     .nullable()
     .describe("The ERP order's situation (vw_sitpedido), once replicated"),
+  credit: z
+    .object({
+      limit: z.number().describe("The client's credit limit when the order arrived, in BRL"),
+      open: z
+        .number()
+        .describe('What the client owed then: open receivables plus Campo orders pending or approved, in BRL'),
+      available: z.number().describe('Limit less the open amount, before this order (may be negative), in BRL'),
+      exceeded: z
+        .boolean()
+        .describe("Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy)"),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      "The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked",
+    ),
   itens: z.array(ZOrderLine).describe('The lines'),
   historico: z.array(ZOrderHistoryEntry).describe('Status history, oldest first'),
 }).describe('An order with its lines and history');

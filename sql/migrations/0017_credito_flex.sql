@@ -56,7 +56,9 @@ create table app.flex_lancamentos (
   criado_em     timestamptz not null default now(),
   constraint flex_lancamentos_pedido check ((tipo = 'ajuste') = (id_pedido is null)),
   constraint flex_lancamentos_motivo check (tipo <> 'ajuste' or length(btrim(motivo)) > 0),
-  foreign key (id_empresa, id_pedido) references app.pedidos (id_empresa, id)
+  -- By the order's key alone: a schema app the old system made (docs/provisioning.md, "Baseline")
+  -- has no unique (id_empresa, id) on app.pedidos to carry the tenant in the key.
+  foreign key (id_pedido) references app.pedidos (id)
 );
 create index flex_lancamentos_vendedor_idx on app.flex_lancamentos (id_empresa, cod_vendedor, criado_em desc);
 -- An order moves a balance at most once per kind of move (reserved on arrival, released on
@@ -80,3 +82,9 @@ create policy vendedor on app.flex_saldos as restrictive
 create policy vendedor on app.flex_lancamentos as restrictive
   using (app.vendedor_atual() is null or cod_vendedor = app.vendedor_atual())
   with check (app.vendedor_atual() is null or cod_vendedor = app.vendedor_atual());
+
+-- The client's open Campo orders (situa 1 and 2), summed by app.pedidos_em_aberto whenever
+-- an order moves its client's document and whenever an order for a client with a limit is
+-- judged: a small index of the open orders only, so the sum never walks a client's whole
+-- history of orders.
+create index pedidos_cliente_abertos_idx on app.pedidos (id_empresa, id_cliente) where situa in (1, 2);

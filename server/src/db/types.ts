@@ -333,6 +333,7 @@ export interface AppVwClientes {
   nome_fantasia: string | null;
   numero: string | null;
   origem: string | null;
+  pedidos_em_aberto: Numeric | null;
   razao_social: string | null;
   status_financeiro: string | null;
   telefone: string | null;

@@ -49,6 +49,15 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
       valorBruto: row.valor_bruto,
       valorDesconto: row.valor_desconto,
       valorTotal: row.valor_total,
+      credit:
+        row.credito_limite === null
+          ? null
+          : {
+              limit: row.credito_limite,
+              open: row.credito_aberto ?? 0,
+              available: row.credito_disponivel ?? 0,
+              exceeded: row.credito_excedido,
+            },
       motivoRejeicao: row.motivo_rejeicao === null ? null : decodeLossless(row.motivo_rejeicao),
       decididoPor: row.decidido_por,
       nomeDecididoPor: row.nome_decidido_por === null ? null : decodeLossless(row.nome_decidido_por),

@@ -5,10 +5,14 @@
 // pushed by replication, so both are idempotent by the same key.
 import { createHash } from 'node:crypto';
 import {
+  availableCredit,
   businessDate,
+  checkCredit,
   checkLineDiscount,
+  creditOutcome,
   describeCeiling,
   encodeLossless,
+  formatBrl,
   lineAmounts,
   lineCeiling,
   ORDER_STATUS_LABEL,
@@ -17,6 +21,7 @@ import {
   type OrderStatus,
   orderTotals,
   type RefusalReason,
+  round2,
   SITUA,
   statusOfSitua,
   toErpText,
@@ -35,7 +40,7 @@ import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import { loadOrderDocs, orderSyncDoc } from './documents.ts';
+import { loadOrderDocs, orderSyncDoc, reconcileInvoicedOrders } from './documents.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
 
@@ -174,7 +179,46 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
     return { item, product: p, ceiling, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
   });
   if (reasons.length) throw refused(reasons);
-  return { client, idPauta, endEntrega, condicao, lines: lines.filter((l) => l !== null) };
+  const priced = lines.filter((l) => l !== null);
+  const totals = orderTotals(priced.map((l) => l.amounts));
+  return { client, idPauta, endEntrega, condicao, lines: priced, totals, credit: judgeCredit(context, totals.total) };
+}
+
+/**
+ * The order against its client's available credit, on the server's figures now (read after
+ * the limit's lock: orderKeyLock) and the tenant's policy: refused under `block` when beyond
+ * it, marked for the approver under `flag`. Null when the client has no limit: no check.
+ */
+function judgeCredit(context: q.OrderContext, orderTotal: number): Order['credit'] {
+  const client = context.client;
+  if (!client || client.limite_credito === null) return null;
+  const figures = {
+    limit: client.limite_credito,
+    openReceivables: client.valor_em_aberto ?? 0,
+    openOrders: client.pedidos_em_aberto ?? 0,
+  };
+  const check = checkCredit(figures, orderTotal);
+  const available = availableCredit(figures) ?? 0;
+  const outcome = creditOutcome(check, context.creditPolicy);
+  if (outcome === 'refuse') {
+    throw refused([
+      {
+        code: 'CREDIT_LIMIT_EXCEEDED',
+        message:
+          `O pedido de ${formatBrl(orderTotal)} passa do crédito disponível do cliente ${client.razao_social}: ` +
+          `limite de ${formatBrl(figures.limit)}, ${formatBrl(round2(figures.openReceivables + figures.openOrders))} em aberto ` +
+          `(títulos ${formatBrl(figures.openReceivables)}, pedidos ${formatBrl(figures.openOrders)}), ` +
+          `disponível ${formatBrl(available)}.`,
+        credit: { ...figures, orderTotal, available },
+      },
+    ]);
+  }
+  return {
+    limit: figures.limit,
+    open: round2(figures.openReceivables + figures.openOrders),
+    available,
+    exceeded: outcome === 'flag',
+  };
 }
 
 /**
@@ -223,8 +267,7 @@ async function insertOrderTx(
   idempotency: { key: string; hash: string },
   context: Pick<q.OrderContext, 'audience' | 'idPedido' | 'now'>,
 ): Promise<{ body: Order; changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean }> {
-  const { client, idPauta, endEntrega, condicao, lines } = checked;
-  const totals = orderTotals(lines.map((l) => l.amounts));
+  const { client, idPauta, endEntrega, condicao, lines, totals, credit } = checked;
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
   const id = context.idPedido;
   const row = q.insertOrderSql(auth.idEmpresa, {
@@ -245,6 +288,11 @@ async function insertOrderTx(
     // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
     id_condicao: condicao?.id ?? null,
     condicao_pagamento: condicao?.descricao ?? null,
+    // The credit the order was judged by, for the approver (docs/credit-and-flex.md).
+    credito_limite: credit?.limit ?? null,
+    credito_aberto: credit?.open ?? null,
+    credito_disponivel: credit?.available ?? null,
+    credito_excedido: credit?.exceeded ?? false,
   });
   // now() is the transaction's start: the order's criado_em, and its history entry's.
   const criadoEm = context.now.toISOString();
@@ -264,6 +312,7 @@ async function insertOrderTx(
     valorBruto: totals.gross,
     valorDesconto: totals.discount,
     valorTotal: totals.total,
+    credit,
     motivoRejeicao: null,
     decididoPor: null,
     nomeDecididoPor: null,
@@ -379,7 +428,7 @@ async function createOrderTx(
   hash: string,
   now: Date,
 ): Promise<OrderResult> {
-  const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key);
+  const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key, input.idCliente);
   type Done = OrderResult & { changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean };
   const date = businessDate(now);
   const { changed, clientDocumentLeft, ...result } = await withScopePipelined(
@@ -480,7 +529,7 @@ function visibleOrderReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
  * orders nobody reads).
  */
 async function reconcileErpOrders(tx: Tx, idEmpresa: number): Promise<void> {
-  const moved = await q.reconcileInvoiced(tx, idEmpresa);
+  const moved = await reconcileInvoicedOrders(tx, idEmpresa);
   if (moved.length === 0) return;
   await touchDocuments(tx, idEmpresa, 'pedidos', null, await loadOrderDocs(tx, idEmpresa, moved.map(String)));
 }
@@ -588,9 +637,10 @@ export async function decideOrder(
       const order = await loadOrder(tx, auth.idEmpresa, id);
       const key = await q.selectKeyOfOrder(tx, auth.idEmpresa, id);
       await touchDocuments(tx, auth.idEmpresa, 'pedidos', row.cod_vendedor, [orderSyncDoc(order, key)]);
-      // A rejected order no longer counts as the client's last order.
-      if (!decision.approve)
-        await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, row.cod_vendedor, [order.idCliente]);
+      // A rejected order no longer counts as the client's last order, nor among its open
+      // orders; an approved one stays among them. Built whole either way, the document is
+      // written only when it changed.
+      await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, row.cod_vendedor, [order.idCliente]);
       await notifyOrderDecided(
         tx,
         { ...order, idEmpresa: auth.idEmpresa },
