@@ -56,7 +56,7 @@ create table app.flex_lancamentos (
   criado_em     timestamptz not null default now(),
   constraint flex_lancamentos_pedido check ((tipo = 'ajuste') = (id_pedido is null)),
   constraint flex_lancamentos_motivo check (tipo <> 'ajuste' or length(btrim(motivo)) > 0),
-  -- By the order's key alone: a schema app the old system made (docs/provisioning.md, "Baseline")
+  -- By the order's key alone: a schema app the old system made (a baseline, docs/provisioning.md)
   -- has no unique (id_empresa, id) on app.pedidos to carry the tenant in the key.
   foreign key (id_pedido) references app.pedidos (id)
 );
