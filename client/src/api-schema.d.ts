@@ -4466,6 +4466,17 @@ export interface paths {
                                 valorTotal: number;
                                 /** @description When the order reached the server (ISO 8601) */
                                 criadoEm: string;
+                                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                                credit?: {
+                                    /** @description The client's credit limit when the order arrived, in BRL */
+                                    limit: number;
+                                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                    open: number;
+                                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                    available: number;
+                                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                    exceeded: boolean;
+                                } | null;
                             }[];
                             /** @description Page number */
                             page: number;
@@ -4608,6 +4619,17 @@ export interface paths {
                             valorTotal: number;
                             /** @description When the order reached the server (ISO 8601) */
                             criadoEm: string;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description Client document copied at creation */
                             cnpjCpfCliente: string | null;
                             /** @description Delivery address copied at creation */
@@ -4644,17 +4666,6 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
-                            credit?: {
-                                /** @description The client's credit limit when the order arrived, in BRL */
-                                limit: number;
-                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
-                                open: number;
-                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
-                                available: number;
-                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
-                                exceeded: boolean;
-                            } | null;
                             /** @description The lines */
                             itens: {
                                 /** @description Line number, from 1 */
@@ -4863,6 +4874,17 @@ export interface paths {
                             valorTotal: number;
                             /** @description When the order reached the server (ISO 8601) */
                             criadoEm: string;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description Client document copied at creation */
                             cnpjCpfCliente: string | null;
                             /** @description Delivery address copied at creation */
@@ -4899,17 +4921,6 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
-                            credit?: {
-                                /** @description The client's credit limit when the order arrived, in BRL */
-                                limit: number;
-                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
-                                open: number;
-                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
-                                available: number;
-                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
-                                exceeded: boolean;
-                            } | null;
                             /** @description The lines */
                             itens: {
                                 /** @description Line number, from 1 */
@@ -5089,6 +5100,17 @@ export interface paths {
                             valorTotal: number;
                             /** @description When the order reached the server (ISO 8601) */
                             criadoEm: string;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description Client document copied at creation */
                             cnpjCpfCliente: string | null;
                             /** @description Delivery address copied at creation */
@@ -5125,17 +5147,6 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
-                            credit?: {
-                                /** @description The client's credit limit when the order arrived, in BRL */
-                                limit: number;
-                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
-                                open: number;
-                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
-                                available: number;
-                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
-                                exceeded: boolean;
-                            } | null;
                             /** @description The lines */
                             itens: {
                                 /** @description Line number, from 1 */
@@ -5356,6 +5367,17 @@ export interface paths {
                             valorTotal: number;
                             /** @description When the order reached the server (ISO 8601) */
                             criadoEm: string;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description Client document copied at creation */
                             cnpjCpfCliente: string | null;
                             /** @description Delivery address copied at creation */
@@ -5392,17 +5414,6 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
-                            credit?: {
-                                /** @description The client's credit limit when the order arrived, in BRL */
-                                limit: number;
-                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
-                                open: number;
-                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
-                                available: number;
-                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
-                                exceeded: boolean;
-                            } | null;
                             /** @description The lines */
                             itens: {
                                 /** @description Line number, from 1 */
@@ -10885,6 +10896,17 @@ export interface paths {
                                     valorTotal: number;
                                     /** @description When the order reached the server (ISO 8601) */
                                     criadoEm: string;
+                                    /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                                    credit?: {
+                                        /** @description The client's credit limit when the order arrived, in BRL */
+                                        limit: number;
+                                        /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                        open: number;
+                                        /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                        available: number;
+                                        /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                        exceeded: boolean;
+                                    } | null;
                                     /** @description Client document copied at creation */
                                     cnpjCpfCliente: string | null;
                                     /** @description Delivery address copied at creation */
@@ -10921,17 +10943,6 @@ export interface paths {
                                      * @enum {string|null}
                                      */
                                     erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                                    /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
-                                    credit?: {
-                                        /** @description The client's credit limit when the order arrived, in BRL */
-                                        limit: number;
-                                        /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
-                                        open: number;
-                                        /** @description Limit less the open amount, before this order (may be negative), in BRL */
-                                        available: number;
-                                        /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
-                                        exceeded: boolean;
-                                    } | null;
                                     /** @description The lines */
                                     itens: {
                                         /** @description Line number, from 1 */
@@ -11379,6 +11390,17 @@ export interface paths {
                                 valorTotal: number;
                                 /** @description When the order reached the server (ISO 8601) */
                                 criadoEm: string;
+                                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                                credit?: {
+                                    /** @description The client's credit limit when the order arrived, in BRL */
+                                    limit: number;
+                                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                    open: number;
+                                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                    available: number;
+                                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                    exceeded: boolean;
+                                } | null;
                                 /** @description Client document copied at creation */
                                 cnpjCpfCliente: string | null;
                                 /** @description Delivery address copied at creation */
@@ -11415,17 +11437,6 @@ export interface paths {
                                  * @enum {string|null}
                                  */
                                 erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
-                                credit?: {
-                                    /** @description The client's credit limit when the order arrived, in BRL */
-                                    limit: number;
-                                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
-                                    open: number;
-                                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
-                                    available: number;
-                                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
-                                    exceeded: boolean;
-                                } | null;
                                 /** @description The lines */
                                 itens: {
                                     /** @description Line number, from 1 */
@@ -12170,6 +12181,17 @@ export interface components {
                 valorTotal: number;
                 /** @description When the order reached the server (ISO 8601) */
                 criadoEm: string;
+                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                credit?: {
+                    /** @description The client's credit limit when the order arrived, in BRL */
+                    limit: number;
+                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                    open: number;
+                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                    available: number;
+                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                    exceeded: boolean;
+                } | null;
                 /** @description Client document copied at creation */
                 cnpjCpfCliente: string | null;
                 /** @description Delivery address copied at creation */
@@ -12206,17 +12228,6 @@ export interface components {
                 numPedidoErp: number | null;
                 /** @description The ERP order's situation (vw_sitpedido), once replicated */
                 erpSituacao: ("aberto" | "faturado" | "cancelado") | null;
-                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
-                credit?: {
-                    /** @description The client's credit limit when the order arrived, in BRL */
-                    limit: number;
-                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
-                    open: number;
-                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
-                    available: number;
-                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
-                    exceeded: boolean;
-                } | null;
                 /** @description The lines */
                 itens: {
                     /**

@@ -204,6 +204,24 @@ export const ZOrderHistoryEntry = z
   })
   .describe('A status change');
 
+/** The client's credit as the server judged the order when it arrived (docs/credit-and-flex.md). */
+export const ZOrderCredit = z
+  .object({
+    limit: z.number().describe("The client's credit limit when the order arrived, in BRL"),
+    open: z
+      .number()
+      .describe('What the client owed then: open receivables plus Campo orders pending or approved, in BRL'),
+    available: z.number().describe('Limit less the open amount, before this order (may be negative), in BRL'),
+    exceeded: z
+      .boolean()
+      .describe("Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy)"),
+  })
+  .nullable()
+  .optional()
+  .describe(
+    "The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked",
+  );
+
 export const ZOrderSummary = z
   .object({
     id: z.number().int().describe('Order id'),
@@ -214,6 +232,8 @@ export const ZOrderSummary = z
     nomeCliente: z.string().describe('Client name copied at creation'),
     valorTotal: z.number().describe('Order total'),
     criadoEm: z.string().describe('When the order reached the server (ISO 8601)'),
+    // In the list too: the approval queue marks an order beyond the client's credit.
+    credit: ZOrderCredit,
   })
   .describe('An order in a list');
 export type OrderSummary = z.infer<typeof ZOrderSummary>;
@@ -254,22 +274,6 @@ export const ZOrder = ZOrderSummary.extend({
     .enum(['aberto', 'faturado', 'cancelado'])
     .nullable()
     .describe("The ERP order's situation (vw_sitpedido), once replicated"),
-  credit: z
-    .object({
-      limit: z.number().describe("The client's credit limit when the order arrived, in BRL"),
-      open: z
-        .number()
-        .describe('What the client owed then: open receivables plus Campo orders pending or approved, in BRL'),
-      available: z.number().describe('Limit less the open amount, before this order (may be negative), in BRL'),
-      exceeded: z
-        .boolean()
-        .describe("Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy)"),
-    })
-    .nullable()
-    .optional()
-    .describe(
-      "The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked",
-    ),
   itens: z.array(ZOrderLine).describe('The lines'),
   historico: z.array(ZOrderHistoryEntry).describe('Status history, oldest first'),
 }).describe('An order with its lines and history');

@@ -3,7 +3,7 @@
 // offline order judged on today's figures, orders for one client competing for its credit in
 // arrival order, and the client's document following its open orders.
 import { randomUUID } from 'node:crypto';
-import type { ClientDetail, Order, Problem, RefusalReason, SyncClient, SyncOrder } from '@campo/shared';
+import type { ClientDetail, Order, OrderSummary, Problem, RefusalReason, SyncClient, SyncOrder } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import {
@@ -100,6 +100,13 @@ describe("the client's available credit", () => {
       )
     ).rows[0];
 
+  /** The order as the supervisor's approval queue lists it. */
+  async function queued(id: number): Promise<OrderSummary | undefined> {
+    const res = await as.sup('GET', '/orders?status=pending_approval&pageSize=100');
+    expect(res.status, await res.clone().text()).toBe(200);
+    return ((await res.json()) as { items: OrderSummary[] }).items.find((o) => o.id === id);
+  }
+
   async function pushed(quantidade: number, queuedAt = new Date().toISOString()): Promise<SyncOrder> {
     const doc: SyncOrder = {
       id: randomUUID(),
@@ -157,6 +164,8 @@ describe("the client's available credit", () => {
     expect(await stored(order.id)).toEqual({ limite: set.limit, aberto: open, disponivel: totalOf(2), excedido: true });
     // The approver reads it back as answered.
     expect(((await (await as.sup('GET', `/orders/${order.id}`)).json()) as Order).credit).toEqual(order.credit);
+    // And in the approval queue, where the mark is shown.
+    expect((await queued(order.id))?.credit).toEqual(order.credit);
     // Within the credit: the figures, no mark.
     await leaveAvailable(totalOf(5));
     const within = (await (await postOrder(as.rep, draft(1))).json()) as Order;
@@ -208,6 +217,7 @@ describe("the client's available credit", () => {
     const order = (await res.json()) as Order;
     expect(order.credit).toBeNull();
     expect(await stored(order.id)).toEqual({ limite: null, aberto: null, disponivel: null, excedido: false });
+    expect((await queued(order.id))?.credit).toBeNull();
   });
 
   it('over a push: the same policies, a refusal the phone shows with its figures', async () => {

@@ -17,6 +17,23 @@ function groupBy<T extends { id_pedido: number }>(rows: T[]): Map<number, T[]> {
   return map;
 }
 
+/** The credit an order was judged by (Order.credit): null when the client had no limit. */
+export function creditOf(row: {
+  credito_limite: number | null;
+  credito_aberto: number | null;
+  credito_disponivel: number | null;
+  credito_excedido: boolean;
+}): Order['credit'] {
+  return row.credito_limite === null
+    ? null
+    : {
+        limit: row.credito_limite,
+        open: row.credito_aberto ?? 0,
+        available: row.credito_disponivel ?? 0,
+        exceeded: row.credito_excedido,
+      };
+}
+
 export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number[]): Promise<Map<number, Order>> {
   const result = new Map<number, Order>();
   if (ids.length === 0) return result;
@@ -49,15 +66,7 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
       valorBruto: row.valor_bruto,
       valorDesconto: row.valor_desconto,
       valorTotal: row.valor_total,
-      credit:
-        row.credito_limite === null
-          ? null
-          : {
-              limit: row.credito_limite,
-              open: row.credito_aberto ?? 0,
-              available: row.credito_disponivel ?? 0,
-              exceeded: row.credito_excedido,
-            },
+      credit: creditOf(row),
       motivoRejeicao: row.motivo_rejeicao === null ? null : decodeLossless(row.motivo_rejeicao),
       decididoPor: row.decidido_por,
       nomeDecididoPor: row.nome_decidido_por === null ? null : decodeLossless(row.nome_decidido_por),

@@ -521,7 +521,20 @@ function filtered(tx: Tx, f: OrderFilters) {
 export async function selectOrders(tx: Tx, f: OrderFilters) {
   const [items, total] = await Promise.all([
     filtered(tx, f)
-      .select(['id', 'num_ped_sar', 'situa', 'cod_vendedor', 'id_cliente', 'nome_cliente', 'valor_total', 'criado_em'])
+      .select([
+        'id',
+        'num_ped_sar',
+        'situa',
+        'cod_vendedor',
+        'id_cliente',
+        'nome_cliente',
+        'valor_total',
+        'criado_em',
+        'credito_limite',
+        'credito_aberto',
+        'credito_disponivel',
+        'credito_excedido',
+      ])
       .orderBy('criado_em', 'desc')
       .orderBy('id', 'desc')
       .limit(f.limit)

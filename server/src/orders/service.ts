@@ -41,7 +41,7 @@ import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
 import { loadOrderDocs, orderSyncDoc, reconcileInvoicedOrders } from './documents.ts';
-import { loadOrders } from './load.ts';
+import { creditOf, loadOrders } from './load.ts';
 import * as q from './queries.ts';
 
 export interface OrderResult {
@@ -584,6 +584,7 @@ export async function listOrders(db: Db, auth: AuthContext, query: ListOrdersQue
         nomeCliente: r.nome_cliente,
         valorTotal: r.valor_total,
         criadoEm: iso(r.criado_em) as string,
+        credit: creditOf(r),
       })),
       page: query.page,
       pageSize: query.pageSize,
