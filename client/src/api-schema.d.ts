@@ -4573,7 +4573,7 @@ export interface paths {
                             /** @description Quantity in the product unit, up to 3 decimals */
                             quantidade: number;
                             /**
-                             * @description Discount on the list price, percent with up to 2 decimals; at most the line ceiling
+                             * @description Discount on the list price, percent with up to 2 decimals; negative sells above the list (an acréscimo, which earns flex); at most the line ceiling, or beyond it within the flex maximum while the flex balance covers it
                              * @default 0
                              */
                             descontoPercent?: number;
@@ -4688,6 +4688,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -4943,6 +4947,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -5169,6 +5177,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -5436,6 +5448,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -10965,6 +10981,10 @@ export interface paths {
                                         idPauta: number | null;
                                         /** @description Line total */
                                         valorTotal: number;
+                                        /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                        flexGerado?: number;
+                                        /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                        flexUsado?: number;
                                     }[];
                                     /** @description Status history, oldest first */
                                     historico: {
@@ -11021,6 +11041,15 @@ export interface paths {
                                         orderTotal: number;
                                         /** @description What was available: limit less the open amounts (may be negative), in BRL */
                                         available: number;
+                                    };
+                                    /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                    flex?: {
+                                        /** @description The representative's flex balance now, BRL */
+                                        saldo: number;
+                                        /** @description What the whole order needed from it, BRL */
+                                        necessario: number;
+                                        /** @description What this line needed from it, BRL */
+                                        linha: number;
                                     };
                                 }[];
                                 /** @description When the device queued it (device clock; shown as the outbox's age) */
@@ -11187,6 +11216,15 @@ export interface paths {
                                         orderTotal: number;
                                         /** @description What was available: limit less the open amounts (may be negative), in BRL */
                                         available: number;
+                                    };
+                                    /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                    flex?: {
+                                        /** @description The representative's flex balance now, BRL */
+                                        saldo: number;
+                                        /** @description What the whole order needed from it, BRL */
+                                        necessario: number;
+                                        /** @description What this line needed from it, BRL */
+                                        linha: number;
                                     };
                                 }[];
                                 /** @description When the server registered it */
@@ -11459,6 +11497,10 @@ export interface paths {
                                     idPauta: number | null;
                                     /** @description Line total */
                                     valorTotal: number;
+                                    /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                    flexGerado?: number;
+                                    /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                    flexUsado?: number;
                                 }[];
                                 /** @description Status history, oldest first */
                                 historico: {
@@ -11515,6 +11557,15 @@ export interface paths {
                                     orderTotal: number;
                                     /** @description What was available: limit less the open amounts (may be negative), in BRL */
                                     available: number;
+                                };
+                                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                flex?: {
+                                    /** @description The representative's flex balance now, BRL */
+                                    saldo: number;
+                                    /** @description What the whole order needed from it, BRL */
+                                    necessario: number;
+                                    /** @description What this line needed from it, BRL */
+                                    linha: number;
                                 };
                             }[];
                             /** @description When the device queued it (device clock; shown as the outbox's age) */
@@ -11681,6 +11732,15 @@ export interface paths {
                                     orderTotal: number;
                                     /** @description What was available: limit less the open amounts (may be negative), in BRL */
                                     available: number;
+                                };
+                                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                flex?: {
+                                    /** @description The representative's flex balance now, BRL */
+                                    saldo: number;
+                                    /** @description What the whole order needed from it, BRL */
+                                    necessario: number;
+                                    /** @description What this line needed from it, BRL */
+                                    linha: number;
                                 };
                             }[];
                             /** @description When the server registered it */
@@ -12259,6 +12319,10 @@ export interface components {
                     idPauta: number | null;
                     /** @description Line total */
                     valorTotal: number;
+                    /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                    flexGerado?: number;
+                    /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                    flexUsado?: number;
                 }[];
                 /** @description Status history, oldest first */
                 historico: {
@@ -12321,6 +12385,15 @@ export interface components {
                     orderTotal: number;
                     /** @description What was available: limit less the open amounts (may be negative), in BRL */
                     available: number;
+                };
+                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                flex?: {
+                    /** @description The representative's flex balance now, BRL */
+                    saldo: number;
+                    /** @description What the whole order needed from it, BRL */
+                    necessario: number;
+                    /** @description What this line needed from it, BRL */
+                    linha: number;
                 };
             }[];
             /** @description When the device queued it (device clock; shown as the outbox's age) */
@@ -12502,6 +12575,15 @@ export interface components {
                     orderTotal: number;
                     /** @description What was available: limit less the open amounts (may be negative), in BRL */
                     available: number;
+                };
+                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                flex?: {
+                    /** @description The representative's flex balance now, BRL */
+                    saldo: number;
+                    /** @description What the whole order needed from it, BRL */
+                    necessario: number;
+                    /** @description What this line needed from it, BRL */
+                    linha: number;
                 };
             }[];
             /** @description When the server registered it */
