@@ -210,12 +210,21 @@ describe('flex in the order service', () => {
       updatedAt: new Date().toISOString(),
       _deleted: false,
     };
-    const push = async (assumedMasterState: SyncOrder | null, newDocumentState: SyncOrder) => {
-      const res = await as.rep('POST', '/sync/pedidos/push', [{ assumedMasterState, newDocumentState }]);
+    const pushAll = async (rows: { assumedMasterState: SyncOrder | null; newDocumentState: SyncOrder }[]) => {
+      const res = await as.rep('POST', '/sync/pedidos/push', rows);
       expect(res.status, await res.clone().text()).toBe(200);
-      return ((await res.json()) as SyncOrder[])[0];
+      return (await res.json()) as SyncOrder[];
     };
-    const refused = await push(null, doc);
+    const push = async (assumedMasterState: SyncOrder | null, newDocumentState: SyncOrder) =>
+      (await pushAll([{ assumedMasterState, newDocumentState }]))[0];
+    // Pushed with an order within its ceiling: only the one that spends is refused.
+    const within = { ...doc, id: randomUUID(), draft: draft(5) };
+    const answers = await pushAll([
+      { assumedMasterState: null, newDocumentState: doc },
+      { assumedMasterState: null, newDocumentState: within },
+    ]);
+    expect(answers.find((a) => a.id === within.id)?.status).toBe('pending_approval');
+    const refused = answers.find((a) => a.id === doc.id);
     expect(refused).toMatchObject({ id: doc.id, status: 'refused', order: null });
     expect(refused?.reasons).toEqual([
       expect.objectContaining({
