@@ -5,6 +5,7 @@
 // how many statements an order costs, that each is a prepared one PostgreSQL runs from its
 // plan cache (a generic plan, so no planning per call),
 // and that executing the reads costs more than what planning is left.
+import type { Order } from '@campo/shared';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/src/app.ts';
@@ -202,6 +203,16 @@ describe('hot paths plan once per connection', () => {
     );
     const res = await orderStatements();
     expect(((await res.json()) as { credit: unknown }).credit).toMatchObject({ limit: 999999999, exceeded: false });
+  });
+
+  it('and just as many with flex on, for an order within its ceilings: it reserves nothing', async () => {
+    await db.pool.query(
+      `insert into app.config_empresa (id_empresa, flex_percentual_credito, flex_maximo_pontos) values ($1, 50, 5)
+       on conflict (id_empresa) do update set flex_percentual_credito = 50, flex_maximo_pontos = 5`,
+      [rep.idEmpresa],
+    );
+    const res = await orderStatements();
+    expect(((await res.json()) as Order).itens.every((l) => l.flexUsado === 0)).toBe(true);
   });
 
   /** An order's statements, as the first test says; the last order's answer. */

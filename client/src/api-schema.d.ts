@@ -4584,7 +4584,7 @@ export interface paths {
                             /** @description Quantity in the product unit, up to 3 decimals */
                             quantidade: number;
                             /**
-                             * @description Discount on the list price, percent with up to 2 decimals; at most the line ceiling
+                             * @description Discount on the list price, percent with up to 2 decimals; negative sells above the list (an acréscimo, which earns flex); at most the line ceiling, or beyond it within the flex maximum while the flex balance covers it
                              * @default 0
                              */
                             descontoPercent?: number;
@@ -4699,6 +4699,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -4954,6 +4958,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -5180,6 +5188,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -5447,6 +5459,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -10976,6 +10992,10 @@ export interface paths {
                                         idPauta: number | null;
                                         /** @description Line total */
                                         valorTotal: number;
+                                        /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                        flexGerado?: number;
+                                        /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                        flexUsado?: number;
                                     }[];
                                     /** @description Status history, oldest first */
                                     historico: {
@@ -11032,6 +11052,15 @@ export interface paths {
                                         orderTotal: number;
                                         /** @description What was available: limit less the open amounts (may be negative), in BRL */
                                         available: number;
+                                    };
+                                    /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                    flex?: {
+                                        /** @description The representative's flex balance now, BRL */
+                                        saldo: number;
+                                        /** @description What the whole order needed from it, BRL */
+                                        necessario: number;
+                                        /** @description What this line needed from it, BRL */
+                                        linha: number;
                                     };
                                 }[];
                                 /** @description When the device queued it (device clock; shown as the outbox's age) */
@@ -11198,6 +11227,15 @@ export interface paths {
                                         orderTotal: number;
                                         /** @description What was available: limit less the open amounts (may be negative), in BRL */
                                         available: number;
+                                    };
+                                    /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                    flex?: {
+                                        /** @description The representative's flex balance now, BRL */
+                                        saldo: number;
+                                        /** @description What the whole order needed from it, BRL */
+                                        necessario: number;
+                                        /** @description What this line needed from it, BRL */
+                                        linha: number;
                                     };
                                 }[];
                                 /** @description When the server registered it */
@@ -11470,6 +11508,10 @@ export interface paths {
                                     idPauta: number | null;
                                     /** @description Line total */
                                     valorTotal: number;
+                                    /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                    flexGerado?: number;
+                                    /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                    flexUsado?: number;
                                 }[];
                                 /** @description Status history, oldest first */
                                 historico: {
@@ -11526,6 +11568,15 @@ export interface paths {
                                     orderTotal: number;
                                     /** @description What was available: limit less the open amounts (may be negative), in BRL */
                                     available: number;
+                                };
+                                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                flex?: {
+                                    /** @description The representative's flex balance now, BRL */
+                                    saldo: number;
+                                    /** @description What the whole order needed from it, BRL */
+                                    necessario: number;
+                                    /** @description What this line needed from it, BRL */
+                                    linha: number;
                                 };
                             }[];
                             /** @description When the device queued it (device clock; shown as the outbox's age) */
@@ -11692,6 +11743,15 @@ export interface paths {
                                     orderTotal: number;
                                     /** @description What was available: limit less the open amounts (may be negative), in BRL */
                                     available: number;
+                                };
+                                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                flex?: {
+                                    /** @description The representative's flex balance now, BRL */
+                                    saldo: number;
+                                    /** @description What the whole order needed from it, BRL */
+                                    necessario: number;
+                                    /** @description What this line needed from it, BRL */
+                                    linha: number;
                                 };
                             }[];
                             /** @description When the server registered it */
@@ -12270,6 +12330,10 @@ export interface components {
                     idPauta: number | null;
                     /** @description Line total */
                     valorTotal: number;
+                    /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                    flexGerado?: number;
+                    /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                    flexUsado?: number;
                 }[];
                 /** @description Status history, oldest first */
                 historico: {
@@ -12332,6 +12396,15 @@ export interface components {
                     orderTotal: number;
                     /** @description What was available: limit less the open amounts (may be negative), in BRL */
                     available: number;
+                };
+                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                flex?: {
+                    /** @description The representative's flex balance now, BRL */
+                    saldo: number;
+                    /** @description What the whole order needed from it, BRL */
+                    necessario: number;
+                    /** @description What this line needed from it, BRL */
+                    linha: number;
                 };
             }[];
             /** @description When the device queued it (device clock; shown as the outbox's age) */
@@ -12513,6 +12586,15 @@ export interface components {
                     orderTotal: number;
                     /** @description What was available: limit less the open amounts (may be negative), in BRL */
                     available: number;
+                };
+                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                flex?: {
+                    /** @description The representative's flex balance now, BRL */
+                    saldo: number;
+                    /** @description What the whole order needed from it, BRL */
+                    necessario: number;
+                    /** @description What this line needed from it, BRL */
+                    linha: number;
                 };
             }[];
             /** @description When the server registered it */

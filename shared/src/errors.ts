@@ -90,8 +90,9 @@ export const ZErrorCode = z
   .describe('Stable machine-readable code; docs/errors.md lists each with its status and meaning');
 
 /**
- * Why an order is refused (REFUSAL_CODES, in shared/src/orders.ts), besides two problem codes:
- * CLIENT_NOT_IN_PORTFOLIO and PRICE_LIST_NOT_FOUND.
+ * Why an order is refused (REFUSAL_CODES, in shared/src/orders.ts), besides three problem codes:
+ * CLIENT_NOT_IN_PORTFOLIO, PRICE_LIST_NOT_FOUND and FLEX_BALANCE_INSUFFICIENT (a manager's debit
+ * beyond the balance is that problem; an order's line the balance does not cover, that reason).
  */
 export const ORDER_REASON_CODES = [
   'CLIENT_BLOCKED',

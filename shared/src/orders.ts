@@ -66,11 +66,13 @@ export const ZOrderLineInput = z
       .describe('Quantity in the product unit, up to 3 decimals'),
     descontoPercent: z
       .number()
-      .min(0)
+      .min(-100)
       .max(100)
       .multipleOf(0.01)
       .default(0)
-      .describe('Discount on the list price, percent with up to 2 decimals; at most the line ceiling'),
+      .describe(
+        'Discount on the list price, percent with up to 2 decimals; negative sells above the list (an acréscimo, which earns flex); at most the line ceiling, or beyond it within the flex maximum while the flex balance covers it',
+      ),
   })
   .strict()
   .describe('One order line as the representative entered it; prices come from the server');
@@ -142,9 +144,17 @@ export const ZCreditRefusal = z
 
 /** Why an order is refused: codes of the one list (errors.ts), two of them also a problem's. */
 export const REFUSAL_CODES = [
-  ...pickCodes('CLIENT_NOT_IN_PORTFOLIO', 'PRICE_LIST_NOT_FOUND'),
+  ...pickCodes('CLIENT_NOT_IN_PORTFOLIO', 'PRICE_LIST_NOT_FOUND', 'FLEX_BALANCE_INSUFFICIENT'),
   ...ORDER_REASON_CODES,
 ] as const;
+export const ZFlexRefusal = z
+  .object({
+    saldo: z.number().describe("The representative's flex balance now, BRL"),
+    necessario: z.number().describe('What the whole order needed from it, BRL'),
+    linha: z.number().describe('What this line needed from it, BRL'),
+  })
+  .describe('Why the flex balance did not cover the order: the balance now and what it needed');
+
 export const ZRefusalReason = z
   .object({
     code: z.enum(REFUSAL_CODES).describe('Why: a stable code the app can act on'),
@@ -157,6 +167,7 @@ export const ZRefusalReason = z
       .optional()
       .describe('The discount rule that set the ceiling, or null when the base ceiling applied'),
     credit: ZCreditRefusal.optional().describe('The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED'),
+    flex: ZFlexRefusal.optional().describe('The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT'),
   })
   .describe('One reason an order was refused');
 export type RefusalReason = z.infer<typeof ZRefusalReason>;
@@ -176,6 +187,16 @@ export const ZOrderLine = z
     regra: ZRuleRef.nullable().describe('The rule that set the ceiling, when one did'),
     idPauta: z.number().int().nullable().describe('Price list of the line'),
     valorTotal: z.number().describe('Line total'),
+    flexGerado: z
+      .number()
+      .optional()
+      .describe('What the line earns for the flex balance at approval, BRL (absent in answers from before flex)'),
+    flexUsado: z
+      .number()
+      .optional()
+      .describe(
+        'What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex)',
+      ),
   })
   .describe('An order line with its snapshot');
 

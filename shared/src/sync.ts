@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ZCatalogSync } from './catalog.ts';
 import { ZCompany } from './company.ts';
 import { ZOpportunity } from './funnel.ts';
-import { ZCreditRefusal, ZOrder } from './orders.ts';
+import { ZCreditRefusal, ZFlexRefusal, ZOrder } from './orders.ts';
 import { SYNC_COLLECTIONS, SYNC_WRITABLE, type SyncCollection } from './sync-collections.ts';
 import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
 
@@ -290,6 +290,7 @@ export const ZSyncOrderReason = z
       .optional()
       .describe('The rule that set the ceiling, or null when the base ceiling applied'),
     credit: ZCreditRefusal.optional().describe('The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED'),
+    flex: ZFlexRefusal.optional().describe('The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT'),
   })
   .describe('One reason a queued order was refused');
 export type SyncOrderReason = z.infer<typeof ZSyncOrderReason>;

@@ -58,7 +58,9 @@ create table app.flex_lancamentos (
   constraint flex_lancamentos_motivo check (tipo <> 'ajuste' or length(btrim(motivo)) > 0),
   -- By the order's key alone: a schema app the old system made (a baseline, docs/provisioning.md)
   -- has no unique (id_empresa, id) on app.pedidos to carry the tenant in the key.
-  foreign key (id_pedido) references app.pedidos (id)
+  -- Checked at commit: an order reserves its flex before it writes its row, in the same
+  -- transaction (server/src/orders/service.ts, reserveOrderFlex).
+  foreign key (id_pedido) references app.pedidos (id) deferrable initially deferred
 );
 create index flex_lancamentos_vendedor_idx on app.flex_lancamentos (id_empresa, cod_vendedor, criado_em desc);
 -- An order moves a balance at most once per kind of move (reserved on arrival, released on

@@ -90,6 +90,8 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
         regra: l.id_regra === null ? null : { id: l.id_regra, descricao: decodeLossless(l.descricao_regra ?? '') },
         idPauta: l.id_pauta,
         valorTotal: l.valor_total,
+        flexGerado: l.flex_gerado,
+        flexUsado: l.flex_usado,
       })),
       historico: (historyOf.get(row.id) ?? []).map((h) => ({
         de: h.situa_de === null ? null : statusOfSitua(h.situa_de),

@@ -1,4 +1,4 @@
-import { CREDIT_POLICIES, type CreditPolicy, DEFAULT_CREDIT_POLICY } from '@campo/shared';
+import { CREDIT_POLICIES, type CreditPolicy, DEFAULT_CREDIT_POLICY, FLEX_OFF, type FlexPolicy } from '@campo/shared';
 import { type Insertable, type RawBuilder, sql } from 'kysely';
 import { collectionLockKey } from '../changelog/changelog.ts';
 import { PREPARED } from '../db/prepared.ts';
@@ -60,6 +60,8 @@ export interface OrderContext {
   paymentTerm: OrderPaymentTermRow | null;
   /** The tenant's credit policy (app.config_empresa.politica_credito), 'flag' without a row. */
   creditPolicy: CreditPolicy;
+  /** The tenant's flex settings (app.config_empresa), FLEX_OFF without a row. */
+  flexPolicy: FlexPolicy;
   /** Who hears of the order (the representative's name, the approvers with a device). */
   audience: PendingApprovalAudience;
   /** The order's id, drawn now so the order's rows and texts can be written with it in one round trip. */
@@ -80,7 +82,11 @@ export type OrderContextRow = {
   tetos: OrderContext['ceilings'] | null;
   regras: EngineRuleRow[] | null;
   condicao: OrderPaymentTermRow | null;
-  politica_credito: string | null;
+  regras_dinheiro: {
+    politica_credito: string | null;
+    flex_percentual_credito: number | null;
+    flex_maximo_pontos: number | null;
+  } | null;
   id_pedido: number;
   agora: Date;
 } & PendingApprovalAudience;
@@ -159,9 +165,12 @@ export function orderContextSql(p: {
              -- The head office's definition first, should a branch define the same id.
              order by t.id_filial <> t.id_empresa
              limit 1) as condicao,
-           -- The tenant's credit policy: the orders domain's own read until the company domain
-           -- serves its money rules.
-           (select cf.politica_credito from app.config_empresa cf where cf.id_empresa = ${p.idEmpresa}) as politica_credito,
+           -- The tenant's money rules (the company domain's moneyRulesOf reads the same row), here
+           -- so that no statement is added to the order: its credit policy and flex settings.
+           (select json_build_object('politica_credito', cf.politica_credito,
+                                     'flex_percentual_credito', cf.flex_percentual_credito,
+                                     'flex_maximo_pontos', cf.flex_maximo_pontos)
+              from app.config_empresa cf where cf.id_empresa = ${p.idEmpresa}) as regras_dinheiro,
            ${pendingApprovalAudienceSql(p.idEmpresa, p.codVendedor)},
            nextval('app.pedidos_id_seq') as id_pedido, now() as agora
       from (select) um
@@ -189,7 +198,13 @@ export function readOrderContext(rows: OrderContextRow[]): OrderContext {
     ceilings: r.tetos ?? [],
     rules: r.regras ?? [],
     paymentTerm: r.condicao,
-    creditPolicy: CREDIT_POLICIES.find((c) => c === r.politica_credito) ?? DEFAULT_CREDIT_POLICY,
+    creditPolicy: CREDIT_POLICIES.find((c) => c === r.regras_dinheiro?.politica_credito) ?? DEFAULT_CREDIT_POLICY,
+    flexPolicy: r.regras_dinheiro
+      ? {
+          creditSharePercent: Number(r.regras_dinheiro.flex_percentual_credito ?? 0),
+          maxBeyondCeilingPoints: Number(r.regras_dinheiro.flex_maximo_pontos ?? 0),
+        }
+      : FLEX_OFF,
     audience: { nome_vendedor: r.nome_vendedor, aprovadores: r.aprovadores },
     idPedido: r.id_pedido,
     now: r.agora,
@@ -209,13 +224,14 @@ export function insertOrderSql(idEmpresa: number, order: NewOrderRow): RawBuilde
       insert into app.pedidos (id, id_empresa, num_ped_sar, cod_vendedor, id_cliente, nome_cliente, cnpj_cpf_cliente,
                                end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total,
                                id_condicao, condicao_pagamento, credito_limite, credito_aberto, credito_disponivel,
-                               credito_excedido)
+                               credito_excedido, flex_gerado, flex_usado)
       values (${order.id}, ${idEmpresa}, app.proximo_num_ped_sar(${idEmpresa}), ${order.cod_vendedor}, ${order.id_cliente},
               ${order.nome_cliente}, ${order.cnpj_cpf_cliente ?? null}, ${order.end_entrega ?? null},
               ${order.id_pauta ?? null}, ${order.observacao ?? null}, ${order.valor_bruto ?? 0},
               ${order.valor_desconto ?? 0}, ${order.valor_total ?? 0},
               ${order.id_condicao ?? null}, ${order.condicao_pagamento ?? null}, ${order.credito_limite ?? null},
-              ${order.credito_aberto ?? null}, ${order.credito_disponivel ?? null}, ${order.credito_excedido ?? false})
+              ${order.credito_aberto ?? null}, ${order.credito_disponivel ?? null}, ${order.credito_excedido ?? false},
+              ${order.flex_gerado ?? 0}, ${order.flex_usado ?? 0})
       returning num_ped_sar`;
 }
 
@@ -270,19 +286,20 @@ export function insertOrderRestSql(
     itens as (
       insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, categoria,
                                     cod_grupo, cod_subgrupo, quantidade, preco_tabela, preco_unitario,
-                                    perc_desconto, teto_desconto, id_regra, id_pauta, valor_total)
+                                    perc_desconto, teto_desconto, id_regra, id_pauta, valor_total, flex_gerado,
+                                    flex_usado)
       select ${idPedido}, l.seq, ${idEmpresa}, l.id_produto, l.cod_produto, l.descricao, l.categoria, l.cod_grupo,
              l.cod_subgrupo, l.quantidade, l.preco_tabela, l.preco_unitario, l.perc_desconto, l.teto_desconto,
-             l.id_regra, l.id_pauta, l.valor_total
+             l.id_regra, l.id_pauta, l.valor_total, l.flex_gerado, l.flex_usado
         from unnest(${col('id_produto')}::integer[], ${col('cod_produto')}::text[], ${col('descricao')}::text[],
                        ${col('categoria')}::text[], ${col('cod_grupo')}::integer[], ${col('cod_subgrupo')}::integer[],
                        ${col('quantidade')}::numeric[], ${col('preco_tabela')}::numeric[],
                        ${col('preco_unitario')}::numeric[], ${col('perc_desconto')}::numeric[],
                        ${col('teto_desconto')}::numeric[], ${col('id_regra')}::bigint[], ${col('id_pauta')}::integer[],
-                       ${col('valor_total')}::numeric[])
+                       ${col('valor_total')}::numeric[], ${col('flex_gerado')}::numeric[], ${col('flex_usado')}::numeric[])
              with ordinality as l(id_produto, cod_produto, descricao, categoria, cod_grupo, cod_subgrupo, quantidade,
                                   preco_tabela, preco_unitario, perc_desconto, teto_desconto, id_regra, id_pauta,
-                                  valor_total, seq)
+                                  valor_total, flex_gerado, flex_usado, seq)
     ),
     historico as (
       insert into app.pedido_status_historico (id_pedido, id_empresa, situa_de, situa_para, usuario, motivo)
@@ -343,6 +360,8 @@ const orderColumns = [
   'credito_aberto',
   'credito_disponivel',
   'credito_excedido',
+  'flex_gerado',
+  'flex_usado',
 ] as const;
 
 export function selectOrder(tx: Tx, idEmpresa: number, id: number, forUpdate = false) {
@@ -374,6 +393,8 @@ export function selectOrderLines(tx: Tx, idEmpresa: number, ids: readonly number
       'r.descricao as descricao_regra',
       'i.id_pauta',
       'i.valor_total',
+      'i.flex_gerado',
+      'i.flex_usado',
     ])
     .where('i.id_empresa', '=', idEmpresa)
     .where('i.id_pedido', 'in', ids.length > 0 ? [...ids] : [0])

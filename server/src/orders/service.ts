@@ -8,13 +8,13 @@ import {
   availableCredit,
   businessDate,
   checkCredit,
-  checkLineDiscount,
   creditOutcome,
   describeCeiling,
   encodeLossless,
   formatBrl,
   lineAmounts,
   lineCeiling,
+  lineFlex,
   ORDER_STATUS_LABEL,
   type Order,
   type OrderCreate,
@@ -35,6 +35,7 @@ import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Pipeline, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import { creditFlex, releaseFlex, reserveFlex } from '../flex/service.ts';
 import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
@@ -163,8 +164,19 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
       ceilings,
       rules,
     );
-    const check = checkLineDiscount(item.descontoPercent, ceiling);
-    if (!check.ok) {
+    const flex = lineFlex(
+      {
+        listPrice: p.preco,
+        quantity: item.quantidade,
+        discountPercent: item.descontoPercent,
+        ceilingPercent: ceiling.ceilingPercent,
+      },
+      context.flexPolicy,
+    );
+    // An acréscimo (a negative discount) is always within the ceiling; beyond the ceiling, the
+    // flex maximum decides (none with flex off: the ceiling itself), and the balance later.
+    if (!flex.withinMaximum) {
+      const max = context.flexPolicy.maxBeyondCeilingPoints;
       reasons.push({
         code: 'DISCOUNT_ABOVE_CEILING',
         line,
@@ -172,16 +184,72 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
         descontoPercent: item.descontoPercent,
         tetoPercent: ceiling.ceilingPercent,
         regra: ceiling.rule ? { id: ceiling.rule.id, descricao: ceiling.rule.descricao } : null,
-        message: `Linha ${line} (${p.descricao}): desconto de ${item.descontoPercent.toLocaleString('pt-BR')}% acima do ${describeCeiling(ceiling)}.`,
+        message:
+          `Linha ${line} (${p.descricao}): desconto de ${item.descontoPercent.toLocaleString('pt-BR')}% acima do ${describeCeiling(ceiling)}` +
+          (max > 0 ? `, além dos ${max.toLocaleString('pt-BR')} pontos que o flex permite.` : '.'),
       });
       return null;
     }
-    return { item, product: p, ceiling, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
+    return { item, product: p, ceiling, flex, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
   });
   if (reasons.length) throw refused(reasons);
   const priced = lines.filter((l) => l !== null);
   const totals = orderTotals(priced.map((l) => l.amounts));
-  return { client, idPauta, endEntrega, condicao, lines: priced, totals, credit: judgeCredit(context, totals.total) };
+  const flex = {
+    earned: round2(priced.reduce((sum, l) => sum + l.flex.earned, 0)),
+    spent: round2(priced.reduce((sum, l) => sum + l.flex.spent, 0)),
+  };
+  return {
+    client,
+    idPauta,
+    endEntrega,
+    condicao,
+    lines: priced,
+    totals,
+    flex,
+    credit: judgeCredit(context, totals.total),
+  };
+}
+
+/**
+ * An order that spends flex reserves it from its representative's balance, in its own
+ * transaction and after the client's credit lock (the order's first statement), so of orders
+ * that arrive together each is judged on what the one before it left. One the balance no
+ * longer covers is refused, each line beyond its ceiling with FLEX_BALANCE_INSUFFICIENT and
+ * the balance now; the rep fixes and resends, as with any refusal.
+ */
+async function reserveOrderFlex(
+  tx: Tx,
+  auth: RepresentativeAuth,
+  idPedido: number,
+  checked: ReturnType<typeof priceAndCheck>,
+): Promise<void> {
+  const needed = checked.flex.spent;
+  const move = { idEmpresa: auth.idEmpresa, codVendedor: auth.codVendedor, idPedido, by: auth.login };
+  const reserved = await reserveFlex(tx, { ...move, amount: needed });
+  if (reserved.passed) return;
+  const saldo = reserved.saldo;
+  throw refused(
+    checked.lines.flatMap((l, i) =>
+      l.flex.spent > 0
+        ? [
+            {
+              code: 'FLEX_BALANCE_INSUFFICIENT' as const,
+              line: i + 1,
+              idProduto: l.item.idProduto,
+              descontoPercent: l.item.descontoPercent,
+              tetoPercent: l.ceiling.ceilingPercent,
+              flex: { saldo, necessario: needed, linha: l.flex.spent },
+              message:
+                `Linha ${i + 1} (${l.product.descricao ?? l.item.idProduto}): o desconto de ` +
+                `${l.item.descontoPercent.toLocaleString('pt-BR')}% passa do teto de ${l.ceiling.ceilingPercent.toLocaleString('pt-BR')}% ` +
+                `e usaria ${formatBrl(l.flex.spent)} do saldo flex; o pedido precisa de ${formatBrl(needed)} ` +
+                `e o saldo agora é ${formatBrl(saldo)}.`,
+            },
+          ]
+        : [],
+    ),
+  );
 }
 
 /**
@@ -293,6 +361,9 @@ async function insertOrderTx(
     credito_aberto: credit?.open ?? null,
     credito_disponivel: credit?.available ?? null,
     credito_excedido: credit?.exceeded ?? false,
+    // What it earns (credited at approval) and what it reserved (docs/credit-and-flex.md).
+    flex_gerado: checked.flex.earned,
+    flex_usado: checked.flex.spent,
   });
   // now() is the transaction's start: the order's criado_em, and its history entry's.
   const criadoEm = context.now.toISOString();
@@ -335,6 +406,8 @@ async function insertOrderTx(
       regra: l.ceiling.rule ? { id: l.ceiling.rule.id, descricao: l.ceiling.rule.descricao } : null,
       idPauta,
       valorTotal: l.amounts.total,
+      flexGerado: l.flex.earned,
+      flexUsado: l.flex.spent,
     })),
     historico: [
       { de: null, para: 'pending_approval', usuario: auth.login, nomeUsuario: auth.name, motivo: null, em: criadoEm },
@@ -358,6 +431,8 @@ async function insertOrderTx(
       id_regra: l.ceiling.rule?.id ?? null,
       id_pauta: idPauta,
       valor_total: l.amounts.total,
+      flex_gerado: l.flex.earned,
+      flex_usado: l.flex.spent,
     })),
     auth.login,
     {
@@ -475,6 +550,8 @@ async function createOrderTx(
         };
       }
       const checked = priceAndCheck(auth, input, date, context);
+      // Only an order that spends flex pays the reservation's statements.
+      if (checked.flex.spent > 0) await reserveOrderFlex(p.tx(), auth, context.idPedido, checked);
       const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context);
       return { status: 201, replayed: false, ...created };
     },
@@ -635,6 +712,11 @@ export async function decideOrder(
         usuario: auth.login,
         motivo,
       });
+      // The balance's moves, after the order's row lock: approval credits what the order earned,
+      // rejection gives back what it reserved (docs/credit-and-flex.md, "The ledger").
+      const move = { idEmpresa: auth.idEmpresa, codVendedor: row.cod_vendedor, idPedido: id, by: auth.login };
+      if (decision.approve && row.flex_gerado > 0) await creditFlex(tx, { ...move, amount: row.flex_gerado });
+      if (!decision.approve && row.flex_usado > 0) await releaseFlex(tx, move);
       const order = await loadOrder(tx, auth.idEmpresa, id);
       const key = await q.selectKeyOfOrder(tx, auth.idEmpresa, id);
       await touchDocuments(tx, auth.idEmpresa, 'pedidos', row.cod_vendedor, [orderSyncDoc(order, key)]);

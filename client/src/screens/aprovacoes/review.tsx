@@ -110,9 +110,11 @@ function Lines(props: { order: Order }) {
                 <td>
                   {l.descontoPercent === 0
                     ? 'Sem desconto'
-                    : l.regra
-                      ? `Regra: ${l.regra.descricao}`
-                      : 'Alçada do representante'}
+                    : l.descontoPercent < 0
+                      ? 'Acima da tabela'
+                      : l.regra
+                        ? `Regra: ${l.regra.descricao}`
+                        : 'Alçada do representante'}
                 </td>
                 <td class="mg-num">{brl(l.valorTotal)}</td>
               </tr>
