@@ -5,6 +5,7 @@
 // how many statements an order costs, that each is a prepared one PostgreSQL runs from its
 // plan cache (a generic plan, so no planning per call),
 // and that executing the reads costs more than what planning is left.
+import type { Order } from '@campo/shared';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/src/app.ts';
@@ -186,7 +187,37 @@ describe('hot paths plan once per connection', () => {
   }
 
   it('an order takes six statements in two round trips, one Sync each, each prepared and planned once per connection', async () => {
-    const { seen } = await lastOfMany(postOrder, 201);
+    await orderStatements();
+  });
+
+  it("and just as many for a client with a credit limit, whose row it locks to judge the order's credit", async () => {
+    await db.pool.query(
+      `insert into app.limites_credito (id_empresa, id_cliente, limite) values ($1, $2, 999999999)
+       on conflict (id_empresa, id_cliente) do update set limite = excluded.limite`,
+      [rep.idEmpresa, order.idCliente],
+    );
+    await db.pool.query(
+      `insert into app.config_empresa (id_empresa, politica_credito) values ($1, 'block')
+       on conflict (id_empresa) do update set politica_credito = excluded.politica_credito`,
+      [rep.idEmpresa],
+    );
+    const res = await orderStatements();
+    expect(((await res.json()) as { credit: unknown }).credit).toMatchObject({ limit: 999999999, exceeded: false });
+  });
+
+  it('and just as many with flex on, for an order within its ceilings: it reserves nothing', async () => {
+    await db.pool.query(
+      `insert into app.config_empresa (id_empresa, flex_percentual_credito, flex_maximo_pontos) values ($1, 50, 5)
+       on conflict (id_empresa) do update set flex_percentual_credito = 50, flex_maximo_pontos = 5`,
+      [rep.idEmpresa],
+    );
+    const res = await orderStatements();
+    expect(((await res.json()) as Order).itens.every((l) => l.flexUsado === 0)).toBe(true);
+  });
+
+  /** An order's statements, as the first test says; the last order's answer. */
+  async function orderStatements(): Promise<Response> {
+    const { res, seen } = await lastOfMany(postOrder, 201);
     const bare = (text: string) => text.replace(PREPARED, '').trim().toLowerCase();
 
     // After the transaction, the change notices in a statement of their own (announceCommitted).
@@ -234,7 +265,8 @@ describe('hot paths plan once per connection', () => {
       });
       expect(t.planning, `${s.text.slice(0, 120)}: ${JSON.stringify(t)}`).toBeLessThan(t.execution);
     }
-  });
+    return res;
+  }
 
   it("the supervisor's dashboard runs its statements prepared, each planned once per connection", async () => {
     const dashboard = () => as('supervisor')('GET', '/dashboard/supervisor');

@@ -2563,6 +2563,17 @@ export interface paths {
                             registrationActive: boolean;
                             /** @description When the client was registered in the ERP (ISO 8601) */
                             registeredAt: string | null;
+                            /** @description Available credit (docs/credit-and-flex.md); null when the client has no limit (no credit check) */
+                            credit: {
+                                /** @description Credit limit kept by Campo, in BRL */
+                                limit: number;
+                                /** @description Receivables still open in the ERP, in BRL */
+                                openReceivables: number;
+                                /** @description The client's Campo orders pending approval or approved, in BRL */
+                                openOrders: number;
+                                /** @description Limit less both open amounts (negative when beyond the limit), in BRL */
+                                available: number;
+                            } | null;
                         };
                     };
                 };
@@ -3028,6 +3039,17 @@ export interface paths {
                             registrationActive: boolean;
                             /** @description When the client was registered in the ERP (ISO 8601) */
                             registeredAt: string | null;
+                            /** @description Available credit (docs/credit-and-flex.md); null when the client has no limit (no credit check) */
+                            credit: {
+                                /** @description Credit limit kept by Campo, in BRL */
+                                limit: number;
+                                /** @description Receivables still open in the ERP, in BRL */
+                                openReceivables: number;
+                                /** @description The client's Campo orders pending approval or approved, in BRL */
+                                openOrders: number;
+                                /** @description Limit less both open amounts (negative when beyond the limit), in BRL */
+                                available: number;
+                            } | null;
                         };
                     };
                 };
@@ -3192,6 +3214,18 @@ export interface paths {
                                 /** @description How the ERP names it: 'Tabela Varejo' */
                                 descricao: string;
                             }[];
+                            /** @description The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off) */
+                            moneyRules?: {
+                                /**
+                                 * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                                 * @enum {string}
+                                 */
+                                creditPolicy: "flag" | "block" | "ignore";
+                                /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                                flexCreditSharePercent: number;
+                                /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                                flexMaxBeyondCeilingPoints: number;
+                            };
                         };
                     };
                 };
@@ -3825,6 +3859,18 @@ export interface paths {
                                 /** @description How the ERP names it: 'Tabela Varejo' */
                                 descricao: string;
                             }[];
+                            /** @description The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off) */
+                            moneyRules?: {
+                                /**
+                                 * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                                 * @enum {string}
+                                 */
+                                creditPolicy: "flag" | "block" | "ignore";
+                                /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                                flexCreditSharePercent: number;
+                                /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                                flexMaxBeyondCeilingPoints: number;
+                            };
                         };
                     };
                 };
@@ -4141,6 +4187,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/catalog/company/money-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant’s credit policy and flex settings (every role)
+         * @description Credit policy: what an order beyond the client’s available credit gets (flag: accepted and marked for the approver; block: refused with CREDIT_LIMIT_EXCEEDED; ignore: accepted). Flex: the share of the margin above the list price that goes to the representative’s flex balance, and how many percentage points past a line’s ceiling the balance may pay for. A tenant that never set them has flag and flex off (0 and 0). See docs/credit-and-flex.md. The company document (GET /catalog/company, and ajustes 'empresa' on the devices) carries them too.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings in force */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                             * @enum {string}
+                             */
+                            creditPolicy: "flag" | "block" | "ignore";
+                            /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                            flexCreditSharePercent: number;
+                            /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                            flexMaxBeyondCeilingPoints: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set the credit policy and flex settings (manager)
+         * @description Credit policy: what an order beyond the client’s available credit gets (flag: accepted and marked for the approver; block: refused with CREDIT_LIMIT_EXCEEDED; ignore: accepted). Flex: the share of the margin above the list price that goes to the representative’s flex balance, and how many percentage points past a line’s ceiling the balance may pay for. A tenant that never set them has flag and flex off (0 and 0). See docs/credit-and-flex.md. All three are given at once. Shares and points from 0 to 100 with at most two decimals; anything else, an unknown policy or an extra field answers 400 naming each field, and nothing changes. The devices receive the new settings with the company document.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                         * @enum {string}
+                         */
+                        creditPolicy: "flag" | "block" | "ignore";
+                        /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                        flexCreditSharePercent: number;
+                        /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                        flexMaxBeyondCeilingPoints: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The settings saved */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                             * @enum {string}
+                             */
+                            creditPolicy: "flag" | "block" | "ignore";
+                            /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                            flexCreditSharePercent: number;
+                            /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                            flexMaxBeyondCeilingPoints: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orders": {
         parameters: {
             query?: never;
@@ -4204,6 +4466,17 @@ export interface paths {
                                 valorTotal: number;
                                 /** @description When the order reached the server (ISO 8601) */
                                 criadoEm: string;
+                                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                                credit?: {
+                                    /** @description The client's credit limit when the order arrived, in BRL */
+                                    limit: number;
+                                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                    open: number;
+                                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                    available: number;
+                                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                    exceeded: boolean;
+                                } | null;
                             }[];
                             /** @description Page number */
                             page: number;
@@ -4311,7 +4584,7 @@ export interface paths {
                             /** @description Quantity in the product unit, up to 3 decimals */
                             quantidade: number;
                             /**
-                             * @description Discount on the list price, percent with up to 2 decimals; at most the line ceiling
+                             * @description Discount on the list price, percent with up to 2 decimals; negative sells above the list (an acréscimo, which earns flex); at most the line ceiling, or beyond it within the flex maximum while the flex balance covers it
                              * @default 0
                              */
                             descontoPercent?: number;
@@ -4346,6 +4619,17 @@ export interface paths {
                             valorTotal: number;
                             /** @description When the order reached the server (ISO 8601) */
                             criadoEm: string;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description Client document copied at creation */
                             cnpjCpfCliente: string | null;
                             /** @description Delivery address copied at creation */
@@ -4415,6 +4699,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -4590,6 +4878,17 @@ export interface paths {
                             valorTotal: number;
                             /** @description When the order reached the server (ISO 8601) */
                             criadoEm: string;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description Client document copied at creation */
                             cnpjCpfCliente: string | null;
                             /** @description Delivery address copied at creation */
@@ -4659,6 +4958,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -4805,6 +5108,17 @@ export interface paths {
                             valorTotal: number;
                             /** @description When the order reached the server (ISO 8601) */
                             criadoEm: string;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description Client document copied at creation */
                             cnpjCpfCliente: string | null;
                             /** @description Delivery address copied at creation */
@@ -4874,6 +5188,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -5061,6 +5379,17 @@ export interface paths {
                             valorTotal: number;
                             /** @description When the order reached the server (ISO 8601) */
                             criadoEm: string;
+                            /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                            credit?: {
+                                /** @description The client's credit limit when the order arrived, in BRL */
+                                limit: number;
+                                /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                open: number;
+                                /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                available: number;
+                                /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                exceeded: boolean;
+                            } | null;
                             /** @description Client document copied at creation */
                             cnpjCpfCliente: string | null;
                             /** @description Delivery address copied at creation */
@@ -5130,6 +5459,10 @@ export interface paths {
                                 idPauta: number | null;
                                 /** @description Line total */
                                 valorTotal: number;
+                                /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                flexGerado?: number;
+                                /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                flexUsado?: number;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -8803,6 +9136,460 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flex/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The flex balances the caller may see
+         * @description Paginated, by name then code; a representative without moves shows 0. A representative sees their own, a supervisor their team (the representatives whose ERP supervisor they are), a manager every representative of the tenant; admins get 403.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of balances */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Representative */
+                                codVendedor: number;
+                                /** @description The representative's name, as the ERP has it */
+                                nome: string;
+                                /** @description The representative's ERP supervisor */
+                                codSupervisor: number | null;
+                                /** @description The balance now, BRL (0 for a representative without moves) */
+                                saldo: number;
+                                /** @description When the last move was made (ISO 8601); null: none yet */
+                                ultimoMovimentoEm: string | null;
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flex/balances/{codVendedor}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A representative's flex ledger, newest first
+         * @description Paginated; each move with its order's number and who made it, and the balance now. A representative sees their own, a supervisor their team (the representatives whose ERP supervisor they are), a manager every representative of the tenant; admins get 403. A representative out of reach or of another tenant answers 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The representative (cod_vendedor) */
+                    codVendedor: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the ledger */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Ledger entry id */
+                                id: number;
+                                /** @description Representative */
+                                codVendedor: number;
+                                /**
+                                 * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's
+                                 * @enum {string}
+                                 */
+                                tipo: "reserva" | "liberacao" | "credito" | "ajuste";
+                                /** @description BRL, signed: positive credits the balance, negative debits it */
+                                valor: number;
+                                /** @description The order of the move; null for an adjustment */
+                                idPedido: number | null;
+                                /** @description The order's number, as people read it */
+                                numPedSar: number | null;
+                                /** @description An adjustment's reason */
+                                motivo: string | null;
+                                /** @description Who made the move: the login, or the system for an order */
+                                criadoPor: string;
+                                /** @description When (ISO 8601) */
+                                criadoEm: string;
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description The representative's name */
+                            nome: string;
+                            /** @description The balance now, BRL: the sum of every entry */
+                            saldo: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flex/balances/{codVendedor}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust a representative's flex balance (managers)
+         * @description A credit (valor > 0) or a debit (valor < 0) with its reason, kept in the ledger with who and when. A debit beyond the balance answers 409 FLEX_BALANCE_INSUFFICIENT with the balance now (`saldo`) and changes nothing. A representative of another tenant, or unknown, answers 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The representative (cod_vendedor) */
+                    codVendedor: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description BRL, signed; a debit beyond the balance is refused (FLEX_BALANCE_INSUFFICIENT) */
+                        valor: number;
+                        /** @description Why: kept in the ledger, as typed, with who and when */
+                        motivo: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The new balance and the entry */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The balance after the adjustment, BRL */
+                            saldo: number;
+                            /** @description A move of a representative's flex balance */
+                            lancamento: {
+                                /** @description Ledger entry id */
+                                id: number;
+                                /** @description Representative */
+                                codVendedor: number;
+                                /**
+                                 * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's
+                                 * @enum {string}
+                                 */
+                                tipo: "reserva" | "liberacao" | "credito" | "ajuste";
+                                /** @description BRL, signed: positive credits the balance, negative debits it */
+                                valor: number;
+                                /** @description The order of the move; null for an adjustment */
+                                idPedido: number | null;
+                                /** @description The order's number, as people read it */
+                                numPedSar: number | null;
+                                /** @description An adjustment's reason */
+                                motivo: string | null;
+                                /** @description Who made the move: the login, or the system for an order */
+                                criadoPor: string;
+                                /** @description When (ISO 8601) */
+                                criadoEm: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The debit is beyond the balance; `saldo` is the balance now */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FLEX_BALANCE_INSUFFICIENT";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/usuarios": {
         parameters: {
             query?: never;
@@ -9982,6 +10769,10 @@ export interface paths {
                                 financialStatus: "ok" | "overdue" | "blocked";
                                 /** @description Credit limit kept by Campo; null when none was set */
                                 creditLimit: number | null;
+                                /** @description Receivables still open in the ERP (available credit = limit − this − openOrders); absent from older servers */
+                                openReceivables?: number;
+                                /** @description The client's Campo orders pending approval or approved, every representative's; absent from older servers */
+                                openOrders?: number;
                                 /** @description Latest order (ISO 8601, UTC); activity is derived from it */
                                 lastOrderAt: string | null;
                                 /** @description The ERP registration flag */
@@ -10021,7 +10812,7 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 id: "empresa" | "tetos";
-                                /** @description The company, its logo and its daily positivation target (document 'empresa') */
+                                /** @description The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa') */
                                 empresa: {
                                     /** @description Tenant: the head-office company id */
                                     idEmpresa: number;
@@ -10064,6 +10855,18 @@ export interface paths {
                                         /** @description How the ERP names it: 'Tabela Varejo' */
                                         descricao: string;
                                     }[];
+                                    /** @description The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off) */
+                                    moneyRules?: {
+                                        /**
+                                         * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                                         * @enum {string}
+                                         */
+                                        creditPolicy: "flag" | "block" | "ignore";
+                                        /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                                        flexCreditSharePercent: number;
+                                        /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                                        flexMaxBeyondCeilingPoints: number;
+                                    };
                                 } | null;
                                 /** @description The representative's discount ceilings (document 'tetos', representatives only) */
                                 tetos: {
@@ -10109,6 +10912,17 @@ export interface paths {
                                     valorTotal: number;
                                     /** @description When the order reached the server (ISO 8601) */
                                     criadoEm: string;
+                                    /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                                    credit?: {
+                                        /** @description The client's credit limit when the order arrived, in BRL */
+                                        limit: number;
+                                        /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                        open: number;
+                                        /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                        available: number;
+                                        /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                        exceeded: boolean;
+                                    } | null;
                                     /** @description Client document copied at creation */
                                     cnpjCpfCliente: string | null;
                                     /** @description Delivery address copied at creation */
@@ -10178,6 +10992,10 @@ export interface paths {
                                         idPauta: number | null;
                                         /** @description Line total */
                                         valorTotal: number;
+                                        /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                        flexGerado?: number;
+                                        /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                        flexUsado?: number;
                                     }[];
                                     /** @description Status history, oldest first */
                                     historico: {
@@ -10222,6 +11040,28 @@ export interface paths {
                                         /** @description Discount rule description */
                                         descricao: string;
                                     } | null;
+                                    /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                                    credit?: {
+                                        /** @description The client's credit limit, in BRL */
+                                        limit: number;
+                                        /** @description The client's open receivables in the ERP, in BRL */
+                                        openReceivables: number;
+                                        /** @description The client's Campo orders pending approval or approved, in BRL */
+                                        openOrders: number;
+                                        /** @description This order's total, in BRL */
+                                        orderTotal: number;
+                                        /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                                        available: number;
+                                    };
+                                    /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                    flex?: {
+                                        /** @description The representative's flex balance now, BRL */
+                                        saldo: number;
+                                        /** @description What the whole order needed from it, BRL */
+                                        necessario: number;
+                                        /** @description What this line needed from it, BRL */
+                                        linha: number;
+                                    };
                                 }[];
                                 /** @description When the device queued it (device clock; shown as the outbox's age) */
                                 queuedAt: string | null;
@@ -10375,6 +11215,28 @@ export interface paths {
                                         /** @description Discount rule description */
                                         descricao: string;
                                     } | null;
+                                    /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                                    credit?: {
+                                        /** @description The client's credit limit, in BRL */
+                                        limit: number;
+                                        /** @description The client's open receivables in the ERP, in BRL */
+                                        openReceivables: number;
+                                        /** @description The client's Campo orders pending approval or approved, in BRL */
+                                        openOrders: number;
+                                        /** @description This order's total, in BRL */
+                                        orderTotal: number;
+                                        /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                                        available: number;
+                                    };
+                                    /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                    flex?: {
+                                        /** @description The representative's flex balance now, BRL */
+                                        saldo: number;
+                                        /** @description What the whole order needed from it, BRL */
+                                        necessario: number;
+                                        /** @description What this line needed from it, BRL */
+                                        linha: number;
+                                    };
                                 }[];
                                 /** @description When the server registered it */
                                 criadoEm: string | null;
@@ -10566,6 +11428,17 @@ export interface paths {
                                 valorTotal: number;
                                 /** @description When the order reached the server (ISO 8601) */
                                 criadoEm: string;
+                                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                                credit?: {
+                                    /** @description The client's credit limit when the order arrived, in BRL */
+                                    limit: number;
+                                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                                    open: number;
+                                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                                    available: number;
+                                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                                    exceeded: boolean;
+                                } | null;
                                 /** @description Client document copied at creation */
                                 cnpjCpfCliente: string | null;
                                 /** @description Delivery address copied at creation */
@@ -10635,6 +11508,10 @@ export interface paths {
                                     idPauta: number | null;
                                     /** @description Line total */
                                     valorTotal: number;
+                                    /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                                    flexGerado?: number;
+                                    /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                                    flexUsado?: number;
                                 }[];
                                 /** @description Status history, oldest first */
                                 historico: {
@@ -10679,6 +11556,28 @@ export interface paths {
                                     /** @description Discount rule description */
                                     descricao: string;
                                 } | null;
+                                /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                                credit?: {
+                                    /** @description The client's credit limit, in BRL */
+                                    limit: number;
+                                    /** @description The client's open receivables in the ERP, in BRL */
+                                    openReceivables: number;
+                                    /** @description The client's Campo orders pending approval or approved, in BRL */
+                                    openOrders: number;
+                                    /** @description This order's total, in BRL */
+                                    orderTotal: number;
+                                    /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                                    available: number;
+                                };
+                                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                flex?: {
+                                    /** @description The representative's flex balance now, BRL */
+                                    saldo: number;
+                                    /** @description What the whole order needed from it, BRL */
+                                    necessario: number;
+                                    /** @description What this line needed from it, BRL */
+                                    linha: number;
+                                };
                             }[];
                             /** @description When the device queued it (device clock; shown as the outbox's age) */
                             queuedAt: string | null;
@@ -10832,6 +11731,28 @@ export interface paths {
                                     /** @description Discount rule description */
                                     descricao: string;
                                 } | null;
+                                /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                                credit?: {
+                                    /** @description The client's credit limit, in BRL */
+                                    limit: number;
+                                    /** @description The client's open receivables in the ERP, in BRL */
+                                    openReceivables: number;
+                                    /** @description The client's Campo orders pending approval or approved, in BRL */
+                                    openOrders: number;
+                                    /** @description This order's total, in BRL */
+                                    orderTotal: number;
+                                    /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                                    available: number;
+                                };
+                                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                                flex?: {
+                                    /** @description The representative's flex balance now, BRL */
+                                    saldo: number;
+                                    /** @description What the whole order needed from it, BRL */
+                                    necessario: number;
+                                    /** @description What this line needed from it, BRL */
+                                    linha: number;
+                                };
                             }[];
                             /** @description When the server registered it */
                             criadoEm: string | null;
@@ -11147,6 +12068,10 @@ export interface components {
             financialStatus: "ok" | "overdue" | "blocked";
             /** @description Credit limit kept by Campo; null when none was set */
             creditLimit: number | null;
+            /** @description Receivables still open in the ERP (available credit = limit − this − openOrders); absent from older servers */
+            openReceivables?: number;
+            /** @description The client's Campo orders pending approval or approved, every representative's; absent from older servers */
+            openOrders?: number;
             /** @description Latest order (ISO 8601, UTC); activity is derived from it */
             lastOrderAt: string | null;
             /** @description The ERP registration flag */
@@ -11190,7 +12115,7 @@ export interface components {
              * @enum {string}
              */
             id: "empresa" | "tetos";
-            /** @description The company, its logo and its daily positivation target (document 'empresa') */
+            /** @description The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa') */
             empresa: {
                 /**
                  * Format: int64
@@ -11242,6 +12167,18 @@ export interface components {
                     /** @description How the ERP names it: 'Tabela Varejo' */
                     descricao: string;
                 }[];
+                /** @description The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off) */
+                moneyRules?: {
+                    /**
+                     * @description An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it
+                     * @enum {string}
+                     */
+                    creditPolicy: "flag" | "block" | "ignore";
+                    /** @description Percent of the margin sold above the list price that goes to the flex balance, 0 to 100 */
+                    flexCreditSharePercent: number;
+                    /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
+                    flexMaxBeyondCeilingPoints: number;
+                };
             } | null;
             /** @description The representative's discount ceilings (document 'tetos', representatives only) */
             tetos: {
@@ -11304,6 +12241,17 @@ export interface components {
                 valorTotal: number;
                 /** @description When the order reached the server (ISO 8601) */
                 criadoEm: string;
+                /** @description The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked */
+                credit?: {
+                    /** @description The client's credit limit when the order arrived, in BRL */
+                    limit: number;
+                    /** @description What the client owed then: open receivables plus Campo orders pending or approved, in BRL */
+                    open: number;
+                    /** @description Limit less the open amount, before this order (may be negative), in BRL */
+                    available: number;
+                    /** @description Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy) */
+                    exceeded: boolean;
+                } | null;
                 /** @description Client document copied at creation */
                 cnpjCpfCliente: string | null;
                 /** @description Delivery address copied at creation */
@@ -11382,6 +12330,10 @@ export interface components {
                     idPauta: number | null;
                     /** @description Line total */
                     valorTotal: number;
+                    /** @description What the line earns for the flex balance at approval, BRL (absent in answers from before flex) */
+                    flexGerado?: number;
+                    /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
+                    flexUsado?: number;
                 }[];
                 /** @description Status history, oldest first */
                 historico: {
@@ -11432,6 +12384,28 @@ export interface components {
                     /** @description Discount rule description */
                     descricao: string;
                 } | null;
+                /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                credit?: {
+                    /** @description The client's credit limit, in BRL */
+                    limit: number;
+                    /** @description The client's open receivables in the ERP, in BRL */
+                    openReceivables: number;
+                    /** @description The client's Campo orders pending approval or approved, in BRL */
+                    openOrders: number;
+                    /** @description This order's total, in BRL */
+                    orderTotal: number;
+                    /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                    available: number;
+                };
+                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                flex?: {
+                    /** @description The representative's flex balance now, BRL */
+                    saldo: number;
+                    /** @description What the whole order needed from it, BRL */
+                    necessario: number;
+                    /** @description What this line needed from it, BRL */
+                    linha: number;
+                };
             }[];
             /** @description When the device queued it (device clock; shown as the outbox's age) */
             queuedAt: string | null;
@@ -11600,6 +12574,28 @@ export interface components {
                     /** @description Discount rule description */
                     descricao: string;
                 } | null;
+                /** @description The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED */
+                credit?: {
+                    /** @description The client's credit limit, in BRL */
+                    limit: number;
+                    /** @description The client's open receivables in the ERP, in BRL */
+                    openReceivables: number;
+                    /** @description The client's Campo orders pending approval or approved, in BRL */
+                    openOrders: number;
+                    /** @description This order's total, in BRL */
+                    orderTotal: number;
+                    /** @description What was available: limit less the open amounts (may be negative), in BRL */
+                    available: number;
+                };
+                /** @description The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT */
+                flex?: {
+                    /** @description The representative's flex balance now, BRL */
+                    saldo: number;
+                    /** @description What the whole order needed from it, BRL */
+                    necessario: number;
+                    /** @description What this line needed from it, BRL */
+                    linha: number;
+                };
             }[];
             /** @description When the server registered it */
             criadoEm: string | null;
@@ -11621,7 +12617,7 @@ export interface components {
              * @description Stable machine-readable code; docs/errors.md lists each with its status and meaning
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_COMPANY_REQUIRED" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_COMPANY_REQUIRED" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "FLEX_BALANCE_INSUFFICIENT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
             /** @description What happened in this occurrence, in pt-BR */
             detail?: string;
             /** @description The request path */

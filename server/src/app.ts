@@ -15,6 +15,7 @@ import { dashboardRoutes } from './dashboards/routes.ts';
 import { availabilityOf } from './db/availability.ts';
 import { createDb, type Db } from './db/kysely.ts';
 import { directoryRoutes } from './directory/routes.ts';
+import { flexRoutes } from './flex/routes.ts';
 import { funnelRoutes } from './funnel/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { docsRoutes } from './http/docs.ts';
@@ -158,6 +159,7 @@ export function createApp(deps: AppDeps) {
   secured.route('/', ticketRoutes({ db }));
   secured.route('/', funnelRoutes({ db }));
   secured.route('/', targetRoutes({ db }));
+  secured.route('/', flexRoutes({ db }));
   secured.route('/', userRoutes({ db }));
   secured.route('/', directoryRoutes({ db }));
   secured.route(

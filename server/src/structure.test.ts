@@ -56,6 +56,7 @@ const LAYERS: Record<string, number> = {
   company: 4,
   dashboards: 4,
   directory: 4,
+  flex: 4,
   funnel: 4,
   health: 4,
   notifications: 4,

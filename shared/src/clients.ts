@@ -114,6 +114,15 @@ export const ZClientDetail = ZClientSummary.extend({
     .boolean()
     .describe('Whether the ERP registration is active (the ERP’s flag; not the 30-day activity)'),
   registeredAt: z.string().nullable().describe('When the client was registered in the ERP (ISO 8601)'),
+  credit: z
+    .object({
+      limit: z.number().describe('Credit limit kept by Campo, in BRL'),
+      openReceivables: z.number().describe('Receivables still open in the ERP, in BRL'),
+      openOrders: z.number().describe("The client's Campo orders pending approval or approved, in BRL"),
+      available: z.number().describe('Limit less both open amounts (negative when beyond the limit), in BRL'),
+    })
+    .nullable()
+    .describe('Available credit (docs/credit-and-flex.md); null when the client has no limit (no credit check)'),
 }).describe('A client with address, contact and financial position');
 export type ClientDetail = z.infer<typeof ZClientDetail>;
 

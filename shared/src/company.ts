@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CREDIT_POLICIES, DEFAULT_CREDIT_POLICY } from './credit.ts';
+import { FLEX_OFF } from './flex.ts';
 import { ZPaymentTerm } from './orders.ts';
 
 /** 500 KB as the spec says, read as 500 KiB: 512,000 bytes is accepted, 512,001 refused. */
@@ -11,6 +13,38 @@ export const LOGO_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as cons
 export const LOGO_UPLOAD_CONTENT_TYPES = [...LOGO_MIME_TYPES, 'application/octet-stream'] as const;
 
 export const META_POSITIVACAO_DIA_MAX = 100_000;
+
+/** What a manager sets for credit and flex (docs/credit-and-flex.md). */
+export const ZMoneyRules = z
+  .object({
+    creditPolicy: z
+      .enum(CREDIT_POLICIES)
+      .describe(
+        "An order beyond the client's available credit: 'flag' accepts it marked for the approver, 'block' refuses it (CREDIT_LIMIT_EXCEEDED), 'ignore' accepts it",
+      ),
+    flexCreditSharePercent: z
+      .number()
+      .min(0)
+      .max(100)
+      .multipleOf(0.01)
+      .describe('Percent of the margin sold above the list price that goes to the flex balance, 0 to 100'),
+    flexMaxBeyondCeilingPoints: z
+      .number()
+      .min(0)
+      .max(100)
+      .multipleOf(0.01)
+      .describe("Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off"),
+  })
+  .strict()
+  .describe("The tenant's credit policy and flex settings");
+export type MoneyRules = z.infer<typeof ZMoneyRules>;
+
+/** A tenant that never set them (no row in app.config_empresa): flag, flex off. */
+export const DEFAULT_MONEY_RULES: MoneyRules = {
+  creditPolicy: DEFAULT_CREDIT_POLICY,
+  flexCreditSharePercent: FLEX_OFF.creditSharePercent,
+  flexMaxBeyondCeilingPoints: FLEX_OFF.maxBeyondCeilingPoints,
+};
 
 export const ZCompany = z
   .object({
@@ -54,6 +88,9 @@ export const ZCompany = z
       )
       .optional()
       .describe('Every price list of the tenant (vw_pautas), so screens name them; absent from older servers'),
+    moneyRules: ZMoneyRules.optional().describe(
+      'The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off)',
+    ),
   })
   .describe('The caller’s company (tenant) and its Campo settings');
 export type Company = z.infer<typeof ZCompany>;

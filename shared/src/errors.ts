@@ -63,6 +63,9 @@ export const ERRORS = {
   OPPORTUNITY_ID_TAKEN: { status: 409, title: 'Id de oportunidade em uso' },
   OPPORTUNITY_CONFLICT: { status: 409, title: 'Oportunidade alterada' },
 
+  // Credit and flex (docs/credit-and-flex.md).
+  FLEX_BALANCE_INSUFFICIENT: { status: 409, title: 'Saldo flex insuficiente' },
+
   // Dashboards, users, notifications, error reports.
   COD_VENDEDOR_REQUIRED: { status: 400, title: 'Representante não informado' },
   ERP_RECORD_NOT_FOUND: { status: 400, title: 'Código não encontrado no ERP' },
@@ -87,8 +90,9 @@ export const ZErrorCode = z
   .describe('Stable machine-readable code; docs/errors.md lists each with its status and meaning');
 
 /**
- * Why an order is refused (REFUSAL_CODES, in shared/src/orders.ts), besides two problem codes:
- * CLIENT_NOT_IN_PORTFOLIO and PRICE_LIST_NOT_FOUND.
+ * Why an order is refused (REFUSAL_CODES, in shared/src/orders.ts), besides three problem codes:
+ * CLIENT_NOT_IN_PORTFOLIO, PRICE_LIST_NOT_FOUND and FLEX_BALANCE_INSUFFICIENT (a manager's debit
+ * beyond the balance is that problem; an order's line the balance does not cover, that reason).
  */
 export const ORDER_REASON_CODES = [
   'CLIENT_BLOCKED',
@@ -99,6 +103,7 @@ export const ORDER_REASON_CODES = [
   'DISCOUNT_ABOVE_CEILING',
   'NO_DELIVERY_ADDRESS',
   'PAYMENT_TERM_NOT_ALLOWED',
+  'CREDIT_LIMIT_EXCEEDED',
 ] as const;
 
 /**

@@ -66,11 +66,13 @@ export const ZOrderLineInput = z
       .describe('Quantity in the product unit, up to 3 decimals'),
     descontoPercent: z
       .number()
-      .min(0)
+      .min(-100)
       .max(100)
       .multipleOf(0.01)
       .default(0)
-      .describe('Discount on the list price, percent with up to 2 decimals; at most the line ceiling'),
+      .describe(
+        'Discount on the list price, percent with up to 2 decimals; negative sells above the list (an acréscimo, which earns flex); at most the line ceiling, or beyond it within the flex maximum while the flex balance covers it',
+      ),
   })
   .strict()
   .describe('One order line as the representative entered it; prices come from the server');
@@ -129,11 +131,30 @@ const ZRuleRef = z
   })
   .describe('A discount rule, by id and description');
 
+/** The figures an order beyond the client's available credit is refused with (CREDIT_LIMIT_EXCEEDED). */
+export const ZCreditRefusal = z
+  .object({
+    limit: z.number().describe("The client's credit limit, in BRL"),
+    openReceivables: z.number().describe("The client's open receivables in the ERP, in BRL"),
+    openOrders: z.number().describe("The client's Campo orders pending approval or approved, in BRL"),
+    orderTotal: z.number().describe("This order's total, in BRL"),
+    available: z.number().describe('What was available: limit less the open amounts (may be negative), in BRL'),
+  })
+  .describe("The client's credit when the server judged the order");
+
 /** Why an order is refused: codes of the one list (errors.ts), two of them also a problem's. */
 export const REFUSAL_CODES = [
-  ...pickCodes('CLIENT_NOT_IN_PORTFOLIO', 'PRICE_LIST_NOT_FOUND'),
+  ...pickCodes('CLIENT_NOT_IN_PORTFOLIO', 'PRICE_LIST_NOT_FOUND', 'FLEX_BALANCE_INSUFFICIENT'),
   ...ORDER_REASON_CODES,
 ] as const;
+export const ZFlexRefusal = z
+  .object({
+    saldo: z.number().describe("The representative's flex balance now, BRL"),
+    necessario: z.number().describe('What the whole order needed from it, BRL'),
+    linha: z.number().describe('What this line needed from it, BRL'),
+  })
+  .describe('Why the flex balance did not cover the order: the balance now and what it needed');
+
 export const ZRefusalReason = z
   .object({
     code: z.enum(REFUSAL_CODES).describe('Why: a stable code the app can act on'),
@@ -145,6 +166,8 @@ export const ZRefusalReason = z
     regra: ZRuleRef.nullable()
       .optional()
       .describe('The discount rule that set the ceiling, or null when the base ceiling applied'),
+    credit: ZCreditRefusal.optional().describe('The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED'),
+    flex: ZFlexRefusal.optional().describe('The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT'),
   })
   .describe('One reason an order was refused');
 export type RefusalReason = z.infer<typeof ZRefusalReason>;
@@ -164,6 +187,16 @@ export const ZOrderLine = z
     regra: ZRuleRef.nullable().describe('The rule that set the ceiling, when one did'),
     idPauta: z.number().int().nullable().describe('Price list of the line'),
     valorTotal: z.number().describe('Line total'),
+    flexGerado: z
+      .number()
+      .optional()
+      .describe('What the line earns for the flex balance at approval, BRL (absent in answers from before flex)'),
+    flexUsado: z
+      .number()
+      .optional()
+      .describe(
+        'What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex)',
+      ),
   })
   .describe('An order line with its snapshot');
 
@@ -192,6 +225,24 @@ export const ZOrderHistoryEntry = z
   })
   .describe('A status change');
 
+/** The client's credit as the server judged the order when it arrived (docs/credit-and-flex.md). */
+export const ZOrderCredit = z
+  .object({
+    limit: z.number().describe("The client's credit limit when the order arrived, in BRL"),
+    open: z
+      .number()
+      .describe('What the client owed then: open receivables plus Campo orders pending or approved, in BRL'),
+    available: z.number().describe('Limit less the open amount, before this order (may be negative), in BRL'),
+    exceeded: z
+      .boolean()
+      .describe("Whether the order went beyond the available credit (accepted under the 'flag' or 'ignore' policy)"),
+  })
+  .nullable()
+  .optional()
+  .describe(
+    "The client's credit as the server judged the order when it arrived; null when the client had no limit (no check). Absent on answers stored before credit was checked",
+  );
+
 export const ZOrderSummary = z
   .object({
     id: z.number().int().describe('Order id'),
@@ -202,6 +253,8 @@ export const ZOrderSummary = z
     nomeCliente: z.string().describe('Client name copied at creation'),
     valorTotal: z.number().describe('Order total'),
     criadoEm: z.string().describe('When the order reached the server (ISO 8601)'),
+    // In the list too: the approval queue marks an order beyond the client's credit.
+    credit: ZOrderCredit,
   })
   .describe('An order in a list');
 export type OrderSummary = z.infer<typeof ZOrderSummary>;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ZCatalogSync } from './catalog.ts';
 import { ZCompany } from './company.ts';
 import { ZOpportunity } from './funnel.ts';
-import { ZOrder } from './orders.ts';
+import { ZCreditRefusal, ZFlexRefusal, ZOrder } from './orders.ts';
 import { SYNC_COLLECTIONS, SYNC_WRITABLE, type SyncCollection } from './sync-collections.ts';
 import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
 
@@ -191,6 +191,18 @@ export const ZSyncClient = z
     idPauta: z.number().int().nullable().describe('The client’s price list (pauta)'),
     financialStatus: z.enum(['ok', 'overdue', 'blocked']).describe('Financial status when the log was refreshed'),
     creditLimit: z.number().nullable().describe('Credit limit kept by Campo; null when none was set'),
+    openReceivables: z
+      .number()
+      .optional()
+      .describe(
+        'Receivables still open in the ERP (available credit = limit − this − openOrders); absent from older servers',
+      ),
+    openOrders: z
+      .number()
+      .optional()
+      .describe(
+        "The client's Campo orders pending approval or approved, every representative's; absent from older servers",
+      ),
     lastOrderAt: z.string().nullable().describe('Latest order (ISO 8601, UTC); activity is derived from it'),
     active: z.boolean().describe('The ERP registration flag'),
     paymentTermId: z
@@ -234,7 +246,7 @@ export const ZSyncSettings = z
       .enum(['empresa', 'tetos'])
       .describe("'empresa': the company and its settings; 'tetos': the caller's ceilings"),
     empresa: ZCompany.nullable().describe(
-      "The company, its logo and its daily positivation target (document 'empresa')",
+      "The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa')",
     ),
     tetos: z
       .object({
@@ -277,6 +289,8 @@ export const ZSyncOrderReason = z
       .nullable()
       .optional()
       .describe('The rule that set the ceiling, or null when the base ceiling applied'),
+    credit: ZCreditRefusal.optional().describe('The credit figures, when the reason is CREDIT_LIMIT_EXCEEDED'),
+    flex: ZFlexRefusal.optional().describe('The flex figures, when the reason is FLEX_BALANCE_INSUFFICIENT'),
   })
   .describe('One reason a queued order was refused');
 export type SyncOrderReason = z.infer<typeof ZSyncOrderReason>;

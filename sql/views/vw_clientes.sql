@@ -20,6 +20,9 @@
 --     disables the action and the server refuses it);
 --   * else 'overdue' when some title is unpaid after its due date;
 --   * else 'ok'.
+-- pedidos_em_aberto sums the client's Campo orders pending approval or approved (situa 1
+-- and 2, every representative's: app.pedidos_em_aberto): with valor_em_aberto and
+-- limite_credito, the client's available credit.
 -- ultimo_pedido_em is the latest order wherever it was placed: Campo's (every order not
 -- rejected), the ERP's (every order not cancelled, including the replicas of Campo orders,
 -- which carry the original's date), and the ERP's own last-purchase date for history older
@@ -75,6 +78,7 @@ select c.id_corrent                 as id_cliente,
        t.valor_vencido,
        t.dias_atraso_max,
        lc.limite                    as limite_credito,
+       app.pedidos_em_aberto(e.id_empresa, c.id_corrent)::numeric(14, 2) as pedidos_em_aberto,
        greatest(
          (select max(p.criado_em)
             from app.pedidos p

@@ -3,6 +3,7 @@ import { clientMatrixCases } from './clients.ts';
 import { companyMatrixCases } from './company.ts';
 import { dashboardMatrixCases } from './dashboards.ts';
 import { directoryMatrixCases } from './directory.ts';
+import { flexMatrixCases } from './flex.ts';
 import { funnelMatrixCases } from './funnel.ts';
 import { notificationMatrixCases } from './notifications.ts';
 import { orderMatrixCases } from './orders.ts';
@@ -68,4 +69,5 @@ export const MATRIX_CASES: MatrixCase[] = [
   ...targetMatrixCases,
   ...userMatrixCases,
   ...directoryMatrixCases,
+  ...flexMatrixCases,
 ];

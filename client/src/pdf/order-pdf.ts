@@ -142,7 +142,8 @@ export async function orderPdf(order: Order, company: Company | null): Promise<B
   doc.setFontSize(10);
   const totals: [string, number, boolean][] = [
     ['Bruto', order.valorBruto, false],
-    ['Desconto', order.valorDesconto, false],
+    // Lines sold above the list (an acréscimo) can outweigh the discounts: the net then shows as what it is.
+    order.valorDesconto < 0 ? ['Acréscimo', -order.valorDesconto, false] : ['Desconto', order.valorDesconto, false],
     ['Total', order.valorTotal, true],
   ];
   for (const [label, value, bold] of totals) {

@@ -51,6 +51,7 @@ describe('authorize: the role', () => {
   it('lets each action through for its roles only', () => {
     expect([rep, sup, manager, admin].map((a) => can(a, 'orders.decide'))).toEqual([false, true, true, true]);
     expect([rep, sup, manager, admin].map((a) => can(a, 'policies.manage'))).toEqual([false, false, true, false]);
+    expect([rep, sup, manager, admin].map((a) => can(a, 'company.moneyRules'))).toEqual([false, false, true, false]);
     expect([rep, sup, manager, admin].map((a) => can(a, 'tickets.company'))).toEqual([false, false, true, true]);
     expect([rep, sup, manager, admin].map((a) => can(a, 'funnel.use'))).toEqual([true, false, false, false]);
   });

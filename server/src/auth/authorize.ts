@@ -42,10 +42,16 @@ const ACTIONS = {
   'dashboards.team': { roles: ['supervisor', 'manager', 'admin'] },
   'dashboards.company': { roles: ['manager', 'admin'] },
   'company.manage': { roles: ['manager', 'admin'] },
+  // Credit policy and flex are commercial policy, like the discount rules: managers only.
+  'company.moneyRules': { roles: ['manager'], refusal: 'Só gerentes definem a política de crédito e o flex.' },
   'clients.creditLimit': { roles: ['manager', 'admin'] },
   /** The selectors of representatives and pautas on the team and company screens. */
   'directory.team': { roles: ['supervisor', 'manager', 'admin'] },
   'directory.supervisors': { roles: ['manager', 'admin'] },
+  // The flex balances are the sales side's money: each reads what its reach covers, and only a
+  // manager moves a balance by hand; admins manage users, not commercial money.
+  'flex.read': { roles: ['representative', 'supervisor', 'manager'] },
+  'flex.adjust': { roles: ['manager'], refusal: 'Só gerentes ajustam o saldo flex.' },
   // Service checks --------------------------------------------------------------------------
   'orders.create': { roles: ['representative'], refusal: 'Só representantes criam pedidos.' },
   'orders.decide': { roles: ['supervisor', 'manager', 'admin'], refusal: 'Representantes não aprovam pedidos.' },

@@ -22,6 +22,13 @@ const clientKeyOf = (idCliente: number, codVendedor: number) => `${idCliente}@${
  */
 const utcMillis = (at: RawBuilder<unknown>) => sql`to_char(${at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * The client's open Campo orders as its document writes them (numeric(14,2): "1234.50"), in
+ * the builder and in the order's move of the logged document alike, so both write one text.
+ */
+const OPEN_ORDERS_OF = (idEmpresa: RawBuilder<unknown>, idCliente: RawBuilder<unknown>) =>
+  sql`app.pedidos_em_aberto(${idEmpresa}, ${idCliente})::numeric(14, 2)`;
+
 function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
   const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
   return sql<DocumentRow>`
@@ -52,6 +59,8 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
              'financialStatus', case when c.status_financeiro in ('ok', 'overdue', 'blocked')
                                      then c.status_financeiro else 'ok' end,
              'creditLimit', c.limite_credito,
+             'openReceivables', c.valor_em_aberto,
+             'openOrders', ${OPEN_ORDERS_OF(sql`c.id_empresa`, sql`c.id_cliente`)},
              'lastOrderAt', ${utcMillis(sql`c.ultimo_pedido_em`)},
              'active', coalesce(c.cadastro_ativo, false),
              'paymentTermId', c.id_condicao,
@@ -72,31 +81,41 @@ export const portfolioDocuments: SqlDocuments<'clientes'> = {
 
 /**
  * An order placed through Campo moves its client's last order date to the order's own time (the
- * transaction's start, its criado_em), and nothing else of the client's document: the logged
- * document is rewritten with that one field, as a statement to run inside the order's (one row
- * per revision written; the caller holds the collection's shared lock and announces). Building
- * the whole document there cost the order more PostgreSQL CPU than all its other writes (the
- * portfolio view's plan, initialised at every execution: docs/orders.md, "Cost").
+ * transaction's start, its criado_em) and its open Campo orders to their sum with the order,
+ * and nothing else of the client's document: the logged document is rewritten with those two
+ * fields, as a statement to run inside the order's (one row per revision written; the caller
+ * holds the collection's shared lock and announces). Building the whole document there cost
+ * the order more PostgreSQL CPU than all its other writes (the portfolio view's plan,
+ * initialised at every execution: docs/orders.md, "Cost").
  *
- * The field is replaced in the text json_build_object wrote (`"lastOrderAt" : value`; inside a
+ * Each field is replaced in the text json_build_object wrote (`"lastOrderAt" : value`; inside a
  * JSON string every quote is escaped, so only the key itself matches), with the builder's own
- * format, so a refresh that rebuilds the document finds the same hash and writes nothing. No
- * row comes back when its logged date is not earlier (an ERP order dated ahead: the order does
- * not change the date, which is the latest of all the client's orders) or when the client has
- * no logged document yet (new in the portfolio since the last refresh). Only the second needs
- * the document built whole (touchSqlDocuments, once the order committed), which
- * clientDocumentLogged tells apart.
+ * format, so a refresh that rebuilds the document finds the same hash and writes nothing. The
+ * date moves only forward (an ERP order dated ahead stays the latest); a document logged by an
+ * older server, without openOrders, keeps it absent until the next refresh. No row comes back
+ * when neither field changes, or when the client has no logged document yet (new in the
+ * portfolio since the last refresh). Only the second needs the document built whole
+ * (touchSqlDocuments, once the order committed), which clientDocumentLogged tells apart.
  */
 export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number) {
   const at = utcMillis(sql`now()`);
+  const logged = sql`coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '')`;
+  const later = sql`${logged} collate "C" < ${at} collate "C"`;
+  const open = sql`${OPEN_ORDERS_OF(sql`${idEmpresa}::integer`, sql`${idCliente}::integer`)}::text`;
+  const loggedOpen = sql`substring(a.dados from '"openOrders" : ([-0-9.]+)')`;
   return sql`
     update app.sync_alteracoes a
        set (dados, hash) = (select d.dados, md5(d.dados)
-                              from (select regexp_replace(a.dados, '"lastOrderAt" : (null|"[^"]*")',
-                                                          '"lastOrderAt" : "' || ${at} || '"') as dados) d),
+                              from (select regexp_replace(
+                                             case when ${later}
+                                                  then regexp_replace(a.dados, '"lastOrderAt" : (null|"[^"]*")',
+                                                                      '"lastOrderAt" : "' || ${at} || '"')
+                                                  else a.dados end,
+                                             '"openOrders" : [-0-9.]+', '"openOrders" : ' || o.valor) as dados) d),
            revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
+      from (select ${open} as valor) o
      where ${loggedClientDocument(idEmpresa, idCliente, codVendedor)}
-       and coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '') collate "C" < ${at} collate "C"
+       and (${later} or ${loggedOpen} <> o.valor)
     returning 1`;
 }
 

@@ -43,6 +43,7 @@ const detailColumns = [
   'email',
   'inscricao_estadual',
   'valor_em_aberto',
+  'pedidos_em_aberto',
   'valor_vencido',
   'dias_atraso_max',
   'cadastro_ativo',

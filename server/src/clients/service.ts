@@ -4,6 +4,7 @@
 // "forbidden", so its existence is not revealed.
 import {
   activityStatusOf,
+  availableCredit,
   CLIENT_ORDERS_LIMIT,
   type ClientDetail,
   type ClientListQuery,
@@ -18,10 +19,12 @@ import {
   ZClientOrderStatus,
 } from '@campo/shared';
 import { scopeOf } from '../auth/authorize.ts';
+import { touchSqlDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { notFound } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
+import { portfolioDocuments } from './portfolio-documents.ts';
 import {
   type ClientDetailRow,
   type ClientSummaryRow,
@@ -90,7 +93,19 @@ function toDetail(row: ClientDetailRow, now: Date): ClientDetail {
     maxDaysOverdue: row.dias_atraso_max ?? 0,
     registrationActive: row.cadastro_ativo ?? false,
     registeredAt: iso(row.dt_cadastro),
+    credit: creditOf(row),
   };
+}
+
+/** The client's available credit as the server counts it now; null without a limit (no check). */
+function creditOf(row: ClientDetailRow): ClientDetail['credit'] {
+  if (row.limite_credito === null) return null;
+  const figures = {
+    limit: row.limite_credito,
+    openReceivables: row.valor_em_aberto ?? 0,
+    openOrders: row.pedidos_em_aberto ?? 0,
+  };
+  return { ...figures, available: availableCredit(figures) ?? 0 };
 }
 
 export function listClients(db: Db, auth: AuthContext, query: ClientListQuery, now = new Date()): Promise<ClientPage> {
@@ -188,13 +203,16 @@ export function setCreditLimit(
   now = new Date(),
 ): Promise<ClientDetail> {
   return withScope(db, scopeOf(auth), async (tx) => {
-    await clientInScope(tx, auth, id);
+    const client = await clientInScope(tx, auth, id);
     await upsertCreditLimit(tx, {
       idEmpresa: auth.idEmpresa,
       idCliente: id,
       limite: Math.round(creditLimit * 100) / 100,
       atualizadoPor: auth.login,
     });
+    // The phone shows the client's available credit offline from its document: the new
+    // limit goes out now, not at the next scheduled refresh.
+    await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, client.cod_vendedor, [id]);
     return toDetail(await clientInScope(tx, auth, id), now);
   });
 }

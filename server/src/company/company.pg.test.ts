@@ -1,7 +1,8 @@
 // Company settings against a real LATIN1 PostgreSQL: the logo upload with its attack set (type
 // by magic bytes, size limit while reading, truncated files, huge dimensions), its removal,
-// and the daily positivation target, checked in app.config_empresa and in GET /catalog/company.
-import { type Company, LOGO_MAX_BYTES, type Problem } from '@campo/shared';
+// the daily positivation target and the money rules (credit policy, flex), checked in
+// app.config_empresa, in GET /catalog/company and in the devices' company document.
+import { type Company, LOGO_MAX_BYTES, type MoneyRules, type Problem, type SyncPull } from '@campo/shared';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gif, HTML, jpeg, png, pngClaiming, SVG, webp } from '../../../test/fixtures/images.ts';
 import { testApp } from '../../../test/support/app.ts';
@@ -259,6 +260,132 @@ describe('company settings', () => {
         ).toBe(403);
       }
       expect((await db.pool.query('select 1 from app.config_empresa')).rowCount).toBe(0);
+    });
+  });
+
+  describe('money rules: GET and PUT /catalog/company/money-rules', () => {
+    const rulesPath = '/catalog/company/money-rules';
+    const stored = async (idEmpresa: number) =>
+      (
+        await db.pool.query(
+          `select politica_credito, flex_percentual_credito::text as share, flex_maximo_pontos::text as points
+             from app.config_empresa where id_empresa = $1`,
+          [idEmpresa],
+        )
+      ).rows[0] ?? null;
+    const rulesOf = async (who: Who) => {
+      const res = await as[who]('GET', rulesPath);
+      expect(res.status).toBe(200);
+      return (await res.json()) as MoneyRules;
+    };
+    const companyDocOf = async (who: Who) => {
+      const res = await as[who]('GET', '/sync/ajustes/pull?limit=50');
+      expect(res.status, await res.clone().text()).toBe(200);
+      const { documents } = (await res.json()) as SyncPull;
+      return documents.find((d) => d.id === 'empresa') as { empresa: Company } | undefined;
+    };
+    const valid: MoneyRules = { creditPolicy: 'block', flexCreditSharePercent: 50, flexMaxBeyondCeilingPoints: 5.25 };
+
+    it('answers the defaults to every role of a tenant that never set them: flag, flex off', async () => {
+      for (const who of ['rep', 'supervisor', 'manager', 'admin'] as const) {
+        expect(await rulesOf(who)).toEqual({
+          creditPolicy: 'flag',
+          flexCreditSharePercent: 0,
+          flexMaxBeyondCeilingPoints: 0,
+        });
+      }
+      // A row kept for the logo alone holds the column defaults: the same answer.
+      expect((await putLogo('manager', png())).status).toBe(200);
+      expect((await rulesOf('rep')).creditPolicy).toBe('flag');
+      expect(((await (await as.rep('GET', '/catalog/company')).json()) as Company).moneyRules).toEqual({
+        creditPolicy: 'flag',
+        flexCreditSharePercent: 0,
+        flexMaxBeyondCeilingPoints: 0,
+      });
+    });
+
+    it('a manager sets them; every role reads them, in the company too; the logo and target stay', async () => {
+      expect((await putLogo('manager', png())).status).toBe(200);
+      await as.manager('PUT', '/dashboard/manager/meta-positivacao-dia', { metaPositivacaoDia: 9 });
+      const res = await as.manager('PUT', rulesPath, valid);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toEqual(valid);
+      expect(await stored(t1)).toEqual({ politica_credito: 'block', share: '50.00', points: '5.25' });
+      for (const who of ['rep', 'supervisor', 'admin'] as const) expect(await rulesOf(who)).toEqual(valid);
+      const company = (await (await as.rep('GET', '/catalog/company')).json()) as Company;
+      expect(company).toMatchObject({ moneyRules: valid, metaPositivacaoDia: 9 });
+      expect(company.logoBase64).toMatch(/^data:image\/png;base64,/);
+
+      const again = { creditPolicy: 'ignore', flexCreditSharePercent: 0, flexMaxBeyondCeilingPoints: 100 } as const;
+      expect((await as.manager('PUT', rulesPath, again)).status).toBe(200);
+      expect(await rulesOf('supervisor')).toEqual(again);
+    });
+
+    it("refreshes the devices' company document (ajustes 'empresa') with the new rules", async () => {
+      // The log holds what earlier tests' PUTs wrote (beforeEach empties the table behind its back).
+      expect((await companyDocOf('rep'))?.empresa.moneyRules).not.toEqual(valid);
+      const before = await as.rep('GET', '/sync/ajustes/pull?limit=50');
+      const { checkpoint } = (await before.json()) as SyncPull;
+      expect((await as.manager('PUT', rulesPath, valid)).status).toBe(200);
+      // Pulled from the checkpoint the device had: the change reaches a device already in sync.
+      const after = await as.rep(
+        'GET',
+        `/sync/ajustes/pull?limit=50&checkpoint=${encodeURIComponent(checkpoint ?? '')}`,
+      );
+      expect(after.status).toBe(200);
+      const changed = ((await after.json()) as SyncPull).documents as { id: string; empresa: Company | null }[];
+      expect(changed.find((d) => d.id === 'empresa')?.empresa?.moneyRules).toEqual(valid);
+      expect((await companyDocOf('foreignAdmin'))?.empresa.moneyRules?.creditPolicy).toBe('flag');
+    });
+
+    it('refuses representatives, supervisors and admins with 403, changing nothing', async () => {
+      for (const who of ['rep', 'supervisor', 'admin', 'foreignAdmin'] as const) {
+        const res = await as[who]('PUT', rulesPath, valid);
+        expect(res.status, who).toBe(403);
+        expect((await problemOf(res)).detail).toBe('Só gerentes definem a política de crédito e o flex.');
+      }
+      expect((await db.pool.query('select 1 from app.config_empresa')).rowCount).toBe(0);
+    });
+
+    it('refuses bad input with 400 naming the field, and changes nothing', async () => {
+      expect((await as.manager('PUT', rulesPath, valid)).status).toBe(200);
+      const cases: [Record<string, unknown>, string][] = [
+        [{ ...valid, flexCreditSharePercent: -1 }, 'body.flexCreditSharePercent'],
+        [{ ...valid, flexCreditSharePercent: 100.01 }, 'body.flexCreditSharePercent'],
+        [{ ...valid, flexMaxBeyondCeilingPoints: -0.01 }, 'body.flexMaxBeyondCeilingPoints'],
+        [{ ...valid, flexMaxBeyondCeilingPoints: 1.005 }, 'body.flexMaxBeyondCeilingPoints'],
+        [{ ...valid, flexCreditSharePercent: '50' }, 'body.flexCreditSharePercent'],
+        [{ ...valid, creditPolicy: 'warn' }, 'body.creditPolicy'],
+        [{ flexCreditSharePercent: 10, flexMaxBeyondCeilingPoints: 1 }, 'body.creditPolicy'],
+        [{ ...valid, saldo: 1000 }, 'body'],
+      ];
+      for (const [body, path] of cases) {
+        const res = await as.manager('PUT', rulesPath, body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        const problem = await problemOf(res);
+        expect(problem.code).toBe('VALIDATION_FAILED');
+        expect(
+          problem.errors?.map((e) => e.path),
+          JSON.stringify(body),
+        ).toEqual([path]);
+      }
+      expect(await stored(t1)).toEqual({ politica_credito: 'block', share: '50.00', points: '5.25' });
+    });
+
+    it("keeps each tenant's rules apart", async () => {
+      expect((await as.manager('PUT', rulesPath, valid)).status).toBe(200);
+      expect(await stored(t2)).toBeNull();
+      expect(await rulesOf('foreignAdmin')).toEqual({
+        creditPolicy: 'flag',
+        flexCreditSharePercent: 0,
+        flexMaxBeyondCeilingPoints: 0,
+      });
+      await db.pool.query(
+        "insert into app.config_empresa (id_empresa, politica_credito, flex_percentual_credito) values ($1, 'ignore', 20)",
+        [t2],
+      );
+      expect(await rulesOf('foreignAdmin')).toMatchObject({ creditPolicy: 'ignore', flexCreditSharePercent: 20 });
+      expect(await rulesOf('rep')).toEqual(valid);
     });
   });
 });

@@ -1,5 +1,6 @@
 // Every SQL statement of the company settings (app.config_empresa, one row per tenant) and
 // the company's own data from the ERP. Each names the tenant itself.
+import type { MoneyRules } from '@campo/shared';
 import { sql } from 'kysely';
 import type { Tx } from '../db/scope.ts';
 
@@ -21,6 +22,9 @@ export function selectCompany(tx: Tx, idEmpresa: number) {
       'e.telefone',
       'c.logo',
       'c.meta_positivacao_dia',
+      'c.politica_credito',
+      'c.flex_percentual_credito',
+      'c.flex_maximo_pontos',
     ])
     .where('e.id_empresa', '=', idEmpresa)
     .where('e.matriz', '=', true)
@@ -88,4 +92,33 @@ export async function upsertMetaPositivacaoDia(tx: Tx, idEmpresa: number, meta: 
     .returning('meta_positivacao_dia')
     .executeTakeFirstOrThrow();
   return row.meta_positivacao_dia;
+}
+
+/** The tenant's credit policy and flex settings; undefined when it has no row (the defaults). */
+export function selectMoneyRules(tx: Tx, idEmpresa: number) {
+  return tx
+    .selectFrom('app.config_empresa')
+    .select(['politica_credito', 'flex_percentual_credito', 'flex_maximo_pontos'])
+    .where('id_empresa', '=', idEmpresa)
+    .executeTakeFirst();
+}
+
+export async function upsertMoneyRules(tx: Tx, idEmpresa: number, rules: MoneyRules): Promise<void> {
+  await tx
+    .insertInto('app.config_empresa')
+    .values({
+      id_empresa: idEmpresa,
+      politica_credito: rules.creditPolicy,
+      flex_percentual_credito: rules.flexCreditSharePercent,
+      flex_maximo_pontos: rules.flexMaxBeyondCeilingPoints,
+    })
+    .onConflict((oc) =>
+      oc.column('id_empresa').doUpdateSet((eb) => ({
+        politica_credito: eb.ref('excluded.politica_credito'),
+        flex_percentual_credito: eb.ref('excluded.flex_percentual_credito'),
+        flex_maximo_pontos: eb.ref('excluded.flex_maximo_pontos'),
+        atualizado_em: eb.fn('now'),
+      })),
+    )
+    .execute();
 }

@@ -1,8 +1,31 @@
-// The company as the API shows it, read by the service and by the ajustes documents alike.
-import type { Company } from '@campo/shared';
+// The company as the API shows it, read by the service and by the ajustes documents alike,
+// and its money rules, which other domains (orders, flex) read inside their own transaction.
+import { type Company, type CreditPolicy, DEFAULT_MONEY_RULES, type MoneyRules } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
 import { notFound } from '../errors.ts';
-import { selectCompany, selectPautaNames, selectPaymentTerms } from './queries.ts';
+import { selectCompany, selectMoneyRules, selectPautaNames, selectPaymentTerms } from './queries.ts';
+
+interface MoneyRulesRow {
+  politica_credito: string | null;
+  flex_percentual_credito: unknown;
+  flex_maximo_pontos: unknown;
+}
+
+/** A tenant without a row in app.config_empresa (or a left join that found none) has the defaults. */
+function moneyRulesFrom(row: MoneyRulesRow | undefined): MoneyRules {
+  if (!row || row.politica_credito === null) return { ...DEFAULT_MONEY_RULES };
+  return {
+    // The column's check constraint admits only the three policies.
+    creditPolicy: row.politica_credito as CreditPolicy,
+    flexCreditSharePercent: Number(row.flex_percentual_credito),
+    flexMaxBeyondCeilingPoints: Number(row.flex_maximo_pontos),
+  };
+}
+
+/** The tenant's credit policy and flex settings, inside the caller's transaction. */
+export async function moneyRulesOf(tx: Tx, idEmpresa: number): Promise<MoneyRules> {
+  return moneyRulesFrom(await selectMoneyRules(tx, idEmpresa));
+}
 
 export async function readCompany(tx: Tx, idEmpresa: number): Promise<Company> {
   const row = await selectCompany(tx, idEmpresa);
@@ -21,5 +44,6 @@ export async function readCompany(tx: Tx, idEmpresa: number): Promise<Company> {
     metaPositivacaoDia: row.meta_positivacao_dia,
     paymentTerms: terms.map((t) => ({ id: t.id_condicao as number, descricao: t.descricao ?? '' })),
     pautas: pautas.map((p) => ({ id: p.id_pauta as number, descricao: p.descricao ?? `Pauta ${p.id_pauta}` })),
+    moneyRules: moneyRulesFrom(row),
   };
 }

@@ -4,6 +4,7 @@ import {
   LOGO_UPLOAD_CONTENT_TYPES,
   ZCompany,
   ZMetaPositivacaoDia,
+  ZMoneyRules,
 } from '@campo/shared';
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
@@ -14,9 +15,10 @@ import type { AppEnv } from '../http/env.ts';
 import { limitBodyTo } from '../http/middleware.ts';
 import { badRequest, bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { logoProblems } from './logo.ts';
-import { removeLogo, setLogo, setMetaPositivacaoDia } from './service.ts';
+import { getMoneyRules, removeLogo, setLogo, setMetaPositivacaoDia, setMoneyRules } from './service.ts';
 
 const managerOrAdmin = permit('company.manage');
+const managerOnly = permit('company.moneyRules');
 
 const logoBytes = {
   type: 'string',
@@ -111,6 +113,39 @@ const metaRoute = createRoute({
   },
 });
 
+const moneyRulesNote =
+  'Credit policy: what an order beyond the client’s available credit gets (flag: accepted and marked for the approver; block: refused with CREDIT_LIMIT_EXCEEDED; ignore: accepted). Flex: the share of the margin above the list price that goes to the representative’s flex balance, and how many percentage points past a line’s ceiling the balance may pay for. A tenant that never set them has flag and flex off (0 and 0). See docs/credit-and-flex.md.';
+
+const getMoneyRulesRoute = createRoute({
+  method: 'get',
+  path: '/catalog/company/money-rules',
+  tags: ['company'],
+  summary: 'The tenant’s credit policy and flex settings (every role)',
+  description: `${moneyRulesNote} The company document (GET /catalog/company, and ajustes 'empresa' on the devices) carries them too.`,
+  security: bearer,
+  responses: {
+    200: json(ZMoneyRules, 'The settings in force'),
+    401: errorResponses[401],
+  },
+});
+
+const putMoneyRulesRoute = createRoute({
+  method: 'put',
+  path: '/catalog/company/money-rules',
+  tags: ['company'],
+  summary: 'Set the credit policy and flex settings (manager)',
+  description: `${moneyRulesNote} All three are given at once. Shares and points from 0 to 100 with at most two decimals; anything else, an unknown policy or an extra field answers 400 naming each field, and nothing changes. The devices receive the new settings with the company document.`,
+  security: bearer,
+  middleware: [managerOnly] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: ZMoneyRules } } } },
+  responses: {
+    200: json(ZMoneyRules, 'The settings saved'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: errorResponses[403],
+  },
+});
+
 export function companyRoutes(deps: { db: Db }) {
   return router()
     .openapi(putLogoRoute, async (c) => {
@@ -127,5 +162,9 @@ export function companyRoutes(deps: { db: Db }) {
     .openapi(metaRoute, async (c) => {
       const saved = await setMetaPositivacaoDia(deps.db, c.get('auth'), c.req.valid('json').metaPositivacaoDia);
       return c.json({ metaPositivacaoDia: saved ?? 0 }, 200);
-    });
+    })
+    .openapi(getMoneyRulesRoute, async (c) => c.json(await getMoneyRules(deps.db, c.get('auth')), 200))
+    .openapi(putMoneyRulesRoute, async (c) =>
+      c.json(await setMoneyRules(deps.db, c.get('auth'), c.req.valid('json')), 200),
+    );
 }

@@ -80,9 +80,31 @@ export interface AppClientesNovos {
 
 export interface AppConfigEmpresa {
   atualizado_em: Generated<Timestamp>;
+  flex_maximo_pontos: Generated<Numeric>;
+  flex_percentual_credito: Generated<Numeric>;
   id_empresa: number;
   logo: string | null;
   meta_positivacao_dia: number | null;
+  politica_credito: Generated<string>;
+}
+
+export interface AppFlexLancamentos {
+  cod_vendedor: number;
+  criado_em: Generated<Timestamp>;
+  criado_por: string;
+  id: Generated<number>;
+  id_empresa: number;
+  id_pedido: number | null;
+  motivo: string | null;
+  tipo: string;
+  valor: Numeric;
+}
+
+export interface AppFlexSaldos {
+  atualizado_em: Generated<Timestamp>;
+  cod_vendedor: number;
+  id_empresa: number;
+  saldo: Generated<Numeric>;
 }
 
 export interface AppLimitesCredito {
@@ -132,6 +154,8 @@ export interface AppPedidoItens {
   cod_produto: string;
   cod_subgrupo: number | null;
   descricao: string;
+  flex_gerado: Generated<Numeric>;
+  flex_usado: Generated<Numeric>;
   id_empresa: number;
   id_pauta: number | null;
   id_pedido: number;
@@ -151,11 +175,17 @@ export interface AppPedidos {
   cnpj_cpf_cliente: string | null;
   cod_vendedor: number;
   condicao_pagamento: string | null;
+  credito_aberto: Numeric | null;
+  credito_disponivel: Numeric | null;
+  credito_excedido: Generated<boolean>;
+  credito_limite: Numeric | null;
   criado_em: Generated<Timestamp>;
   decidido_em: Timestamp | null;
   decidido_por: string | null;
   end_entrega: string | null;
   erp_id_pedido: number | null;
+  flex_gerado: Generated<Numeric>;
+  flex_usado: Generated<Numeric>;
   id: Generated<number>;
   id_cliente: number;
   id_condicao: number | null;
@@ -303,6 +333,7 @@ export interface AppVwClientes {
   nome_fantasia: string | null;
   numero: string | null;
   origem: string | null;
+  pedidos_em_aberto: Numeric | null;
   razao_social: string | null;
   status_financeiro: string | null;
   telefone: string | null;
@@ -550,6 +581,8 @@ export interface DB {
   "app.chaves_idempotencia": AppChavesIdempotencia;
   "app.clientes_novos": AppClientesNovos;
   "app.config_empresa": AppConfigEmpresa;
+  "app.flex_lancamentos": AppFlexLancamentos;
+  "app.flex_saldos": AppFlexSaldos;
   "app.limites_credito": AppLimitesCredito;
   "app.limites_desconto_representante": AppLimitesDescontoRepresentante;
   "app.metas_representante": AppMetasRepresentante;

@@ -2,7 +2,9 @@
 // (docs/sync.md). A leaf of the domain: the service, the push and the collection's definition
 // read it; it reads only the domain's queries.
 import type { Order, SyncOrder } from '@campo/shared';
+import { touchSqlDocuments } from '../changelog/changelog.ts';
 import type { SyncDoc } from '../changelog/collection.ts';
+import { portfolioDocuments } from '../clients/portfolio-documents.ts';
 import type { Tx } from '../db/scope.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
@@ -41,9 +43,23 @@ export async function loadOrderDocs(tx: Tx, idEmpresa: number, chaves: string[] 
 }
 
 /**
- * Before a refresh of pedidos: what the ERP did to approved orders (invoiced them) becomes
- * their status, so the refresh that follows records the new documents and devices pull them.
+ * What the ERP did to approved orders (invoiced them) becomes their status. An invoiced order
+ * leaves its client's open Campo orders (its receivable counts instead): the clients'
+ * documents are written again in the same transaction. Returns the ids of the orders that moved.
+ */
+export async function reconcileInvoicedOrders(tx: Tx, idEmpresa: number): Promise<number[]> {
+  const moved = await q.reconcileInvoiced(tx, idEmpresa);
+  if (moved.length > 0) {
+    const clients = [...new Set(moved.map((m) => m.id_cliente))];
+    await touchSqlDocuments(tx, idEmpresa, portfolioDocuments, null, clients);
+  }
+  return moved.map((m) => m.id);
+}
+
+/**
+ * Before a refresh of pedidos: the invoiced orders (reconcileInvoicedOrders), so the refresh
+ * that follows records the new documents and devices pull them.
  */
 export async function reconcileBeforeRefresh(tx: Tx, idEmpresa: number): Promise<void> {
-  await q.reconcileInvoiced(tx, idEmpresa);
+  await reconcileInvoicedOrders(tx, idEmpresa);
 }

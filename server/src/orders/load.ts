@@ -17,6 +17,23 @@ function groupBy<T extends { id_pedido: number }>(rows: T[]): Map<number, T[]> {
   return map;
 }
 
+/** The credit an order was judged by (Order.credit): null when the client had no limit. */
+export function creditOf(row: {
+  credito_limite: number | null;
+  credito_aberto: number | null;
+  credito_disponivel: number | null;
+  credito_excedido: boolean;
+}): Order['credit'] {
+  return row.credito_limite === null
+    ? null
+    : {
+        limit: row.credito_limite,
+        open: row.credito_aberto ?? 0,
+        available: row.credito_disponivel ?? 0,
+        exceeded: row.credito_excedido,
+      };
+}
+
 export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number[]): Promise<Map<number, Order>> {
   const result = new Map<number, Order>();
   if (ids.length === 0) return result;
@@ -49,6 +66,7 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
       valorBruto: row.valor_bruto,
       valorDesconto: row.valor_desconto,
       valorTotal: row.valor_total,
+      credit: creditOf(row),
       motivoRejeicao: row.motivo_rejeicao === null ? null : decodeLossless(row.motivo_rejeicao),
       decididoPor: row.decidido_por,
       nomeDecididoPor: row.nome_decidido_por === null ? null : decodeLossless(row.nome_decidido_por),
@@ -72,6 +90,8 @@ export async function loadOrders(tx: Tx, idEmpresa: number, ids: readonly number
         regra: l.id_regra === null ? null : { id: l.id_regra, descricao: decodeLossless(l.descricao_regra ?? '') },
         idPauta: l.id_pauta,
         valorTotal: l.valor_total,
+        flexGerado: l.flex_gerado,
+        flexUsado: l.flex_usado,
       })),
       historico: (historyOf.get(row.id) ?? []).map((h) => ({
         de: h.situa_de === null ? null : statusOfSitua(h.situa_de),

@@ -500,11 +500,14 @@ describe('orders', () => {
       expect(at).toBeGreaterThanOrEqual(before - 1000);
     };
 
-    // Logged: only its date moves, to what the whole document's builder writes.
+    // Logged: only its date and its open orders move, to what the whole document's builder writes.
     await placedAt();
     expect(await logged()).toEqual(await rebuilt());
     // Logged with a later date (an ERP order dated ahead): never moved back, and not built
-    // again either (a whole build would write the sources' date, not this one).
+    // again either (a whole build would write the sources' date, not this one); its open
+    // orders move all the same.
+    const dated = (dados: string) =>
+      dados.replace(/"lastOrderAt" : "[^"]*"/, '"lastOrderAt" : "2099-01-01T00:00:00.000Z"');
     await db.pool.query(
       `update app.sync_alteracoes
           set dados = regexp_replace(dados, '"lastOrderAt" : "[^"]*"', '"lastOrderAt" : "2099-01-01T00:00:00.000Z"')
@@ -513,8 +516,11 @@ describe('orders', () => {
     );
     const ahead = await logged();
     await placedAt();
-    expect(await logged()).toEqual(ahead);
-    expect(ahead).not.toEqual(await rebuilt());
+    const moved = await logged();
+    expect(moved?.dados).not.toEqual(ahead?.dados);
+    expect(moved?.dados).toEqual(dated((await rebuilt()).dados));
+    const hashed = await db.pool.query(`select hash = md5(dados) as ok from app.sync_alteracoes ${where}`, key);
+    expect(hashed.rows[0]?.ok).toBe(true);
     // Not logged yet (new in the portfolio since the last refresh): built whole.
     await db.pool.query(`delete from app.sync_alteracoes ${where}`, key);
     await placedAt();

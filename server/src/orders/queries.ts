@@ -1,3 +1,4 @@
+import { CREDIT_POLICIES, type CreditPolicy, DEFAULT_CREDIT_POLICY, FLEX_OFF, type FlexPolicy } from '@campo/shared';
 import { type Insertable, type RawBuilder, sql } from 'kysely';
 import { collectionLockKey } from '../changelog/changelog.ts';
 import { PREPARED } from '../db/prepared.ts';
@@ -17,6 +18,12 @@ export interface OrderClientRow {
   status_financeiro: string | null;
   /** The client's default payment term in the ERP (none for a client registered through Campo). */
   id_condicao: number | null;
+  /** The client's credit limit; null when none is set (no credit check). */
+  limite_credito: number | null;
+  /** Its open receivables in the ERP. */
+  valor_em_aberto: number | null;
+  /** Its Campo orders pending or approved, summed only when it has a limit (null otherwise). */
+  pedidos_em_aberto: number | null;
 }
 
 /** The payment term the order goes on, as the client may use it (issue #19). */
@@ -51,6 +58,10 @@ export interface OrderContext {
   rules: EngineRuleRow[];
   /** The term asked, else the client's default; null when neither names one the ERP knows. */
   paymentTerm: OrderPaymentTermRow | null;
+  /** The tenant's credit policy (app.config_empresa.politica_credito), 'flag' without a row. */
+  creditPolicy: CreditPolicy;
+  /** The tenant's flex settings (app.config_empresa), FLEX_OFF without a row. */
+  flexPolicy: FlexPolicy;
   /** Who hears of the order (the representative's name, the approvers with a device). */
   audience: PendingApprovalAudience;
   /** The order's id, drawn now so the order's rows and texts can be written with it in one round trip. */
@@ -71,6 +82,11 @@ export type OrderContextRow = {
   tetos: OrderContext['ceilings'] | null;
   regras: EngineRuleRow[] | null;
   condicao: OrderPaymentTermRow | null;
+  regras_dinheiro: {
+    politica_credito: string | null;
+    flex_percentual_credito: number | null;
+    flex_maximo_pontos: number | null;
+  } | null;
   id_pedido: number;
   agora: Date;
 } & PendingApprovalAudience;
@@ -102,7 +118,11 @@ export function orderContextSql(p: {
   return sql<OrderContextRow>`${sql.raw(PREPARED)}
     with cliente as (
       select c.id_cliente, c.cod_vendedor, c.id_pauta, c.razao_social, c.cnpj_cpf, c.end_entrega, c.status_financeiro,
-             c.id_condicao
+             c.id_condicao, c.limite_credito, c.valor_em_aberto,
+             -- Summed only for a client with a limit (CASE runs the sum only then), and after the
+             -- limit's lock (orderKeyLock): this statement's snapshot sees every order that
+             -- held the lock before.
+             case when c.limite_credito is not null then c.pedidos_em_aberto end as pedidos_em_aberto
         from app.vw_clientes c
        where c.id_empresa = ${p.idEmpresa} and c.id_cliente = ${p.idCliente}
     )
@@ -145,6 +165,12 @@ export function orderContextSql(p: {
              -- The head office's definition first, should a branch define the same id.
              order by t.id_filial <> t.id_empresa
              limit 1) as condicao,
+           -- The tenant's money rules (the company domain's moneyRulesOf reads the same row), here
+           -- so that no statement is added to the order: its credit policy and flex settings.
+           (select json_build_object('politica_credito', cf.politica_credito,
+                                     'flex_percentual_credito', cf.flex_percentual_credito,
+                                     'flex_maximo_pontos', cf.flex_maximo_pontos)
+              from app.config_empresa cf where cf.id_empresa = ${p.idEmpresa}) as regras_dinheiro,
            ${pendingApprovalAudienceSql(p.idEmpresa, p.codVendedor)},
            nextval('app.pedidos_id_seq') as id_pedido, now() as agora
       from (select) um
@@ -172,6 +198,13 @@ export function readOrderContext(rows: OrderContextRow[]): OrderContext {
     ceilings: r.tetos ?? [],
     rules: r.regras ?? [],
     paymentTerm: r.condicao,
+    creditPolicy: CREDIT_POLICIES.find((c) => c === r.regras_dinheiro?.politica_credito) ?? DEFAULT_CREDIT_POLICY,
+    flexPolicy: r.regras_dinheiro
+      ? {
+          creditSharePercent: Number(r.regras_dinheiro.flex_percentual_credito ?? 0),
+          maxBeyondCeilingPoints: Number(r.regras_dinheiro.flex_maximo_pontos ?? 0),
+        }
+      : FLEX_OFF,
     audience: { nome_vendedor: r.nome_vendedor, aprovadores: r.aprovadores },
     idPedido: r.id_pedido,
     now: r.agora,
@@ -190,12 +223,15 @@ export function insertOrderSql(idEmpresa: number, order: NewOrderRow): RawBuilde
   return sql<{ num_ped_sar: number }>`${sql.raw(PREPARED)}
       insert into app.pedidos (id, id_empresa, num_ped_sar, cod_vendedor, id_cliente, nome_cliente, cnpj_cpf_cliente,
                                end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total,
-                               id_condicao, condicao_pagamento)
+                               id_condicao, condicao_pagamento, credito_limite, credito_aberto, credito_disponivel,
+                               credito_excedido, flex_gerado, flex_usado)
       values (${order.id}, ${idEmpresa}, app.proximo_num_ped_sar(${idEmpresa}), ${order.cod_vendedor}, ${order.id_cliente},
               ${order.nome_cliente}, ${order.cnpj_cpf_cliente ?? null}, ${order.end_entrega ?? null},
               ${order.id_pauta ?? null}, ${order.observacao ?? null}, ${order.valor_bruto ?? 0},
               ${order.valor_desconto ?? 0}, ${order.valor_total ?? 0},
-              ${order.id_condicao ?? null}, ${order.condicao_pagamento ?? null})
+              ${order.id_condicao ?? null}, ${order.condicao_pagamento ?? null}, ${order.credito_limite ?? null},
+              ${order.credito_aberto ?? null}, ${order.credito_disponivel ?? null}, ${order.credito_excedido ?? false},
+              ${order.flex_gerado ?? 0}, ${order.flex_usado ?? 0})
       returning num_ped_sar`;
 }
 
@@ -250,19 +286,20 @@ export function insertOrderRestSql(
     itens as (
       insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, categoria,
                                     cod_grupo, cod_subgrupo, quantidade, preco_tabela, preco_unitario,
-                                    perc_desconto, teto_desconto, id_regra, id_pauta, valor_total)
+                                    perc_desconto, teto_desconto, id_regra, id_pauta, valor_total, flex_gerado,
+                                    flex_usado)
       select ${idPedido}, l.seq, ${idEmpresa}, l.id_produto, l.cod_produto, l.descricao, l.categoria, l.cod_grupo,
              l.cod_subgrupo, l.quantidade, l.preco_tabela, l.preco_unitario, l.perc_desconto, l.teto_desconto,
-             l.id_regra, l.id_pauta, l.valor_total
+             l.id_regra, l.id_pauta, l.valor_total, l.flex_gerado, l.flex_usado
         from unnest(${col('id_produto')}::integer[], ${col('cod_produto')}::text[], ${col('descricao')}::text[],
                        ${col('categoria')}::text[], ${col('cod_grupo')}::integer[], ${col('cod_subgrupo')}::integer[],
                        ${col('quantidade')}::numeric[], ${col('preco_tabela')}::numeric[],
                        ${col('preco_unitario')}::numeric[], ${col('perc_desconto')}::numeric[],
                        ${col('teto_desconto')}::numeric[], ${col('id_regra')}::bigint[], ${col('id_pauta')}::integer[],
-                       ${col('valor_total')}::numeric[])
+                       ${col('valor_total')}::numeric[], ${col('flex_gerado')}::numeric[], ${col('flex_usado')}::numeric[])
              with ordinality as l(id_produto, cod_produto, descricao, categoria, cod_grupo, cod_subgrupo, quantidade,
                                   preco_tabela, preco_unitario, perc_desconto, teto_desconto, id_regra, id_pauta,
-                                  valor_total, seq)
+                                  valor_total, flex_gerado, flex_usado, seq)
     ),
     historico as (
       insert into app.pedido_status_historico (id_pedido, id_empresa, situa_de, situa_para, usuario, motivo)
@@ -319,6 +356,12 @@ const orderColumns = [
   'criado_em',
   'id_condicao',
   'condicao_pagamento',
+  'credito_limite',
+  'credito_aberto',
+  'credito_disponivel',
+  'credito_excedido',
+  'flex_gerado',
+  'flex_usado',
 ] as const;
 
 export function selectOrder(tx: Tx, idEmpresa: number, id: number, forUpdate = false) {
@@ -350,6 +393,8 @@ export function selectOrderLines(tx: Tx, idEmpresa: number, ids: readonly number
       'r.descricao as descricao_regra',
       'i.id_pauta',
       'i.valor_total',
+      'i.flex_gerado',
+      'i.flex_usado',
     ])
     .where('i.id_empresa', '=', idEmpresa)
     .where('i.id_pedido', 'in', ids.length > 0 ? [...ids] : [0])
@@ -447,10 +492,10 @@ export async function updateDecision(
 
 /**
  * Approved orders whose ERP copy is invoiced become invoiced, with a history line: the ERP is
- * the source of that fact (vw_sitpedido). Returns the ids that moved.
+ * the source of that fact (vw_sitpedido). Returns the orders that moved, with their clients.
  */
-export async function reconcileInvoiced(tx: Tx, idEmpresa: number): Promise<number[]> {
-  const moved = await sql<{ id: number }>`
+export async function reconcileInvoiced(tx: Tx, idEmpresa: number): Promise<{ id: number; id_cliente: number }[]> {
+  const moved = await sql<{ id: number; id_cliente: number }>`
     with faturados as (
       update app.pedidos p
          set situa = 3, atualizado_em = now()
@@ -460,12 +505,14 @@ export async function reconcileInvoiced(tx: Tx, idEmpresa: number): Promise<numb
          and s.id_empresa = p.id_empresa
          and s.id_pedido = p.erp_id_pedido
          and s.situacao = 'F'
-      returning p.id, p.id_empresa
+      returning p.id, p.id_empresa, p.id_cliente
+    ),
+    historico as (
+      insert into app.pedido_status_historico (id_pedido, id_empresa, situa_de, situa_para, usuario, motivo)
+      select id, id_empresa, 2, 3, 'erp', 'faturado no ERP' from faturados
     )
-    insert into app.pedido_status_historico (id_pedido, id_empresa, situa_de, situa_para, usuario, motivo)
-    select id, id_empresa, 2, 3, 'erp', 'faturado no ERP' from faturados
-    returning id_pedido as id`.execute(tx);
-  return moved.rows.map((r) => r.id);
+    select id, id_cliente from faturados`.execute(tx);
+  return moved.rows;
 }
 
 export interface OrderFilters {
@@ -495,7 +542,20 @@ function filtered(tx: Tx, f: OrderFilters) {
 export async function selectOrders(tx: Tx, f: OrderFilters) {
   const [items, total] = await Promise.all([
     filtered(tx, f)
-      .select(['id', 'num_ped_sar', 'situa', 'cod_vendedor', 'id_cliente', 'nome_cliente', 'valor_total', 'criado_em'])
+      .select([
+        'id',
+        'num_ped_sar',
+        'situa',
+        'cod_vendedor',
+        'id_cliente',
+        'nome_cliente',
+        'valor_total',
+        'criado_em',
+        'credito_limite',
+        'credito_aberto',
+        'credito_disponivel',
+        'credito_excedido',
+      ])
       .orderBy('criado_em', 'desc')
       .orderBy('id', 'desc')
       .limit(f.limit)
@@ -542,12 +602,25 @@ export async function insertIdempotencyKey(
  * of the client's portfolio document cheaper every time and replanned its views on every
  * order (6 ms of planning for 2 ms of execution on the small fixture); the generic plans of
  * these statements look rows up by the same indexes.
+ *
+ * And the client's credit limit row, for update: orders for one client compete for its credit
+ * in arrival order (docs/credit-and-flex.md). The order's context statement, a later statement
+ * with a later snapshot, then sums the client's open orders with every order that held the
+ * lock before it committed. A client without a limit has no row: nothing is locked, and its
+ * orders do not wait for one another.
  */
-export function orderKeyLock(idEmpresa: number, idUsuario: number, chave: string): RawBuilder<{ ok: boolean }> {
+export function orderKeyLock(
+  idEmpresa: number,
+  idUsuario: number,
+  chave: string,
+  idCliente: number,
+): RawBuilder<{ ok: boolean }> {
   return sql<{ ok: boolean }>`set_config('plan_cache_mode', 'force_generic_plan', true),
     pg_try_advisory_xact_lock(hashtextextended(${keyLockName(idEmpresa, idUsuario, chave)}, 0)) as ok,
     pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('pedidos')}), ${idEmpresa}),
-    pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('clientes')}), ${idEmpresa})`;
+    pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('clientes')}), ${idEmpresa}),
+    (select true from app.limites_credito l
+      where l.id_empresa = ${idEmpresa} and l.id_cliente = ${idCliente}::integer for update) as credito_travado`;
 }
 
 const keyLockName = (idEmpresa: number, idUsuario: number, chave: string) =>

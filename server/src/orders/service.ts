@@ -5,18 +5,23 @@
 // pushed by replication, so both are idempotent by the same key.
 import { createHash } from 'node:crypto';
 import {
+  availableCredit,
   businessDate,
-  checkLineDiscount,
+  checkCredit,
+  creditOutcome,
   describeCeiling,
   encodeLossless,
+  formatBrl,
   lineAmounts,
   lineCeiling,
+  lineFlex,
   ORDER_STATUS_LABEL,
   type Order,
   type OrderCreate,
   type OrderStatus,
   orderTotals,
   type RefusalReason,
+  round2,
   SITUA,
   statusOfSitua,
   toErpText,
@@ -30,13 +35,14 @@ import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Pipeline, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
+import { creditFlex, releaseFlex, reserveFlex } from '../flex/service.ts';
 import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import { loadOrderDocs, orderSyncDoc } from './documents.ts';
-import { loadOrders } from './load.ts';
+import { loadOrderDocs, orderSyncDoc, reconcileInvoicedOrders } from './documents.ts';
+import { creditOf, loadOrders } from './load.ts';
 import * as q from './queries.ts';
 
 export interface OrderResult {
@@ -158,8 +164,19 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
       ceilings,
       rules,
     );
-    const check = checkLineDiscount(item.descontoPercent, ceiling);
-    if (!check.ok) {
+    const flex = lineFlex(
+      {
+        listPrice: p.preco,
+        quantity: item.quantidade,
+        discountPercent: item.descontoPercent,
+        ceilingPercent: ceiling.ceilingPercent,
+      },
+      context.flexPolicy,
+    );
+    // An acréscimo (a negative discount) is always within the ceiling; beyond the ceiling, the
+    // flex maximum decides (none with flex off: the ceiling itself), and the balance later.
+    if (!flex.withinMaximum) {
+      const max = context.flexPolicy.maxBeyondCeilingPoints;
       reasons.push({
         code: 'DISCOUNT_ABOVE_CEILING',
         line,
@@ -167,14 +184,109 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
         descontoPercent: item.descontoPercent,
         tetoPercent: ceiling.ceilingPercent,
         regra: ceiling.rule ? { id: ceiling.rule.id, descricao: ceiling.rule.descricao } : null,
-        message: `Linha ${line} (${p.descricao}): desconto de ${item.descontoPercent.toLocaleString('pt-BR')}% acima do ${describeCeiling(ceiling)}.`,
+        message:
+          `Linha ${line} (${p.descricao}): desconto de ${item.descontoPercent.toLocaleString('pt-BR')}% acima do ${describeCeiling(ceiling)}` +
+          (max > 0 ? `, além dos ${max.toLocaleString('pt-BR')} pontos que o flex permite.` : '.'),
       });
       return null;
     }
-    return { item, product: p, ceiling, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
+    return { item, product: p, ceiling, flex, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
   });
   if (reasons.length) throw refused(reasons);
-  return { client, idPauta, endEntrega, condicao, lines: lines.filter((l) => l !== null) };
+  const priced = lines.filter((l) => l !== null);
+  const totals = orderTotals(priced.map((l) => l.amounts));
+  const flex = {
+    earned: round2(priced.reduce((sum, l) => sum + l.flex.earned, 0)),
+    spent: round2(priced.reduce((sum, l) => sum + l.flex.spent, 0)),
+  };
+  return {
+    client,
+    idPauta,
+    endEntrega,
+    condicao,
+    lines: priced,
+    totals,
+    flex,
+    credit: judgeCredit(context, totals.total),
+  };
+}
+
+/**
+ * An order that spends flex reserves it from its representative's balance, in its own
+ * transaction and after the client's credit lock (the order's first statement), so of orders
+ * that arrive together each is judged on what the one before it left. One the balance no
+ * longer covers is refused, each line beyond its ceiling with FLEX_BALANCE_INSUFFICIENT and
+ * the balance now; the rep fixes and resends, as with any refusal.
+ */
+async function reserveOrderFlex(
+  tx: Tx,
+  auth: RepresentativeAuth,
+  idPedido: number,
+  checked: ReturnType<typeof priceAndCheck>,
+): Promise<void> {
+  const needed = checked.flex.spent;
+  const move = { idEmpresa: auth.idEmpresa, codVendedor: auth.codVendedor, idPedido, by: auth.login };
+  const reserved = await reserveFlex(tx, { ...move, amount: needed });
+  if (reserved.passed) return;
+  const saldo = reserved.saldo;
+  throw refused(
+    checked.lines.flatMap((l, i) =>
+      l.flex.spent > 0
+        ? [
+            {
+              code: 'FLEX_BALANCE_INSUFFICIENT' as const,
+              line: i + 1,
+              idProduto: l.item.idProduto,
+              descontoPercent: l.item.descontoPercent,
+              tetoPercent: l.ceiling.ceilingPercent,
+              flex: { saldo, necessario: needed, linha: l.flex.spent },
+              message:
+                `Linha ${i + 1} (${l.product.descricao ?? l.item.idProduto}): o desconto de ` +
+                `${l.item.descontoPercent.toLocaleString('pt-BR')}% passa do teto de ${l.ceiling.ceilingPercent.toLocaleString('pt-BR')}% ` +
+                `e usaria ${formatBrl(l.flex.spent)} do saldo flex; o pedido precisa de ${formatBrl(needed)} ` +
+                `e o saldo agora é ${formatBrl(saldo)}.`,
+            },
+          ]
+        : [],
+    ),
+  );
+}
+
+/**
+ * The order against its client's available credit, on the server's figures now (read after
+ * the limit's lock: orderKeyLock) and the tenant's policy: refused under `block` when beyond
+ * it, marked for the approver under `flag`. Null when the client has no limit: no check.
+ */
+function judgeCredit(context: q.OrderContext, orderTotal: number): Order['credit'] {
+  const client = context.client;
+  if (!client || client.limite_credito === null) return null;
+  const figures = {
+    limit: client.limite_credito,
+    openReceivables: client.valor_em_aberto ?? 0,
+    openOrders: client.pedidos_em_aberto ?? 0,
+  };
+  const check = checkCredit(figures, orderTotal);
+  const available = availableCredit(figures) ?? 0;
+  const outcome = creditOutcome(check, context.creditPolicy);
+  if (outcome === 'refuse') {
+    throw refused([
+      {
+        code: 'CREDIT_LIMIT_EXCEEDED',
+        message:
+          `O pedido de ${formatBrl(orderTotal)} passa do crédito disponível do cliente ${client.razao_social}: ` +
+          `limite de ${formatBrl(figures.limit)}, ${formatBrl(round2(figures.openReceivables + figures.openOrders))} em aberto ` +
+          `(títulos ${formatBrl(figures.openReceivables)}, pedidos ${formatBrl(figures.openOrders)}), ` +
+          `disponível ${formatBrl(available)}.`,
+        credit: { ...figures, orderTotal, available },
+      },
+    ]);
+  }
+  return {
+    limit: figures.limit,
+    open: round2(figures.openReceivables + figures.openOrders),
+    available,
+    exceeded: outcome === 'flag',
+  };
 }
 
 /**
@@ -223,8 +335,7 @@ async function insertOrderTx(
   idempotency: { key: string; hash: string },
   context: Pick<q.OrderContext, 'audience' | 'idPedido' | 'now'>,
 ): Promise<{ body: Order; changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean }> {
-  const { client, idPauta, endEntrega, condicao, lines } = checked;
-  const totals = orderTotals(lines.map((l) => l.amounts));
+  const { client, idPauta, endEntrega, condicao, lines, totals, credit } = checked;
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
   const id = context.idPedido;
   const row = q.insertOrderSql(auth.idEmpresa, {
@@ -245,6 +356,14 @@ async function insertOrderTx(
     // The payment term (issue #19): written into the ERP order by trg_pedido_aprovado.
     id_condicao: condicao?.id ?? null,
     condicao_pagamento: condicao?.descricao ?? null,
+    // The credit the order was judged by, for the approver (docs/credit-and-flex.md).
+    credito_limite: credit?.limit ?? null,
+    credito_aberto: credit?.open ?? null,
+    credito_disponivel: credit?.available ?? null,
+    credito_excedido: credit?.exceeded ?? false,
+    // What it earns (credited at approval) and what it reserved (docs/credit-and-flex.md).
+    flex_gerado: checked.flex.earned,
+    flex_usado: checked.flex.spent,
   });
   // now() is the transaction's start: the order's criado_em, and its history entry's.
   const criadoEm = context.now.toISOString();
@@ -264,6 +383,7 @@ async function insertOrderTx(
     valorBruto: totals.gross,
     valorDesconto: totals.discount,
     valorTotal: totals.total,
+    credit,
     motivoRejeicao: null,
     decididoPor: null,
     nomeDecididoPor: null,
@@ -286,6 +406,8 @@ async function insertOrderTx(
       regra: l.ceiling.rule ? { id: l.ceiling.rule.id, descricao: l.ceiling.rule.descricao } : null,
       idPauta,
       valorTotal: l.amounts.total,
+      flexGerado: l.flex.earned,
+      flexUsado: l.flex.spent,
     })),
     historico: [
       { de: null, para: 'pending_approval', usuario: auth.login, nomeUsuario: auth.name, motivo: null, em: criadoEm },
@@ -309,6 +431,8 @@ async function insertOrderTx(
       id_regra: l.ceiling.rule?.id ?? null,
       id_pauta: idPauta,
       valor_total: l.amounts.total,
+      flex_gerado: l.flex.earned,
+      flex_usado: l.flex.spent,
     })),
     auth.login,
     {
@@ -379,7 +503,7 @@ async function createOrderTx(
   hash: string,
   now: Date,
 ): Promise<OrderResult> {
-  const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key);
+  const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key, input.idCliente);
   type Done = OrderResult & { changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean };
   const date = businessDate(now);
   const { changed, clientDocumentLeft, ...result } = await withScopePipelined(
@@ -426,6 +550,8 @@ async function createOrderTx(
         };
       }
       const checked = priceAndCheck(auth, input, date, context);
+      // Only an order that spends flex pays the reservation's statements.
+      if (checked.flex.spent > 0) await reserveOrderFlex(p.tx(), auth, context.idPedido, checked);
       const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context);
       return { status: 201, replayed: false, ...created };
     },
@@ -480,7 +606,7 @@ function visibleOrderReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
  * orders nobody reads).
  */
 async function reconcileErpOrders(tx: Tx, idEmpresa: number): Promise<void> {
-  const moved = await q.reconcileInvoiced(tx, idEmpresa);
+  const moved = await reconcileInvoicedOrders(tx, idEmpresa);
   if (moved.length === 0) return;
   await touchDocuments(tx, idEmpresa, 'pedidos', null, await loadOrderDocs(tx, idEmpresa, moved.map(String)));
 }
@@ -535,6 +661,7 @@ export async function listOrders(db: Db, auth: AuthContext, query: ListOrdersQue
         nomeCliente: r.nome_cliente,
         valorTotal: r.valor_total,
         criadoEm: iso(r.criado_em) as string,
+        credit: creditOf(r),
       })),
       page: query.page,
       pageSize: query.pageSize,
@@ -585,12 +712,18 @@ export async function decideOrder(
         usuario: auth.login,
         motivo,
       });
+      // The balance's moves, after the order's row lock: approval credits what the order earned,
+      // rejection gives back what it reserved (docs/credit-and-flex.md, "The ledger").
+      const move = { idEmpresa: auth.idEmpresa, codVendedor: row.cod_vendedor, idPedido: id, by: auth.login };
+      if (decision.approve && row.flex_gerado > 0) await creditFlex(tx, { ...move, amount: row.flex_gerado });
+      if (!decision.approve && row.flex_usado > 0) await releaseFlex(tx, move);
       const order = await loadOrder(tx, auth.idEmpresa, id);
       const key = await q.selectKeyOfOrder(tx, auth.idEmpresa, id);
       await touchDocuments(tx, auth.idEmpresa, 'pedidos', row.cod_vendedor, [orderSyncDoc(order, key)]);
-      // A rejected order no longer counts as the client's last order.
-      if (!decision.approve)
-        await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, row.cod_vendedor, [order.idCliente]);
+      // A rejected order no longer counts as the client's last order, nor among its open
+      // orders; an approved one stays among them. Built whole either way, the document is
+      // written only when it changed.
+      await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, row.cod_vendedor, [order.idCliente]);
       await notifyOrderDecided(
         tx,
         { ...order, idEmpresa: auth.idEmpresa },

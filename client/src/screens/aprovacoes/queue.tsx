@@ -1,10 +1,24 @@
+import type { OrderSummary } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { brl, dateTime } from '../../kit/format.ts';
 import { Pager } from '../../kit/pager.tsx';
 import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
+import { creditMark } from './credit.ts';
 
 const PAGE_SIZE = 20;
+
+/** An order beyond the client's credit, in words (not colour alone) and with the amount. */
+function CreditMark(props: { order: OrderSummary }) {
+  const mark = creditMark(props.order.credit, props.order.valorTotal);
+  return (
+    mark && (
+      <span class="mg-row">
+        <span class="mg-chip bad">{mark}</span>
+      </span>
+    )
+  );
+}
 
 export function ApprovalQueue() {
   const repName = useRepName();
@@ -48,6 +62,7 @@ export function ApprovalQueue() {
                       {repName(o.codVendedor)} · {dateTime(o.criadoEm)}
                     </span>
                   </span>
+                  <CreditMark order={o} />
                 </a>
               </li>
             ))}

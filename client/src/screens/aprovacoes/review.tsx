@@ -4,15 +4,16 @@ import { api, errorMessage } from '../../api.ts';
 import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from '../../kit/format.ts';
 import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
+import { beyondSentence, creditAfterOrder, NO_LIMIT, NOT_CHECKED, signedBrl } from './credit.ts';
 import { refreshPendingCount } from './pending-badge.tsx';
 
 const CHIP = { ok: 'ok', overdue: 'warn', blocked: 'bad' } as const;
 
-function ClientPanel(props: { idCliente: number; total: number }) {
+function ClientPanel(props: { idCliente: number }) {
   const { data: c, error } = useApi('/clients/{id}', { params: { path: { id: props.idCliente } } });
   if (error) return <p class="error">Situação do cliente indisponível: {error}</p>;
   if (!c) return <p aria-busy="true">Carregando o cliente…</p>;
-  const available = c.creditLimit === null ? null : c.creditLimit - c.openAmount;
+  // The limit and what is available are the credit block's, as the order was judged by them.
   return (
     <article aria-labelledby="cliente-titulo">
       <h2 id="cliente-titulo">{c.name}</h2>
@@ -21,26 +22,48 @@ function ClientPanel(props: { idCliente: number; total: number }) {
         <span class={`mg-chip ${CHIP[c.financialStatus]}`}>{FINANCIAL_LABEL[c.financialStatus]}</span>
       </p>
       <dl class="mg-facts">
-        <dt>Limite de crédito</dt>
-        <dd>{c.creditLimit === null ? 'Não definido' : brl(c.creditLimit)}</dd>
-        <dt>Em aberto</dt>
+        <dt>Títulos em aberto</dt>
         <dd>{brl(c.openAmount)}</dd>
         <dt>Vencido</dt>
         <dd>
           {brl(c.overdueAmount)}
           {c.maxDaysOverdue > 0 && ` (há ${c.maxDaysOverdue} dias)`}
         </dd>
-        {available !== null && (
-          <>
-            <dt>Crédito disponível</dt>
-            <dd class={available < props.total ? 'error' : undefined}>
-              {brl(available)}
-              {available < props.total && ' — menor que o valor deste pedido'}
-            </dd>
-          </>
-        )}
       </dl>
     </article>
+  );
+}
+
+/** The client's credit as the server judged this order when it arrived, and after it. */
+function CreditPanel(props: { order: Order }) {
+  const figures = creditAfterOrder(props.order.credit, props.order.valorTotal);
+  return (
+    <section class="mg-credit" aria-labelledby="credito-titulo">
+      <h2 id="credito-titulo">Crédito do cliente</h2>
+      {figures === null && <p>{NO_LIMIT}</p>}
+      {figures === undefined && <p>{NOT_CHECKED}</p>}
+      {figures && (
+        <>
+          {figures.beyond !== null && (
+            <p class="error">
+              <strong>{beyondSentence(figures.beyond)}</strong>
+            </p>
+          )}
+          <dl class="mg-facts">
+            <dt>Limite</dt>
+            <dd>{brl(figures.limit)}</dd>
+            <dt>Em aberto (títulos + pedidos)</dt>
+            <dd>{brl(figures.open)}</dd>
+            <dt>Este pedido</dt>
+            <dd>{brl(figures.thisOrder)}</dd>
+            <dt>Disponível após este pedido</dt>
+            <dd class={figures.availableAfter < 0 ? 'error' : undefined}>
+              <strong>{signedBrl(figures.availableAfter)}</strong>
+            </dd>
+          </dl>
+        </>
+      )}
+    </section>
   );
 }
 
@@ -87,9 +110,11 @@ function Lines(props: { order: Order }) {
                 <td>
                   {l.descontoPercent === 0
                     ? 'Sem desconto'
-                    : l.regra
-                      ? `Regra: ${l.regra.descricao}`
-                      : 'Alçada do representante'}
+                    : l.descontoPercent < 0
+                      ? 'Acima da tabela'
+                      : l.regra
+                        ? `Regra: ${l.regra.descricao}`
+                        : 'Alçada do representante'}
                 </td>
                 <td class="mg-num">{brl(l.valorTotal)}</td>
               </tr>
@@ -158,7 +183,8 @@ export function OrderReview(props: { id: number }) {
               {repName(order.codVendedor)} · enviado em {dateTime(order.criadoEm)}
             </span>
           </p>
-          <ClientPanel idCliente={order.idCliente} total={order.valorTotal} />
+          <ClientPanel idCliente={order.idCliente} />
+          <CreditPanel order={order} />
           <Lines order={order} />
           <dl class="mg-facts">
             <dt>Valor bruto</dt>

@@ -1,10 +1,13 @@
-// Empresa (managers): the logo printed on every order, and the daily positivation target.
+// Empresa (managers): the logo printed on every order, the daily positivation target, and the
+// credit policy and flex settings (money-rules.tsx).
 import type { Company } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
 import '../../kit/kit.css';
 import { useApi } from '../../kit/use-api.ts';
 import './empresa.css';
+import { MoneyRulesSection } from './money-rules.tsx';
+import { Notices } from './notices.tsx';
 import { uploadLogo } from './upload.ts';
 
 function LogoSection(props: { company: Company; onSaved: (c: Company) => void }) {
@@ -90,16 +93,7 @@ function LogoSection(props: { company: Company; onSaved: (c: Company) => void })
             <figcaption class="mg-muted">Pré-visualização: ainda não foi salvo.</figcaption>
           </figure>
         )}
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
-        {message && (
-          <p role="status" class="mg-success">
-            {message}
-          </p>
-        )}
+        <Notices error={error} message={message} />
         <div class="mg-actions">
           <button type="submit" disabled={busy || !file} aria-busy={busy ? 'true' : undefined}>
             Enviar logo
@@ -162,16 +156,7 @@ function TargetSection(props: { company: Company; onSaved: (c: Company) => void 
             onInput={(e) => setValue(e.currentTarget.value)}
           />
         </label>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
-        {message && (
-          <p role="status" class="mg-success">
-            {message}
-          </p>
-        )}
+        <Notices error={error} message={message} />
         <button type="submit" disabled={busy} aria-busy={busy ? 'true' : undefined}>
           Salvar meta
         </button>
@@ -201,6 +186,7 @@ export default function CompanyScreen() {
           </p>
           <LogoSection company={current} onSaved={setCompany} />
           <TargetSection company={current} onSaved={setCompany} />
+          <MoneyRulesSection company={current} onSaved={setCompany} />
         </>
       )}
     </section>

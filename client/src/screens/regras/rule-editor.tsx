@@ -7,6 +7,7 @@ import type { PolicyRule, PolicyRuleCreated, PolicyRuleUpdated } from '@campo/sh
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
 import { DateField, isIsoDate } from '../../kit/date-field.tsx';
+import { FieldError } from '../../kit/field-error.tsx';
 import { day, pct, today } from '../../kit/format.ts';
 import { fieldMessages, useApi } from '../../kit/use-api.ts';
 import { pautaName, repName, useLookups } from './lookups.ts';
@@ -50,15 +51,6 @@ const fromRule = (r: PolicyRule, copy: boolean): Form => ({
 
 /** A decimal typed the Brazilian way ("7,5") or with a dot. */
 const parsePercent = (s: string) => Number(s.replace(',', '.').trim());
-
-function FieldError(props: { id: string; message: string | undefined }) {
-  if (!props.message) return null;
-  return (
-    <small id={props.id} class="error">
-      {props.message}
-    </small>
-  );
-}
 
 interface RuleBrief {
   id: number;

@@ -1,0 +1,191 @@
+import type { FlexMove } from '@campo/shared';
+import { sql } from 'kysely';
+import type { Tx } from '../db/scope.ts';
+
+/**
+ * Queues the transaction behind every other move of this balance until it ends. The row lock of
+ * the conditional update alone keeps the balance at or above zero, but its waiters do not go in
+ * the order they came (each chases the row's newest version); this lock's queue does, so of
+ * orders that arrive together the first to arrive spends first.
+ */
+export async function lockBalance(tx: Tx, idEmpresa: number, codVendedor: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`campo.flex:${idEmpresa}:${codVendedor}`}, 0))`.execute(tx);
+}
+
+/**
+ * Adds to a balance, creating its row when the representative has none yet: one statement, so
+ * two credits at once both count.
+ */
+export async function creditBalance(tx: Tx, idEmpresa: number, codVendedor: number, valor: number): Promise<number> {
+  const { rows } = await sql<{ saldo: number }>`
+    insert into app.flex_saldos as s (id_empresa, cod_vendedor, saldo)
+    values (${idEmpresa}, ${codVendedor}, ${valor})
+    on conflict (id_empresa, cod_vendedor)
+      do update set saldo = s.saldo + excluded.saldo, atualizado_em = now()
+    returning s.saldo`.execute(tx);
+  return rows[0]?.saldo as number;
+}
+
+/**
+ * Takes from a balance only while it covers the amount: one conditional update, which waits for
+ * a concurrent move of the same balance and then judges the balance that move left, so no
+ * interleaving takes it below zero. Null when it did not cover (or there is no balance yet).
+ */
+export async function debitBalance(
+  tx: Tx,
+  idEmpresa: number,
+  codVendedor: number,
+  valor: number,
+): Promise<number | null> {
+  const { rows } = await sql<{ saldo: number }>`
+    update app.flex_saldos
+       set saldo = saldo - ${valor}, atualizado_em = now()
+     where id_empresa = ${idEmpresa} and cod_vendedor = ${codVendedor} and saldo >= ${valor}
+    returning saldo`.execute(tx);
+  return rows[0]?.saldo ?? null;
+}
+
+/** The balance now; 0 for a representative who never had a move. */
+export async function selectBalance(tx: Tx, idEmpresa: number, codVendedor: number): Promise<number> {
+  const row = await tx
+    .selectFrom('app.flex_saldos')
+    .select('saldo')
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_vendedor', '=', codVendedor)
+    .executeTakeFirst();
+  return row?.saldo ?? 0;
+}
+
+export interface MoveRow {
+  idEmpresa: number;
+  codVendedor: number;
+  tipo: FlexMove;
+  valor: number;
+  idPedido: number | null;
+  /** Stored lossless-escaped (docs/data-model.md). */
+  motivo: string | null;
+  criadoPor: string;
+}
+
+/**
+ * Writes a ledger entry. An order's move of a kind it already made inserts nothing (the unique
+ * index of migration 0017; a concurrent twin waits for the first and then inserts nothing): null.
+ */
+export async function insertMove(tx: Tx, m: MoveRow): Promise<{ id: number; criado_em: Date } | null> {
+  const { rows } = await sql<{ id: number; criado_em: Date }>`
+    insert into app.flex_lancamentos (id_empresa, cod_vendedor, tipo, valor, id_pedido, motivo, criado_por)
+    values (${m.idEmpresa}, ${m.codVendedor}, ${m.tipo}, ${m.valor}, ${m.idPedido}, ${m.motivo}, ${m.criadoPor})
+    on conflict (id_empresa, id_pedido, tipo) where id_pedido is not null do nothing
+    returning id, criado_em`.execute(tx);
+  return rows[0] ?? null;
+}
+
+/** Takes back an entry this transaction wrote, when the balance it claimed did not cover it. */
+export async function deleteMove(tx: Tx, id: number): Promise<void> {
+  await tx.deleteFrom('app.flex_lancamentos').where('id', '=', id).execute();
+}
+
+/** The order's move of this kind, if it made one. */
+export function selectOrderMove(tx: Tx, idEmpresa: number, idPedido: number, tipo: FlexMove) {
+  return tx
+    .selectFrom('app.flex_lancamentos')
+    .select(['cod_vendedor', 'valor'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pedido', '=', idPedido)
+    .where('tipo', '=', tipo)
+    .executeTakeFirst();
+}
+
+/** A representative of the tenant with their supervisor, as the reach needs them. */
+export function selectRep(tx: Tx, idEmpresa: number, codVendedor: number) {
+  return tx
+    .selectFrom('app.vw_vendedores')
+    .select(['cod_vendedor', 'nome', 'cod_supervisor'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_vendedor', '=', codVendedor)
+    .executeTakeFirst();
+}
+
+/** Whose balances a list shows: one representative, one supervisor's team, or the tenant. */
+export interface BalanceFilter {
+  codVendedor?: number | undefined;
+  codSupervisor?: number | undefined;
+}
+
+function balanceRows(tx: Tx, idEmpresa: number, f: BalanceFilter) {
+  let q = tx
+    .selectFrom('app.vw_vendedores as v')
+    .leftJoin('app.flex_saldos as s', (j) =>
+      j.onRef('s.id_empresa', '=', 'v.id_empresa').onRef('s.cod_vendedor', '=', 'v.cod_vendedor'),
+    )
+    .where('v.id_empresa', '=', idEmpresa)
+    // An inactive representative leaves the list once nothing is left on their balance.
+    .where((eb) => eb.or([eb('v.ativo', '=', true), eb('s.saldo', '>', 0)]));
+  if (f.codVendedor !== undefined) q = q.where('v.cod_vendedor', '=', f.codVendedor);
+  if (f.codSupervisor !== undefined) q = q.where('v.cod_supervisor', '=', f.codSupervisor);
+  return q;
+}
+
+export async function selectBalances(
+  tx: Tx,
+  idEmpresa: number,
+  f: BalanceFilter,
+  page: { limit: number; offset: number },
+) {
+  const items = await balanceRows(tx, idEmpresa, f)
+    .select([
+      'v.cod_vendedor',
+      'v.nome',
+      'v.cod_supervisor',
+      sql<number>`coalesce(s.saldo, 0)`.as('saldo'),
+      // The ledger's index (id_empresa, cod_vendedor, criado_em desc) answers each one.
+      sql<Date | null>`(select max(l.criado_em) from app.flex_lancamentos l
+                         where l.id_empresa = v.id_empresa and l.cod_vendedor = v.cod_vendedor)`.as('ultimo'),
+    ])
+    .orderBy('v.nome')
+    .orderBy('v.cod_vendedor')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const total = await balanceRows(tx, idEmpresa, f)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  return { items, total: total.n };
+}
+
+/** A representative's ledger, newest first, with each order's number. */
+export async function selectEntries(
+  tx: Tx,
+  idEmpresa: number,
+  codVendedor: number,
+  page: { limit: number; offset: number },
+) {
+  const items = await tx
+    .selectFrom('app.flex_lancamentos as l')
+    .leftJoin('app.pedidos as p', (j) => j.onRef('p.id_empresa', '=', 'l.id_empresa').onRef('p.id', '=', 'l.id_pedido'))
+    .select([
+      'l.id',
+      'l.cod_vendedor',
+      'l.tipo',
+      'l.valor',
+      'l.id_pedido',
+      'p.num_ped_sar',
+      'l.motivo',
+      'l.criado_por',
+      'l.criado_em',
+    ])
+    .where('l.id_empresa', '=', idEmpresa)
+    .where('l.cod_vendedor', '=', codVendedor)
+    .orderBy('l.criado_em', 'desc')
+    .orderBy('l.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const total = await tx
+    .selectFrom('app.flex_lancamentos')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_vendedor', '=', codVendedor)
+    .executeTakeFirstOrThrow();
+  return { items, total: total.n };
+}

@@ -1,0 +1,22 @@
+-- app.pedidos_em_aberto(id_empresa, id_cliente): the client's Campo orders accepted and not
+-- yet invoiced (pending approval and approved, situa 1 and 2), by their total.
+--
+-- Why: the client's available credit counts them besides its open titles, whoever placed them
+-- (docs/credit-and-flex.md). A representative's row-level security shows them their own
+-- orders only, so the sum runs as the function's owner, like the views: vw_clientes reads it
+-- for the client's page and its portfolio document, and an order reads it when it moves its
+-- client's document (clients/portfolio-documents.ts). It names its tenant itself.
+create or replace function app.pedidos_em_aberto(p_id_empresa integer, p_id_cliente integer)
+returns numeric
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+as $fn$
+  select coalesce(sum(p.valor_total), 0)::numeric(14, 2)
+    from app.pedidos p
+   where p.id_empresa = p_id_empresa and p.id_cliente = p_id_cliente and p.situa in (1, 2)
+$fn$;
+
+comment on function app.pedidos_em_aberto(integer, integer) is
+  'Campo: the total of a client''s Campo orders pending approval or approved, for its available credit.';
