@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { type Api, anOrder, type Rep, signedIn } from '../../../test/support/builders.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { waitingOnLocks } from '../../../test/support/locks.ts';
 import { asServerRole, useTestDatabase } from '../../../test/support/pg.ts';
 import { createDb, type Db } from '../db/kysely.ts';
 import { withScope } from '../db/scope.ts';
@@ -348,7 +349,7 @@ describe('flex balances and their ledger', () => {
           const order = orders[i] as { id: number };
           const result = inOrderTx(a, (tx) => reserveFlex(tx, { ...move(a, order.id), amount }));
           results.push(result);
-          await waiting(i + 1, result);
+          await waitingOnLocks(db.pool, i + 1, result);
         }
       } finally {
         await holder.query('commit');
@@ -379,25 +380,3 @@ describe('flex balances and their ledger', () => {
     });
   });
 });
-
-/**
- * Resolves once `n` statements of the server's role wait on a lock, or once `unless` settled
- * (a reservation that did not wait: its outcome then says what went wrong).
- */
-async function waiting(n: number, unless: Promise<unknown>): Promise<void> {
-  let settled = false;
-  const done = () => {
-    settled = true;
-  };
-  unless.then(done, done);
-  for (const end = Date.now() + 10_000; !settled; ) {
-    const { rows } = await db.pool.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and usename <> current_user and wait_event_type = 'Lock'`,
-    );
-    if ((rows[0]?.n ?? 0) >= n) return;
-    if (Date.now() > end) throw new Error(`${rows[0]?.n} statements wait on a lock, not ${n}`);
-    // No event tells that a backend started waiting on a lock: pg_stat_activity is polled.
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { type Api, aPricedClient, aRepresentative, signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
+import { waitingOnLocks } from '../../../test/support/locks.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { storedJson } from '../changelog/changelog.ts';
 
@@ -43,28 +44,6 @@ async function hold(statement: string, params: unknown[]) {
     return released;
   };
   return { client, release: () => end('commit'), rollBack: () => end('rollback') };
-}
-
-/**
- * Resolves once `n` statements of the server's role wait on a lock, or once `unless` settled
- * (a request answered without waiting: its answer then says what went wrong).
- */
-async function waiting(n: number, unless: Promise<unknown>): Promise<void> {
-  let settled = false;
-  const done = () => {
-    settled = true;
-  };
-  unless.then(done, done);
-  for (const end = Date.now() + 10_000; !settled; ) {
-    const { rows } = await db.pool.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and usename <> current_user and wait_event_type = 'Lock'`,
-    );
-    if ((rows[0]?.n ?? 0) >= n) return;
-    if (Date.now() > end) throw new Error(`${rows[0]?.n} statements wait on a lock, not ${n}`);
-    // No event tells that a backend started waiting on a lock: pg_stat_activity is polled.
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 let seq = 0;
@@ -113,7 +92,7 @@ describe('concurrent pushes', () => {
     const sent = Promise.all([pushRaw<T>(rep, collection, rows), pushRaw<T>(rep, collection, rows)]);
     if (lock) {
       try {
-        await waiting(2, sent);
+        await waitingOnLocks(db.pool, 2, sent);
       } finally {
         await lock.release();
       }
@@ -214,9 +193,9 @@ describe('concurrent pushes', () => {
           // a new transaction, which may still get there first: both orders are right).
           const lock = await hold('select 1 from app.oportunidades where id = $1 for update', [target.id]);
           const pushed = pushRaw<SyncOpportunity>(rep, 'funil', [...batch]);
-          await waiting(1, pushed);
+          await waitingOnLocks(db.pool, 1, pushed);
           const removed = rep('DELETE', `/funil/${target.id}`);
-          await waiting(2, pushed);
+          await waitingOnLocks(db.pool, 2, pushed);
           await lock.release();
           const [answer, rest] = await Promise.all([pushed, removed]);
           expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -258,7 +237,7 @@ describe('concurrent pushes', () => {
           pushRaw<SyncOpportunity>(rep, 'funil', [create(edited)]),
         ]);
         try {
-          await waiting(2, sent);
+          await waitingOnLocks(db.pool, 2, sent);
         } finally {
           await slot.rollBack();
         }
@@ -283,7 +262,7 @@ describe('concurrent pushes', () => {
         [c.id, s.idEmpresa, s.codVendedor],
       );
       const pushed = pushRaw<SyncOpportunity>(rep, 'funil', [create(c)]);
-      await waiting(1, pushed);
+      await waitingOnLocks(db.pool, 1, pushed);
       await other.client.query('delete from app.oportunidades where id = $1', [c.id]);
       await other.client.query(
         `insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, dados, revisao, excluido)
