@@ -18,6 +18,7 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../server/src/db/e
 import { createDb } from '../server/src/db/kysely.ts';
 import { generateVapidKeys } from '../server/src/notifications/vapid.ts';
 import { addUser } from '../server/src/users/service.ts';
+import { aCard } from './support/builders.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { asServerRole, SERVER_ROLE } from './support/pg.ts';
 import { eventually, openDevice } from './support/replication.ts';
@@ -205,23 +206,7 @@ describe('the database away under load', () => {
       if (kind === 'pull') return record(kind, await api('/sync/pedidos/pull?limit=1000'));
       if (kind === 'push') {
         const id = randomUUID();
-        const now = new Date().toISOString();
-        const card = {
-          id,
-          estagio: 'lead',
-          idCliente: null,
-          nomeCliente: null,
-          nomeProspect: 'Padaria São João',
-          empresaProspect: null,
-          idPedido: null,
-          valor: 100,
-          previsaoFechamento: null,
-          observacoes: null,
-          motivoPerda: null,
-          criadoEm: now,
-          atualizadoEm: now,
-          _deleted: false,
-        };
+        const card = aCard({ id, nomeProspect: 'Padaria São João' });
         const res = await api('/sync/funil/push', {
           method: 'POST',
           body: JSON.stringify([{ assumedMasterState: null, newDocumentState: card }]),

@@ -26,6 +26,7 @@ import {
   type WebServer,
 } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
+import { ordersOf } from '../support/builders.ts';
 import { clientWithPauta } from '../support/erp.ts';
 import { versionGate } from '../support/version-gate.ts';
 
@@ -88,15 +89,7 @@ async function stageOnServer(id: string): Promise<string | null> {
 
 const ordersUnderKey = async (key: string) =>
   (await db.pool.query('select id_pedido from app.chaves_idempotencia where chave = $1', [key])).rows.length;
-const ordersOfRep = async () =>
-  Number(
-    (
-      await db.pool.query<{ n: string }>(
-        'select count(*) as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',
-        [rep.idEmpresa, rep.codVendedor],
-      )
-    ).rows[0]?.n,
-  );
+const ordersOfRep = () => ordersOf(db.pool, rep.idEmpresa, rep.codVendedor);
 
 /** The page's IndexedDB databases: RxDB's Dexie storage names one `rxdb-dexie-<db>--<version>--<collection>`. */
 function indexedDbNames(): Promise<string[]> {

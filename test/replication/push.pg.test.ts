@@ -4,6 +4,7 @@
 import type { SyncOpportunity, SyncOrder, SyncTicket } from '@campo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../client/src/db/index.ts';
+import { ordersOf } from '../support/builders.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import {
@@ -31,15 +32,7 @@ describe('client replication: push', () => {
   let idPedido: number;
   const user = () => ({ id: 1, idEmpresa: t1, role: 'representative' as const });
 
-  const ordersOfRep = async () =>
-    Number(
-      (
-        await db.pool.query<{ n: string }>(
-          'select count(*) as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',
-          [t1, rep],
-        )
-      ).rows[0]?.n,
-    );
+  const ordersOfRep = () => ordersOf(db.pool, t1, rep);
   const entry = async (id: string): Promise<OutboxEntry | undefined> =>
     (await device.outbox?.listOutbox())?.find((e) => e.id === id);
   const settled = (id: string, state: OutboxEntry['state']) =>

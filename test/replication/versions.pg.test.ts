@@ -22,6 +22,7 @@ import {
 import { SCHEMAS_V0 } from '../fixtures/schemas-v0.ts';
 import { SCHEMAS_V1 } from '../fixtures/schemas-v1.ts';
 import { SCHEMAS_V2 } from '../fixtures/schemas-v2.ts';
+import { ordersOf } from '../support/builders.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { eventually, openDevice, servedApp } from '../support/replication.ts';
@@ -93,15 +94,7 @@ describe('client replication across versions', () => {
 
   const ordersUnderKey = async (key: string) =>
     (await db.pool.query('select id_pedido from app.chaves_idempotencia where chave = $1', [key])).rows.length;
-  const ordersOfRep = async () =>
-    Number(
-      (
-        await db.pool.query<{ n: string }>(
-          'select count(*) as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',
-          [t1, rep],
-        )
-      ).rows[0]?.n,
-    );
+  const ordersOfRep = () => ordersOf(db.pool, t1, rep);
 
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);

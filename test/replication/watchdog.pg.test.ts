@@ -3,6 +3,7 @@
 // that keeps failing for want of a server is busy, not stalled, and is left to RxDB's retries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWatchdog, type Watchdog } from '../../client/src/db/sync-watchdog.ts';
+import { ordersOf } from '../support/builders.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { type Device, eventually, openDevice, servedApp } from '../support/replication.ts';
@@ -21,15 +22,7 @@ describe('client replication: the watchdog', () => {
   /** The next orders push is held unanswered while `stall.next` is set. */
   const stall = { next: false, held: 0, release: [] as (() => void)[] };
 
-  const ordersOfRep = async () =>
-    Number(
-      (
-        await db.pool.query<{ n: string }>(
-          'select count(*) as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',
-          [t1, rep],
-        )
-      ).rows[0]?.n,
-    );
+  const ordersOfRep = () => ordersOf(db.pool, t1, rep);
 
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);

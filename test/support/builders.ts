@@ -3,7 +3,7 @@
 // discount rule, a signed-in user), so a test's beforeAll reads in a few lines. They write as
 // the owner (the superuser pool a test sets up with), through the same SQL the tests used.
 import { randomUUID } from 'node:crypto';
-import type { Order, OrderCreate } from '@campo/shared';
+import type { Order, OrderCreate, SyncOpportunity } from '@campo/shared';
 import type pg from 'pg';
 import type { testApp } from './app.ts';
 import { type ErpPeople, knownCeiling } from './erp.ts';
@@ -176,4 +176,35 @@ export async function placeOrder(api: Api, order: OrderDraft): Promise<Order> {
   const res = await postOrder(api, order);
   if (res.status !== 201) throw new Error(`order: ${res.status} ${await res.text()}`);
   return (await res.json()) as Order;
+}
+
+/** How many Campo orders a representative has: what a push or a replay must add exactly once. */
+export async function ordersOf(pool: pg.Pool, idEmpresa: number, codVendedor: number): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    'select count(*) as n from app.pedidos where id_empresa = $1 and cod_vendedor = $2',
+    [idEmpresa, codVendedor],
+  );
+  return Number(rows[0]?.n);
+}
+
+/** A funnel card as a device creates it: a lead of a prospect, changed by `over`. */
+export function aCard(over: Partial<SyncOpportunity> = {}): SyncOpportunity {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    estagio: 'lead',
+    idCliente: null,
+    nomeCliente: null,
+    nomeProspect: 'Mercearia ☕',
+    empresaProspect: null,
+    idPedido: null,
+    valor: 100,
+    previsaoFechamento: null,
+    observacoes: null,
+    motivoPerda: null,
+    criadoEm: now,
+    atualizadoEm: now,
+    _deleted: false,
+    ...over,
+  };
 }

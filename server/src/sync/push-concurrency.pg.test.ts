@@ -14,7 +14,7 @@ import {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { type Api, aPricedClient, aRepresentative, signedIn } from '../../../test/support/builders.ts';
+import { type Api, aCard, aPricedClient, aRepresentative, signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { waitingOnLocks } from '../../../test/support/locks.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
@@ -104,27 +104,10 @@ describe('concurrent pushes', () => {
   }
 
   describe('funil', () => {
-    const card = (over: Partial<SyncOpportunity> = {}): SyncOpportunity => ({
-      id: randomUUID(),
-      estagio: 'lead',
-      idCliente: null,
-      nomeCliente: null,
-      nomeProspect: 'Mercearia ☕',
-      empresaProspect: null,
-      idPedido: null,
-      valor: 100,
-      previsaoFechamento: null,
-      observacoes: null,
-      motivoPerda: null,
-      criadoEm: new Date().toISOString(),
-      atualizadoEm: new Date().toISOString(),
-      _deleted: false,
-      ...over,
-    });
     const create = (c: SyncOpportunity) => ({ assumedMasterState: null, newDocumentState: c });
     /** A card the server holds, as the device holds it after its push. */
     const created = async () => {
-      const c = card();
+      const c = aCard();
       expect((await pushRaw(rep, 'funil', [create(c)])).body).toEqual([]);
       return c;
     };
@@ -138,7 +121,7 @@ describe('concurrent pushes', () => {
       ).rows.map((r) => r.excluido);
 
     async function createDeleteCreate(lined: boolean) {
-      const [a, b, c] = [card(), await created(), card()];
+      const [a, b, c] = [aCard(), await created(), aCard()];
       const batch = [create(a), { assumedMasterState: b, newDocumentState: { ...b, _deleted: true } }, create(c)];
       // Both copies read the card before either deletes it: held at its row, then let go together.
       const lock = lined ? await hold('select 1 from app.oportunidades where id = $1 for update', [b.id]) : null;
@@ -176,7 +159,7 @@ describe('concurrent pushes', () => {
 
     it('a REST delete racing a pushed edit or deletion: the deletion wins, the rest of the batch is applied', async () => {
       for (let round = 0; round < 5; round += 1) {
-        const [edited, deleted, after] = [await created(), await created(), card()];
+        const [edited, deleted, after] = [await created(), await created(), aCard()];
         const later = new Date(Date.parse(edited.atualizadoEm) + 1000).toISOString();
         for (const [target, batch] of [
           [
@@ -219,7 +202,7 @@ describe('concurrent pushes', () => {
 
     it('a creation retried with a later edit, crossing its original: created once, then edited', async () => {
       for (let round = 0; round < 5; round += 1) {
-        const first = card();
+        const first = aCard();
         const edited = {
           ...first,
           valor: 300,
@@ -252,7 +235,7 @@ describe('concurrent pushes', () => {
     });
 
     it('a creation retried while another copy created it and a device deleted it: not brought back', async () => {
-      const c = card();
+      const c = aCard();
       // Another copy's creation, uncommitted: the push reads no card and no tombstone, then its
       // insert waits for this one. That copy's card is then deleted (its tombstone written as
       // the deletion writes it) and both commit before the push's insert goes on.

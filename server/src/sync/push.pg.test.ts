@@ -14,7 +14,7 @@ import {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { type Api, aPricedClient, aRepresentative, signedIn } from '../../../test/support/builders.ts';
+import { type Api, aCard, aPricedClient, aRepresentative, signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { logInAs } from '../../../test/support/session.ts';
@@ -186,22 +186,7 @@ describe('replication push', () => {
 
   it('funnel: edits of different fields on two devices both survive; a deletion wins', async () => {
     const id = randomUUID();
-    const card = {
-      id,
-      estagio: 'lead',
-      idCliente: null,
-      nomeCliente: null,
-      nomeProspect: 'Padaria 🍞',
-      empresaProspect: null,
-      idPedido: null,
-      valor: 100,
-      previsaoFechamento: null,
-      observacoes: null,
-      motivoPerda: null,
-      criadoEm: new Date().toISOString(),
-      atualizadoEm: new Date().toISOString(),
-      _deleted: false,
-    };
+    const card = aCard({ id, nomeProspect: 'Padaria 🍞' });
     // Taken as sent: nothing to answer (a stock RxDB client would take any answer as a
     // conflict); the server's copy, with its clocks, comes by pull.
     expect(await push(as.rep, 'funil', [{ assumedMasterState: null, newDocumentState: card }])).toEqual([]);
@@ -423,23 +408,7 @@ describe('replication push', () => {
       'select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor <> $2 limit 1',
       [s.idEmpresa, s.codVendedor],
     );
-    const card = (over: Record<string, unknown>) => ({
-      id: randomUUID(),
-      estagio: 'lead',
-      idCliente: null,
-      nomeCliente: null,
-      nomeProspect: null,
-      empresaProspect: null,
-      idPedido: null,
-      valor: null,
-      previsaoFechamento: null,
-      observacoes: null,
-      motivoPerda: null,
-      criadoEm: new Date().toISOString(),
-      atualizadoEm: new Date().toISOString(),
-      _deleted: false,
-      ...over,
-    });
+    const card = (over: Partial<SyncOpportunity>) => aCard({ nomeProspect: null, valor: null, ...over });
     const gone = card({ idCliente: foreignClient.rows[0].id_cliente });
     const invalid = card({ nomeProspect: 'Sem motivo', estagio: 'perdido' });
     const fine = card({ nomeProspect: 'Mercearia São João' });
