@@ -10808,10 +10808,10 @@ export interface paths {
                                 _deleted: boolean;
                             } | {
                                 /**
-                                 * @description 'empresa': the company and its settings; 'tetos': the caller's ceilings
+                                 * @description 'empresa': the company and its settings; 'tetos': the caller's ceilings; 'flex': the caller's flex balance
                                  * @enum {string}
                                  */
-                                id: "empresa" | "tetos";
+                                id: "empresa" | "tetos" | "flex";
                                 /** @description The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa') */
                                 empresa: {
                                     /** @description Tenant: the head-office company id */
@@ -10878,6 +10878,37 @@ export interface paths {
                                     byCategory: {
                                         [key: string]: number;
                                     };
+                                } | null;
+                                /** @description The representative's flex balance and its latest moves (document 'flex', representatives only); absent from older servers and on the other documents */
+                                flex?: {
+                                    /** @description Representative */
+                                    codVendedor: number;
+                                    /** @description The balance now, BRL: the sum of every entry */
+                                    saldo: number;
+                                    /** @description The latest entries of the ledger, newest first, at most 50 */
+                                    lancamentos: {
+                                        /** @description Ledger entry id */
+                                        id: number;
+                                        /** @description Representative */
+                                        codVendedor: number;
+                                        /**
+                                         * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's
+                                         * @enum {string}
+                                         */
+                                        tipo: "reserva" | "liberacao" | "credito" | "ajuste";
+                                        /** @description BRL, signed: positive credits the balance, negative debits it */
+                                        valor: number;
+                                        /** @description The order of the move; null for an adjustment */
+                                        idPedido: number | null;
+                                        /** @description The order's number, as people read it */
+                                        numPedSar: number | null;
+                                        /** @description An adjustment's reason */
+                                        motivo: string | null;
+                                        /** @description Who made the move: the login, or the system for an order */
+                                        criadoPor: string;
+                                        /** @description When (ISO 8601) */
+                                        criadoEm: string;
+                                    }[];
                                 } | null;
                                 /** @description True on a deletion, which carries the last known document */
                                 _deleted: boolean;
@@ -12111,10 +12142,10 @@ export interface components {
         /** @description Small reference data (collection ajustes): the company settings and the ceilings */
         SyncSettings: {
             /**
-             * @description 'empresa': the company and its settings; 'tetos': the caller's ceilings
+             * @description 'empresa': the company and its settings; 'tetos': the caller's ceilings; 'flex': the caller's flex balance
              * @enum {string}
              */
-            id: "empresa" | "tetos";
+            id: "empresa" | "tetos" | "flex";
             /** @description The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa') */
             empresa: {
                 /**
@@ -12193,6 +12224,46 @@ export interface components {
                 byCategory: {
                     [key: string]: number;
                 };
+            } | null;
+            /** @description The representative's flex balance and its latest moves (document 'flex', representatives only); absent from older servers and on the other documents */
+            flex?: {
+                /**
+                 * Format: int64
+                 * @description Representative
+                 */
+                codVendedor: number;
+                /** @description The balance now, BRL: the sum of every entry */
+                saldo: number;
+                /** @description The latest entries of the ledger, newest first, at most 50 */
+                lancamentos: {
+                    /**
+                     * Format: int64
+                     * @description Ledger entry id
+                     */
+                    id: number;
+                    /**
+                     * Format: int64
+                     * @description Representative
+                     */
+                    codVendedor: number;
+                    /**
+                     * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's
+                     * @enum {string}
+                     */
+                    tipo: "reserva" | "liberacao" | "credito" | "ajuste";
+                    /** @description BRL, signed: positive credits the balance, negative debits it */
+                    valor: number;
+                    /** @description The order of the move; null for an adjustment */
+                    idPedido: number | null;
+                    /** @description The order's number, as people read it */
+                    numPedSar: number | null;
+                    /** @description An adjustment's reason */
+                    motivo: string | null;
+                    /** @description Who made the move: the login, or the system for an order */
+                    criadoPor: string;
+                    /** @description When (ISO 8601) */
+                    criadoEm: string;
+                }[];
             } | null;
             /** @description True on a deletion, which carries the last known document */
             _deleted: boolean;

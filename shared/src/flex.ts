@@ -84,6 +84,8 @@ export type FlexMove = (typeof FLEX_MOVES)[number];
 /** numeric(14,2) holds up to this. */
 export const FLEX_AMOUNT_MAX = 999_999_999_999.99;
 export const FLEX_REASON_MAX = 500;
+/** How many of the ledger's latest entries the phone holds (collection ajustes, document 'flex'). */
+export const FLEX_SYNC_ENTRIES = 50;
 
 export const ZFlexEntry = z
   .object({

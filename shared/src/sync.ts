@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ZCatalogSync } from './catalog.ts';
 import { ZCompany } from './company.ts';
+import { FLEX_SYNC_ENTRIES, ZFlexEntry } from './flex.ts';
 import { ZOpportunity } from './funnel.ts';
 import { ZCreditRefusal, ZFlexRefusal, ZOrder } from './orders.ts';
 import { SYNC_COLLECTIONS, SYNC_WRITABLE, type SyncCollection } from './sync-collections.ts';
@@ -243,8 +244,10 @@ export type SyncRule = z.infer<typeof ZSyncRule>;
 export const ZSyncSettings = z
   .object({
     id: z
-      .enum(['empresa', 'tetos'])
-      .describe("'empresa': the company and its settings; 'tetos': the caller's ceilings"),
+      .enum(['empresa', 'tetos', 'flex'])
+      .describe(
+        "'empresa': the company and its settings; 'tetos': the caller's ceilings; 'flex': the caller's flex balance",
+      ),
     empresa: ZCompany.nullable().describe(
       "The company, its logo, its daily positivation target and its credit and flex settings (document 'empresa')",
     ),
@@ -256,6 +259,20 @@ export const ZSyncSettings = z
       })
       .nullable()
       .describe("The representative's discount ceilings (document 'tetos', representatives only)"),
+    flex: z
+      .object({
+        codVendedor: z.number().int().describe('Representative'),
+        saldo: z.number().describe('The balance now, BRL: the sum of every entry'),
+        lancamentos: z
+          .array(ZFlexEntry)
+          .max(FLEX_SYNC_ENTRIES)
+          .describe(`The latest entries of the ledger, newest first, at most ${FLEX_SYNC_ENTRIES}`),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        "The representative's flex balance and its latest moves (document 'flex', representatives only); absent from older servers and on the other documents",
+      ),
     _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe('Small reference data (collection ajustes): the company settings and the ceilings');

@@ -50,10 +50,10 @@ export type ProductDoc = Local<SyncProduct> & {
   /** `grupo`, with -1 for none: the catalog's in-memory index filters by group on it. */
   grupoCodigo: number;
 };
-// openReceivables and openOrders (issue #40, the client's available credit) are stored as
-// pulled but not declared yet: declaring them is a schema change (the rule above), made with
-// the store's next version by the cart's credit figures.
-export type ClientDoc = Omit<Local<SyncClient>, 'openReceivables' | 'openOrders'> & {
+// openReceivables and openOrders (issue #40, the client's available credit): typed here for the
+// cart's and the client page's credit figures; declared in the schema below with the store's
+// next version (the rule above).
+export type ClientDoc = Local<SyncClient> & {
   /** Folded names, document and city, the portfolio search key. */
   busca: string;
 };
