@@ -1,13 +1,13 @@
 // A stock RxDB client (test/support/stock-client.ts) generated from the OpenAPI document,
 // with RxDB's default conflict handler, over real HTTP against a real server on a real LATIN1
 // PostgreSQL. Each case is one a field rep would act on if the phone showed it wrong: an
-// invoiced order, a refused card or reply, a deletion, a stale client.
+// invoiced order, a refused card, reply or order, a deletion, a stale client.
 import { randomUUID } from 'node:crypto';
 import { SYNC_COLLECTIONS, type SyncCollection } from '@campo/shared';
 import type { RxCollection, RxDatabase } from 'rxdb';
 import { type RxReplicationState, replicateRxCollection } from 'rxdb/plugins/replication';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderableClient, provisionedErp } from '../support/erp.ts';
+import { knownCeiling, orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { servedApp } from '../support/replication.ts';
 import { logInAs } from '../support/session.ts';
@@ -286,5 +286,56 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
     const after = (await local('chamados', id)) as { status: string; mensagens: Record<string, unknown>[] };
     expect(after.status).toBe('resolvido');
     expect(after.mensagens.at(-1)).toMatchObject({ id: late.id, texto: late.texto, recusa: { code: 'TICKET_CLOSED' } });
+  });
+
+  it('an order refused for flex comes back with its typed reason, is fixed, resent and created once', async () => {
+    await knownCeiling(db.pool, { idEmpresa: t1, codVendedor: rep }, 7);
+    await api(manager, 'PUT', '/catalog/company/money-rules', {
+      creditPolicy: 'flag',
+      flexCreditSharePercent: 50,
+      flexMaxBeyondCeilingPoints: 5,
+    });
+    const before = conflicts.length;
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    // 9 % on a 7 % ceiling, queued offline by a rep whose balance is empty.
+    await collection('pedidos').insert({
+      id,
+      status: 'queued',
+      draft: { idCliente, itens: [{ idProduto, quantidade: 3, descontoPercent: 9 }] },
+      order: null,
+      reasons: [],
+      queuedAt: now,
+      updatedAt: now,
+    });
+    await sync('pedidos');
+    expect(conflicts.slice(before)).toEqual([{ collection: 'pedidos', id }]);
+    const refused = (await local('pedidos', id)) as { status: string; reasons: Record<string, unknown>[] };
+    expect(refused.status).toBe('refused');
+    expect(refused.reasons).toEqual([
+      expect.objectContaining({
+        code: 'FLEX_BALANCE_INSUFFICIENT',
+        line: 1,
+        idProduto,
+        flex: expect.objectContaining({ saldo: 0, necessario: expect.any(Number) }),
+        message: expect.stringContaining('saldo flex'),
+      }),
+    ]);
+    // The rep lowers the discount to the ceiling and queues it again, from the same document.
+    const doc = await collection('pedidos').findOne(id).exec();
+    await doc?.incrementalPatch({
+      status: 'queued',
+      draft: { idCliente, itens: [{ idProduto, quantidade: 3, descontoPercent: 7 }] },
+      reasons: [],
+      updatedAt: new Date().toISOString(),
+    });
+    await sync('pedidos');
+    const accepted = (await local('pedidos', id)) as { status: string; order: { id: number } };
+    expect(accepted.status).toBe('pending_approval');
+    // Once: one key, one order, and nothing moved on the balance.
+    const keys = await db.pool.query('select id_pedido from app.chaves_idempotencia where chave = $1', [id]);
+    expect(keys.rows).toEqual([{ id_pedido: accepted.order.id }]);
+    const moves = await db.pool.query('select 1 from app.flex_lancamentos where id_pedido = $1', [accepted.order.id]);
+    expect(moves.rowCount).toBe(0);
   });
 });
