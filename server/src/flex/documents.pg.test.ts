@@ -141,6 +141,9 @@ describe("the representative's flex document reaches their device", () => {
     expect(doc?.flex.saldo).toBe(round2(150.25 - spent));
     expect(doc?.flex.lancamentos[0]).toMatchObject({ tipo: 'reserva', valor: -spent, numPedSar: order.numPedSar });
     expect(doc?.flex.lancamentos).toHaveLength(2);
+    // Built before the order's number was drawn, it is what the collection's loader builds now.
+    await refreshCollection(createDb(db.pool), rep.idEmpresa, 'ajustes');
+    expect(flexIn(await pull('rep'))).toEqual([]);
 
     const rejected = await as.sup('POST', `/orders/${order.id}/reject`, { motivo: 'Desconto alto demais' });
     expect(rejected.status, await rejected.clone().text()).toBe(200);
