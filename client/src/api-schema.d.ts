@@ -10660,7 +10660,7 @@ export interface paths {
         };
         /**
          * Replication pull of a collection
-         * @description RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to 10000); a deletion is the collection's document with _deleted true, carrying its last known state. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first. An answer of 1,400 bytes or more is compressed when Accept-Encoding offers it: Content-Encoding br, else gzip (Vary: Accept-Encoding).
+         * @description RxDB checkpoint iteration (docs/sync.md): the documents of the collection changed after the checkpoint, in commit order, at most limit (1 to 10000); a deletion is the collection's document with _deleted true, carrying its last known state. Send the answer's checkpoint on the next pull; fewer documents than limit means up to date. Collections: produtos (the tenant's catalog with prices on every pauta), clientes (a representative's portfolio; every client for supervisors, managers and admins), regras (rules in force today or later that reach the caller), ajustes (the company settings with the logo, and the representative's ceilings and flex balance), and, for representatives only (403 otherwise), pedidos (their orders: pending ones and those of the last 90 days), funil (their opportunities) and chamados (their tickets with threads). A malformed checkpoint, or one issued for another user scope or collection, is a 400: pull from the start. The first pull of a tenant with an empty change log refreshes it first. An answer of 1,400 bytes or more is compressed when Accept-Encoding offers it: Content-Encoding br, else gzip (Vary: Accept-Encoding).
          */
         get: {
             parameters: {
@@ -12139,7 +12139,7 @@ export interface components {
             /** @description True on a deletion, which carries the last known document */
             _deleted: boolean;
         };
-        /** @description Small reference data (collection ajustes): the company settings and the ceilings */
+        /** @description Small reference data (collection ajustes): the company settings, the ceilings and the flex balance */
         SyncSettings: {
             /**
              * @description 'empresa': the company and its settings; 'tetos': the caller's ceilings; 'flex': the caller's flex balance

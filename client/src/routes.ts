@@ -27,6 +27,8 @@ export const ROUTES: readonly ScreenRoute[] = [
   // Every role with a local store; reached from the sync strip and the header, so the six
   // tabs of a representative's phone stay six.
   { path: '/sincronizacao', label: 'Sincronização', roles: ['representative', 'supervisor', 'manager'], nav: false },
+  // Reached from Início (the representative's balance card, the others' link).
+  { path: '/flex', label: 'Saldo flex', roles: ['representative', 'supervisor', 'manager'], nav: false },
 ];
 
 /** The bottom nav of a role, in the order the table lists the screens. */

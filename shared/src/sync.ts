@@ -275,7 +275,7 @@ export const ZSyncSettings = z
       ),
     _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
-  .describe('Small reference data (collection ajustes): the company settings and the ceilings');
+  .describe('Small reference data (collection ajustes): the company settings, the ceilings and the flex balance');
 export type SyncSettings = z.infer<typeof ZSyncSettings>;
 
 export const SYNC_ORDER_STATES = ['queued', 'pending_approval', 'approved', 'invoiced', 'rejected', 'refused'] as const;

@@ -69,8 +69,8 @@ describe('client replication: pull', () => {
     const found = await d.db.collections.produtos?.find({ selector: { busca: { $regex: term } } }).exec();
     expect(found?.map((p) => p.id)).toContain(product?.id);
 
-    // The small reference data: the company and this representative's ceilings.
-    expect(await localIds(d.db, 'ajustes')).toEqual(['empresa', 'tetos']);
+    // The small reference data: the company and this representative's ceilings and flex balance.
+    expect(await localIds(d.db, 'ajustes')).toEqual(['empresa', 'flex', 'tetos']);
     const tetos = await d.db.collections.ajustes?.findOne('tetos').exec();
     expect(tetos?.tetos?.codVendedor).toBe(rep);
 

@@ -17,16 +17,18 @@ import {
   type ProductDoc,
   REFETCH_SINCE,
   SCHEMAS,
+  type SettingsDoc,
   type TicketDoc,
 } from '../../client/src/db/index.ts';
 import { SCHEMAS_V0 } from '../fixtures/schemas-v0.ts';
 import { SCHEMAS_V1 } from '../fixtures/schemas-v1.ts';
 import { SCHEMAS_V2 } from '../fixtures/schemas-v2.ts';
+import { SCHEMAS_V3 } from '../fixtures/schemas-v3.ts';
 import { ordersOf } from '../support/builders.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { eventually, openDevice, servedApp } from '../support/replication.ts';
-import { logInAs } from '../support/session.ts';
+import { apiAs, logInAs } from '../support/session.ts';
 import { versionGate } from '../support/version-gate.ts';
 
 const db = useTestDatabase();
@@ -39,35 +41,52 @@ const RELEASED: [number, Schemas][] = [
   [0, released(SCHEMAS_V0)],
   [1, released(SCHEMAS_V1)],
   [2, released(SCHEMAS_V2)],
+  [3, released(SCHEMAS_V3)],
 ];
 
-/** What the migration to store version 2 must keep: a client's payment terms, a product's stock. */
+/**
+ * What the migrations must keep: a client's payment terms (2) and open amounts (4), a
+ * product's stock (2), the representative's flex balance (4).
+ */
 interface ServerFields {
-  client: Pick<ClientDoc, 'id' | 'paymentTermId' | 'paymentTermIds'>;
+  client: Pick<ClientDoc, 'id' | 'paymentTermId' | 'paymentTermIds' | 'openReceivables' | 'openOrders'>;
   product: Pick<ProductDoc, 'id' | 'stock'>;
+  flex: SettingsDoc['flex'];
 }
 
-/** A client with a default payment term and a product with stock, as the store holds them. */
-async function serverFields(db: CampoDatabase): Promise<ServerFields> {
+const clientFields = (c: ClientDoc): ServerFields['client'] => ({
+  id: c.id,
+  paymentTermId: c.paymentTermId,
+  paymentTermIds: c.paymentTermIds,
+  openReceivables: c.openReceivables,
+  openOrders: c.openOrders,
+});
+const flexOf = async (db: CampoDatabase) =>
+  ((await db.collections.ajustes?.findOne('flex').exec())?.toJSON() as SettingsDoc | undefined)?.flex;
+
+/**
+ * A client with a default payment term (not `busy`, whose open orders the tests move) and a
+ * product with stock, and the flex balance, as the store holds them.
+ */
+async function serverFields(db: CampoDatabase, busy: number): Promise<ServerFields> {
   const clients = ((await db.collections.clientes?.find().exec()) ?? []).map((d) => d.toJSON() as ClientDoc);
   const products = ((await db.collections.produtos?.find().exec()) ?? []).map((d) => d.toJSON() as ProductDoc);
-  const client = clients.find((c) => c.paymentTermId != null);
+  const client = clients.find(
+    (c) => c.paymentTermId != null && typeof c.openOrders === 'number' && Number(c.id) !== busy,
+  );
   const product = products.find((p) => p.stock != null);
-  if (!client || !product) throw new Error('the store holds no client with a payment term or no product with stock');
-  return {
-    client: { id: client.id, paymentTermId: client.paymentTermId, paymentTermIds: client.paymentTermIds },
-    product: { id: product.id, stock: product.stock },
-  };
+  const flex = await flexOf(db);
+  if (!client || !product || !flex?.lancamentos.length) {
+    throw new Error('the store holds no client with a payment term, no product with stock or no flex balance');
+  }
+  return { client: clientFields(client), product: { id: product.id, stock: product.stock }, flex };
 }
 
-/** The same client's and product's fields as the store holds them now. */
+/** The same client's and product's fields and the flex balance as the store holds them now. */
 async function fieldsNow(db: CampoDatabase, held: ServerFields): Promise<ServerFields> {
   const client = (await db.collections.clientes?.findOne(held.client.id).exec())?.toJSON() as ClientDoc;
   const product = (await db.collections.produtos?.findOne(held.product.id).exec())?.toJSON() as ProductDoc;
-  return {
-    client: { id: client.id, paymentTermId: client.paymentTermId, paymentTermIds: client.paymentTermIds },
-    product: { id: product.id, stock: product.stock },
-  };
+  return { client: clientFields(client), product: { id: product.id, stock: product.stock }, flex: await flexOf(db) };
 }
 
 /** A fetch that counts the pulls from the beginning (no checkpoint), per collection. */
@@ -110,6 +129,13 @@ describe('client replication across versions', () => {
       idEmpresa: t1,
       codVendedor: rep,
     });
+    // A flex balance with an entry: the ajustes document 'flex' the store must keep.
+    const manager = await logInAs(served.app, db.pool, { login: 'ger@versions.test', role: 'manager', idEmpresa: t1 });
+    const adjusted = await apiAs(served.app, manager)('POST', `/flex/balances/${rep}/adjustments`, {
+      valor: 42.5,
+      motivo: 'Campanha',
+    });
+    expect(adjusted.status, await adjusted.clone().text()).toBe(201);
   });
 
   afterAll(async () => {
@@ -157,7 +183,7 @@ describe('client replication across versions', () => {
         if (!outbox) throw new Error('no outbox');
         await old.replication.awaitInitialSync();
         // What today's server sent this old store, beyond the fields its schemas list.
-        pulled = await serverFields(old.db);
+        pulled = await serverFields(old.db, idCliente);
         // Something to reply to and something to move, held by the server before going offline.
         const placed = await outbox.queueOrder(draft('pedido anterior'));
         idPedido = await eventually('the first order on the server', async () => {
@@ -244,7 +270,7 @@ describe('client replication across versions', () => {
       const outbox = old.outbox;
       if (!outbox) throw new Error('no outbox');
       await old.replication.awaitInitialSync();
-      held = await serverFields(old.db);
+      held = await serverFields(old.db, idCliente);
       const placed = await outbox.queueOrder(draft('antes da atualização'));
       await eventually(
         'the first order to be accepted',
@@ -276,7 +302,8 @@ describe('client replication across versions', () => {
     const emptied = await openCampoDb({ user: user(), indexedDb, multiInstance: false, schemas: broken });
     try {
       expect(await fieldsNow(emptied, held)).toEqual({
-        client: { id: held.client.id, paymentTermId: null, paymentTermIds: null },
+        ...held,
+        client: { ...held.client, paymentTermId: null, paymentTermIds: null },
         product: { id: held.product.id, stock: null },
       });
     } finally {

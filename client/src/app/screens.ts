@@ -20,4 +20,5 @@ export const SCREENS: Record<string, ComponentType> = {
   '/empresa': lazy(() => import('../screens/empresa/index.tsx')),
   '/usuarios': lazy(() => import('../screens/usuarios/index.tsx')),
   '/sincronizacao': lazy(() => import('../screens/sincronizacao/index.tsx')),
+  '/flex': lazy(() => import('../screens/flex/index.tsx')),
 };

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMAS_V0 } from '../../../test/fixtures/schemas-v0.ts';
 import { SCHEMAS_V1 } from '../../../test/fixtures/schemas-v1.ts';
 import { SCHEMAS_V2 } from '../../../test/fixtures/schemas-v2.ts';
+import { SCHEMAS_V3 } from '../../../test/fixtures/schemas-v3.ts';
 import { collectionOf, openCampoDb } from './database.ts';
 import { type CampoDocTypes, MIGRATIONS, SCHEMAS, STORE_VERSION } from './schemas.ts';
 
@@ -15,6 +16,7 @@ const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
 const v0 = Object.fromEntries(Object.entries(SCHEMAS_V0).map(([c, schema]) => [c, { schema }]));
 const v1 = Object.fromEntries(Object.entries(SCHEMAS_V1).map(([c, schema]) => [c, { schema }]));
 const v2 = Object.fromEntries(Object.entries(SCHEMAS_V2).map(([c, schema]) => [c, { schema }]));
+const v3 = Object.fromEntries(Object.entries(SCHEMAS_V3).map(([c, schema]) => [c, { schema }]));
 
 const order = {
   id: 'a0000000-0000-4000-8000-000000000001',
@@ -145,6 +147,8 @@ describe('store migration', () => {
         ...client,
         paymentTermId: null,
         paymentTermIds: null,
+        openReceivables: null,
+        openOrders: null,
       });
     } finally {
       await db.close();
@@ -232,6 +236,8 @@ const SERVER_DOCS: { [C in SyncCollection]: CampoDocTypes[C] } = {
     active: true,
     paymentTermId: 3,
     paymentTermIds: [1, 3],
+    openReceivables: 1200.5,
+    openOrders: 300,
     busca: 'boi gordo acougue boi gordo ltda 11222333000181 sao paulo',
   },
   regras: {
@@ -261,6 +267,24 @@ const SERVER_DOCS: { [C in SyncCollection]: CampoDocTypes[C] } = {
       paymentTerms: [{ id: 3, name: '28/35/42 dias' }],
     } as never,
     tetos: { codVendedor: 3, defaultPercent: 5, byCategory: { FRIOS: 8 } },
+    // Every field set, as the test below wants; the server sends it on document 'flex'.
+    flex: {
+      codVendedor: 3,
+      saldo: 42.5,
+      lancamentos: [
+        {
+          id: 1,
+          codVendedor: 3,
+          tipo: 'ajuste',
+          valor: 42.5,
+          idPedido: null,
+          numPedSar: null,
+          motivo: 'Campanha',
+          criadoPor: 'ger@campo.test',
+          criadoEm: '2026-11-20T10:00:00.000Z',
+        },
+      ],
+    },
   },
   pedidos: {
     ...order,
@@ -321,6 +345,7 @@ describe("a store of an older release holding documents as today's server sends 
     [0, v0],
     [1, v1],
     [2, v2],
+    [3, v3],
   ])('of version %i is opened with every document as it was', async (_version, schemas) => {
     const indexedDb = { indexedDB: new IDBFactory(), IDBKeyRange };
     const old = await openCampoDb({ user, indexedDb, multiInstance: false, schemas });

@@ -50,9 +50,6 @@ export type ProductDoc = Local<SyncProduct> & {
   /** `grupo`, with -1 for none: the catalog's in-memory index filters by group on it. */
   grupoCodigo: number;
 };
-// openReceivables and openOrders (issue #40, the client's available credit): typed here for the
-// cart's and the client page's credit figures; declared in the schema below with the store's
-// next version (the rule above).
 export type ClientDoc = Local<SyncClient> & {
   /** Folded names, document and city, the portfolio search key. */
   busca: string;
@@ -86,10 +83,11 @@ const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMP
 
 /**
  * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals), 2 since
- * payment terms, 3 since products lost their search indexes. The literal is the released
- * version, the one to bump; the fixture build is always one ahead.
+ * payment terms, 3 since products lost their search indexes, 4 since the clients' open amounts
+ * and the representative's flex balance (issue #40). The literal is the released version, the
+ * one to bump; the fixture build is always one ahead.
  */
-export const STORE_VERSION = 3 + (FIXTURE_NEXT_STORE ? 1 : 0);
+export const STORE_VERSION = 4 + (FIXTURE_NEXT_STORE ? 1 : 0);
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -159,6 +157,9 @@ const clientes: RxJsonSchema<ClientDoc> = {
     active: { type: 'boolean' },
     paymentTermId: int,
     paymentTermIds: { type: ['array', 'null'], items: { type: 'integer' } },
+    // The client's available credit on the phone (issue #40): limit − these two.
+    openReceivables: num,
+    openOrders: num,
     busca: { type: 'string', maxLength: SEARCH_MAX },
   },
   required: ['id', 'busca'],
@@ -188,7 +189,8 @@ const ajustes: RxJsonSchema<SettingsDoc> = {
   version: STORE_VERSION,
   primaryKey: 'id',
   type: 'object',
-  properties: { id: { type: 'string', maxLength: 20 }, empresa: obj, tetos: obj },
+  // Documents 'empresa', 'tetos' and, since version 4, 'flex' (the representative's balance).
+  properties: { id: { type: 'string', maxLength: 20 }, empresa: obj, tetos: obj, flex: obj },
   required: ['id'],
 };
 
@@ -343,19 +345,25 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
   // draft is an object too: one queued before the update has no term, and the server applies
   // the client's.
   // 3 (first download): products lost their two search indexes; no document changed.
-  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: doc.stock ?? null }), 3: same, ...fixtureNext },
+  // 4 (credit and flex, issue #40): clients gained their open receivables and open Campo orders
+  // (the available credit), the ajustes documents the field `flex` (document 'flex', the
+  // representative's balance and latest entries, a new document for a release that never
+  // pulled it). Kept when an older release pulled them already, null otherwise until the
+  // refetch brings the server's documents again.
+  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: doc.stock ?? null }), 3: same, 4: same, ...fixtureNext },
   clientes: {
     1: same,
     2: (doc) => ({ ...doc, paymentTermId: doc.paymentTermId ?? null, paymentTermIds: doc.paymentTermIds ?? null }),
     3: same,
+    4: (doc) => ({ ...doc, openReceivables: doc.openReceivables ?? null, openOrders: doc.openOrders ?? null }),
     ...fixtureNext,
   },
-  regras: { 1: same, 2: same, 3: same, ...fixtureNext },
-  ajustes: { 1: same, 2: same, 3: same, ...fixtureNext },
-  pedidos: { 1: same, 2: same, 3: same, ...fixtureNext },
-  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, ...fixtureNext },
-  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, ...fixtureNext },
-  cadastros: { 1: same, 2: same, 3: same, ...fixtureNext },
+  regras: { 1: same, 2: same, 3: same, 4: same, ...fixtureNext },
+  ajustes: { 1: same, 2: same, 3: same, 4: (doc) => ({ ...doc, flex: doc.flex ?? null }), ...fixtureNext },
+  pedidos: { 1: same, 2: same, 3: same, 4: same, ...fixtureNext },
+  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, 4: same, ...fixtureNext },
+  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, 4: same, ...fixtureNext },
+  cadastros: { 1: same, 2: same, 3: same, 4: same, ...fixtureNext },
 };
 
 /**
@@ -372,8 +380,9 @@ export const REFETCH_SINCE: { readonly [C in SyncCollection]?: number } = {
   chamados: 1,
   // 2: stock, a client's payment terms, the company's list of terms.
   produtos: 2,
-  clientes: 2,
-  ajustes: 2,
+  // 4: a client's open receivables and open orders; the representative's flex balance.
+  clientes: 4,
+  ajustes: 4,
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */

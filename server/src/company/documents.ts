@@ -1,9 +1,11 @@
 // Collection ajustes: the company document (logo, daily target: printed orders and the
-// dashboard work offline) and each representative's ceilings (policies/documents.ts). Small and
-// rarely written, so it is refreshed whole when a manager changes either.
+// dashboard work offline), each representative's ceilings (policies/documents.ts) and flex
+// balance (flex/documents.ts). Small: the company's and the ceilings' are refreshed whole when a
+// manager changes either; a balance's document is written by each move of the balance.
 
 import type { SyncDoc } from '../changelog/collection.ts';
 import type { Tx } from '../db/scope.ts';
+import { loadFlexDocsOfKeys } from '../flex/documents.ts';
 import { loadCeilingDocs } from '../policies/documents.ts';
 import { readCompany } from './read.ts';
 
@@ -23,6 +25,9 @@ export async function loadSettingsDocs(tx: Tx, idEmpresa: number, chaves: string
   if (chaves === null || chaves.some((k) => k.startsWith('tetos@'))) {
     const tetos = await loadCeilingDocs(tx, idEmpresa);
     docs.push(...(chaves === null ? tetos : tetos.filter((d) => chaves.includes(d.chave))));
+  }
+  if (chaves === null || chaves.some((k) => k.startsWith('flex@'))) {
+    docs.push(...(await loadFlexDocsOfKeys(tx, idEmpresa, chaves)));
   }
   return docs;
 }

@@ -159,7 +159,7 @@ export async function selectEntries(
   idEmpresa: number,
   codVendedor: number,
   page: { limit: number; offset: number },
-) {
+): Promise<{ items: EntryRow[]; total: number }> {
   const items = await tx
     .selectFrom('app.flex_lancamentos as l')
     .leftJoin('app.pedidos as p', (j) => j.onRef('p.id_empresa', '=', 'l.id_empresa').onRef('p.id', '=', 'l.id_pedido'))
@@ -188,4 +188,59 @@ export async function selectEntries(
     .where('cod_vendedor', '=', codVendedor)
     .executeTakeFirstOrThrow();
   return { items, total: total.n };
+}
+
+/** A ledger entry with its order's number, as the ledger's page and the device's document show it. */
+export interface EntryRow {
+  id: number;
+  cod_vendedor: number;
+  tipo: string;
+  valor: number;
+  id_pedido: number | null;
+  num_ped_sar: number | null;
+  motivo: string | null;
+  criado_por: string;
+  criado_em: Date;
+}
+
+/**
+ * The balance of every representative of the tenant (or of those given), 0 without a row:
+ * one document each, as the ceilings have.
+ */
+export async function selectSyncBalances(tx: Tx, idEmpresa: number, codVendedores: number[] | null) {
+  const { rows } = await sql<{ cod_vendedor: number; saldo: number }>`
+    select v.cod_vendedor, coalesce(s.saldo, 0) as saldo
+      from app.vw_vendedores v
+      left join app.flex_saldos s on s.id_empresa = v.id_empresa and s.cod_vendedor = v.cod_vendedor
+     where v.id_empresa = ${idEmpresa} and v.cod_vendedor is not null
+       ${codVendedores === null ? sql`` : sql`and v.cod_vendedor = any(${codVendedores}::integer[])`}
+     order by v.cod_vendedor`.execute(tx);
+  return rows;
+}
+
+/**
+ * The latest `perRep` entries of every representative with a balance row (every one with an
+ * entry has one) or of those given, newest first per representative, in one statement: the
+ * ledger's index (id_empresa, cod_vendedor, criado_em desc) serves each one's latest.
+ */
+export async function selectSyncEntries(
+  tx: Tx,
+  idEmpresa: number,
+  codVendedores: number[] | null,
+  perRep: number,
+): Promise<EntryRow[]> {
+  const { rows } = await sql<EntryRow>`
+    select l.id, l.cod_vendedor, l.tipo, l.valor, l.id_pedido, p.num_ped_sar, l.motivo, l.criado_por, l.criado_em
+      from app.flex_saldos s
+     cross join lateral (
+           select x.id, x.cod_vendedor, x.tipo, x.valor, x.id_pedido, x.motivo, x.criado_por, x.criado_em
+             from app.flex_lancamentos x
+            where x.id_empresa = s.id_empresa and x.cod_vendedor = s.cod_vendedor
+            order by x.criado_em desc, x.id desc
+            limit ${perRep}) l
+      left join app.pedidos p on p.id_empresa = ${idEmpresa} and p.id = l.id_pedido
+     where s.id_empresa = ${idEmpresa}
+       ${codVendedores === null ? sql`` : sql`and s.cod_vendedor = any(${codVendedores}::integer[])`}
+     order by l.cod_vendedor, l.criado_em desc, l.id desc`.execute(tx);
+  return rows;
 }

@@ -4,24 +4,27 @@
 // inside the order's own transaction; a manager through an adjustment. The balance never goes
 // below zero: a debit is one conditional update (queries.ts, debitBalance).
 import {
-  decodeLossless,
   encodeLossless,
   FLEX_AMOUNT_MAX,
+  FLEX_SYNC_ENTRIES,
   type FlexAdjustment,
   type FlexAdjustmentResult,
   type FlexBalancePage,
-  type FlexEntry,
   type FlexEntryPage,
   type FlexMove,
   formatBrl,
   type PageQuery,
   round2,
 } from '@campo/shared';
+import type { RawBuilder } from 'kysely';
 import { reaches, scopeOf, teamScope } from '../auth/authorize.ts';
+import { drawnDocumentTouch } from '../changelog/changelog.ts';
+import { drawnNumber } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound, validationFailed } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
+import { entryOf, flexDocument, orderNumberOf, relogFlex } from './documents.ts';
 import * as q from './queries.ts';
 
 /** An order's move of a balance, as reserveFlex, releaseFlex and creditFlex take it. */
@@ -64,29 +67,69 @@ async function creditOnce(tx: Tx, m: OrderFlexMove, tipo: FlexMove, valor: numbe
   await q.lockBalance(tx, m.idEmpresa, m.codVendedor);
   const entry = await q.insertMove(tx, { ...m, tipo, valor, motivo: null, criadoPor: m.by });
   if (!entry) return unmoved(tx, m, true);
-  return { passed: true, saldo: await q.creditBalance(tx, m.idEmpresa, m.codVendedor, valor), valor, repeated: false };
+  const saldo = await q.creditBalance(tx, m.idEmpresa, m.codVendedor, valor);
+  await relogFlex(tx, m.idEmpresa, m.codVendedor);
+  return { passed: true, saldo, valor, repeated: false };
+}
+
+export interface ReservationResult extends FlexMoveResult {
+  /**
+   * With `beforeOrderRow`, when the balance moved: the statement that writes the
+   * representative's document, for the caller to send in its transaction once the order's row
+   * is written (it reads the order's number there).
+   */
+  log?: RawBuilder<{ escrito: boolean }>;
 }
 
 /**
  * An accepted order spends `amount` of its representative's balance: passes only while the
  * balance covers it, whatever runs at once (orders of one representative queue on the balance's
  * row and each is judged on what the one before it left). Runs in the caller's transaction;
- * once per order (a second call moves nothing and answers `repeated`).
+ * once per order (a second call moves nothing and answers `repeated`). The representative's
+ * document is written in the same transaction: here, or, when the order's row is not written
+ * yet (`beforeOrderRow`: its number is not drawn), by the statement answered as `log`.
  */
-export async function reserveFlex(tx: Tx, m: OrderFlexMove & { amount: number }): Promise<FlexMoveResult> {
+export async function reserveFlex(
+  tx: Tx,
+  m: OrderFlexMove & { amount: number; beforeOrderRow?: boolean },
+): Promise<ReservationResult> {
   const valor = positiveCents(m.amount);
   if (valor === 0) return unmoved(tx, m, false);
   await q.lockBalance(tx, m.idEmpresa, m.codVendedor);
   // The entry first: it claims the order's reservation, so a repeated call stops here before
-  // touching the balance.
-  const entry = await q.insertMove(tx, { ...m, tipo: 'reserva', valor: -valor, motivo: null, criadoPor: m.by });
+  // touching the balance. The document's other entries are read with it (after the lock, so
+  // none committed before is missed): no round trip of their own.
+  const [entry, prior] = await Promise.all([
+    q.insertMove(tx, { ...m, tipo: 'reserva', valor: -valor, motivo: null, criadoPor: m.by }),
+    m.beforeOrderRow ? q.selectSyncEntries(tx, m.idEmpresa, [m.codVendedor], FLEX_SYNC_ENTRIES) : [],
+  ]);
   if (!entry) return unmoved(tx, m, true);
   const saldo = await q.debitBalance(tx, m.idEmpresa, m.codVendedor, valor);
   if (saldo === null) {
     await q.deleteMove(tx, entry.id);
     return { passed: false, saldo: await q.selectBalance(tx, m.idEmpresa, m.codVendedor), valor: 0, repeated: false };
   }
-  return { passed: true, saldo, valor: -valor, repeated: false };
+  const moved = { passed: true, saldo, valor: -valor, repeated: false };
+  if (!m.beforeOrderRow) {
+    await relogFlex(tx, m.idEmpresa, m.codVendedor);
+    return moved;
+  }
+  const drawn = drawnNumber(orderNumberOf(m.idEmpresa, m.idPedido));
+  const own = entryOf({
+    id: entry.id,
+    cod_vendedor: m.codVendedor,
+    tipo: 'reserva',
+    valor: -valor,
+    id_pedido: m.idPedido,
+    num_ped_sar: drawn.placeholder,
+    motivo: null,
+    criado_por: m.by,
+    criado_em: entry.criado_em,
+  });
+  // The insert may have run before the read, or after it.
+  const others = prior.filter((r) => Number(r.id) !== Number(entry.id)).map(entryOf);
+  const doc = flexDocument(m.codVendedor, saldo, [own, ...others]);
+  return { ...moved, log: drawnDocumentTouch(m.idEmpresa, 'ajustes', doc, drawn) };
 }
 
 /**
@@ -145,19 +188,7 @@ export function listEntries(db: Db, auth: AuthContext, codVendedor: number, page
     return {
       ...rep,
       saldo: await q.selectBalance(tx, auth.idEmpresa, codVendedor),
-      items: items.map(
-        (r): FlexEntry => ({
-          id: r.id,
-          codVendedor: r.cod_vendedor,
-          tipo: r.tipo as FlexMove,
-          valor: r.valor,
-          idPedido: r.id_pedido,
-          numPedSar: r.num_ped_sar,
-          motivo: r.motivo === null ? null : decodeLossless(r.motivo),
-          criadoPor: r.criado_por,
-          criadoEm: iso(r.criado_em),
-        }),
-      ),
+      items: items.map(entryOf),
       page: page.page,
       pageSize: page.pageSize,
       total,
@@ -206,6 +237,7 @@ export function adjustFlex(
     const entry = await q.insertMove(tx, { ...base, motivo: encodeLossless(motivo) });
     // An adjustment names no order, so nothing can make its insert a repeat.
     if (!entry) throw new Error('flex: an adjustment was not written');
+    await relogFlex(tx, idEmpresa, codVendedor);
     return {
       saldo,
       lancamento: {

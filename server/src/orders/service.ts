@@ -211,6 +211,11 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
   };
 }
 
+/** The collections an order's transaction writes documents of, announced once it committed. */
+type Changed = 'pedidos' | 'clientes' | 'ajustes';
+/** The statement that writes the representative's flex document, sent behind the order's row. */
+type FlexLog = NonNullable<Awaited<ReturnType<typeof reserveFlex>>['log']>;
+
 /**
  * An order that spends flex reserves it from its representative's balance, in its own
  * transaction and after the client's credit lock (the order's first statement), so of orders
@@ -223,11 +228,12 @@ async function reserveOrderFlex(
   auth: RepresentativeAuth,
   idPedido: number,
   checked: ReturnType<typeof priceAndCheck>,
-): Promise<void> {
+): Promise<FlexLog | null> {
   const needed = checked.flex.spent;
   const move = { idEmpresa: auth.idEmpresa, codVendedor: auth.codVendedor, idPedido, by: auth.login };
-  const reserved = await reserveFlex(tx, { ...move, amount: needed });
-  if (reserved.passed) return;
+  // The order's row comes later: the balance's document is written behind it (insertOrderTx).
+  const reserved = await reserveFlex(tx, { ...move, amount: needed, beforeOrderRow: true });
+  if (reserved.passed) return reserved.log ?? null;
   const saldo = reserved.saldo;
   throw refused(
     checked.lines.flatMap((l, i) =>
@@ -334,7 +340,8 @@ async function insertOrderTx(
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
   context: Pick<q.OrderContext, 'audience' | 'idPedido' | 'now'>,
-): Promise<{ body: Order; changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean }> {
+  flexLog: FlexLog | null,
+): Promise<{ body: Order; changed: Changed[]; clientDocumentLeft: boolean }> {
   const { client, idPauta, endEntrega, condicao, lines, totals, credit } = checked;
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
   const id = context.idPedido;
@@ -453,10 +460,17 @@ async function insertOrderTx(
       outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, context.audience, drawn),
     },
   );
-  // The order's row, the rest and COMMIT in one round trip.
-  const [[numbered], [written]] = await Promise.all([p.send(row), p.send(rest), p.commit()]);
+  // The order's row, the rest, the flex balance's document (it reads the order's number) and
+  // COMMIT in one round trip.
+  const [[numbered], [written], flexWritten] = await Promise.all([
+    p.send(row),
+    p.send(rest),
+    flexLog ? p.send(flexLog) : Promise.resolve([]),
+    p.commit(),
+  ]);
   body.numPedSar = (numbered as { num_ped_sar: number }).num_ped_sar;
-  const changed = (['pedidos', 'clientes'] as const).filter((c) => written?.[c]);
+  const changed: Changed[] = (['pedidos', 'clientes'] as const).filter((c) => written?.[c]);
+  if (flexWritten[0]?.escrito) changed.push('ajustes');
   // No logged document to move the date in (a client new since the last refresh): the caller
   // builds it whole once the order committed. One logged with a later date stands as it is.
   return { body, changed, clientDocumentLeft: !written?.cliente_logado };
@@ -504,7 +518,7 @@ async function createOrderTx(
   now: Date,
 ): Promise<OrderResult> {
   const lock = q.orderKeyLock(auth.idEmpresa, auth.userId, key, input.idCliente);
-  type Done = OrderResult & { changed: ('pedidos' | 'clientes')[]; clientDocumentLeft: boolean };
+  type Done = OrderResult & { changed: Changed[]; clientDocumentLeft: boolean };
   const date = businessDate(now);
   const { changed, clientDocumentLeft, ...result } = await withScopePipelined(
     db,
@@ -551,8 +565,8 @@ async function createOrderTx(
       }
       const checked = priceAndCheck(auth, input, date, context);
       // Only an order that spends flex pays the reservation's statements.
-      if (checked.flex.spent > 0) await reserveOrderFlex(p.tx(), auth, context.idPedido, checked);
-      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context);
+      const flexLog = checked.flex.spent > 0 ? await reserveOrderFlex(p.tx(), auth, context.idPedido, checked) : null;
+      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context, flexLog);
       return { status: 201, replayed: false, ...created };
     },
   );

@@ -115,7 +115,8 @@ describe('replication push', () => {
     const rules = await pullAll(as.rep, 'regras');
     expect(rules.documents.map((d) => (d as { descricao: string }).descricao)).toContain('Verão');
     const settings = (await pullAll(as.rep, 'ajustes')).documents as SyncSettings[];
-    expect(settings.map((d) => d.id).sort()).toEqual(['empresa', 'tetos']);
+    expect(settings.map((d) => d.id).sort()).toEqual(['empresa', 'flex', 'tetos']);
+    expect(settings.find((d) => d.id === 'flex')?.flex?.codVendedor).toBe(s.codVendedor);
     expect(settings.find((d) => d.id === 'tetos')?.tetos).toMatchObject({
       codVendedor: s.codVendedor,
       defaultPercent: 10,

@@ -30,6 +30,11 @@ export function HomeScreen() {
         Olá, <strong>{user.name}</strong>. Você entrou como {ROLE_NAMES[user.role].toLowerCase()}.
       </p>
       {user.role === 'supervisor' && <TeamGlance />}
+      {(user.role === 'supervisor' || user.role === 'manager') && (
+        <p>
+          <a href="/flex">{user.role === 'supervisor' ? 'Saldo flex da equipe' : 'Saldo flex dos representantes'}</a>
+        </p>
+      )}
       <PushButton />
     </section>
   );

@@ -1,6 +1,6 @@
 // Início of a representative: the month's target and commission (from the server, the last
-// figures kept for offline use), inactive clients to visit, the latest orders and today's
-// positivation against the company's daily target (both from the device).
+// figures kept for offline use), inactive clients to visit, the latest orders, today's
+// positivation against the company's daily target and the flex balance (from the device).
 
 import type { RepDashboard as Dashboard, OrderStatus } from '@campo/shared';
 import { formatBrl, formatMonth } from '@campo/shared/format';
@@ -8,6 +8,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { map } from 'rxjs';
 import { ApiError, errorMessage } from '../../api.ts';
+import { useFlexBalance, useMoneyRules } from '../../data/company.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { type CachedDashboard, readCachedDashboard, refreshDashboard } from '../../data/rep-dashboard.ts';
 import { collectionOf } from '../../db/database.ts';
@@ -234,6 +235,27 @@ function InactiveClients(props: { data: Dashboard }) {
   );
 }
 
+/**
+ * The flex balance the device holds, linking to Saldo flex: shown while the tenant runs flex,
+ * or while something is left on the balance after it turned flex off.
+ */
+function FlexCard() {
+  const rules = useMoneyRules();
+  const flex = useFlexBalance();
+  const on = rules.flexMaxBeyondCeilingPoints > 0 || rules.flexCreditSharePercent > 0;
+  if (!flex || (!on && flex.saldo === 0)) return null;
+  return (
+    <article aria-labelledby="flex-card-titulo">
+      <h2 id="flex-card-titulo">Saldo flex</h2>
+      <p>
+        <a href="/flex" class="flex-card-link">
+          Saldo flex <strong>{formatBrl(flex.saldo)}</strong>
+        </a>
+      </p>
+    </article>
+  );
+}
+
 export function RepDashboard(props: { name: string }) {
   const cached = useSignal<CachedDashboard | null>(readCachedDashboard());
   const loading = useSignal(true);
@@ -296,6 +318,7 @@ export function RepDashboard(props: { name: string }) {
       )}
       <div class="dashboard-grid">
         <Positivation count={positivated} target={target} />
+        <FlexCard />
         {c ? (
           <MonthCard data={c.data} />
         ) : (
