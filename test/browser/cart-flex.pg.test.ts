@@ -9,12 +9,11 @@
 // The phone's balance comes with the replication of the 'flex' document, which another branch
 // builds: until then the cart shows it "ainda não sincronizado" and the server decides, so this
 // test checks what the cart computes itself and leaves the balance to the server.
-import { randomUUID } from 'node:crypto';
 import { type FlexPolicy, lineAmounts, lineFlex, round2 } from '@campo/shared';
 import { formatBrl } from '@campo/shared/format';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
+import { addToCart, callApi, logIn, scrollsSideways, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { clearForOrders, knownCeiling } from '../support/erp.ts';
 
@@ -81,24 +80,9 @@ const brl = (n: number) => formatBrl(n).replace(/\u00a0/g, ' ');
 const said = async (where: ReturnType<Page['getByRole']>) =>
   ((await where.textContent()) ?? '').replace(/\u00a0/g, ' ');
 const line = (p: Product) => page.getByRole('article', { name: p.description, exact: true });
-const sidewaysScroll = (p: Page) =>
-  p.evaluate(() => {
-    const root = (
-      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
-    ).document.documentElement;
-    return root.scrollWidth > root.clientWidth;
-  });
 
 async function call(login: string, method: string, path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${await suite.token(login)}`,
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify(body),
-  });
+  const res = await callApi(server, await suite.token(login), method, path, body);
   expect(res.status, await res.clone().text()).toBeLessThan(300);
 }
 
@@ -145,7 +129,7 @@ describe('the cart with flex and credit, at 360 px', () => {
       .toBe(`Usa ${brl(spent)} do saldo flex: 9% passa o teto de 7% (seu teto padrão).`);
     const summary = page.getByRole('region', { name: 'Saldo flex' });
     expect(await said(summary)).toContain(`Este pedido usa${brl(spent)}Gera na aprovação${brl(0)}Saldo`);
-    expect(await sidewaysScroll(page)).toBe(false);
+    expect(await scrollsSideways(page)).toBe(false);
   });
 
   it("shows the client's available credit, and what the order takes of it as a line is added", async () => {
@@ -198,7 +182,7 @@ describe('the cart with flex and credit, at 360 px', () => {
     await page.getByRole('heading', { name: 'Recusado pelo servidor' }).waitFor(WAIT);
     const figures = `Limite ${brl(1)} · títulos em aberto ${brl(0)} · pedidos em aberto ${brl(0)} · disponível ${brl(1)} · este pedido ${brl(total)}.`;
     expect(await said(page.locator('.reasons'))).toContain(figures);
-    expect(await sidewaysScroll(page)).toBe(false);
+    expect(await scrollsSideways(page)).toBe(false);
 
     // Fixed at the office: the manager raises the limit, and the order goes as it was.
     await call(MANAGER, 'PUT', `/clients/${poor.id}/credit-limit`, { creditLimit: RICH_LIMIT });
@@ -230,6 +214,6 @@ describe('the cart with flex and credit, at 360 px', () => {
     expect((await cells(p2)).slice(-3)).toEqual(['Sem desconto', '—', brl(lineAmounts(p2.price, 1, 0).total)]);
     const facts = (await desk.locator('dl.mg-facts').last().textContent())?.replace(/\u00a0/g, ' ');
     expect(facts).toContain(`Flex usado (além dos tetos)${brl(spent)}Flex gerado (creditado na aprovação)${brl(0)}`);
-    expect(await sidewaysScroll(desk)).toBe(false);
+    expect(await scrollsSideways(desk)).toBe(false);
   });
 });
