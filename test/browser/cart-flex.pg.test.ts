@@ -4,7 +4,9 @@
 // flex, sees the client's available credit change as a line is added, and sends: the server
 // accepts it and reserves the flex. Under `block`, an order beyond a client's credit is warned
 // of, queued, refused by the server with its figures, and resent once the manager raised the
-// limit. The supervisor's review at 1280 px shows the flex the line used.
+// limit. An order queued offline while the manager takes the balance is refused for the flex
+// with its figures on the line beyond its ceiling, fixed and resent. The supervisor's review at
+// 1280 px shows the flex the line used.
 //
 // The phone's balance comes with the replication of the 'flex' document, which another branch
 // builds: until then the cart shows it "ainda não sincronizado" and the server decides, so this
@@ -13,9 +15,11 @@ import { type FlexPolicy, lineAmounts, lineFlex, round2 } from '@campo/shared';
 import { formatBrl } from '@campo/shared/format';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
 import { addToCart, callApi, logIn, scrollsSideways, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { clearForOrders, knownCeiling } from '../support/erp.ts';
+import { apiAs, logInAs } from '../support/session.ts';
 
 const REP = 'rep.flex@campo.test';
 const SUP = 'sup.flex@campo.test';
@@ -190,6 +194,56 @@ describe('the cart with flex and credit, at 360 px', () => {
     await page.waitForURL(`${server.url}/pedidos/${id}/corrigir`, WAIT);
     expect(await said(page.locator('.refusal .reasons'))).toContain(figures);
     await line(p).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Reenviar pedido' }).click();
+    await page.waitForURL(`${server.url}/pedidos/${id}`, WAIT);
+    await page.getByText('Aguardando aprovação', { exact: true }).waitFor(WAIT);
+  });
+
+  it('shows a refusal for the flex balance with its figures on its line, and resends the fixed order', async () => {
+    const [p1, p2] = rich.products;
+    const spent = flexOf(p1, 9).spent;
+    await page.goto(`${server.url}/pedidos/novo?cliente=${rich.id}`);
+    await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
+    await addToCart(page, p2, '1');
+    await addToCart(page, p1, String(QTY));
+    await line(p1).getByLabel('Desconto (%)').fill('9');
+    await line(p1).getByText('do saldo flex').waitFor(WAIT);
+    // Queued offline, whatever balance the device holds; meanwhile the manager takes the whole
+    // balance (through the API in this process: the web server is down), so the server refuses.
+    const app = testApp(db.pool);
+    const manager = apiAs(
+      app,
+      await logInAs(app, db.pool, { login: 'ger2.flex@campo.test', role: 'manager', idEmpresa: suite.rep.idEmpresa }),
+    );
+    await suite.goOffline();
+    const id = await sendOrder(page, 'Na fila');
+    const saldo = (
+      await db.pool.query<{ saldo: number }>(
+        'select saldo::float8 as saldo from app.flex_saldos where id_empresa = $1 and cod_vendedor = $2',
+        [suite.rep.idEmpresa, suite.rep.codVendedor],
+      )
+    ).rows[0]?.saldo as number;
+    const debit = await manager('POST', `/flex/balances/${suite.rep.codVendedor}/adjustments`, {
+      valor: -saldo,
+      motivo: 'Saldo retirado antes do envio',
+    });
+    expect(debit.status, await debit.clone().text()).toBe(201);
+    await server.restart();
+    await suite.context.setOffline(false);
+
+    await page.getByRole('heading', { name: 'Recusado pelo servidor' }).waitFor(WAIT);
+    // The second line is the one beyond its ceiling: the reason names it, with the amounts.
+    expect(await said(page.locator('.reasons'))).toContain(
+      `Linha 2: usaria ${brl(spent)} do saldo flex; o pedido precisa de ${brl(spent)} e o saldo é ${brl(0)}.`,
+    );
+    await page.getByRole('link', { name: 'Corrigir' }).click();
+    await page.waitForURL(`${server.url}/pedidos/${id}/corrigir`, WAIT);
+    await line(p1).waitFor(WAIT);
+    // On the line beyond the ceiling, not on the other one, until its discount changes.
+    await line(p1).getByText('e o saldo agora é').waitFor(WAIT);
+    expect(await line(p2).getByText('e o saldo agora é').count()).toBe(0);
+    await line(p1).getByLabel('Desconto (%)').fill('7');
+    await expect.poll(() => line(p1).getByText('e o saldo agora é').count(), WAIT).toBe(0);
     await page.getByRole('button', { name: 'Reenviar pedido' }).click();
     await page.waitForURL(`${server.url}/pedidos/${id}`, WAIT);
     await page.getByText('Aguardando aprovação', { exact: true }).waitFor(WAIT);
