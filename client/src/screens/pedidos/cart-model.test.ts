@@ -224,6 +224,8 @@ describe('the cart', () => {
         ),
       ],
     });
+    // An order that spends nothing goes, even when the queue took more than the balance.
+    expect(cartFlex([lines[1] as (typeof lines)[number]], 10, 12)).toMatchObject({ spent: 0, covered: true });
     // Not synced yet: the order goes, and the server decides.
     const unknown = cartFlex(lines, null, 7);
     expect(unknown).toMatchObject({ available: null, after: null, covered: null });

@@ -226,7 +226,8 @@ export function cartFlex(lines: readonly LinePreview[], balance: number | null, 
     reserved,
     available,
     after: available === null ? null : round2(available - spent),
-    covered: available === null ? null : spent <= available,
+    // An order that spends nothing needs no balance, whatever the queue took of it.
+    covered: available === null ? null : spent === 0 || spent <= available,
   };
 }
 
