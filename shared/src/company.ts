@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CREDIT_POLICIES, DEFAULT_CREDIT_POLICY } from './credit.ts';
-import { FLEX_OFF } from './flex.ts';
+import { FLEX_OFF, type FlexPolicy } from './flex.ts';
 import { ZPaymentTerm } from './orders.ts';
 
 /** 500 KB as the spec says, read as 500 KiB: 512,000 bytes is accepted, 512,001 refused. */
@@ -38,6 +38,12 @@ export const ZMoneyRules = z
   .strict()
   .describe("The tenant's credit policy and flex settings");
 export type MoneyRules = z.infer<typeof ZMoneyRules>;
+
+/** The flex settings of the money rules, as lineFlex and orderFlex take them. */
+export const flexPolicyOf = (rules: MoneyRules): FlexPolicy => ({
+  creditSharePercent: rules.flexCreditSharePercent,
+  maxBeyondCeilingPoints: rules.flexMaxBeyondCeilingPoints,
+});
 
 /** A tenant that never set them (no row in app.config_empresa): flag, flex off. */
 export const DEFAULT_MONEY_RULES: MoneyRules = {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type CartLineContext,
+  ceilingRefusal,
   checkLineDiscount,
   DEFAULT_CEILING_PERCENT,
   type DiscountRule,
@@ -9,6 +10,7 @@ import {
   type RepresentativeCeilings,
   ruleMatches,
 } from './discount-engine.ts';
+import { lineFlex } from './flex.ts';
 
 const day = fc
   .integer({ min: 0, max: 3 * 365 })
@@ -167,13 +169,99 @@ describe('checkLineDiscount', () => {
   );
 
   it('accepts a discount exactly at the ceiling and refuses one hundredth above', () => {
-    expect(checkLineDiscount(12.35, ceiling)).toEqual({ ok: true });
-    expect(checkLineDiscount(12.36, ceiling)).toMatchObject({ ok: false, code: 'DISCOUNT_ABOVE_CEILING' });
+    expect(checkLineDiscount(12.35, ceiling)).toEqual({ ok: true, beyondPoints: 0 });
+    expect(checkLineDiscount(12.36, ceiling)).toMatchObject({
+      ok: false,
+      code: 'DISCOUNT_ABOVE_CEILING',
+      maxBeyondPoints: 0,
+      maxPercent: 12.35,
+    });
   });
 
-  it('refuses negative, over 100 and non-numbers', () => {
-    for (const bad of [-0.01, 100.01, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(checkLineDiscount(bad, ceiling)).toMatchObject({ ok: false, code: 'DISCOUNT_INVALID' });
+  it('takes an acréscimo down to −100 %, with flex on or off', () => {
+    for (const max of [0, 5]) {
+      expect(checkLineDiscount(-100, ceiling, max)).toEqual({ ok: true, beyondPoints: 0 });
+      expect(checkLineDiscount(-4.5, ceiling, max)).toEqual({ ok: true, beyondPoints: 0 });
     }
+  });
+
+  it('lets flex take a discount past the ceiling up to its maximum points, exactly at the boundary', () => {
+    expect(checkLineDiscount(17.35, ceiling, 5)).toEqual({ ok: true, beyondPoints: 5 });
+    expect(checkLineDiscount(17.36, ceiling, 5)).toMatchObject({
+      ok: false,
+      code: 'DISCOUNT_ABOVE_CEILING',
+      maxBeyondPoints: 5,
+      maxPercent: 17.35,
+    });
+  });
+
+  it('refuses below −100, over 100 and non-numbers', () => {
+    for (const bad of [-100.01, 100.01, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(checkLineDiscount(bad, ceiling, 5)).toMatchObject({ ok: false, code: 'DISCOUNT_INVALID' });
+    }
+  });
+
+  it('agrees with lineFlex on what is within the maximum, for any discount, ceiling and maximum', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -10_000, max: 10_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        (d, c, m) => {
+          const at = lineCeiling(
+            { codVendedor: 1, idPauta: 1, date: '2026-01-01', product: { categoria: 'X', grupo: 1, subgrupo: 1 } },
+            { defaultPercent: c / 100, byCategory: {} },
+            [],
+          );
+          const policy = { creditSharePercent: 10, maxBeyondCeilingPoints: m / 100 };
+          const flex = lineFlex(
+            { listPrice: 10, quantity: 1, discountPercent: d / 100, ceilingPercent: c / 100 },
+            policy,
+          );
+          expect(checkLineDiscount(d / 100, at, m / 100).ok).toBe(flex.withinMaximum);
+        },
+      ),
+    );
+  });
+});
+
+describe('ceilingRefusal', () => {
+  const rule: DiscountRule = {
+    id: 9,
+    descricao: 'Semana do café',
+    grupo: null,
+    subgrupo: null,
+    representante: null,
+    idPauta: null,
+    percent: 7,
+    vigenciaInicio: '2026-01-01',
+    vigenciaFim: '2026-12-31',
+    promocao: true,
+  };
+  const ceiling = lineCeiling(
+    { codVendedor: 1, idPauta: 1, date: '2026-01-01', product: { categoria: 'X', grupo: 1, subgrupo: 1 } },
+    { defaultPercent: 5, byCategory: {} },
+    [rule],
+  );
+
+  it("names the line, the ceiling, its rule and flex's maximum when there is one", () => {
+    const past = (max: number) => {
+      const check = checkLineDiscount(12.5, ceiling, max);
+      if (check.ok || check.code !== 'DISCOUNT_ABOVE_CEILING') throw new Error('expected a refusal');
+      return ceilingRefusal(2, 77, 'Café 500 g', check);
+    };
+    expect(past(5)).toEqual({
+      code: 'DISCOUNT_ABOVE_CEILING',
+      line: 2,
+      idProduto: 77,
+      descontoPercent: 12.5,
+      tetoPercent: 7,
+      regra: { id: 9, descricao: 'Semana do café' },
+      message:
+        'Linha 2 (Café 500 g): desconto de 12,5% acima do teto de 7% pela regra "Semana do café", além dos 5 pontos que o flex permite.',
+    });
+    expect(past(0).message).toBe(
+      'Linha 2 (Café 500 g): desconto de 12,5% acima do teto de 7% pela regra "Semana do café".',
+    );
   });
 });

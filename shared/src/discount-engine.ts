@@ -5,6 +5,7 @@
 // rounding error away from it.
 
 import { formatPercent } from './format.ts';
+import type { RefusalReason } from './orders.ts';
 
 /** The ceiling when neither the representative nor a category ceiling is set. */
 export const DEFAULT_CEILING_PERCENT = 5;
@@ -125,19 +126,51 @@ export function lineCeiling(
 }
 
 export type DiscountCheck =
-  | { ok: true }
-  | { ok: false; code: 'DISCOUNT_ABOVE_CEILING'; discountPercent: number; ceiling: LineCeiling }
+  | { ok: true; beyondPoints: number }
+  | {
+      ok: false;
+      code: 'DISCOUNT_ABOVE_CEILING';
+      discountPercent: number;
+      ceiling: LineCeiling;
+      /** The points flex lets a discount go past the ceiling (0 with flex off). */
+      maxBeyondPoints: number;
+      /** The highest discount the line may take: the ceiling plus those points. */
+      maxPercent: number;
+    }
   | { ok: false; code: 'DISCOUNT_INVALID'; discountPercent: number };
 
-/** A discount is allowed up to and including the ceiling. */
-export function checkLineDiscount(discountPercent: number, ceiling: LineCeiling): DiscountCheck {
-  if (!Number.isFinite(discountPercent) || discountPercent < 0 || discountPercent > 100) {
+/**
+ * Whether a discount stays within the ceiling plus the points flex allows past it. An
+ * acréscimo (a negative discount) is always within. The one comparison lineFlex
+ * (flex.ts) and checkLineDiscount make, so the cart and the server cannot disagree on it.
+ */
+export function withinFlexMaximum(discountPercent: number, ceilingPercent: number, maxBeyondPoints: number): boolean {
+  return toHundredths(discountPercent) - toHundredths(ceilingPercent) <= toHundredths(maxBeyondPoints);
+}
+
+/**
+ * A discount from an acréscimo of −100 % up to the ceiling is allowed; beyond it, up to the
+ * ceiling plus `maxBeyondPoints` (the tenant's flex maximum, 0 with flex off), and then the
+ * flex balance decides (orderFlex, and the server's reservation).
+ */
+export function checkLineDiscount(discountPercent: number, ceiling: LineCeiling, maxBeyondPoints = 0): DiscountCheck {
+  if (!Number.isFinite(discountPercent) || discountPercent < -100 || discountPercent > 100) {
     return { ok: false, code: 'DISCOUNT_INVALID', discountPercent };
   }
-  if (toHundredths(discountPercent) > toHundredths(ceiling.ceilingPercent)) {
-    return { ok: false, code: 'DISCOUNT_ABOVE_CEILING', discountPercent, ceiling };
+  if (!withinFlexMaximum(discountPercent, ceiling.ceilingPercent, maxBeyondPoints)) {
+    return {
+      ok: false,
+      code: 'DISCOUNT_ABOVE_CEILING',
+      discountPercent,
+      ceiling,
+      maxBeyondPoints,
+      maxPercent: (toHundredths(ceiling.ceilingPercent) + toHundredths(maxBeyondPoints)) / 100,
+    };
   }
-  return { ok: true };
+  return {
+    ok: true,
+    beyondPoints: Math.max(0, toHundredths(discountPercent) - toHundredths(ceiling.ceilingPercent)) / 100,
+  };
 }
 
 /** Plain-words reason for a refused line, in pt-BR, naming the ceiling and what set it. */
@@ -154,4 +187,28 @@ export function describeCeiling(ceiling: LineCeiling): string {
     case 'default':
       return `teto padrão de ${pct(ceiling.ceilingPercent)}`;
   }
+}
+
+/**
+ * The server's refusal of a line past its ceiling and the flex maximum: the reason the order
+ * answers (POST /orders and a push alike), in pt-BR, with the ceiling and the rule that set it.
+ */
+export function ceilingRefusal(
+  line: number,
+  idProduto: number,
+  descricao: string | null,
+  check: Extract<DiscountCheck, { code: 'DISCOUNT_ABOVE_CEILING' }>,
+): RefusalReason {
+  const { ceiling, maxBeyondPoints: max } = check;
+  return {
+    code: 'DISCOUNT_ABOVE_CEILING',
+    line,
+    idProduto,
+    descontoPercent: check.discountPercent,
+    tetoPercent: ceiling.ceilingPercent,
+    regra: ceiling.rule ? { id: ceiling.rule.id, descricao: ceiling.rule.descricao } : null,
+    message:
+      `Linha ${line} (${descricao}): desconto de ${check.discountPercent.toLocaleString('pt-BR')}% acima do ${describeCeiling(ceiling)}` +
+      (max > 0 ? `, além dos ${max.toLocaleString('pt-BR')} pontos que o flex permite.` : '.'),
+  };
 }

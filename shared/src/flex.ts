@@ -4,7 +4,7 @@
 // arrives) both run, beside the discount engine. Amounts are BRL rounded to cents;
 // percentages are compared in hundredths (toHundredths), as the discount engine does.
 import { z } from 'zod';
-import { toHundredths } from './discount-engine.ts';
+import { toHundredths, withinFlexMaximum } from './discount-engine.ts';
 import { lineAmounts, round2 } from './orders.ts';
 import { pageOf, ZPageQuery } from './pagination.ts';
 
@@ -52,7 +52,7 @@ export function lineFlex(line: FlexLineInput, policy: FlexPolicy): FlexLine {
     earned,
     spent,
     beyondPoints: Math.max(0, beyond) / 100,
-    withinMaximum: beyond <= toHundredths(policy.maxBeyondCeilingPoints),
+    withinMaximum: withinFlexMaximum(line.discountPercent, line.ceilingPercent, policy.maxBeyondCeilingPoints),
   };
 }
 

@@ -3,12 +3,11 @@
 // it is accepted and marked; the supervisor's queue shows the mark with the amount beyond, and
 // the review the figures the server judged the order by; an order for a client without a
 // limit says no check was made. On a 360 px phone and a 1280 px desk, without sideways scroll.
-import { randomUUID } from 'node:crypto';
 import type { Order } from '@campo/shared';
 import { formatBrl } from '@campo/shared/format';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { logIn, WAIT, type WebServer } from '../support/browser.ts';
+import { callApi, logIn, scrollsSideways, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { clearForOrders } from '../support/erp.ts';
 
@@ -52,25 +51,10 @@ const brl = (n: number) => formatBrl(n).replace(/\u00a0/g, ' ');
 /** The page's text as people read it (Intl's no-break spaces as spaces). */
 const said = async (where: ReturnType<Page['getByRole']>) =>
   ((await where.textContent()) ?? '').replace(/\u00a0/g, ' ');
-const sidewaysScroll = () =>
-  page.evaluate(() => {
-    const root = (
-      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
-    ).document.documentElement;
-    return root.scrollWidth > root.clientWidth;
-  });
+const sidewaysScroll = () => scrollsSideways(page);
 
-async function call(login: string, method: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${await suite.token(login)}`,
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify(body),
-  });
-}
+const call = async (login: string, method: string, path: string, body: unknown) =>
+  callApi(server, await suite.token(login), method, path, body);
 
 async function placeOrder(sale: { idCliente: number; idProduto: number }): Promise<Order> {
   const res = await call(REP, 'POST', '/orders', {

@@ -4,7 +4,7 @@
 // reload; on a 360 px phone and a 1280 px desk, without sideways scroll.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WAIT, type WebServer } from '../support/browser.ts';
+import { scrollsSideways, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 
 const MANAGER = 'gerente.credito@campo.test';
@@ -37,13 +37,7 @@ const share = () => page.getByLabel('% do valor acima da tabela que vai para o s
 const points = () => page.getByLabel('Desconto máximo além do teto (pontos percentuais)');
 const policy = (name: string) => page.getByRole('radio', { name });
 const save = () => page.getByRole('button', { name: 'Salvar regras de crédito e flex' });
-const sidewaysScroll = () =>
-  page.evaluate(() => {
-    const root = (
-      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
-    ).document.documentElement;
-    return root.scrollWidth > root.clientWidth;
-  });
+const sidewaysScroll = () => scrollsSideways(page);
 
 describe("the manager's credit and flex settings", () => {
   it('shows the defaults, refuses a share above 100 on the spot, saves nothing', async () => {

@@ -2,6 +2,7 @@
 // in Debian's Chromium through playwright-core (no browser download). The network can be cut
 // for real: the server stops (its port is kept for the restart) and the page goes offline.
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
@@ -166,6 +167,35 @@ export async function logIn(
   await page.getByLabel('Senha').fill(password);
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.getByRole('heading', { name: home }).waitFor({ timeout: 30_000 });
+}
+
+/** Whether the page scrolls sideways: a layout wider than the screen (a 360 px phone's test). */
+export function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const root = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement;
+    return root.scrollWidth > root.clientWidth;
+  });
+}
+
+/** A call to the running server's API with a user's bearer token and a fresh Idempotency-Key. */
+export async function callApi(
+  server: WebServer,
+  token: string,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<Response> {
+  return fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Leaves through the shell's "Sair" and waits for the login screen. */

@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import {
   availableCredit,
   businessDate,
+  ceilingRefusal,
   checkCredit,
+  checkLineDiscount,
   creditOutcome,
-  describeCeiling,
   encodeLossless,
   formatBrl,
   lineAmounts,
@@ -164,6 +165,14 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
       ceilings,
       rules,
     );
+    // An acréscimo (a negative discount) is always within the ceiling; beyond the ceiling, the
+    // flex maximum decides (none with flex off: the ceiling itself), and the balance later.
+    // The contract bounds the discount (−100 to 100), so DISCOUNT_INVALID cannot reach here.
+    const check = checkLineDiscount(item.descontoPercent, ceiling, context.flexPolicy.maxBeyondCeilingPoints);
+    if (!check.ok && check.code === 'DISCOUNT_ABOVE_CEILING') {
+      reasons.push(ceilingRefusal(line, item.idProduto, p.descricao, check));
+      return null;
+    }
     const flex = lineFlex(
       {
         listPrice: p.preco,
@@ -173,23 +182,6 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
       },
       context.flexPolicy,
     );
-    // An acréscimo (a negative discount) is always within the ceiling; beyond the ceiling, the
-    // flex maximum decides (none with flex off: the ceiling itself), and the balance later.
-    if (!flex.withinMaximum) {
-      const max = context.flexPolicy.maxBeyondCeilingPoints;
-      reasons.push({
-        code: 'DISCOUNT_ABOVE_CEILING',
-        line,
-        idProduto: item.idProduto,
-        descontoPercent: item.descontoPercent,
-        tetoPercent: ceiling.ceilingPercent,
-        regra: ceiling.rule ? { id: ceiling.rule.id, descricao: ceiling.rule.descricao } : null,
-        message:
-          `Linha ${line} (${p.descricao}): desconto de ${item.descontoPercent.toLocaleString('pt-BR')}% acima do ${describeCeiling(ceiling)}` +
-          (max > 0 ? `, além dos ${max.toLocaleString('pt-BR')} pontos que o flex permite.` : '.'),
-      });
-      return null;
-    }
     return { item, product: p, ceiling, flex, amounts: lineAmounts(p.preco, item.quantidade, item.descontoPercent) };
   });
   if (reasons.length) throw refused(reasons);

@@ -5,6 +5,7 @@ import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from '..
 import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { beyondSentence, creditAfterOrder, NO_LIMIT, NOT_CHECKED, signedBrl } from './credit.ts';
+import { lineFlexNote, orderFlexTotals } from './flex.ts';
 import { refreshPendingCount } from './pending-badge.tsx';
 
 const CHIP = { ok: 'ok', overdue: 'warn', blocked: 'bad' } as const;
@@ -68,6 +69,8 @@ function CreditPanel(props: { order: Order }) {
 }
 
 function Lines(props: { order: Order }) {
+  // The flex column only for an order that used or earned some: flex off changes nothing.
+  const withFlex = orderFlexTotals(props.order) !== null;
   return (
     <div class="mg-scroll">
       <table>
@@ -88,6 +91,7 @@ function Lines(props: { order: Order }) {
               Teto
             </th>
             <th scope="col">Permitido por</th>
+            {withFlex ? <th scope="col">Flex</th> : null}
             <th scope="col" class="mg-num">
               Total
             </th>
@@ -112,10 +116,13 @@ function Lines(props: { order: Order }) {
                     ? 'Sem desconto'
                     : l.descontoPercent < 0
                       ? 'Acima da tabela'
-                      : l.regra
-                        ? `Regra: ${l.regra.descricao}`
-                        : 'Alçada do representante'}
+                      : l.flexUsado
+                        ? 'Saldo flex do representante'
+                        : l.regra
+                          ? `Regra: ${l.regra.descricao}`
+                          : 'Alçada do representante'}
                 </td>
+                {withFlex ? <td>{lineFlexNote(l) ?? '—'}</td> : null}
                 <td class="mg-num">{brl(l.valorTotal)}</td>
               </tr>
             );
@@ -135,6 +142,7 @@ export function OrderReview(props: { id: number }) {
   const motivo = useSignal('');
   const actionError = useSignal<string | null>(null);
   const order = decided.value ?? fetched;
+  const flexTotals = order ? orderFlexTotals(order) : null;
 
   const decide = async (kind: 'approve' | 'reject') => {
     if (kind === 'reject' && motivo.value.trim().length < 3) {
@@ -195,6 +203,14 @@ export function OrderReview(props: { id: number }) {
             <dd>
               <strong>{brl(order.valorTotal)}</strong>
             </dd>
+            {flexTotals && (
+              <>
+                <dt>Flex usado (além dos tetos)</dt>
+                <dd>{brl(flexTotals.used)}</dd>
+                <dt>Flex gerado (creditado na aprovação)</dt>
+                <dd>{brl(flexTotals.earned)}</dd>
+              </>
+            )}
             {order.endEntrega && (
               <>
                 <dt>Entrega</dt>

@@ -6,6 +6,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { map } from 'rxjs';
 import { ApiError, api, errorMessage } from '../../api.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
+import { deviceCredit, queuedTotalFor } from '../../data/queued-figures.ts';
+import { useQueuedOrders } from '../../data/queued-orders.ts';
 import { type ClientDoc, collectionOf, type OutboxEntry } from '../../db/index.ts';
 import { formatDate, formatDocument, formatMoney } from '../../kit/field-format.ts';
 import { StoreGate } from '../../kit/store-gate.tsx';
@@ -146,6 +148,7 @@ function ClientDetailBody(props: { id: string }) {
     [idNumber],
   );
   const remote = useRemote(props.id);
+  const queued = useQueuedOrders();
 
   if (client === undefined) return <p aria-busy="true">Carregando cliente…</p>;
   if (client === null) {
@@ -203,8 +206,6 @@ function ClientDetailBody(props: { id: string }) {
           </span>
           {detail && detail.overdueAmount > 0 && ` ${formatMoney(detail.overdueAmount)} vencidos`}
         </dd>
-        <dt>Limite de crédito</dt>
-        <dd>{client.creditLimit === null ? 'Não definido' : formatMoney(client.creditLimit)}</dd>
         {detail && (
           <>
             <dt>Em aberto</dt>
@@ -226,6 +227,8 @@ function ClientDetailBody(props: { id: string }) {
         <dt>E-mail</dt>
         <dd>{client.email ? <a href={`mailto:${client.email}`}>{client.email}</a> : '—'}</dd>
       </dl>
+
+      <CreditBlock client={client} queued={queuedTotalFor(queued, idNumber)} />
 
       <section aria-labelledby="pedidos-titulo">
         <h2 id="pedidos-titulo">Últimos pedidos</h2>
@@ -259,5 +262,41 @@ function ClientDetailBody(props: { id: string }) {
         )}
       </section>
     </article>
+  );
+}
+
+/**
+ * The client's credit as this device knows it, offline: the document's limit and open amounts,
+ * less this device's orders for the client the server has not counted yet. The server judges
+ * each order on its own figures when it arrives (docs/credit-and-flex.md).
+ */
+function CreditBlock(props: { client: ClientDoc; queued: number }) {
+  const credit = deviceCredit(props.client, props.queued);
+  return (
+    <section aria-labelledby="credito-titulo">
+      <h2 id="credito-titulo">Crédito</h2>
+      {credit === null ? (
+        <p>Sem limite de crédito definido.</p>
+      ) : (
+        <dl class="facts">
+          <dt>Limite de crédito</dt>
+          <dd>{formatMoney(credit.limit)}</dd>
+          <dt>Em aberto no ERP (títulos)</dt>
+          <dd>{formatMoney(credit.openReceivables)}</dd>
+          <dt>Pedidos em aberto no Campo</dt>
+          <dd>{formatMoney(credit.openOrders)}</dd>
+          {credit.queued > 0 ? (
+            <>
+              <dt>Na fila deste aparelho</dt>
+              <dd>{formatMoney(credit.queued)}</dd>
+            </>
+          ) : null}
+          <dt>Disponível</dt>
+          <dd>
+            <strong class={credit.available < 0 ? 'error' : undefined}>{formatMoney(credit.available)}</strong>
+          </dd>
+        </dl>
+      )}
+    </section>
   );
 }

@@ -1,24 +1,16 @@
 // One line of the cart: the product's facts (price, ceiling and where it comes from, stock),
 // the quantity and discount as typed, the line's amounts, and what is wrong with it, locally
 // or in the server's refusal.
-import type { LineCeiling, SyncOrderReason } from '@campo/shared';
+import type { SyncOrderReason } from '@campo/shared';
 import { formatMoney, formatPercent } from '../../kit/order-format.ts';
 import { StockWarning, stockText } from '../../kit/stock.tsx';
-import type { CartLineInput, LinePreview } from './cart-model.ts';
-
-/** Where a line's ceiling comes from, in the words a representative uses. */
-export function ceilingSourceText(c: LineCeiling): string {
-  switch (c.source) {
-    case 'rule':
-      return `regra "${c.rule?.descricao ?? ''}"`;
-    case 'category':
-      return 'seu teto para a categoria do produto';
-    case 'representative':
-      return 'seu teto padrão';
-    case 'default':
-      return 'teto padrão da empresa';
-  }
-}
+import {
+  type CartLineInput,
+  ceilingSourceText,
+  type LinePreview,
+  lineFlexText,
+  serverReasonsFor,
+} from './cart-model.ts';
 
 export function CartLine(props: {
   line: LinePreview;
@@ -30,14 +22,8 @@ export function CartLine(props: {
   const name = l.product?.description ?? `Produto ${l.input.idProduto}`;
   const key = `${l.input.idProduto}`;
   const errorId = `linha-${key}-erro`;
-  // The server's word on this line stands until the line changes: a rule deleted on the
-  // server may still be on this device, so the local check alone could pass it. Once the
-  // discount changes, the local check (same engine) speaks instead.
-  const serverReasons = props.refusedReasons.filter(
-    (r) =>
-      r.idProduto === l.input.idProduto &&
-      (r.code !== 'DISCOUNT_ABOVE_CEILING' || (r.descontoPercent === l.discount && !l.aboveCeiling)),
-  );
+  const serverReasons = serverReasonsFor(props.refusedReasons, l);
+  const flexText = lineFlexText(l);
   return (
     <article aria-labelledby={`linha-${key}-titulo`} class={l.error ? 'has-error' : undefined}>
       <h3 id={`linha-${key}-titulo`}>{name}</h3>
@@ -91,6 +77,7 @@ export function CartLine(props: {
           Unitário {formatMoney(l.amounts.unitPrice)} · Total da linha <strong>{formatMoney(l.amounts.total)}</strong>
         </p>
       ) : null}
+      {flexText ? <p class={l.flex?.spent ? 'line-flex line-flex-uses' : 'line-flex'}>{flexText}</p> : null}
       <StockWarning stock={l.product?.stock} quantity={l.quantity} />
       {l.error ? (
         <p id={errorId} class="line-error">

@@ -4,21 +4,29 @@
 // unless a rule or ceiling changed on the server meanwhile.
 import {
   type CartLineContext,
+  type CreditPolicy,
   checkLineDiscount,
   type DiscountRule,
   describeCeiling,
+  FLEX_OFF,
+  type FlexLine,
+  type FlexPolicy,
   type LineCeiling,
   lineAmounts,
   lineCeiling,
+  lineFlex,
   type OrderCreate,
   orderTotals,
   type PaymentTerm,
   type RepresentativeCeilings,
+  round2,
   ruleFromDocument,
+  type SyncOrderReason,
   ZOrderCreate,
 } from '@campo/shared';
+import { type DeviceCredit, pautaOfDraft, type QueuedOrders } from '../../data/queued-figures.ts';
 import type { ClientDoc, ProductDoc, RuleDoc, SettingsDoc } from '../../db/schemas.ts';
-import { formatPercent, parseDecimal, toInputText } from '../../kit/order-format.ts';
+import { formatMoney, formatPercent, parseDecimal, toInputText } from '../../kit/order-format.ts';
 
 /** A cart line as typed: text, so nothing the person typed is reformatted under their fingers. */
 export interface CartLineInput {
@@ -34,6 +42,8 @@ export interface CartContext {
   date: string;
   ceilings: RepresentativeCeilings;
   rules: readonly DiscountRule[];
+  /** The tenant's flex settings (useMoneyRules); FLEX_OFF when absent. */
+  flex?: FlexPolicy;
 }
 
 export interface LinePreview {
@@ -48,6 +58,8 @@ export interface LinePreview {
   error: string | null;
   /** The discount is above the ceiling (the error says which ceiling). */
   aboveCeiling: boolean;
+  /** What the line earns for or takes from the flex balance; null until it is priced. */
+  flex: FlexLine | null;
 }
 
 export const NO_CEILINGS: RepresentativeCeilings = { defaultPercent: null, byCategory: {} };
@@ -106,6 +118,7 @@ export function previewLine(input: CartLineInput, product: ProductDoc | null, ct
     amounts: null,
     error: null,
     aboveCeiling: false,
+    flex: null,
   };
   if (!product) return { ...base, error: 'Produto não encontrado neste aparelho. Remova a linha.' };
   if (!product.active) return { ...base, product, error: 'Produto inativo no ERP. Remova a linha.' };
@@ -123,20 +136,170 @@ export function previewLine(input: CartLineInput, product: ProductDoc | null, ct
     !hasPlaces(quantity, 3)
   )
     return { ...out, error: 'Informe uma quantidade maior que zero, com até 3 casas decimais.' };
-  if (discount === null || !Number.isFinite(discount) || discount < 0 || discount > 100 || !hasPlaces(discount, 2))
-    return { ...out, quantity, error: 'O desconto deve ficar entre 0 e 100%, com até 2 casas decimais.' };
+  if (discount === null || !Number.isFinite(discount) || discount < -100 || discount > 100 || !hasPlaces(discount, 2))
+    return {
+      ...out,
+      quantity,
+      error: 'O desconto deve ficar entre -100% (acréscimo) e 100%, com até 2 casas decimais.',
+    };
   const amounts = lineAmounts(listPrice, quantity, discount);
   const withAmounts = { ...out, quantity, discount, amounts };
-  if (ceiling) {
-    const check = checkLineDiscount(discount, ceiling);
-    if (!check.ok)
-      return {
-        ...withAmounts,
-        aboveCeiling: true,
-        error: `Desconto de ${formatPercent(discount)} acima do ${describeCeiling(ceiling)}.`,
-      };
+  if (!ceiling) return withAmounts;
+  const policy = ctx.flex ?? FLEX_OFF;
+  // The same check the server makes when the order arrives (shared/src/discount-engine.ts).
+  const check = checkLineDiscount(discount, ceiling, policy.maxBeyondCeilingPoints);
+  if (!check.ok && check.code === 'DISCOUNT_ABOVE_CEILING') {
+    const past = `Desconto de ${formatPercent(discount)} acima do ${describeCeiling(ceiling)}`;
+    return {
+      ...withAmounts,
+      aboveCeiling: true,
+      error:
+        check.maxBeyondPoints > 0 ? `${past}: máximo de ${formatPercent(check.maxPercent)} com o flex.` : `${past}.`,
+    };
   }
-  return withAmounts;
+  const flex = lineFlex(
+    { listPrice, quantity, discountPercent: discount, ceilingPercent: ceiling.ceilingPercent },
+    policy,
+  );
+  return { ...withAmounts, flex };
+}
+
+/** Where a line's ceiling comes from, in the words a representative uses. */
+export function ceilingSourceText(c: LineCeiling): string {
+  switch (c.source) {
+    case 'rule':
+      return `regra "${c.rule?.descricao ?? ''}"`;
+    case 'category':
+      return 'seu teto para a categoria do produto';
+    case 'representative':
+      return 'seu teto padrão';
+    case 'default':
+      return 'teto padrão da empresa';
+  }
+}
+
+/** What a line adds to or takes from the flex balance, in pt-BR; null when neither. */
+export function lineFlexText(l: LinePreview): string | null {
+  if (!l.flex || !l.ceiling || l.discount === null) return null;
+  if (l.flex.spent > 0) {
+    return (
+      `Usa ${formatMoney(l.flex.spent)} do saldo flex: ${formatPercent(l.discount)} passa o teto de ` +
+      `${formatPercent(l.ceiling.ceilingPercent)} (${ceilingSourceText(l.ceiling)}).`
+    );
+  }
+  if (l.flex.earned > 0) return `+${formatMoney(l.flex.earned)} no saldo flex quando o pedido for aprovado.`;
+  return null;
+}
+
+export interface CartFlex {
+  /** What the order earns (counted when it is approved) and spends (reserved when it arrives). */
+  earned: number;
+  spent: number;
+  /** The synced balance; null before the device holds one (the server decides). */
+  balance: number | null;
+  /** What the outbox's orders, not yet on the server, already take from it. */
+  reserved: number;
+  /** The balance less the outbox's orders: what this order may spend. */
+  available: number | null;
+  /** The available balance after this order; null when unknown. */
+  after: number | null;
+  /** Whether the available balance covers the order; null when unknown. */
+  covered: boolean | null;
+}
+
+/** Whether the tenant runs flex at all: with it off the cart says nothing of a balance. */
+export const flexOn = (policy: FlexPolicy | undefined) =>
+  !!policy && (policy.creditSharePercent > 0 || policy.maxBeyondCeilingPoints > 0);
+
+/**
+ * The order's flex against the balance this device holds, less what its queued orders spend
+ * (the server reserves theirs first). What the order earns never pays for its own lines.
+ */
+export function cartFlex(lines: readonly LinePreview[], balance: number | null, reserved: number): CartFlex {
+  const earned = round2(lines.reduce((s, l) => s + (l.flex?.earned ?? 0), 0));
+  const spent = round2(lines.reduce((s, l) => s + (l.flex?.spent ?? 0), 0));
+  const available = balance === null ? null : round2(balance - reserved);
+  return {
+    earned,
+    spent,
+    balance,
+    reserved,
+    available,
+    after: available === null ? null : round2(available - spent),
+    // An order that spends nothing needs no balance, whatever the queue took of it.
+    covered: available === null ? null : spent === 0 || spent <= available,
+  };
+}
+
+/** What the outbox's orders spend of the flex balance, priced as the cart prices them. */
+export function queuedFlexSpent(q: QueuedOrders, ctx: CartContext): number {
+  let spent = 0;
+  for (const { draft } of q.drafts) {
+    const draftCtx = { ...ctx, idPauta: pautaOfDraft(q, draft) };
+    for (const line of linesOfDraft(draft)) {
+      spent += previewLine(line, q.products.get(String(line.idProduto)) ?? null, draftCtx).flex?.spent ?? 0;
+    }
+  }
+  return round2(spent);
+}
+
+/** Why the order cannot be queued for its flex, in pt-BR; null when it can (or the server decides). */
+export function flexRefusal(f: CartFlex): string | null {
+  if (f.covered !== false || f.available === null) return null;
+  const queued = f.reserved > 0 ? ` (${formatMoney(f.reserved)} já reservados por pedidos na fila)` : '';
+  return (
+    `O saldo flex não cobre este pedido: ele usa ${formatMoney(f.spent)} e o saldo disponível é ` +
+    `${formatMoney(f.available)}${queued}. Reduza os descontos acima do teto.`
+  );
+}
+
+export interface CartCredit {
+  /** "Limite disponível R$ 4.210,00 · este pedido R$ 5.300,00" */
+  line: string;
+  /** What the tenant's policy makes of an order beyond it; null within it or under `ignore`. */
+  warning: string | null;
+  beyond: boolean;
+}
+
+/**
+ * The order against the client's available credit as the device knows it. Under `block` the
+ * cart warns but still queues: the server judges on today's figures, which may differ
+ * (docs/credit-and-flex.md, "On the phone").
+ */
+export function cartCredit(credit: DeviceCredit | null, orderTotal: number, policy: CreditPolicy): CartCredit | null {
+  if (!credit) return null;
+  const total = round2(orderTotal);
+  const line = `Limite disponível ${formatMoney(credit.available)} · este pedido ${formatMoney(total)}`;
+  const beyond = total > credit.available;
+  if (!beyond || policy === 'ignore') return { line, warning: null, beyond };
+  const excess = `Este pedido passa ${formatMoney(round2(total - credit.available))} do crédito disponível do cliente`;
+  return {
+    line,
+    beyond,
+    warning:
+      policy === 'flag'
+        ? `${excess}: vai para o aprovador marcado como acima do crédito.`
+        : `${excess}: a empresa bloqueia pedidos acima do crédito, e o servidor deve recusá-lo se os números de hoje forem os mesmos.`,
+  };
+}
+
+/**
+ * The server's reasons about a line of a refused order, matched by product (the cart holds a
+ * product once; a reason's `line` is its position in the draft, which removing a line shifts).
+ * A reason about the discount stands until the discount changes: a rule deleted on the server
+ * may still be on this device, so the local check alone could pass it. Once the discount
+ * changes, the local check (same engine) speaks instead.
+ */
+export function serverReasonsFor(reasons: readonly SyncOrderReason[], l: LinePreview): SyncOrderReason[] {
+  return reasons.filter(
+    (r) =>
+      r.idProduto === l.input.idProduto &&
+      (r.code === 'DISCOUNT_ABOVE_CEILING'
+        ? r.descontoPercent === l.discount && !l.aboveCeiling
+        : r.code === 'FLEX_BALANCE_INSUFFICIENT'
+          ? r.descontoPercent === l.discount
+          : true),
+  );
 }
 
 export function cartTotals(lines: readonly LinePreview[]) {
@@ -183,6 +346,8 @@ export interface CartForm {
    * client's default.
    */
   payment?: { chosen: PaymentTerm | null; allowed: readonly PaymentTerm[] };
+  /** The order's flex against the balance; a balance known not to cover it stops the order. */
+  flex?: CartFlex | null;
 }
 
 export type DraftResult = { ok: true; draft: OrderCreate } | { ok: false; errors: string[] };
@@ -210,6 +375,8 @@ export function draftOf(form: CartForm): DraftResult {
     errors.push('O endereço de entrega precisa de pelo menos 5 caracteres.');
   if (endEntrega.length > 200) errors.push('O endereço de entrega pode ter até 200 caracteres.');
   if (form.observacao.trim().length > 500) errors.push('A observação pode ter até 500 caracteres.');
+  const flexWrong = form.flex ? flexRefusal(form.flex) : null;
+  if (flexWrong) errors.push(flexWrong);
   const term = form.payment?.chosen ?? null;
   if (form.client && !term && form.payment?.allowed.length) errors.push('Escolha a condição de pagamento.');
   if (errors.length || !form.client) return { ok: false, errors };

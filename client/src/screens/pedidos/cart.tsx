@@ -7,6 +7,7 @@ import { toErpText } from '@campo/shared';
 import { usePautaName } from '../../data/company.ts';
 import { formatDocument, formatMoney } from '../../kit/order-format.ts';
 import { CartLine } from './cart-line.tsx';
+import { type CartFlex, flexRefusal } from './cart-model.ts';
 import { ClientPicker } from './client-picker.tsx';
 import { PaymentTermPicker } from './payment-term.tsx';
 import { ProductPicker } from './product-picker.tsx';
@@ -17,8 +18,22 @@ import { useCart } from './use-cart.ts';
 export function CartScreen(props: { fixId?: string }) {
   const cart = useCart(props.fixId);
   const pautaName = usePautaName();
-  const { fixing, client, idPauta, blocked, lines, previews, totals, refusedReasons, address, terms, term, errors } =
-    cart;
+  const {
+    fixing,
+    client,
+    idPauta,
+    blocked,
+    lines,
+    previews,
+    totals,
+    flex,
+    credit,
+    refusedReasons,
+    address,
+    terms,
+    term,
+    errors,
+  } = cart;
 
   if (props.fixId && fixing === undefined) return <p aria-busy="true">Carregando o pedido…</p>;
   // Once resent, the order is queued again: the navigation to it is on its way, not an error.
@@ -141,6 +156,17 @@ export function CartScreen(props: { fixId?: string }) {
               <strong>{formatMoney(totals.total)}</strong>
             </dd>
           </dl>
+          {credit ? (
+            <div class="cart-credit">
+              <p>{credit.line}</p>
+              {credit.warning ? (
+                <p class="notice" role="status">
+                  {credit.warning}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {flex ? <FlexSummary flex={flex} /> : null}
           <p>
             <small>
               Prévia calculada neste aparelho. O servidor confere preços e tetos quando o pedido chega e recusa o que
@@ -186,4 +212,45 @@ function ErpText({ typed }: { typed: string }) {
   const erp = toErpText(typed);
   if (erp === typed.replace(/\s+/g, ' ').trim()) return null;
   return <small class="erp-text">O ERP receberá: «{erp}»</small>;
+}
+
+/** The order's flex: what it uses and earns, and the balance before and after it. */
+function FlexSummary({ flex }: { flex: CartFlex }) {
+  const refusal = flexRefusal(flex);
+  return (
+    <section class="cart-flex" aria-labelledby="cart-flex-title">
+      <h3 id="cart-flex-title">Saldo flex</h3>
+      <dl>
+        <dt>Este pedido usa</dt>
+        <dd>{formatMoney(flex.spent)}</dd>
+        <dt>Gera na aprovação</dt>
+        <dd>{formatMoney(flex.earned)}</dd>
+        <dt>Saldo</dt>
+        <dd>{flex.balance === null ? 'ainda não sincronizado' : formatMoney(flex.balance)}</dd>
+        {flex.reserved > 0 ? (
+          <>
+            <dt>Reservado por pedidos na fila</dt>
+            <dd>{formatMoney(flex.reserved)}</dd>
+          </>
+        ) : null}
+        {flex.after !== null ? (
+          <>
+            <dt>Saldo depois deste pedido</dt>
+            <dd>{formatMoney(flex.after)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {refusal ? (
+        <p class="line-error" role="alert">
+          {refusal}
+        </p>
+      ) : null}
+      {flex.balance === null && flex.spent > 0 ? (
+        <p class="notice">
+          Seu saldo flex ainda não chegou a este aparelho: o servidor confere o saldo quando o pedido chegar e recusa as
+          linhas acima do teto que ele não cobrir.
+        </p>
+      ) : null}
+    </section>
+  );
 }

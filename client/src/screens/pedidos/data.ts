@@ -1,9 +1,9 @@
 // What the orders screens read from the device's store. Everything here works offline: the
 // outbox, the local catalog and portfolio, the ceilings, the rules and the company document.
-import { businessDate, foldSearchText } from '@campo/shared';
+import { businessDate, flexPolicyOf, foldSearchText } from '@campo/shared';
 import type { RxCollection } from 'rxdb';
 import { map, type Observable, of } from 'rxjs';
-import { useSettings } from '../../data/company.ts';
+import { useMoneyRules, useSettings } from '../../data/company.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { searchProducts } from '../../data/product-search.ts';
 import { collectionOf } from '../../db/database.ts';
@@ -113,6 +113,7 @@ export function useSearch<C extends 'produtos' | 'clientes'>(
 export function useCartContext(idPauta: number | null): { ctx: CartContext; ceilingsKnown: boolean } {
   const tetos = useSettings('tetos');
   const rules = useRules();
+  const moneyRules = useMoneyRules();
   const ceilings = ceilingsOf(tetos);
   const codVendedor = tetos?.tetos?.codVendedor ?? currentUser.value?.codVendedor ?? 0;
   return {
@@ -123,6 +124,7 @@ export function useCartContext(idPauta: number | null): { ctx: CartContext; ceil
       date: businessDate(),
       ceilings: ceilings ?? NO_CEILINGS,
       rules: rules.map(ruleOf),
+      flex: flexPolicyOf(moneyRules),
     },
     ceilingsKnown: ceilings !== null,
   };

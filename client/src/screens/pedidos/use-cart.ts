@@ -4,20 +4,26 @@
 import type { SyncOrderReason } from '@campo/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { useCompany } from '../../data/company.ts';
+import { useCompany, useFlexBalance, useMoneyRules } from '../../data/company.ts';
+import { deviceCredit, queuedTotalFor } from '../../data/queued-figures.ts';
+import { useQueuedOrders } from '../../data/queued-orders.ts';
 import { store } from '../../data/store.ts';
 import type { ClientDoc, ProductDoc } from '../../db/schemas.ts';
 import { currentUser } from '../../session/session.ts';
 import {
   allowedTerms,
   type CartLineInput,
+  cartCredit,
+  cartFlex,
   cartTotals,
   chosenTerm,
   clientBlockReason,
   draftOf,
+  flexOn,
   linesOfDraft,
   newLine,
   previewLine,
+  queuedFlexSpent,
 } from './cart-model.ts';
 import { useCartContext, useClients, useOrderEntry, useProducts } from './data.ts';
 import { erpRepeatItems, type RepeatItem, useRepeat } from './repeat.tsx';
@@ -109,6 +115,15 @@ export function useCart(fixId?: string) {
   const repeatLeft = useRepeat(repeatItems, ctx, client !== null && ceilingsKnown, applyRepeat);
   const previews = lines.map((l) => previewLine(l, products.get(String(l.idProduto)) ?? null, ctx));
   const totals = cartTotals(previews);
+  // Money rules, offline: the orders in the outbox are not on the server's figures yet, so they
+  // come off the client's credit and the flex balance here (docs/credit-and-flex.md).
+  const moneyRules = useMoneyRules();
+  const queued = useQueuedOrders(fixId);
+  const flexBalance = useFlexBalance();
+  const flex = flexOn(ctx.flex) ? cartFlex(previews, flexBalance?.saldo ?? null, queuedFlexSpent(queued, ctx)) : null;
+  const credit = client
+    ? cartCredit(deviceCredit(client, queuedTotalFor(queued, Number(client.id))), totals.total, moneyRules.creditPolicy)
+    : null;
   const address = endEntrega ?? client?.deliveryAddress ?? '';
   const blocked = client ? clientBlockReason(client) : null;
   const refusedReasons: SyncOrderReason[] = fixing && fixing.state === 'refused' ? fixing.reasons : [];
@@ -127,6 +142,7 @@ export function useCart(fixId?: string) {
       observacao,
       lines: previews,
       payment: { chosen: term, allowed: terms },
+      flex,
     });
     if (!result.ok) {
       setErrors(result.errors);
@@ -170,6 +186,8 @@ export function useCart(fixId?: string) {
     lines,
     previews,
     totals,
+    flex,
+    credit,
     ceilingsKnown,
     repeatLeft,
     refusedReasons,
