@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FLEX_SYNC_ENTRIES } from '@campo/shared';
 import type pg from 'pg';
 import { startEmbeddedPostgres } from '../../server/src/db/embedded-postgres.ts';
 import { createDb } from '../../server/src/db/kysely.ts';
@@ -69,7 +70,14 @@ async function setUp(pool: pg.Pool, ownerUrl: string) {
     "do $$ begin create role campo_bench login password 'campo_bench'; exception when duplicate_object then null; end $$",
   );
   await grantServerRole(pool, 'campo_bench');
-  // No rules and no ceilings in the way: every order is accepted, as most are.
+  // Credit and flex on (issue #40), as a distributor running them has: each tenant flags orders
+  // beyond credit and lets a line go 5 points past its ceiling on the flex balance.
+  await pool.query(
+    `insert into app.config_empresa (id_empresa, politica_credito, flex_percentual_credito, flex_maximo_pontos)
+     select distinct id_empresa, 'flag', 50, 5 from app.vw_vendedores
+     on conflict (id_empresa) do update set politica_credito = 'flag', flex_percentual_credito = 50,
+                                            flex_maximo_pontos = 5`,
+  );
   const reps = await pool.query<{ id_empresa: number; cod_vendedor: number }>(
     'select id_empresa, cod_vendedor from app.vw_vendedores order by id_empresa, cod_vendedor limit 8',
   );
@@ -93,6 +101,7 @@ async function setUp(pool: pg.Pool, ownerUrl: string) {
         products: 50,
       },
     );
+    await pool.query(MONEY_SQL, [r.id_empresa, r.cod_vendedor, catalog.clients, CEILING]);
     await pool.query(HISTORY_SQL, [
       r.id_empresa,
       r.cod_vendedor,
@@ -113,6 +122,32 @@ async function setUp(pool: pg.Pool, ownerUrl: string) {
   serverUrl.password = 'campo_bench';
   return { reps: out, serverUrl: serverUrl.toString() };
 }
+
+/** The ceiling every bench representative has; no discount rules. */
+const CEILING = 5;
+
+/**
+ * Every order is accepted, as most are, and each spends and earns flex and passes a credit
+ * check: the representative's one ceiling (no rules), a credit limit for each of its clients
+ * that every order fits, and a flex balance no run exhausts, with the manager's adjustment
+ * that gave it (the balance is always its ledger's sum).
+ */
+const MONEY_SQL = `
+  with regras as (delete from app.regras_desconto where id_empresa = $1),
+  categorias as (delete from vendedores_desc_categoria where id_empresa = $1 and cod_vendedor = $2),
+  teto as (
+    insert into app.limites_desconto_representante (id_empresa, cod_vendedor, categoria, perc_desc_max)
+    values ($1, $2, null, $4)),
+  limites as (
+    insert into app.limites_credito (id_empresa, id_cliente, limite, atualizado_por)
+    select $1, c, 100000000000, 'bench' from unnest($3::integer[]) c
+    on conflict (id_empresa, id_cliente) do update set limite = excluded.limite),
+  saldo as (
+    insert into app.flex_saldos (id_empresa, cod_vendedor, saldo) values ($1, $2, 1000000000)),
+  ajuste as (
+    insert into app.flex_lancamentos (id_empresa, cod_vendedor, tipo, valor, motivo, criado_por)
+    values ($1, $2, 'ajuste', 1000000000, 'Saldo do benchmark', 'bench'))
+  select 1`;
 
 /**
  * A representative's order history: `$4` decided orders of LINES lines over the past months,
@@ -158,7 +193,9 @@ function orderFor(rep: Omit<Rep, 'token'>, i: number) {
     itens: Array.from({ length: LINES }, (_, k) => ({
       idProduto: rep.products[(i * LINES + k) % rep.products.length] as number,
       quantidade: 1 + (k % 3),
-      descontoPercent: 0,
+      // The first line 2 points past its ceiling spends flex, the second sold above the list
+      // earns it at approval; the rest at the list price.
+      descontoPercent: k === 0 ? CEILING + 2 : k === 1 ? -2 : 0,
     })),
   };
 }
@@ -175,23 +212,71 @@ const DOC = JSON.stringify({
   .repeat(4);
 
 /**
+ * The representative's flex document (ajustes 'flex') an order that spends flex writes again:
+ * the balance and the ledger's latest FLEX_SYNC_ENTRIES entries, as the API's.
+ */
+const FLEX_DOC = JSON.stringify({
+  id: 'flex',
+  empresa: null,
+  tetos: null,
+  flex: {
+    codVendedor: 1,
+    saldo: 999999.99,
+    lancamentos: Array.from({ length: FLEX_SYNC_ENTRIES }, (_, i) => ({
+      id: 100000 + i,
+      codVendedor: 1,
+      tipo: 'reserva',
+      valor: -0.04,
+      idPedido: 200000 + i,
+      numPedSar: 300000 + i,
+      motivo: null,
+      criadoPor: 'bench1-1@bench.test',
+      criadoEm: '2026-11-28T10 00 00.000Z',
+    })),
+  },
+  _deleted: false,
+}).replaceAll(':', ': ');
+
+/**
  * The rows one accepted order writes (number, order, lines, history, idempotency key, the
- * change-log revisions of the order and of its client), in ONE statement sent once through
+ * change-log revisions of the order, its client and the representative's flex document, the
+ * flex reservation's ledger entry and balance), with the locks it takes (the client's credit limit row, read with the client's open
+ * orders; then the balance's advisory lock, in the API's order: the other would deadlock), in ONE
+ * statement sent once through
  * the driver: one round trip and one implicit transaction, the physical limit of this machine
  * for the same writes. Without the change notice the API sends after its commit: a NOTIFY
  * inside the statement would hold PostgreSQL's notification lock across every commit's WAL
  * flush and serialise the limit itself.
  */
 const RAW_ORDER = `
-  with pedido as (
+  with credito as (
+    select l.limite,
+           (select coalesce(sum(a.valor_total), 0) from app.pedidos a
+             where a.id_empresa = $1 and a.id_cliente = $3 and a.situa in (1, 2)) as abertos
+      from app.limites_credito l
+     where l.id_empresa = $1 and l.id_cliente = $3
+       for update of l),
+  trava as (
+    select c.*, pg_advisory_xact_lock(hashtextextended(concat('campo.flex:', $1::integer, ':', $2::integer), 0))
+      from credito c),
+  pedido as (
     insert into app.pedidos (id_empresa, num_ped_sar, cod_vendedor, id_cliente, nome_cliente, end_entrega, id_pauta,
-                             valor_bruto, valor_total)
-    values ($1, app.proximo_num_ped_sar($1), $2, $3, 'Cliente', 'Rua 1, Centro', 1, 10, 10)
+                             valor_bruto, valor_total, flex_usado, flex_gerado, credito_limite, credito_aberto,
+                             credito_disponivel)
+    select $1, app.proximo_num_ped_sar($1), $2, $3, 'Cliente', 'Rua 1, Centro', 1, 10, 10, 0.04, 0.02, c.limite,
+           c.abertos, c.limite - c.abertos
+      from trava c
     returning id),
+  reserva as (
+    insert into app.flex_lancamentos (id_empresa, cod_vendedor, tipo, valor, id_pedido, criado_por)
+    select $1, $2, 'reserva', -0.04, id, 'bench' from pedido),
+  debito as (
+    update app.flex_saldos set saldo = saldo - 0.04, atualizado_em = now()
+     where id_empresa = $1 and cod_vendedor = $2 and saldo >= 0.04),
   itens as (
     insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, quantidade,
                                   preco_tabela, preco_unitario, perc_desconto, teto_desconto, id_pauta, valor_total)
-    select p.id, l.seq, $1, l.id_produto, 'X', 'Produto', l.quantidade, 2, 2, 0, 5, 1, 2
+    select p.id, l.seq, $1, l.id_produto, 'X', 'Produto', l.quantidade, 2, 2, 0, ${CEILING}, 1, 2
       from pedido p, unnest($4::integer[], $5::numeric[]) with ordinality as l(id_produto, quantidade, seq)),
   historico as (
     insert into app.pedido_status_historico (id_pedido, id_empresa, situa_para, usuario)
@@ -204,7 +289,8 @@ const RAW_ORDER = `
     insert into app.sync_alteracoes (id_empresa, colecao, chave, escopo, documento, hash, dados, revisao, xid, excluido)
     select $1, d.colecao, d.chave, $2, d.documento, md5(d.dados), d.dados, nextval('app.sync_revisao'), txid_current(), false
       from pedido p
-     cross join lateral (values ('pedidos', p.id::text, $6, $7), ('clientes', concat($3, '@', $2), $3::text, $7))
+     cross join lateral (values ('pedidos', p.id::text, $6, $7), ('clientes', concat($3, '@', $2), $3::text, $7),
+                                ('ajustes', concat('flex@', $2::integer), 'flex', $8))
            as d(colecao, chave, documento, dados)
     on conflict (id_empresa, colecao, chave) do update
        set hash = excluded.hash, dados = excluded.dados, revisao = excluded.revisao, xid = excluded.xid
@@ -221,6 +307,7 @@ function rawOrder(pool: pg.Pool, rep: Omit<Rep, 'token'>, i: number): Promise<un
     order.itens.map((l) => l.quantidade),
     randomUUID(),
     DOC,
+    FLEX_DOC,
   ]);
 }
 
@@ -236,13 +323,15 @@ function pgbenchScript(rep: Omit<Rep, 'token'>): string {
   const picks = Array.from({ length: LINES }, (_, k) => `\\set p${k} random(1, ${rep.products.length})`);
   const products = Array.from({ length: LINES }, (_, k) => `(${ints(rep.products)})[:p${k}]`).join(', ');
   const quantities = Array.from({ length: LINES }, (_, k) => 1 + (k % 3)).join(', ');
-  const sql = RAW_ORDER.replace('with pedido as', 'with k as (select gen_random_uuid()::text as chave), pedido as')
+  if (!/^\s*with /.test(RAW_ORDER)) throw new Error('pgbench script: the statement must start with its CTEs');
+  const sql = RAW_ORDER.replace(/^\s*with /, 'with k as (select gen_random_uuid()::text as chave), ')
     .replace('$4::integer[], $5::numeric[]', `array[${products}]::integer[], array[${quantities}]::numeric[]`)
     .replaceAll('$1', String(rep.idEmpresa))
     .replaceAll('$2', String(rep.codVendedor))
     .replaceAll('$3', `(${ints(rep.clients)})[:c]`)
     .replaceAll('$6', '(select chave from k)')
-    .replaceAll('$7', `'${DOC}'`);
+    .replaceAll('$7', `'${DOC}'`)
+    .replaceAll('$8', `'${FLEX_DOC}'`);
   if (/\$\d/.test(sql)) throw new Error('pgbench script: a parameter left in the statement');
   return [`\\set c random(1, ${rep.clients.length})`, ...picks, `${sql.trim()};`, ''].join('\n');
 }
@@ -542,7 +631,9 @@ export async function benchOrders(): Promise<void> {
     const apiRow = apis.reduce((best, a) => (a.rate > best.rate ? a : best));
     const body = [
       `Command: \`pnpm bench orders\`. ${REQUESTS} orders of ${LINES} lines, ${CONCURRENCY} concurrent clients, 8`,
-      'representatives of the `small` fixture, PostgreSQL 18 with durable settings and pg_stat_statements',
+      'representatives with credit and flex on (issue #40: each client has a credit limit, policy `flag`; each',
+      `order's first line is ${CEILING + 2} % on a ${CEILING} % ceiling, paid from the flex balance, its second 2 % above the list),`,
+      'of the `small` fixture, PostgreSQL 18 with durable settings and pg_stat_statements',
       `(planning tracked). Each representative has ${HISTORY_PER_REP} decided orders before the run (lines,`,
       'history, keys, change-log revisions), analyzed, as a distributor using Campo has: from empty tables,',
       'every connection planned scans of them whole and kept those plans for the run. The API runs as',
@@ -551,7 +642,9 @@ export async function benchOrders(): Promise<void> {
       'statements in two round trips, each with one Sync (BEGIN, the scope and the context read; the order, the rest',
       'and COMMIT). The true limit, raw',
       'PostgreSQL, writes the rows an accepted order writes (number, order, lines, history, idempotency key,',
-      'the change-log revisions of the order and its client) in one statement per',
+      "the change-log revisions of the order, its client and the representative's flex document, the flex",
+      "reservation's ledger entry and balance), with the locks it takes (the client's credit row, read with its",
+      "open orders; the balance's advisory lock), in one statement per",
       'order, one round trip, one transaction: sent through the driver from this process, and as a pgbench script',
       `(a C client, prepared, the same ${CONCURRENCY} connections, and from ${POOL_SIZE} as the API's), which leaves PostgreSQL more of the two cores. The change`,
       'notice the API sends after its commit is left out of the limit. The API gets the same requests from this',
