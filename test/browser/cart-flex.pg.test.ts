@@ -6,11 +6,11 @@
 // of, queued, refused by the server with its figures, and resent once the manager raised the
 // limit. An order queued offline while the manager takes the balance is refused for the flex
 // with its figures on the line beyond its ceiling, fixed and resent. The supervisor's review at
-// 1280 px shows the flex the line used.
+// 1280 px shows the flex the line used and the client's credit, and approves.
 //
-// The phone's balance comes with the replication of the 'flex' document, which another branch
-// builds: until then the cart shows it "ainda não sincronizado" and the server decides, so this
-// test checks what the cart computes itself and leaves the balance to the server.
+// The phone's balance comes with the replication of the 'flex' document: the cart shows the
+// synced balance and the balance after the order, and Início the balance that fell once the
+// server reserved the flex.
 import { type FlexPolicy, lineAmounts, lineFlex, round2 } from '@campo/shared';
 import { formatBrl } from '@campo/shared/format';
 import type { Page } from 'playwright-core';
@@ -132,7 +132,11 @@ describe('the cart with flex and credit, at 360 px', () => {
       .poll(() => said(uses), WAIT)
       .toBe(`Usa ${brl(spent)} do saldo flex: 9% passa o teto de 7% (seu teto padrão).`);
     const summary = page.getByRole('region', { name: 'Saldo flex' });
-    expect(await said(summary)).toContain(`Este pedido usa${brl(spent)}Gera na aprovação${brl(0)}Saldo`);
+    await expect
+      .poll(() => said(summary), WAIT)
+      .toContain(
+        `Este pedido usa${brl(spent)}Gera na aprovação${brl(0)}Saldo${brl(BALANCE)}Saldo depois deste pedido${brl(round2(BALANCE - spent))}`,
+      );
     expect(await scrollsSideways(page)).toBe(false);
   });
 
@@ -167,6 +171,11 @@ describe('the cart with flex and credit, at 360 px', () => {
     );
     expect(rows).toEqual([{ id: expect.any(Number), flex_usado: spent, saldo: round2(BALANCE - spent) }]);
     orderId = rows[0]?.id ?? 0;
+    // The phone hears of the reservation: Início shows the balance fallen by what the order used.
+    await page.goto(`${server.url}/`);
+    await expect
+      .poll(() => said(page.getByRole('link', { name: /^Saldo flex/ })), WAIT)
+      .toBe(`Saldo flex ${brl(round2(BALANCE - spent))}`);
   });
 
   it('under block, warns of an order beyond the credit, shows the refusal with its figures, resends', async () => {
@@ -249,10 +258,21 @@ describe('the cart with flex and credit, at 360 px', () => {
     await page.getByText('Aguardando aprovação', { exact: true }).waitFor(WAIT);
   });
 
-  it("shows the supervisor, at 1280 px, the flex each line used and the order's totals", async () => {
+  it("shows the supervisor, at 360 px, the flex each line used and the order's totals", async () => {
+    const phone = suite.pageOf(1);
+    await phone.setViewportSize({ width: 360, height: 740 });
+    await logIn(phone, server.url, SUP, PASSWORD);
+    await phone.goto(`${server.url}/aprovacoes/${orderId}`);
+    await phone.getByRole('heading', { name: 'Crédito do cliente' }).waitFor(WAIT);
+    const facts = (await phone.locator('dl.mg-facts').last().textContent())?.replace(/\u00a0/g, ' ');
+    const spent = flexOf(rich.products[0], 9).spent;
+    expect(facts).toContain(`Flex usado (além dos tetos)${brl(spent)}`);
+    expect(await scrollsSideways(phone)).toBe(false);
+  });
+
+  it("shows the supervisor, at 1280 px, the flex per line and the credit, and approves", async () => {
     const desk = suite.pageOf(1);
     await desk.setViewportSize({ width: 1280, height: 800 });
-    await logIn(desk, server.url, SUP, PASSWORD);
     const [p1, p2] = rich.products;
     const spent = flexOf(p1, 9).spent;
     await desk.goto(`${server.url}/aprovacoes/${orderId}`);
@@ -268,6 +288,12 @@ describe('the cart with flex and credit, at 360 px', () => {
     expect((await cells(p2)).slice(-3)).toEqual(['Sem desconto', '—', brl(lineAmounts(p2.price, 1, 0).total)]);
     const facts = (await desk.locator('dl.mg-facts').last().textContent())?.replace(/\u00a0/g, ' ');
     expect(facts).toContain(`Flex usado (além dos tetos)${brl(spent)}Flex gerado (creditado na aprovação)${brl(0)}`);
+    // The client's credit in view too, then the decision.
+    await desk.getByRole('heading', { name: 'Crédito do cliente' }).waitFor(WAIT);
     expect(await scrollsSideways(desk)).toBe(false);
+    await desk.getByRole('button', { name: 'Aprovar' }).click();
+    await expect.poll(() => desk.getByRole('status').filter({ hasText: 'Pedido aprovado' }).count(), WAIT).toBe(1);
+    const approved = await db.pool.query('select situa from app.pedidos where id = $1', [orderId]);
+    expect(approved.rows).toEqual([{ situa: 2 }]);
   });
 });
