@@ -17,6 +17,7 @@ import { generateVapidKeys } from '../notifications/vapid.ts';
 import { grantServerRole } from '../provisioning/grant.ts';
 import { provision } from '../provisioning/provision.ts';
 import { defaultWebRoot } from '../web/routes.ts';
+import { seedDemoMoney } from './money.ts';
 import { createDemoUsers, DEMO_PASSWORD, type DemoLogin } from './users.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -84,7 +85,10 @@ async function prepare(adminUrl: string, url: string, dataDir: string, scale: Fi
     say(`ERP ready in ${(summary.ms / 1000).toFixed(1)} s`);
     say('provisioning the app schema');
     await provision(pool, { log: (line: string) => say(`  ${line}`) });
-    const logins = await createDemoUsers(createDb(pool));
+    const db = createDb(pool);
+    const logins = await createDemoUsers(db);
+    say('setting credit limits and flex balances');
+    await seedDemoMoney(db);
     writeFileSync(readyFile, JSON.stringify({ scale, createdAt: new Date().toISOString(), logins }, null, 2));
     return logins;
   } finally {

@@ -3,8 +3,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Health, Session } from '@campo/shared';
+import type { FlexBalancePage, Health, Session } from '@campo/shared';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_FLEX_BALANCE } from './money.ts';
 import { DEMO_PASSWORD } from './users.ts';
 
 const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
@@ -60,6 +61,22 @@ describe('campo demo', () => {
         headers: { authorization: `Bearer ${session.token}` },
       });
       expect(key.status).toBe(200);
+      // The money rules are at work: flex on, and the representative starts with a balance.
+      const manager = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: 'gerente1@demo.campo', password: DEMO_PASSWORD }),
+      });
+      const bearer = { authorization: `Bearer ${((await manager.json()) as Session).token}` };
+      const rules = await fetch(`http://127.0.0.1:${port}/api/v1/catalog/company/money-rules`, { headers: bearer });
+      expect(await rules.json()).toEqual({
+        creditPolicy: 'flag',
+        flexCreditSharePercent: 50,
+        flexMaxBeyondCeilingPoints: 5,
+      });
+      const balances = await fetch(`http://127.0.0.1:${port}/api/v1/flex/balances`, { headers: bearer });
+      const page = (await balances.json()) as FlexBalancePage;
+      expect(page.items.find((b) => b.codVendedor === session.user.codVendedor)?.saldo).toBe(DEMO_FLEX_BALANCE);
     });
     expect(first).toMatch(/creating the reference ERP \(tiny\)/);
     expect(first).toMatch(/gerente1@demo\.campo/);
