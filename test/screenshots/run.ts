@@ -78,6 +78,11 @@ async function representative(page: Page): Promise<void> {
   }
   await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 400));
   await shoot(page, 'rep-360-carrinho');
+  // Sent, so the supervisor's queue below has an order to show with its credit.
+  await page.getByRole('button', { name: 'Enviar pedido' }).click();
+  await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
+  await open(page, '/flex');
+  await shoot(page, 'rep-360-saldo-flex');
   await open(page, '/funil');
   await shoot(page, 'rep-360-funil');
   await open(page, '/sac');
