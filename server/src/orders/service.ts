@@ -36,7 +36,7 @@ import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Pipeline, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { creditFlex, releaseFlex, reserveFlex } from '../flex/service.ts';
+import { creditFlex, releaseFlex, reserveNewOrderFlex } from '../flex/service.ts';
 import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
@@ -206,17 +206,18 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
 /** The collections an order's transaction writes documents of, announced once it committed. */
 type Changed = 'pedidos' | 'clientes' | 'ajustes';
 /** The statement that writes the representative's flex document, sent behind the order's row. */
-type FlexLog = NonNullable<Awaited<ReturnType<typeof reserveFlex>>['log']>;
+type FlexLog = NonNullable<Awaited<ReturnType<typeof reserveNewOrderFlex>>['log']>;
 
 /**
  * An order that spends flex reserves it from its representative's balance, in its own
  * transaction and after the client's credit lock (the order's first statement), so of orders
  * that arrive together each is judged on what the one before it left. One the balance no
  * longer covers is refused, each line beyond its ceiling with FLEX_BALANCE_INSUFFICIENT and
- * the balance now; the rep fixes and resends, as with any refusal.
+ * the balance now; the rep fixes and resends, as with any refusal. One round trip of the
+ * order's pipeline (the ledger's reserveNewOrderFlex: the order's id is its own).
  */
 async function reserveOrderFlex(
-  tx: Tx,
+  p: Pipeline,
   auth: RepresentativeAuth,
   idPedido: number,
   checked: ReturnType<typeof priceAndCheck>,
@@ -224,8 +225,8 @@ async function reserveOrderFlex(
   const needed = checked.flex.spent;
   const move = { idEmpresa: auth.idEmpresa, codVendedor: auth.codVendedor, idPedido, by: auth.login };
   // The order's row comes later: the balance's document is written behind it (insertOrderTx).
-  const reserved = await reserveFlex(tx, { ...move, amount: needed, beforeOrderRow: true });
-  if (reserved.passed) return reserved.log ?? null;
+  const reserved = await reserveNewOrderFlex(p, { ...move, amount: needed });
+  if (reserved.passed) return reserved.log;
   const saldo = reserved.saldo;
   throw refused(
     checked.lines.flatMap((l, i) =>
@@ -557,7 +558,7 @@ async function createOrderTx(
       }
       const checked = priceAndCheck(auth, input, date, context);
       // Only an order that spends flex pays the reservation's statements.
-      const flexLog = checked.flex.spent > 0 ? await reserveOrderFlex(p.tx(), auth, context.idPedido, checked) : null;
+      const flexLog = checked.flex.spent > 0 ? await reserveOrderFlex(p, auth, context.idPedido, checked) : null;
       const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context, flexLog);
       return { status: 201, replayed: false, ...created };
     },
