@@ -127,7 +127,8 @@ export async function reserveNewOrderFlex(
         idPedido: m.idPedido,
         valor,
         criadoPor: m.by,
-        perRep: FLEX_SYNC_ENTRIES,
+        // With its own entry, the document's FLEX_SYNC_ENTRIES.
+        perRep: FLEX_SYNC_ENTRIES - 1,
       }),
     ),
   ]);
