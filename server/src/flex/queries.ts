@@ -1,5 +1,6 @@
 import type { FlexMove } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
+import { collectionLockKey } from '../changelog/changelog.ts';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 
@@ -14,12 +15,22 @@ import type { Tx } from '../db/scope.ts';
  * orders that arrive together the first to arrive spends first.
  */
 export async function lockBalance(tx: Tx, idEmpresa: number, codVendedor: number): Promise<void> {
-  await lockBalanceSql(idEmpresa, codVendedor).execute(tx);
+  await sql`${sql.raw(PREPARED)}select ${balanceLock(idEmpresa, codVendedor)}`.execute(tx);
 }
 
-/** lockBalance's statement, for a caller that sends it in its own pipeline. */
-export const lockBalanceSql = (idEmpresa: number, codVendedor: number) =>
-  sql`${sql.raw(PREPARED)}select pg_advisory_xact_lock(hashtextextended(${`campo.flex:${idEmpresa}:${codVendedor}`}, 0))`;
+function balanceLock(idEmpresa: number, codVendedor: number) {
+  return sql`pg_advisory_xact_lock(hashtextextended(${`campo.flex:${idEmpresa}:${codVendedor}`}, 0))`;
+}
+
+/**
+ * lockBalance for a new order's reservation, sent in the order's pipeline, and after it the
+ * shared lock of the change log's collection ajustes, which the order's last statement writes
+ * the representative's document in (the change log's rule for a touch, touchDocuments): in
+ * this order, as every move of a balance takes them.
+ */
+export const lockOrderBalanceSql = (idEmpresa: number, codVendedor: number) =>
+  sql`${sql.raw(PREPARED)}select ${balanceLock(idEmpresa, codVendedor)},
+                                 pg_advisory_xact_lock_shared(hashtext(${collectionLockKey('ajustes')}), ${idEmpresa})`;
 
 /**
  * Adds to a balance, creating its row when the representative has none yet: one statement, so
@@ -269,7 +280,7 @@ export type OrderReservationRow = { [K in keyof EntryRow]: EntryRow[K] | null } 
 };
 
 /**
- * A new order's reservation in one statement, sent behind lockBalanceSql: the conditional
+ * A new order's reservation in one statement, sent behind lockOrderBalanceSql: the conditional
  * debit, then its entry, written only when the debit passed, so one that does not cover moves
  * nothing; and, for the representative's document, their latest `perRep` entries before it
  * with each order's number. The order's id is its own, drawn in its transaction, so no other

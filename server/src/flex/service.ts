@@ -18,13 +18,13 @@ import {
 } from '@campo/shared';
 import type { RawBuilder } from 'kysely';
 import { reaches, scopeOf, teamScope } from '../auth/authorize.ts';
-import { drawnDocumentTouch } from '../changelog/changelog.ts';
+import { drawnDocumentWrite } from '../changelog/changelog.ts';
 import { drawnNumber } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Pipeline, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound, validationFailed } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
-import { entryOf, flexDocument, orderNumberOf, relogFlex } from './documents.ts';
+import { entryOf, flexDocument, relogFlex } from './documents.ts';
 import type { EntryRow } from './queries.ts';
 import * as q from './queries.ts';
 
@@ -99,27 +99,28 @@ export async function reserveFlex(tx: Tx, m: OrderFlexMove & { amount: number })
 
 export interface NewOrderReservation extends FlexMoveResult {
   /**
-   * When the balance moved: the statement that writes the representative's document, for the
-   * order to send in its transaction once its row is written (it reads the order's number there).
+   * When the balance moved: the change-log write of the representative's document (the
+   * change log's drawnDocumentWrite), for the order's last statement, which has its row: the
+   * reservation's entry shows the order's number, read there.
    */
-  log: RawBuilder<{ escrito: boolean }> | null;
+  write: RawBuilder<unknown> | null;
 }
 
 /**
  * reserveFlex for an order whose row is not written yet, under the id its own transaction drew
  * (so no other transaction can reserve for it): two statements in one round trip of the order's
- * pipeline, the balance's lock and the reservation (queries.ts, reserveForOrderSql), instead of
- * four. The document is built from the entries the reservation read and its own entry, and
- * written by the statement answered as `log`, which the order sends behind its row: the entry
- * shows the order's number, drawn there.
+ * pipeline, the locks (queries.ts, lockOrderBalanceSql) and the reservation (reserveForOrderSql),
+ * instead of four statements in three. The document is built from the entries the reservation
+ * read and its own entry, and written by the order's last statement (`write`), with the order's
+ * number as `orderNumber` reads it there.
  */
 export async function reserveNewOrderFlex(
   p: Pick<Pipeline, 'send'>,
-  m: OrderFlexMove & { amount: number },
+  m: OrderFlexMove & { amount: number; orderNumber: RawBuilder<number> },
 ): Promise<NewOrderReservation> {
   const valor = positiveCents(m.amount);
   const [, rows] = await Promise.all([
-    p.send(q.lockBalanceSql(m.idEmpresa, m.codVendedor)),
+    p.send(q.lockOrderBalanceSql(m.idEmpresa, m.codVendedor)),
     p.send(
       q.reserveForOrderSql({
         idEmpresa: m.idEmpresa,
@@ -136,9 +137,9 @@ export async function reserveNewOrderFlex(
   if (!head) throw new Error('flex: the reservation answered no row');
   const saldo = Number(head.saldo);
   if (head.novo_id === null || head.novo_em === null) {
-    return { passed: false, saldo, valor: 0, repeated: false, log: null };
+    return { passed: false, saldo, valor: 0, repeated: false, write: null };
   }
-  const drawn = drawnNumber(orderNumberOf(m.idEmpresa, m.idPedido));
+  const drawn = drawnNumber(m.orderNumber);
   const own = entryOf({
     id: head.novo_id,
     cod_vendedor: m.codVendedor,
@@ -158,7 +159,7 @@ export async function reserveNewOrderFlex(
     saldo,
     valor: -valor,
     repeated: false,
-    log: drawnDocumentTouch(m.idEmpresa, 'ajustes', doc, drawn),
+    write: drawnDocumentWrite(m.idEmpresa, 'ajustes', doc, drawn),
   };
 }
 

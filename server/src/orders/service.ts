@@ -205,8 +205,8 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
 
 /** The collections an order's transaction writes documents of, announced once it committed. */
 type Changed = 'pedidos' | 'clientes' | 'ajustes';
-/** The statement that writes the representative's flex document, sent behind the order's row. */
-type FlexLog = NonNullable<Awaited<ReturnType<typeof reserveNewOrderFlex>>['log']>;
+/** The change-log write of the representative's flex document, in the order's last statement. */
+type FlexWrite = NonNullable<Awaited<ReturnType<typeof reserveNewOrderFlex>>['write']>;
 
 /**
  * An order that spends flex reserves it from its representative's balance, in its own
@@ -221,12 +221,13 @@ async function reserveOrderFlex(
   auth: RepresentativeAuth,
   idPedido: number,
   checked: ReturnType<typeof priceAndCheck>,
-): Promise<FlexLog | null> {
+): Promise<FlexWrite | null> {
   const needed = checked.flex.spent;
   const move = { idEmpresa: auth.idEmpresa, codVendedor: auth.codVendedor, idPedido, by: auth.login };
-  // The order's row comes later: the balance's document is written behind it (insertOrderTx).
-  const reserved = await reserveNewOrderFlex(p, { ...move, amount: needed });
-  if (reserved.passed) return reserved.log;
+  // The order's row comes later: the balance's document is written with the rest, which reads
+  // the number that row drew (insertOrderTx).
+  const reserved = await reserveNewOrderFlex(p, { ...move, amount: needed, orderNumber: q.drawnOrderNumber });
+  if (reserved.passed) return reserved.write;
   const saldo = reserved.saldo;
   throw refused(
     checked.lines.flatMap((l, i) =>
@@ -333,7 +334,7 @@ async function insertOrderTx(
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
   context: Pick<q.OrderContext, 'audience' | 'idPedido' | 'now'>,
-  flexLog: FlexLog | null,
+  flexWrite: FlexWrite | null,
 ): Promise<{ body: Order; changed: Changed[]; clientDocumentLeft: boolean }> {
   const { client, idPauta, endEntrega, condicao, lines, totals, credit } = checked;
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
@@ -451,19 +452,14 @@ async function insertOrderTx(
       clientLogged: clientDocumentLogged(auth.idEmpresa, body.idCliente, body.codVendedor),
       // The approvers hear of it exactly when it commits.
       outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, context.audience, drawn),
+      // The representative's balance document, when the order spent flex (reserveOrderFlex).
+      ajustes: flexWrite,
     },
   );
-  // The order's row, the rest, the flex balance's document (it reads the order's number) and
-  // COMMIT in one round trip.
-  const [[numbered], [written], flexWritten] = await Promise.all([
-    p.send(row),
-    p.send(rest),
-    flexLog ? p.send(flexLog) : Promise.resolve([]),
-    p.commit(),
-  ]);
+  // The order's row, the rest and COMMIT in one round trip.
+  const [[numbered], [written]] = await Promise.all([p.send(row), p.send(rest), p.commit()]);
   body.numPedSar = (numbered as { num_ped_sar: number }).num_ped_sar;
-  const changed: Changed[] = (['pedidos', 'clientes'] as const).filter((c) => written?.[c]);
-  if (flexWritten[0]?.escrito) changed.push('ajustes');
+  const changed: Changed[] = (['pedidos', 'clientes', 'ajustes'] as const).filter((c) => written?.[c]);
   // No logged document to move the date in (a client new since the last refresh): the caller
   // builds it whole once the order committed. One logged with a later date stands as it is.
   return { body, changed, clientDocumentLeft: !written?.cliente_logado };
@@ -558,8 +554,8 @@ async function createOrderTx(
       }
       const checked = priceAndCheck(auth, input, date, context);
       // Only an order that spends flex pays the reservation's statements.
-      const flexLog = checked.flex.spent > 0 ? await reserveOrderFlex(p, auth, context.idPedido, checked) : null;
-      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context, flexLog);
+      const flexWrite = checked.flex.spent > 0 ? await reserveOrderFlex(p, auth, context.idPedido, checked) : null;
+      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context, flexWrite);
       return { status: 201, replayed: false, ...created };
     },
   );
