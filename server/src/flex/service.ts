@@ -25,7 +25,6 @@ import { type Pipeline, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound, validationFailed } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import { entryOf, flexDocument, relogFlex } from './documents.ts';
-import type { EntryRow } from './queries.ts';
 import * as q from './queries.ts';
 
 /** An order's move of a balance, as reserveFlex, releaseFlex and creditFlex take it. */
@@ -152,7 +151,7 @@ export async function reserveNewOrderFlex(
     criado_em: head.novo_em,
   });
   // The statement's read does not see the entry it writes: the others are the earlier ones.
-  const others = rows.flatMap((r) => (r.id === null ? [] : [entryOf(r as EntryRow)]));
+  const others = rows.flatMap((r) => (r.id === null ? [] : [entryOf(r as q.EntryRow)]));
   const doc = flexDocument(m.codVendedor, saldo, [own, ...others]);
   return {
     passed: true,

@@ -495,8 +495,9 @@ export async function createOrder(
  * (docs/orders.md, "Cost"). BEGIN, the scope with the key's and the collections' locks, and
  * the context read (with the push audience and the order's id) go out together; then the
  * order's row, the rest of the order (lines, history, key, the change-log revisions of the
- * order and its client, the approvers' push messages) and COMMIT. The devices hear of the revisions once
- * the transaction committed (announceCommitted).
+ * order and its client, the approvers' push messages) and COMMIT. An order that spends flex
+ * sends two more, its reservation, in a round trip between the two (reserveOrderFlex). The
+ * devices hear of the revisions once the transaction committed (announceCommitted).
  */
 async function createOrderTx(
   db: Db,
