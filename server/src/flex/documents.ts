@@ -10,7 +10,8 @@ import type { Tx } from '../db/scope.ts';
 import { type EntryRow, selectSyncBalances, selectSyncEntries } from './queries.ts';
 
 export const FLEX_DOCUMENT = 'flex';
-const keyOf = (codVendedor: number) => `${FLEX_DOCUMENT}@${codVendedor}`;
+/** A representative's document's key in the change log. */
+export const flexDocumentKey = (codVendedor: number) => `${FLEX_DOCUMENT}@${codVendedor}`;
 
 export const entryOf = (r: EntryRow): FlexEntry => ({
   id: Number(r.id),
@@ -27,7 +28,7 @@ export const entryOf = (r: EntryRow): FlexEntry => ({
 /** One representative's document, from their balance and their latest entries (newest first). */
 export function flexDocument(codVendedor: number, saldo: number, lancamentos: FlexEntry[]): SyncDoc {
   return {
-    chave: keyOf(codVendedor),
+    chave: flexDocumentKey(codVendedor),
     escopo: codVendedor,
     documento: FLEX_DOCUMENT,
     doc: {

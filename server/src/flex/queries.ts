@@ -277,13 +277,18 @@ export type OrderReservationRow = { [K in keyof EntryRow]: EntryRow[K] | null } 
   /** The reservation's entry; null when the balance did not cover it (nothing moved). */
   novo_id: number | null;
   novo_em: Date | null;
+  /** The representative's document as the change log holds it (its stored JSON); null: none logged. */
+  documento: string | null;
 };
 
 /**
  * A new order's reservation in one statement, sent behind lockOrderBalanceSql: the conditional
  * debit, then its entry, written only when the debit passed, so one that does not cover moves
- * nothing; and, for the representative's document, their latest `perRep` entries before it
- * with each order's number. The order's id is its own, drawn in its transaction, so no other
+ * nothing; and, for the representative's document, the one the change log holds (`chave`), or,
+ * when none is logged, their latest `perRep` entries before it with each order's number. Every
+ * move writes the document in its transaction and the collection's shared lock is held, so the
+ * logged one is the ledger's latest entries as the loader builds them: one row read instead of
+ * fifty and their orders. The order's id is its own, drawn in its transaction, so no other
  * reservation can name it: the entry needs no claim before the debit (the generic path's
  * insertMove), and a repeat is a unique violation, never a silent second debit. Its own
  * statement after the lock's, not one with it: a statement reads from the snapshot it started
@@ -295,6 +300,8 @@ export function reserveForOrderSql(m: {
   idPedido: number;
   valor: number;
   criadoPor: string;
+  /** The representative's document's key in the change log (collection ajustes). */
+  chave: string;
   perRep: number;
 }): RawBuilder<OrderReservationRow> {
   const empresa = sql`${m.idEmpresa}::integer`;
@@ -313,15 +320,18 @@ export function reserveForOrderSql(m: {
     select coalesce((select d.saldo from debito d),
                     (select s.saldo from app.flex_saldos s where s.id_empresa = ${empresa} and s.cod_vendedor = ${vendedor}),
                     0) as saldo,
-           n.id as novo_id, n.criado_em as novo_em,
+           n.id as novo_id, n.criado_em as novo_em, g.dados as documento,
            l.id, l.cod_vendedor, l.tipo, l.valor, l.id_pedido, p.num_ped_sar, l.motivo, l.criado_por, l.criado_em
       from (select 1) um
       left join novo n on true
       -- Read only when it moved: a refusal needs the balance alone.
+      left join app.sync_alteracoes g
+             on n.id is not null and g.id_empresa = ${empresa} and g.colecao = 'ajustes' and g.chave = ${m.chave}::text
+            and not g.excluido and g.dados is not null
       left join lateral (
             select x.id, x.cod_vendedor, x.tipo, x.valor, x.id_pedido, x.motivo, x.criado_por, x.criado_em
               from app.flex_lancamentos x
-             where n.id is not null and x.id_empresa = ${empresa} and x.cod_vendedor = ${vendedor}
+             where n.id is not null and g.dados is null and x.id_empresa = ${empresa} and x.cod_vendedor = ${vendedor}
              order by x.criado_em desc, x.id desc
              limit ${m.perRep}::integer) l on true
       left join app.pedidos p on p.id_empresa = ${empresa} and p.id = l.id_pedido

@@ -10,6 +10,7 @@ import {
   type FlexAdjustment,
   type FlexAdjustmentResult,
   type FlexBalancePage,
+  type FlexEntry,
   type FlexEntryPage,
   type FlexMove,
   formatBrl,
@@ -24,7 +25,7 @@ import type { Db } from '../db/kysely.ts';
 import { type Pipeline, type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound, validationFailed } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
-import { entryOf, flexDocument, relogFlex } from './documents.ts';
+import { entryOf, flexDocument, flexDocumentKey, relogFlex } from './documents.ts';
 import * as q from './queries.ts';
 
 /** An order's move of a balance, as reserveFlex, releaseFlex and creditFlex take it. */
@@ -127,6 +128,7 @@ export async function reserveNewOrderFlex(
         idPedido: m.idPedido,
         valor,
         criadoPor: m.by,
+        chave: flexDocumentKey(m.codVendedor),
         // With its own entry, the document's FLEX_SYNC_ENTRIES.
         perRep: FLEX_SYNC_ENTRIES - 1,
       }),
@@ -150,8 +152,12 @@ export async function reserveNewOrderFlex(
     criado_por: m.by,
     criado_em: head.novo_em,
   });
-  // The statement's read does not see the entry it writes: the others are the earlier ones.
-  const others = rows.flatMap((r) => (r.id === null ? [] : [entryOf(r as q.EntryRow)]));
+  // The logged document's entries, or those read without one; the statement's read does not
+  // see the entry it writes: the others are the earlier ones.
+  const others =
+    head.documento === null
+      ? rows.flatMap((r) => (r.id === null ? [] : [entryOf(r as q.EntryRow)]))
+      : (JSON.parse(head.documento) as { flex: { lancamentos: FlexEntry[] } }).flex.lancamentos;
   const doc = flexDocument(m.codVendedor, saldo, [own, ...others]);
   return {
     passed: true,
