@@ -230,7 +230,7 @@ describe('hot paths plan once per connection', () => {
       itens: order.itens.map((l, k) => ({ ...l, descontoPercent: k === 0 ? 7 : k === 1 ? -2 : 0 })),
     };
     // BEGIN, the scope and the context; the balance's and the flex document's locks, and the
-    // reservation (debit, entry, the document's other entries); the order, the rest (the flex
+    // reservation (debit, entry, the logged document or the ledger's entries); the order, the rest (the flex
     // document with it) and COMMIT. Before, the reservation took four statements in three round
     // trips of their own, three of them unprepared, and the document one more statement.
     const res = await orderStatements(spending, [0, 0, 0, 1, 1, 2, 2, 2]);
