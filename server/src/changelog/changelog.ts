@@ -170,38 +170,15 @@ export async function touchSqlDocuments(
  * (the order's), with a number the statement draws in place of `drawn`'s placeholder (the
  * order's own number): the same text and hash as the document written with the number in it.
  */
-export function drawnDocumentWrite(
-  idEmpresa: number,
-  colecao: SyncCollection,
-  doc: SyncDoc,
-  drawn: DrawnNumber,
-  /** A FROM item the document's row is joined to (a lock taken before it), if any. */
-  after?: RawBuilder<unknown>,
-) {
+export function drawnDocumentWrite(idEmpresa: number, colecao: SyncCollection, doc: SyncDoc, drawn: DrawnNumber) {
   const json = JSON.stringify(doc.doc);
   return upsertRevisions(
     idEmpresa,
     colecao,
     sql`(select ${doc.chave}::text as chave, ${doc.escopo}::integer as escopo, ${doc.documento}::text as documento,
-                md5(${splicedBytes(json, drawn)}) as hash, ${splicedText(asciiJson(json), drawn)} as dados
-           ${after ? sql`from ${after}` : sql``})`,
+                md5(${splicedBytes(json, drawn)}) as hash, ${splicedText(asciiJson(json), drawn)} as dados)`,
     false,
   );
-}
-
-/**
- * drawnDocumentWrite as a statement of its own, sent behind the statement that draws the
- * number (a flex reservation's document, behind its order's row), with the collection's shared
- * lock (touchDocuments). Answers whether it wrote; the caller announces the change once its
- * transaction committed (announceCommitted).
- */
-export function drawnDocumentTouch(idEmpresa: number, colecao: SyncCollection, doc: SyncDoc, drawn: DrawnNumber) {
-  return sql<{ escrito: boolean }>`${sql.raw(PREPARED)}
-    with trava as materialized (
-      select pg_advisory_xact_lock_shared(hashtext(${collectionLockKey(colecao)}), ${idEmpresa}) as ok
-    ),
-    gravadas as (${drawnDocumentWrite(idEmpresa, colecao, doc, drawn, sql`trava`)})
-    select exists (select 1 from gravadas) as escrito`;
 }
 
 /** The documents as rows (chave, escopo, documento, hash, dados): a FROM item named t. */

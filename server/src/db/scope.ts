@@ -2,16 +2,7 @@
 // first statement sets campo.id_empresa (and campo.cod_vendedor for a representative). The
 // row-level security policies on the app tables read those settings, so a query that forgets
 // its tenant filter still sees only the caller's rows (defence in depth; see docs/security.md).
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type RawBuilder,
-  type Transaction,
-} from 'kysely';
+import { CompiledQuery, type RawBuilder, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { Batch, type BatchStatement } from './batch.ts';
 import type { Db } from './kysely.ts';
@@ -87,41 +78,6 @@ export interface Pipeline {
    * fails when a statement before it failed (that statement's promise fails too).
    */
   commit(): Promise<void>;
-  /**
-   * The transaction as a Tx, for another domain's function that takes one (the flex ledger's
-   * reservation): each of its statements goes out behind those sent, in a batch of its own.
-   * Neither BEGIN, COMMIT nor ROLLBACK: the pipeline owns the transaction.
-   */
-  tx(): Tx;
-}
-
-/** A Tx whose statements run through `run`, on the pipeline's connection and transaction. */
-function pipelineTx(run: (query: CompiledQuery) => Promise<unknown[]>): Tx {
-  const connection: DatabaseConnection = {
-    executeQuery: async <O>(query: CompiledQuery) => ({ rows: (await run(query)) as O[] }),
-    streamQuery: () => {
-      throw new Error('a pipelined transaction does not stream');
-    },
-  };
-  const owned = () => Promise.reject(new Error('the pipeline owns its transaction'));
-  const db = new Kysely<DB>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => ({
-        init: async () => undefined,
-        acquireConnection: async () => connection,
-        beginTransaction: owned,
-        commitTransaction: owned,
-        rollbackTransaction: owned,
-        releaseConnection: async () => undefined,
-        destroy: async () => undefined,
-      }),
-      createIntrospector: (k) => new PostgresIntrospector(k),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  });
-  // A Kysely on the transaction's connection: what a Tx is, short of its own commit.
-  return db as unknown as Tx;
 }
 
 /**
@@ -183,7 +139,6 @@ export async function withScopePipelined<T, R>(
       ended = true;
       return handled(run(CompiledQuery.raw(`${PREPARED}commit`)).then(() => undefined));
     },
-    tx: () => pipelineTx(run),
   };
   try {
     void run(CompiledQuery.raw(`${PREPARED}begin`));

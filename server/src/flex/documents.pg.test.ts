@@ -2,7 +2,7 @@
 // "Who sees what"): every move of a balance (a manager's adjustment, an order's reservation,
 // approval and rejection) writes it in its own transaction, so a device already in sync pulls
 // the new balance and entry from its checkpoint; only its representative pulls it.
-import { lineFlex, type Order, round2, type SyncPull } from '@campo/shared';
+import { FLEX_SYNC_ENTRIES, lineFlex, type Order, round2, type SyncPull } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import {
@@ -179,6 +179,42 @@ describe("the representative's flex document reaches their device", () => {
       [`flex@${rep.codVendedor}`],
     );
     expect(after.rows).toEqual(before.rows);
+    expect(flexIn(await pull('rep'))).toEqual([]);
+  });
+
+  it("a ledger longer than the document: an order's reservation keeps its latest entries, as the refresh", async () => {
+    // Older moves than any the document holds, more than it holds, and the balance their sum;
+    // written here behind the change log's back, so none is logged: the order reads the
+    // ledger's entries.
+    await db.pool.query(
+      `with lote as (
+         insert into app.flex_lancamentos (id_empresa, cod_vendedor, tipo, valor, motivo, criado_por, criado_em)
+         select $1, $2, 'ajuste', 1, 'Lote ' || g, 'test', now() - make_interval(days => g)
+           from generate_series(1, $3::integer) g),
+       esquecido as (delete from app.sync_alteracoes where id_empresa = $1 and colecao = 'ajustes' and chave = $4)
+       update app.flex_saldos set saldo = saldo + $3 where id_empresa = $1 and cod_vendedor = $2`,
+      [rep.idEmpresa, rep.codVendedor, FLEX_SYNC_ENTRIES + 10, `flex@${rep.codVendedor}`],
+    );
+    const order = () =>
+      postOrder(as.rep, { idCliente, itens: [{ idProduto: product.id, quantidade: 1, descontoPercent: 9 }] });
+    const first = await created(await order());
+    let [doc] = flexIn(await pull('rep'));
+    expect(doc?.flex.lancamentos).toHaveLength(FLEX_SYNC_ENTRIES);
+    expect(doc?.flex.lancamentos[0]).toMatchObject({ tipo: 'reserva', numPedSar: first.numPedSar });
+    expect(doc?.flex.lancamentos.at(-1)?.motivo).toBe(`Lote ${FLEX_SYNC_ENTRIES - 5}`);
+    await refreshCollection(createDb(db.pool), rep.idEmpresa, 'ajustes');
+    expect(flexIn(await pull('rep'))).toEqual([]);
+
+    // Logged now: the next order builds on the logged document, one entry more, one less.
+    const second = await created(await order());
+    [doc] = flexIn(await pull('rep'));
+    expect(doc?.flex.lancamentos).toHaveLength(FLEX_SYNC_ENTRIES);
+    expect(doc?.flex.lancamentos.slice(0, 2)).toMatchObject([
+      { tipo: 'reserva', numPedSar: second.numPedSar },
+      { tipo: 'reserva', numPedSar: first.numPedSar },
+    ]);
+    expect(doc?.flex.lancamentos.at(-1)?.motivo).toBe(`Lote ${FLEX_SYNC_ENTRIES - 6}`);
+    await refreshCollection(createDb(db.pool), rep.idEmpresa, 'ajustes');
     expect(flexIn(await pull('rep'))).toEqual([]);
   });
 });

@@ -4,14 +4,14 @@
 // move writes it again in the moving transaction (service.ts), so the phone hears of a credit
 // or an adjustment as soon as it commits; the collection's refresh builds every one.
 import { decodeLossless, FLEX_SYNC_ENTRIES, type FlexEntry, type FlexMove } from '@campo/shared';
-import { sql } from 'kysely';
 import { touchDocuments } from '../changelog/changelog.ts';
 import type { SyncDoc } from '../changelog/collection.ts';
 import type { Tx } from '../db/scope.ts';
 import { type EntryRow, selectSyncBalances, selectSyncEntries } from './queries.ts';
 
 export const FLEX_DOCUMENT = 'flex';
-const keyOf = (codVendedor: number) => `${FLEX_DOCUMENT}@${codVendedor}`;
+/** A representative's document's key in the change log. */
+export const flexDocumentKey = (codVendedor: number) => `${FLEX_DOCUMENT}@${codVendedor}`;
 
 export const entryOf = (r: EntryRow): FlexEntry => ({
   id: Number(r.id),
@@ -28,7 +28,7 @@ export const entryOf = (r: EntryRow): FlexEntry => ({
 /** One representative's document, from their balance and their latest entries (newest first). */
 export function flexDocument(codVendedor: number, saldo: number, lancamentos: FlexEntry[]): SyncDoc {
   return {
-    chave: keyOf(codVendedor),
+    chave: flexDocumentKey(codVendedor),
     escopo: codVendedor,
     documento: FLEX_DOCUMENT,
     doc: {
@@ -71,7 +71,3 @@ export function loadFlexDocsOfKeys(tx: Tx, idEmpresa: number, chaves: string[] |
 export async function relogFlex(tx: Tx, idEmpresa: number, codVendedor: number): Promise<void> {
   await touchDocuments(tx, idEmpresa, 'ajustes', codVendedor, await loadFlexDocs(tx, idEmpresa, [codVendedor]));
 }
-
-/** The order's number, read from its row: the value of a reservation's drawn number. */
-export const orderNumberOf = (idEmpresa: number, idPedido: number) =>
-  sql<number>`(select p.num_ped_sar from app.pedidos p where p.id_empresa = ${idEmpresa} and p.id = ${idPedido})`;

@@ -245,6 +245,19 @@ export interface OrderRestWrites {
   clientLogged: RawBuilder<boolean>;
   /** The approvers' push messages (notifications' pendingApprovalOutbox); null: nobody to tell. */
   outbox: RawBuilder<unknown> | null;
+  /**
+   * The change-log revision of the representative's flex document, for an order that spends
+   * flex (the flex ledger's reserveNewOrderFlex, which took the collection's lock); null: none.
+   */
+  ajustes: RawBuilder<unknown> | null;
+}
+
+/** Which of the documents insertOrderRestSql writes changed (the caller announces them), and whether the client's is logged. */
+export interface OrderRestWritten {
+  pedidos: boolean;
+  clientes: boolean;
+  ajustes: boolean;
+  cliente_logado: boolean;
 }
 
 /**
@@ -256,8 +269,9 @@ export const drawnOrderNumber = sql<number>`(select numero.num_ped_sar from nume
 /**
  * The rest of a new order in one prepared statement: its lines, its first history entry
  * (pending approval, by `usuario`), the answer stored under its Idempotency-Key, the
- * change-log revisions of the order's and its client's documents (whether each was written:
- * the caller announces them once committed), and the approvers' push messages. Not with the order's row: the representative's row-level
+ * change-log revisions of the order's and its client's documents and, when it spent flex, of
+ * its representative's flex document (whether each was written: the caller announces them once
+ * committed), and the approvers' push messages. Not with the order's row: the representative's row-level
  * policies on lines and history look the order up, and a statement does not see its own
  * inserts; the client's document reads the client's last order date, which needs the order's
  * row too. Sent with the order's row (and COMMIT), in the same round trip: it reads the number
@@ -277,9 +291,9 @@ export function insertOrderRestSql(
     corpo_resposta: RawBuilder<Buffer>;
   },
   writes: OrderRestWrites,
-): RawBuilder<{ pedidos: boolean; clientes: boolean; cliente_logado: boolean }> {
+): RawBuilder<OrderRestWritten> {
   const col = <K extends keyof NewOrderLineRow>(k: K) => lines.map((l) => l[k] ?? null);
-  return sql<{ pedidos: boolean; clientes: boolean; cliente_logado: boolean }>`${sql.raw(PREPARED)}
+  return sql<OrderRestWritten>`${sql.raw(PREPARED)}
     with numero as (
       select p.num_ped_sar from app.pedidos p where p.id_empresa = ${idEmpresa} and p.id = ${idPedido}
     ),
@@ -312,9 +326,11 @@ export function insertOrderRestSql(
               ${key.corpo_resposta}, ${idPedido})
     ),
     ${writes.outbox ? sql`envios as (${writes.outbox}),` : sql``}
+    ${writes.ajustes ? sql`doc_flex as (${writes.ajustes}),` : sql``}
     doc_pedido as (${writes.pedidos}),
     doc_cliente as (${writes.clientes})
     select exists (select 1 from doc_pedido) as pedidos, exists (select 1 from doc_cliente) as clientes,
+           ${writes.ajustes ? sql`exists (select 1 from doc_flex)` : sql`false`} as ajustes,
            -- OR evaluates its second operand only when the first is false: the lookup runs only then.
            (exists (select 1 from doc_cliente) or ${writes.clientLogged}) as cliente_logado
     `;

@@ -36,7 +36,7 @@ import { drawnNumber, splicedBytes } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Pipeline, type Tx, withScope, withScopePipelined } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { creditFlex, releaseFlex, reserveFlex } from '../flex/service.ts';
+import { creditFlex, releaseFlex, reserveNewOrderFlex } from '../flex/service.ts';
 import type { AuthContext } from '../http/env.ts';
 import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
@@ -205,27 +205,29 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
 
 /** The collections an order's transaction writes documents of, announced once it committed. */
 type Changed = 'pedidos' | 'clientes' | 'ajustes';
-/** The statement that writes the representative's flex document, sent behind the order's row. */
-type FlexLog = NonNullable<Awaited<ReturnType<typeof reserveFlex>>['log']>;
+/** The change-log write of the representative's flex document, in the order's last statement. */
+type FlexWrite = NonNullable<Awaited<ReturnType<typeof reserveNewOrderFlex>>['write']>;
 
 /**
  * An order that spends flex reserves it from its representative's balance, in its own
  * transaction and after the client's credit lock (the order's first statement), so of orders
  * that arrive together each is judged on what the one before it left. One the balance no
  * longer covers is refused, each line beyond its ceiling with FLEX_BALANCE_INSUFFICIENT and
- * the balance now; the rep fixes and resends, as with any refusal.
+ * the balance now; the rep fixes and resends, as with any refusal. One round trip of the
+ * order's pipeline (the ledger's reserveNewOrderFlex: the order's id is its own).
  */
 async function reserveOrderFlex(
-  tx: Tx,
+  p: Pipeline,
   auth: RepresentativeAuth,
   idPedido: number,
   checked: ReturnType<typeof priceAndCheck>,
-): Promise<FlexLog | null> {
+): Promise<FlexWrite | null> {
   const needed = checked.flex.spent;
   const move = { idEmpresa: auth.idEmpresa, codVendedor: auth.codVendedor, idPedido, by: auth.login };
-  // The order's row comes later: the balance's document is written behind it (insertOrderTx).
-  const reserved = await reserveFlex(tx, { ...move, amount: needed, beforeOrderRow: true });
-  if (reserved.passed) return reserved.log ?? null;
+  // The order's row comes later: the balance's document is written with the rest, which reads
+  // the number that row drew (insertOrderTx).
+  const reserved = await reserveNewOrderFlex(p, { ...move, amount: needed, orderNumber: q.drawnOrderNumber });
+  if (reserved.passed) return reserved.write;
   const saldo = reserved.saldo;
   throw refused(
     checked.lines.flatMap((l, i) =>
@@ -332,7 +334,7 @@ async function insertOrderTx(
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
   context: Pick<q.OrderContext, 'audience' | 'idPedido' | 'now'>,
-  flexLog: FlexLog | null,
+  flexWrite: FlexWrite | null,
 ): Promise<{ body: Order; changed: Changed[]; clientDocumentLeft: boolean }> {
   const { client, idPauta, endEntrega, condicao, lines, totals, credit } = checked;
   const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
@@ -450,19 +452,14 @@ async function insertOrderTx(
       clientLogged: clientDocumentLogged(auth.idEmpresa, body.idCliente, body.codVendedor),
       // The approvers hear of it exactly when it commits.
       outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, context.audience, drawn),
+      // The representative's balance document, when the order spent flex (reserveOrderFlex).
+      ajustes: flexWrite,
     },
   );
-  // The order's row, the rest, the flex balance's document (it reads the order's number) and
-  // COMMIT in one round trip.
-  const [[numbered], [written], flexWritten] = await Promise.all([
-    p.send(row),
-    p.send(rest),
-    flexLog ? p.send(flexLog) : Promise.resolve([]),
-    p.commit(),
-  ]);
+  // The order's row, the rest and COMMIT in one round trip.
+  const [[numbered], [written]] = await Promise.all([p.send(row), p.send(rest), p.commit()]);
   body.numPedSar = (numbered as { num_ped_sar: number }).num_ped_sar;
-  const changed: Changed[] = (['pedidos', 'clientes'] as const).filter((c) => written?.[c]);
-  if (flexWritten[0]?.escrito) changed.push('ajustes');
+  const changed: Changed[] = (['pedidos', 'clientes', 'ajustes'] as const).filter((c) => written?.[c]);
   // No logged document to move the date in (a client new since the last refresh): the caller
   // builds it whole once the order committed. One logged with a later date stands as it is.
   return { body, changed, clientDocumentLeft: !written?.cliente_logado };
@@ -498,8 +495,9 @@ export async function createOrder(
  * (docs/orders.md, "Cost"). BEGIN, the scope with the key's and the collections' locks, and
  * the context read (with the push audience and the order's id) go out together; then the
  * order's row, the rest of the order (lines, history, key, the change-log revisions of the
- * order and its client, the approvers' push messages) and COMMIT. The devices hear of the revisions once
- * the transaction committed (announceCommitted).
+ * order and its client, the approvers' push messages) and COMMIT. An order that spends flex
+ * sends two more, its reservation, in a round trip between the two (reserveOrderFlex). The
+ * devices hear of the revisions once the transaction committed (announceCommitted).
  */
 async function createOrderTx(
   db: Db,
@@ -557,8 +555,8 @@ async function createOrderTx(
       }
       const checked = priceAndCheck(auth, input, date, context);
       // Only an order that spends flex pays the reservation's statements.
-      const flexLog = checked.flex.spent > 0 ? await reserveOrderFlex(p.tx(), auth, context.idPedido, checked) : null;
-      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context, flexLog);
+      const flexWrite = checked.flex.spent > 0 ? await reserveOrderFlex(p, auth, context.idPedido, checked) : null;
+      const created = await insertOrderTx(p, auth, input, checked, { key, hash }, context, flexWrite);
       return { status: 201, replayed: false, ...created };
     },
   );
