@@ -29,6 +29,11 @@ const LINES = 5;
 const PASSWORD = 'bench-password-1';
 /** Decided orders each representative already has before the run (see HISTORY_SQL). */
 const HISTORY_PER_REP = 2500;
+/**
+ * Of them, the latest approved and not invoiced yet (the last two days'): the open orders a
+ * client's credit counts. The older ones were invoiced, as a distributor's are.
+ */
+const OPEN_HISTORY = 48;
 const CAMPO = fileURLToPath(new URL('../../server/bin/campo.mjs', import.meta.url));
 
 interface Rep {
@@ -161,7 +166,8 @@ const HISTORY_SQL = `
   with pedido as (
     insert into app.pedidos (id_empresa, num_ped_sar, cod_vendedor, situa, id_cliente, nome_cliente, end_entrega,
                              id_pauta, valor_bruto, valor_total, decidido_por, decidido_em, criado_em)
-    select $1, app.proximo_num_ped_sar($1), $2, 2, ($3::integer[])[1 + g % cardinality($3::integer[])], 'Cliente',
+    select $1, app.proximo_num_ped_sar($1), $2, case when g <= ${OPEN_HISTORY} then 2 else 3 end,
+           ($3::integer[])[1 + g % cardinality($3::integer[])], 'Cliente',
            'Rua 1, Centro', 1, 10, 10, 'bench', now() - g * interval '1 hour', now() - g * interval '1 hour'
       from generate_series(1, $4::integer) g
     returning id, criado_em),
@@ -634,7 +640,7 @@ export async function benchOrders(): Promise<void> {
       'representatives with credit and flex on (issue #40: each client has a credit limit, policy `flag`; each',
       `order's first line is ${CEILING + 2} % on a ${CEILING} % ceiling, paid from the flex balance, its second 2 % above the list),`,
       'of the `small` fixture, PostgreSQL 18 with durable settings and pg_stat_statements',
-      `(planning tracked). Each representative has ${HISTORY_PER_REP} decided orders before the run (lines,`,
+      `(planning tracked). Each representative has ${HISTORY_PER_REP} decided orders before the run (${OPEN_HISTORY} of them approved and not invoiced; lines,`,
       'history, keys, change-log revisions), analyzed, as a distributor using Campo has: from empty tables,',
       'every connection planned scans of them whole and kept those plans for the run. The API runs as',
       `\`campo serve\` in its own process (server role bound by row-level security), with ${POOL_SIZE} connections to`,

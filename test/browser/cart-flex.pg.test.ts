@@ -270,7 +270,7 @@ describe('the cart with flex and credit, at 360 px', () => {
     expect(await scrollsSideways(phone)).toBe(false);
   });
 
-  it("shows the supervisor, at 1280 px, the flex per line and the credit, and approves", async () => {
+  it('shows the supervisor, at 1280 px, the flex per line and the credit, and approves', async () => {
     const desk = suite.pageOf(1);
     await desk.setViewportSize({ width: 1280, height: 800 });
     const [p1, p2] = rich.products;
