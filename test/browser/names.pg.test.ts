@@ -1,6 +1,6 @@
 // Names, not codes (issue #19): people see the ERP's names wherever a person, a list or a group
-// is named. The representative (360 px) sees the client's pauta by name in the cart and
-// themself by name in the order's history; the supervisor sees the representative's ERP name
+// is named. The representative (360 px) sees the client's pauta by name on the client's page,
+// the catalog's filter line and the cart, and themself by name in the order's history; the supervisor sees the representative's ERP name
 // in the approval queue and the review, and their own name in "aprovado por"; the manager sees
 // the representative's name in the company SAC and the names of groups, subgroups, pautas and
 // representatives in the rules list.
@@ -116,6 +116,13 @@ beforeAll(async () => {
 describe('names, not codes', () => {
   it("shows the representative the client's pauta by name, and themself by name in the order's history", async () => {
     const page = await open(0, REP.login);
+    // The client's page and the catalog's filter line (once "Filtros: pauta 3", issue #41).
+    await page.goto(`${server.url}/clientes/${sale.idCliente}`);
+    await page.locator('dl.facts dd', { hasText: sale.pauta }).waitFor(WAIT);
+    await page.goto(`${server.url}/catalogo?cliente=${sale.idCliente}`);
+    const filters = page.locator('.catalog-filters summary');
+    await filters.filter({ hasText: `Filtros: ${sale.pauta}` }).waitFor(WAIT);
+    expect(await filters.textContent()).not.toContain(`pauta ${sale.idPauta}`);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     const chosen = page.locator('.chosen-client');
     await chosen.getByText(sale.pauta, { exact: true }).waitFor(WAIT);
