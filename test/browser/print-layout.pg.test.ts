@@ -1,7 +1,8 @@
 // The print view of an order with long values (issue #41): a client's name, a delivery address
 // and an observation at their longest, with words no line can hold, and a long product
 // description. At 360 px, at 1280 px and at an A4 page's width in print media, nothing may
-// scroll sideways, no label may meet its value, and nothing may pass the page's right edge.
+// scroll sideways, no label may meet its value, and nothing may pass the page's right edge; the
+// supervisor's review of the same order holds at 360 px too.
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { orderableSale } from '../support/erp.ts';
 
 const PASSWORD = 'senha-da-impressao-41';
 const REP = 'rep.impressao@campo.test';
+const SUP = 'sup.impressao@campo.test';
 
 let sale: { idCliente: number; idProduto: number };
 const unbroken = (n: number) => 'GalpãoLogísticoSetorBDoca'.repeat(n);
@@ -21,13 +23,18 @@ const PRODUCT = `Biscoito recheado ${unbroken(6)} sabor chocolate`;
 
 const suite = useBrowserSuite({
   password: PASSWORD,
-  users: [{ login: REP, name: 'Iara Impressão', role: 'representative' }],
+  users: [
+    { login: REP, name: 'Iara Impressão', role: 'representative' },
+    { login: SUP, name: 'Otto Revisão', role: 'supervisor' },
+  ],
+  browsers: 2,
   setUp: async ({ db, rep }) => {
     sale = await orderableSale(db.pool, rep);
   },
 });
 const db = suite.db;
 let page: Page;
+let numPedSar: number;
 
 beforeAll(async () => {
   const server = suite.server;
@@ -48,6 +55,8 @@ beforeAll(async () => {
   });
   expect(res.status, await res.clone().text()).toBe(201);
   const { id } = (await res.json()) as { id: number };
+  numPedSar = (await db.pool.query<{ n: number }>('select num_ped_sar as n from app.pedidos where id = $1', [id]))
+    .rows[0]?.n as number;
   // What the order copied from the ERP, at its longest, before the phone first downloads it.
   await db.pool.query('update app.pedidos set nome_cliente = $2 where id = $1', [id, CLIENT]);
   await db.pool.query('update app.pedido_itens set descricao = $2 where id_pedido = $1', [id, PRODUCT]);
@@ -63,30 +72,40 @@ beforeAll(async () => {
 });
 
 /** Every label whose box meets its value's, and every element passing the right edge `width`. */
-async function layoutProblems(p: Page, width: number): Promise<string[]> {
-  return p.locator('.print-view').evaluate((view, w) => {
-    type El = {
-      tagName: string;
-      textContent: string | null;
-      nextElementSibling: El | null;
-      getBoundingClientRect(): { left: number; right: number; top: number; bottom: number };
-    };
-    const v = view as unknown as { querySelectorAll(s: string): ArrayLike<El> };
-    const problems: string[] = [];
-    for (const dt of Array.from(v.querySelectorAll('.order-facts dt'))) {
-      const dd = dt.nextElementSibling;
-      if (!dd) continue;
-      const a = dt.getBoundingClientRect();
-      const b = dd.getBoundingClientRect();
-      const meet = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-      if (meet) problems.push(`"${dt.textContent}" meets its value`);
-    }
-    for (const el of Array.from(v.querySelectorAll('*'))) {
-      const r = el.getBoundingClientRect();
-      if (r.right > w + 0.5) problems.push(`${el.tagName} "${(el.textContent ?? '').slice(0, 30)}" ends at ${r.right}`);
-    }
-    return problems;
-  }, width);
+async function layoutProblems(p: Page, width: number, root = '.print-view', facts = '.order-facts'): Promise<string[]> {
+  return p.locator(root).evaluate(
+    (view, [w, factsSelector]) => {
+      type El = {
+        tagName: string;
+        textContent: string | null;
+        nextElementSibling: El | null;
+        closest(s: string): El | null;
+        getBoundingClientRect(): { left: number; right: number; top: number; bottom: number };
+      };
+      const v = view as unknown as { querySelectorAll(s: string): ArrayLike<El> };
+      const problems: string[] = [];
+      for (const dt of Array.from(v.querySelectorAll(`${factsSelector} dt`))) {
+        const dd = dt.nextElementSibling;
+        if (!dd) continue;
+        const a = dt.getBoundingClientRect();
+        const b = dd.getBoundingClientRect();
+        const meet = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        if (meet) problems.push(`"${dt.textContent}" meets its value`);
+      }
+      for (const el of Array.from(v.querySelectorAll('*'))) {
+        const r = el.getBoundingClientRect();
+        // A wide table may scroll inside its own box (.table-scroll, .mg-scroll); a cell of it
+        // wider than the screen may not, nor anything else passing the edge.
+        const scrolled = el.closest('.table-scroll, .mg-scroll') !== null;
+        const cell = el.tagName === 'TD' || el.tagName === 'TH';
+        if (scrolled ? cell && r.right - r.left > Number(w) : r.right > Number(w) + 0.5) {
+          problems.push(`${el.tagName} "${(el.textContent ?? '').slice(0, 30)}" ends at ${r.right}`);
+        }
+      }
+      return problems;
+    },
+    [width, facts] as const,
+  );
 }
 
 describe('the print view with long values', () => {
@@ -113,5 +132,19 @@ describe('the print view with long values', () => {
     } finally {
       await page.emulateMedia({ media: 'screen' });
     }
+  });
+
+  it("keeps the supervisor's review of the order within a 360 px phone", async () => {
+    const sup = suite.pageOf(1);
+    await logIn(sup, suite.server.url, SUP, PASSWORD);
+    await sup.goto(`${suite.server.url}/aprovacoes`);
+    await sup
+      .getByRole('list', { name: 'Pedidos aguardando aprovação' })
+      .getByRole('link', { name: new RegExp(`Pedido nº ${numPedSar}\\b`) })
+      .click();
+    await sup.getByRole('heading', { name: `Pedido nº ${numPedSar}` }).waitFor(WAIT);
+    await sup.getByText(NOTE.slice(0, 30)).waitFor(WAIT);
+    expect(await layoutProblems(sup, 360, 'main', '.mg-facts')).toEqual([]);
+    expect(await scrollsSideways(sup)).toBe(false);
   });
 });
