@@ -1,9 +1,10 @@
-// Names, not codes (issue #19): people see the ERP's names wherever a person, a list or a group
-// is named. The representative (360 px) sees the client's pauta by name on the client's page,
-// the catalog's filter line and the cart, and themself by name in the order's history; the supervisor sees the representative's ERP name
-// in the approval queue and the review, and their own name in "aprovado por"; the manager sees
-// the representative's name in the company SAC and the names of groups, subgroups, pautas and
-// representatives in the rules list.
+// Names, not codes (issues #19, #41): people see the ERP's names wherever a person, a list or
+// a group is named. The representative (360 px) sees the client's pauta by name on the client's
+// page, the catalog's filter line, a product's ceiling and the cart, and themself by name in the
+// order's history; the supervisor sees the representative's ERP name in the approval queue and
+// the review, and their own name in "aprovado por"; the manager sees the representative's name
+// in the company SAC and the names of groups, subgroups, pautas and representatives in the rules
+// list.
 import { addDays, businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +124,9 @@ describe('names, not codes', () => {
     const filters = page.locator('.catalog-filters summary');
     await filters.filter({ hasText: `Filtros: ${sale.pauta}` }).waitFor(WAIT);
     expect(await filters.textContent()).not.toContain(`pauta ${sale.idPauta}`);
+    await page.getByLabel('Buscar produto').fill(sale.code);
+    await page.getByRole('link', { name: sale.description }).first().click();
+    await page.getByText(`Hoje, na pauta ${sale.pauta}:`, { exact: false }).waitFor(WAIT);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     const chosen = page.locator('.chosen-client');
     await chosen.getByText(sale.pauta, { exact: true }).waitFor(WAIT);
