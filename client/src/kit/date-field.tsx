@@ -9,7 +9,7 @@
 // dd/mm/aaaa with '/', '.' or '-' between the parts, one-digit day and month allowed (1.2.2027).
 // A two-digit year (27/01/27) means 20aa: it is completed when pasted or when the box loses
 // focus, never while typing (the "20" of "2027" would otherwise already read as 2020).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 /** Digits only, with the slashes put in as one types: "1512" → "15/12". */
 export function maskBr(text: string): string {
@@ -89,21 +89,22 @@ interface Props {
 
 export function DateField({ value, onChange, ...rest }: Props) {
   const [text, setText] = useState(() => brOfIso(value));
-  // A value set from outside (a rule loaded for editing, a reset) replaces what is shown.
+  const input = useRef<HTMLInputElement>(null);
+  // A value set from outside (a rule loaded for editing, a reset) replaces what is shown. A form
+  // that lets the browser validate (no noValidate) is stopped with dateProblem's words.
   useEffect(() => {
     if (value !== (isoOfBr(text) ?? (text === '' ? '' : text))) setText(brOfIso(value));
+    input.current?.setCustomValidity(dateProblem(value) ?? '');
   }, [value]);
-  const accept = (input: HTMLInputElement, shown: string) => {
-    input.value = shown;
+  const accept = (box: HTMLInputElement, shown: string) => {
+    box.value = shown;
     setText(shown);
-    const next = shown === '' ? '' : (isoOfBr(shown) ?? shown);
-    // A form that lets the browser validate (no noValidate) is stopped with the same words.
-    input.setCustomValidity(dateProblem(next) ?? '');
-    onChange(next);
+    onChange(shown === '' ? '' : (isoOfBr(shown) ?? shown));
   };
   return (
     <input
       {...rest}
+      ref={input}
       type="text"
       inputMode="numeric"
       placeholder="dd/mm/aaaa"
