@@ -81,11 +81,25 @@ describe('the funnel, offline', () => {
 
     await page.getByLabel('Nome do prospect').fill(PROSPECT);
     await page.getByLabel('Valor previsto (R$)').fill('1.500,00');
-    // dd/mm/aaaa in every browser; an impossible date is refused on the spot.
+    // dd/mm/aaaa in every browser; an impossible date is refused, saying why.
     await page.getByLabel('Previsão de fechamento').fill('31/02/2026');
     await page.getByRole('button', { name: 'Criar oportunidade' }).click();
-    await page.getByText('Data inválida: use dd/mm/aaaa').waitFor(WAIT);
-    await page.getByLabel('Previsão de fechamento').fill('15/12/2026');
+    await page.getByText('O dia 31 não existe em fevereiro de 2026, que vai até o dia 28.').waitFor(WAIT);
+    // A two-digit year is 20aa once the box is left, not while typing.
+    const previsao = page.getByLabel('Previsão de fechamento');
+    await previsao.fill('');
+    await previsao.pressSequentially('151226');
+    expect(await previsao.inputValue()).toBe('15/12/26');
+    await previsao.blur();
+    expect(await previsao.inputValue()).toBe('15/12/2026');
+    // A date pasted in ISO (once "20/26/1215", issue #41) reads as the day it is.
+    await previsao.evaluate((el) => {
+      const box = el as unknown as { value: string; dispatchEvent(e: unknown): void };
+      const Input = (globalThis as unknown as { InputEvent: new (t: string, o: unknown) => unknown }).InputEvent;
+      box.value = '2026-12-15';
+      box.dispatchEvent(new Input('input', { inputType: 'insertFromPaste', bubbles: true }));
+    });
+    expect(await previsao.inputValue()).toBe('15/12/2026');
     await page.getByRole('button', { name: 'Criar oportunidade' }).click();
     await column('lead').getByRole('article', { name: PROSPECT }).waitFor(WAIT);
     // Intl puts a no-break space after R$.

@@ -1,9 +1,10 @@
-// Names, not codes (issue #19): people see the ERP's names wherever a person, a list or a group
-// is named. The representative (360 px) sees the client's pauta by name in the cart and
-// themself by name in the order's history; the supervisor sees the representative's ERP name
-// in the approval queue and the review, and their own name in "aprovado por"; the manager sees
-// the representative's name in the company SAC and the names of groups, subgroups, pautas and
-// representatives in the rules list.
+// Names, not codes (issues #19, #41): people see the ERP's names wherever a person, a list or
+// a group is named. The representative (360 px) sees the client's pauta by name on the client's
+// page, the catalog's filter line, a product's ceiling and the cart, and themself by name in the
+// order's history; the supervisor sees the representative's ERP name in the approval queue and
+// the review, and their own name in "aprovado por"; the manager sees the representative's name
+// in the company SAC and the names of groups, subgroups, pautas and representatives in the rules
+// list.
 import { addDays, businessDate } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +117,16 @@ beforeAll(async () => {
 describe('names, not codes', () => {
   it("shows the representative the client's pauta by name, and themself by name in the order's history", async () => {
     const page = await open(0, REP.login);
+    // The client's page and the catalog's filter line (once "Filtros: pauta 3", issue #41).
+    await page.goto(`${server.url}/clientes/${sale.idCliente}`);
+    await page.locator('dl.facts dd', { hasText: sale.pauta }).waitFor(WAIT);
+    await page.goto(`${server.url}/catalogo?cliente=${sale.idCliente}`);
+    const filters = page.locator('.catalog-filters summary');
+    await filters.filter({ hasText: `Filtros: ${sale.pauta}` }).waitFor(WAIT);
+    expect(await filters.textContent()).not.toContain(`pauta ${sale.idPauta}`);
+    await page.getByLabel('Buscar produto').fill(sale.code);
+    await page.getByRole('link', { name: sale.description }).first().click();
+    await page.getByText(`Hoje, na pauta ${sale.pauta}:`, { exact: false }).waitFor(WAIT);
     await page.goto(`${server.url}/pedidos/novo?cliente=${sale.idCliente}`);
     const chosen = page.locator('.chosen-client');
     await chosen.getByText(sale.pauta, { exact: true }).waitFor(WAIT);

@@ -3,6 +3,7 @@
 // app's first load does not carry it. Its built-in fonts write WinAnsi (Latin-1), so the text is
 // brought to Latin-1 first: a "—" or an emoji must not turn into garbage on the client's copy.
 import { type Company, type Order, toLatin1 } from '@campo/shared';
+import type { jsPDF } from 'jspdf';
 import {
   companyAddress,
   formatDateTime,
@@ -13,9 +14,11 @@ import {
   STATUS_LABEL,
 } from '../kit/order-format.ts';
 
-const PAGE_W = 210;
-const PAGE_H = 297;
-const MARGIN = 15;
+export const PAGE_W = 210;
+export const PAGE_H = 297;
+export const MARGIN = 15;
+/** A font size in points as millimetres, the unit the page is laid out in. */
+const MM_PER_PT = 25.4 / 72;
 const LOGO_BOX = { w: 40, h: 20 };
 
 /** Any logo the company uploaded (PNG, JPEG or WebP) as a PNG jsPDF can embed, with its size. */
@@ -40,18 +43,50 @@ async function logoAsPng(dataUrl: string): Promise<{ data: string; w: number; h:
 export async function orderPdf(order: Order, company: Company | null): Promise<Blob> {
   const { jsPDF } = await import('jspdf');
   const doc = new jsPDF({ unit: 'mm', format: 'a4' });
-  const t = (s: string | null | undefined) => toLatin1(s ?? '');
-  let y = MARGIN;
-
   const logo = company?.logoBase64 ? await logoAsPng(company.logoBase64) : null;
+  drawOrder(doc, order, company, logo);
+  return doc.output('blob');
+}
+
+/**
+ * Lays the order out on `doc`. Nothing is placed at a fixed offset from a label: labels and
+ * columns are measured with the font they are drawn in, and every value that can be long (a
+ * client's name, an address, an observation, a description, a big total) wraps inside its
+ * box, so nothing runs into its neighbour or off the page (issue #41). Each line of text is one
+ * `doc.text` call, which the test records to check exactly that.
+ */
+export function drawOrder(
+  doc: jsPDF,
+  order: Order,
+  company: Company | null,
+  logo: { data: string; w: number; h: number } | null,
+): void {
+  const t = (s: string | null | undefined) => toLatin1(s ?? '');
+  const width = (s: string) => doc.getTextWidth(s);
+  const wrap = (s: string, w: number) => doc.splitTextToSize(s, w) as string[];
+  const bottom = PAGE_H - MARGIN;
+  let y = MARGIN;
+  /** A new page when `height` more does not fit; the first baseline sits a line below the margin. */
+  const room = (height: number, step: number) => {
+    if (y + height <= bottom) return false;
+    doc.addPage();
+    y = MARGIN + step;
+    return true;
+  };
+
   let textX = MARGIN;
   if (logo) {
     doc.addImage(logo.data, 'PNG', MARGIN, y, logo.w, logo.h);
     textX = MARGIN + LOGO_BOX.w + 5;
   }
+  const headW = PAGE_W - MARGIN - textX;
   doc.setFont('helvetica', 'bold');
   doc.setFontSize(13);
-  doc.text(t(company?.name ?? company?.tradeName ?? 'Empresa'), textX, y + 5);
+  let hy = y + 5;
+  for (const line of wrap(t(company?.name ?? company?.tradeName ?? 'Empresa'), headW)) {
+    doc.text(line, textX, hy);
+    hy += 5.5;
+  }
   doc.setFont('helvetica', 'normal');
   doc.setFontSize(9);
   const companyLines = company
@@ -66,20 +101,26 @@ export async function orderPdf(order: Order, company: Company | null): Promise<B
         company.phone ? `Tel. ${company.phone}` : '',
       ].filter(Boolean)
     : [];
-  companyLines.forEach((line, i) => {
-    doc.text(t(line), textX, y + 10 + i * 4.5);
-  });
-  y += Math.max(logo ? logo.h : 0, 10 + companyLines.length * 4.5) + 6;
+  for (const line of companyLines.flatMap((l) => wrap(t(l), headW))) {
+    doc.text(line, textX, hy);
+    hy += 4.5;
+  }
+  y = Math.max(logo ? y + logo.h : 0, hy - 4.5) + 6;
   doc.line(MARGIN, y, PAGE_W - MARGIN, y);
   y += 8;
 
   doc.setFont('helvetica', 'bold');
-  doc.setFontSize(14);
-  doc.text(t(`Pedido nº ${order.numPedSar}`), MARGIN, y);
   doc.setFontSize(10);
-  doc.text(t(STATUS_LABEL[order.status]), PAGE_W - MARGIN, y, { align: 'right' });
-  y += 7;
-  doc.setFont('helvetica', 'normal');
+  const status = t(STATUS_LABEL[order.status]);
+  const statusW = width(status);
+  doc.text(status, PAGE_W - MARGIN, y, { align: 'right' });
+  doc.setFontSize(14);
+  for (const line of wrap(t(`Pedido nº ${order.numPedSar}`), PAGE_W - 2 * MARGIN - statusW - 5)) {
+    doc.text(line, MARGIN, y);
+    y += 6;
+  }
+  y += 1;
+
   const facts: [string, string][] = [
     ['Data', formatDateTime(order.criadoEm)],
     ...(order.numPedidoErp != null ? ([['Pedido no ERP', String(order.numPedidoErp)]] as [string, string][]) : []),
@@ -88,69 +129,97 @@ export async function orderPdf(order: Order, company: Company | null): Promise<B
     ...(order.condicaoPagamento ? ([['Pagamento', order.condicaoPagamento.descricao]] as [string, string][]) : []),
     ...(order.observacao ? ([['Observação', order.observacao]] as [string, string][]) : []),
   ];
+  doc.setFontSize(10);
+  doc.setFont('helvetica', 'bold');
+  const valueX = MARGIN + Math.max(...facts.map(([label]) => width(t(`${label}:`)))) + 2.5;
   for (const [label, value] of facts) {
-    doc.setFont('helvetica', 'bold');
-    doc.text(t(`${label}:`), MARGIN, y);
     doc.setFont('helvetica', 'normal');
-    const wrapped = doc.splitTextToSize(t(value), PAGE_W - 2 * MARGIN - 25) as string[];
-    doc.text(wrapped, MARGIN + 25, y);
-    y += 5 * wrapped.length;
+    const wrapped = wrap(t(value), PAGE_W - MARGIN - valueX);
+    wrapped.forEach((line, i) => {
+      // A long value goes on over the page; its label goes with it, so no line is orphaned.
+      if (room(0, 5) || i === 0) {
+        doc.setFont('helvetica', 'bold');
+        doc.text(t(`${label}:`), MARGIN, y);
+        doc.setFont('helvetica', 'normal');
+      }
+      doc.text(line, valueX, y);
+      y += 5;
+    });
   }
   y += 4;
 
-  // Columns: description wraps; numbers are right-aligned to their column's end.
-  const cols = [
-    { title: 'Produto', w: 70, align: 'left' as const },
-    { title: 'Qtd.', w: 16, align: 'right' as const },
-    { title: 'Preço tab.', w: 26, align: 'right' as const },
-    { title: 'Desc.', w: 16, align: 'right' as const },
-    { title: 'Unitário', w: 26, align: 'right' as const },
-    { title: 'Total', w: 26, align: 'right' as const },
-  ];
-  const row = (cells: string[][], bold = false) => {
-    const height = Math.max(...cells.map((c) => c.length)) * 4.2 + 1.5;
-    if (y + height > PAGE_H - MARGIN) {
-      doc.addPage();
-      y = MARGIN;
-    }
-    doc.setFont('helvetica', bold ? 'bold' : 'normal');
-    let x = MARGIN;
-    cells.forEach((lines, i) => {
-      const col = cols[i] as (typeof cols)[number];
-      doc.text(lines, col.align === 'right' ? x + col.w - 1 : x, y, { align: col.align });
-      x += col.w;
+  const titles = ['Produto', 'Qtd.', 'Preço tab.', 'Desc.', 'Unitário', 'Total'].map(t);
+  const rows = order.itens.map((l) => ({
+    description: t(`${l.descricao} (${l.codProduto})`),
+    numbers: [
+      formatQuantity(l.quantidade),
+      formatMoney(l.precoTabela),
+      formatPercent(l.descontoPercent),
+      formatMoney(l.precoUnitario),
+      formatMoney(l.valorTotal),
+    ].map(t),
+  }));
+  // Number columns as wide as their widest figure; the description takes the rest. Big
+  // figures shrink the type (down to 7 pt) before they squeeze the description below 60 mm.
+  const GAP = 3;
+  let size = 9;
+  let numberW: number[] = [];
+  let descW = 0;
+  for (; size >= 7; size--) {
+    doc.setFontSize(size);
+    numberW = titles.slice(1).map((title, i) => {
+      doc.setFont('helvetica', 'bold');
+      const head = width(title);
+      doc.setFont('helvetica', 'normal');
+      return Math.max(head, ...rows.map((r) => width(r.numbers[i] as string))) + GAP;
     });
-    y += height;
-  };
-  doc.setFontSize(9);
-  row(
-    cols.map((c) => [t(c.title)]),
-    true,
-  );
-  for (const l of order.itens) {
-    row([
-      doc.splitTextToSize(t(`${l.descricao} (${l.codProduto})`), cols[0]?.w ?? 70) as string[],
-      [t(formatQuantity(l.quantidade))],
-      [t(formatMoney(l.precoTabela))],
-      [t(formatPercent(l.descontoPercent))],
-      [t(formatMoney(l.precoUnitario))],
-      [t(formatMoney(l.valorTotal))],
-    ]);
+    descW = PAGE_W - 2 * MARGIN - numberW.reduce((a, b) => a + b, 0);
+    if (descW >= 60) break;
   }
+  size = Math.max(size, 7);
+  doc.setFontSize(size);
+  const step = size * MM_PER_PT * 1.2;
+  const row = (description: string[], numbers: string[], bold = false) => {
+    doc.setFont('helvetica', bold ? 'bold' : 'normal');
+    description.forEach((line, i) => {
+      doc.text(line, MARGIN, y + i * step);
+    });
+    let x = MARGIN + descW;
+    numbers.forEach((n, i) => {
+      x += numberW[i] as number;
+      doc.text(n, x, y, { align: 'right' });
+    });
+    y += description.length * step + 1.5;
+  };
+  const head = () => row([titles[0] as string], titles.slice(1), true);
+  head();
+  for (const r of rows) {
+    doc.setFont('helvetica', 'normal');
+    const lines = wrap(r.description, descW - GAP);
+    if (room((lines.length - 1) * step, step)) head();
+    row(lines, r.numbers);
+  }
+
+  doc.setFontSize(10);
+  const totals: [string, string, boolean][] = [
+    ['Bruto', formatMoney(order.valorBruto), false],
+    // Lines sold above the list (an acréscimo) can outweigh the discounts: the net then shows as what it is.
+    order.valorDesconto < 0
+      ? ['Acréscimo', formatMoney(-order.valorDesconto), false]
+      : ['Desconto', formatMoney(order.valorDesconto), false],
+    ['Total', formatMoney(order.valorTotal), true],
+  ];
+  doc.setFont('helvetica', 'bold');
+  const labelW = Math.max(...totals.map(([label]) => width(t(label))));
+  const valueW = Math.max(...totals.map(([, value]) => width(t(value))));
+  const labelX = PAGE_W - MARGIN - valueW - 5 - labelW;
+  room(2 + (totals.length - 1) * 5, 5);
   y += 2;
   doc.line(MARGIN, y - 4, PAGE_W - MARGIN, y - 4);
-  doc.setFontSize(10);
-  const totals: [string, number, boolean][] = [
-    ['Bruto', order.valorBruto, false],
-    // Lines sold above the list (an acréscimo) can outweigh the discounts: the net then shows as what it is.
-    order.valorDesconto < 0 ? ['Acréscimo', -order.valorDesconto, false] : ['Desconto', order.valorDesconto, false],
-    ['Total', order.valorTotal, true],
-  ];
   for (const [label, value, bold] of totals) {
     doc.setFont('helvetica', bold ? 'bold' : 'normal');
-    doc.text(t(label), PAGE_W - MARGIN - 50, y);
-    doc.text(t(formatMoney(value)), PAGE_W - MARGIN, y, { align: 'right' });
+    doc.text(t(label), labelX, y);
+    doc.text(t(value), PAGE_W - MARGIN, y, { align: 'right' });
     y += 5;
   }
-  return doc.output('blob');
 }

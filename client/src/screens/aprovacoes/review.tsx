@@ -72,7 +72,7 @@ function Lines(props: { order: Order }) {
   // The flex column only for an order that used or earned some: flex off changes nothing.
   const withFlex = orderFlexTotals(props.order) !== null;
   return (
-    <div class="mg-scroll">
+    <div class="mg-scroll review-lines">
       <table>
         <caption class="mg-muted">Itens, descontos e o teto de cada linha</caption>
         <thead>

@@ -84,7 +84,7 @@ export function ProductDetail(props: { store: Store; id: string }) {
                 (ceiling.baseSource === 'representative' ? ' (seu teto padrão)' : ' (teto padrão da empresa)')}
             </li>
             <li>
-              Hoje, na pauta {idPauta ?? '—'}: {describeCeiling(ceiling)}.
+              Hoje, {idPauta === null ? 'sem pauta' : `na pauta ${pautaName(idPauta)}`}: {describeCeiling(ceiling)}.
             </li>
             {ceiling.prefillRule && (
               <li>

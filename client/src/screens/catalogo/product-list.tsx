@@ -6,6 +6,7 @@ import { lineAmounts } from '@campo/shared';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { map } from 'rxjs';
+import { usePautaName } from '../../data/company.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { productIndexOf, searchProducts } from '../../data/product-search.ts';
 import type { Store } from '../../data/store.ts';
@@ -80,6 +81,7 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
     [q, g, limit],
   );
   const idPauta = priceFor.value?.idPauta ?? null;
+  const pautaName = usePautaName();
   const products = page?.slice(0, limit) ?? [];
 
   return (
@@ -103,7 +105,7 @@ export function ProductList(props: { store: Store; clienteId: string | undefined
         {/* The products come first; the pauta and the group are one tap away. */}
         <details class="catalog-filters">
           <summary>
-            Filtros: pauta {idPauta ?? '—'}
+            Filtros: {idPauta === null ? 'sem pauta' : pautaName(idPauta)}
             {g !== null ? ` · ${groups.find((x) => x.codigo === g)?.nome ?? `grupo ${g}`}` : ' · todos os grupos'}
           </summary>
           <PautaPicker pautas={pautas} />

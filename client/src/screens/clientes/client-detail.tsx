@@ -5,6 +5,7 @@ import { type ClientDetail as ApiClientDetail, activityStatusOf, type ClientOrde
 import { useEffect, useState } from 'preact/hooks';
 import { map } from 'rxjs';
 import { ApiError, api, errorMessage } from '../../api.ts';
+import { usePautaName } from '../../data/company.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { deviceCredit, queuedTotalFor } from '../../data/queued-figures.ts';
 import { useQueuedOrders } from '../../data/queued-orders.ts';
@@ -149,6 +150,7 @@ function ClientDetailBody(props: { id: string }) {
   );
   const remote = useRemote(props.id);
   const queued = useQueuedOrders();
+  const pautaName = usePautaName();
 
   if (client === undefined) return <p aria-busy="true">Carregando cliente…</p>;
   if (client === null) {
@@ -219,7 +221,7 @@ function ClientDetailBody(props: { id: string }) {
         <dt>{client.documentType}</dt>
         <dd>{formatDocument(client.document)}</dd>
         <dt>Pauta</dt>
-        <dd>{client.idPauta ?? '—'}</dd>
+        <dd>{client.idPauta === null ? '—' : pautaName(client.idPauta)}</dd>
         <dt>Endereço</dt>
         <dd>{address.length ? address.join(' · ') : '—'}</dd>
         <dt>Telefone</dt>

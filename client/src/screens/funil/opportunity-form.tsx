@@ -4,7 +4,7 @@ import { FUNNEL_STAGES, type FunnelStage, type SyncRefusal, ZOpportunityCreate }
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso';
 import type { OpportunityDoc } from '../../db/schemas.ts';
-import { DateField, isIsoDate } from '../../kit/date-field.tsx';
+import { DateField, dateProblem } from '../../kit/date-field.tsx';
 import { moneyInput, parseMoney, STAGE_LABELS } from './format.ts';
 import { RefusalNotice } from './refusal.tsx';
 
@@ -67,8 +67,8 @@ function validate(f: Fields, idCliente: number | null): { values: OpportunityVal
   const errors: Errors = {};
   const money = parseMoney(f.valor);
   if (!money.ok) errors.valor = 'Valor inválido: use só números, como 1.500,00.';
-  if (f.previsaoFechamento.trim() && !isIsoDate(f.previsaoFechamento))
-    errors.previsaoFechamento = 'Data inválida: use dd/mm/aaaa, como 15/12/2026.';
+  const previsao = dateProblem(f.previsaoFechamento.trim());
+  if (previsao) errors.previsaoFechamento = previsao;
   const values: OpportunityValues = {
     nomeProspect: orNull(f.nomeProspect),
     empresaProspect: orNull(f.empresaProspect),

@@ -4,7 +4,7 @@
 import type { CeilingPreview } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
-import { DateField } from '../../kit/date-field.tsx';
+import { DateField, dateProblem } from '../../kit/date-field.tsx';
 import { day, pct, today } from '../../kit/format.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { pautaName, repName, useLookups } from './lookups.ts';
@@ -35,6 +35,11 @@ export function CeilingPreviewPanel() {
     e.preventDefault();
     if (!codVendedor || !idPauta || !idProduto) {
       setError('Escolha o representante, a pauta e o produto.');
+      return;
+    }
+    const problem = dateProblem(data) ?? (data === '' ? 'Informe a data: dd/mm/aaaa.' : null);
+    if (problem) {
+      setError(problem);
       return;
     }
     setBusy(true);

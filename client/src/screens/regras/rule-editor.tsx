@@ -6,7 +6,7 @@
 import type { PolicyRule, PolicyRuleCreated, PolicyRuleUpdated } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
-import { DateField, isIsoDate } from '../../kit/date-field.tsx';
+import { DateField, dateProblem, isIsoDate } from '../../kit/date-field.tsx';
 import { FieldError } from '../../kit/field-error.tsx';
 import { day, pct, today } from '../../kit/format.ts';
 import { fieldMessages, useApi } from '../../kit/use-api.ts';
@@ -125,9 +125,10 @@ export function RuleEditor(props: { editId?: number; copyId?: number }) {
     if (!form.descricao.trim()) local.descricao = 'informe a descrição';
     if (!Number.isFinite(percent) || percent <= 0 || percent > 100)
       local.percent = 'informe um percentual maior que 0 e até 100';
-    if (!isIsoDate(form.vigenciaInicio)) local.vigenciaInicio = 'data inválida: use dd/mm/aaaa';
-    if (!isIsoDate(form.vigenciaFim)) local.vigenciaFim = 'data inválida: use dd/mm/aaaa';
-    else if (form.vigenciaFim < form.vigenciaInicio)
+    for (const field of ['vigenciaInicio', 'vigenciaFim'] as const) {
+      if (!isIsoDate(form[field])) local[field] = dateProblem(form[field]) ?? 'informe a data (dd/mm/aaaa)';
+    }
+    if (!local.vigenciaInicio && !local.vigenciaFim && form.vigenciaFim < form.vigenciaInicio)
       local.vigenciaFim = 'o fim da vigência não pode ser antes do início';
     setErrors(local);
     setFormError(null);
