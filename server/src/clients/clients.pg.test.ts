@@ -233,14 +233,17 @@ describe('clients', () => {
     });
 
     it('filters by activity: inactive after 30 days without an order, or with none ever', async () => {
+      // The ERP's dates and times are São Paulo's, as the API's sessions read them (db/scope.ts):
+      // in UTC an ERP order of 10:51 thirty days ago would fall on the other side of the line
+      // three hours a day.
       const { rows } = await db.pool.query<{ id: number; active: boolean; never: boolean }>(
         `select id, coalesce(last >= now() - interval '30 days', false) as active, last is null as never
            from (select c.id_corrent as id,
                         greatest((select max(p.criado_em) from app.pedidos p
                                    where p.id_cliente = c.id_corrent and p.situa <> 4),
-                                 (select max(pv.dt_emissao)::timestamptz from public.pedidos_venda pv
+                                 (select max(pv.dt_emissao) at time zone 'America/Sao_Paulo' from public.pedidos_venda pv
                                    where pv.id_corrent = c.id_corrent and pv.situacao <> 'C'),
-                                 c.dt_ultima_compra::timestamptz) as last
+                                 c.dt_ultima_compra::timestamp at time zone 'America/Sao_Paulo') as last
                    from public.corrent c join public.empresas e on e.id_empresa = c.id_empresa
                   where coalesce(e.id_matriz, e.id_empresa) = $1 and c.tipo = 'C') x`,
         [t1],
