@@ -407,7 +407,7 @@ describe('clients', () => {
                   'pending_approval' as status
              from app.pedidos p where p.id_cliente = $1
            union all
-           select 'erp', pv.num_pedido, pv.valor_total, pv.dt_emissao::timestamptz,
+           select 'erp', pv.num_pedido, pv.valor_total, pv.dt_emissao at time zone 'America/Sao_Paulo',
                   case pv.situacao when 'F' then 'invoiced' when 'C' then 'cancelled' else 'approved' end
              from public.pedidos_venda pv
             where pv.id_corrent = $1 and pv.id_pedido not in (select erp_id_pedido from app.pedidos where erp_id_pedido is not null)
