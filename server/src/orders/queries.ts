@@ -652,3 +652,29 @@ export async function selectKeyOfOrder(tx: Tx, idEmpresa: number, idPedido: numb
     .executeTakeFirst();
   return row?.chave ?? null;
 }
+
+/** The ERP invoices of an order, cancelled ones included (vw_notas_pedido), oldest first. */
+export function selectOrderInvoices(tx: Tx, idEmpresa: number, erpId: number, limit: number) {
+  return tx
+    .selectFrom('app.vw_notas_pedido')
+    .select(['id_nota', 'num_nota', 'serie', 'valor_total', 'cancelada'])
+    .select(sql<string>`to_char(dt_emissao, 'YYYY-MM-DD')`.as('emissao'))
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pedido', '=', erpId)
+    .orderBy('dt_emissao')
+    .orderBy('num_nota')
+    .limit(limit)
+    .execute();
+}
+
+/** The lines of some invoices of the tenant (vw_notas_itens), in their own order. */
+export function selectInvoiceLines(tx: Tx, idEmpresa: number, notaIds: readonly number[]) {
+  return tx
+    .selectFrom('app.vw_notas_itens')
+    .select(['id_nota', 'id_produto', 'quantidade', 'valor_total'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_nota', 'in', notaIds.length > 0 ? [...notaIds] : [0])
+    .orderBy('id_nota')
+    .orderBy('seq')
+    .execute();
+}
