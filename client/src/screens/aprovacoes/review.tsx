@@ -1,4 +1,4 @@
-import type { Order } from '@campo/shared';
+import type { Order, OrderDetail } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { api, errorMessage } from '../../api.ts';
 import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from '../../kit/format.ts';
@@ -6,6 +6,7 @@ import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { beyondSentence, creditAfterOrder, NO_LIMIT, NOT_CHECKED, signedBrl } from './credit.ts';
 import { lineFlexNote, orderFlexTotals } from './flex.ts';
+import { InvoicesPanel } from './invoices.tsx';
 import { refreshPendingCount } from './pending-badge.tsx';
 
 const CHIP = { ok: 'ok', overdue: 'warn', blocked: 'bad' } as const;
@@ -194,6 +195,7 @@ export function OrderReview(props: { id: number }) {
           <ClientPanel idCliente={order.idCliente} />
           <CreditPanel order={order} />
           <Lines order={order} />
+          {'invoices' in order && <InvoicesPanel order={order as OrderDetail} />}
           <dl class="mg-facts">
             <dt>Valor bruto</dt>
             <dd>{brl(order.valorBruto)}</dd>
