@@ -108,8 +108,8 @@ describe('order approval across two browsers', () => {
   });
 });
 
-describe("the ERP's invoices in the supervisor's review", () => {
-  it('lists them, a cancelled one marked, and what is still to invoice, at 360 px', async () => {
+describe("the ERP's invoices and the client's titles in the supervisor's review", () => {
+  it('lists the invoices, a cancelled one marked, what is still to invoice and the open titles, at 360 px', async () => {
     // The ERP invoices 1 of the 3 units, after a first invoice it cancelled.
     const { rows } = await db.pool.query<{ id_nota: number; cancelada: string }>(
       `insert into notas_fiscais (id_empresa, num_nota, serie, id_pedido, id_corrent, cod_vendedor, dt_emissao,
@@ -130,6 +130,13 @@ describe("the ERP's invoices in the supervisor's review", () => {
         [nota.id_nota],
       );
     }
+    // And the client owes a boleto 12 days overdue.
+    await db.pool.query(
+      `insert into titulos_receber (id_empresa, id_corrent, num_documento, dt_emissao, dt_vencimento, valor)
+       select id_empresa, id_corrent, 'BOLETO-12', current_date - 40, current_date - 12, 321.5
+         from corrent where id_corrent = $1`,
+      [sale.idCliente],
+    );
     const page = suite.pageOf(1);
     await page.setViewportSize({ width: 360, height: 740 });
     await page.reload();
@@ -138,6 +145,8 @@ describe("the ERP's invoices in the supervisor's review", () => {
     await panel.getByText('NF 990001 série 1 · 20/11/2026').waitFor(WAIT);
     expect(await panel.getByText('Cancelada').count()).toBe(1);
     await panel.getByText(`${sale.description}: 2 de 3`).waitFor(WAIT);
+    const titles = page.getByRole('region', { name: 'Títulos do cliente' });
+    await titles.getByText(/^BOLETO-12 · R\$\s321,50 · vencido há 12 dias \(\d\d\/\d\d\/\d{4}\)$/).waitFor(WAIT);
     // Nothing runs off the screen at 360 px.
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
   });

@@ -8,6 +8,7 @@ import { beyondSentence, creditAfterOrder, NO_LIMIT, NOT_CHECKED, signedBrl } fr
 import { lineFlexNote, orderFlexTotals } from './flex.ts';
 import { InvoicesPanel } from './invoices.tsx';
 import { refreshPendingCount } from './pending-badge.tsx';
+import { OpenTitles } from './titles.tsx';
 
 const CHIP = { ok: 'ok', overdue: 'warn', blocked: 'bad' } as const;
 
@@ -32,6 +33,7 @@ function ClientPanel(props: { idCliente: number }) {
           {c.maxDaysOverdue > 0 && ` (há ${c.maxDaysOverdue} dias)`}
         </dd>
       </dl>
+      <OpenTitles idCliente={props.idCliente} />
     </article>
   );
 }
