@@ -4980,7 +4980,7 @@ export interface paths {
         };
         /**
          * An order with its lines, status history, ERP situation and invoices
-         * @description The representative who owns the order, and supervisors and managers whose scope covers it, see it; anyone else gets 404, as for an unknown order. invoices: the ERP's invoices of the order (app.vw_notas_pedido), cancelled ones included and marked, each with its lines (app.vw_notas_itens); per line, quantidadeFaturada counts only the non-cancelled invoices and quantidadeAberta is what remains to invoice.
+         * @description The representative who owns the order, and supervisors and managers whose scope covers it, see it; anyone else gets 404, as for an unknown order. invoices: the ERP's invoices of the order (app.vw_notas_pedido), cancelled ones included and marked, each with its lines (app.notas_itens_erp; optional in the ERP contract); per line, quantidadeFaturada counts only the non-cancelled invoices and quantidadeAberta is what remains to invoice, both null when the ERP keeps no invoice lines.
          */
         get: {
             parameters: {
@@ -5104,10 +5104,10 @@ export interface paths {
                                 flexGerado?: number;
                                 /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
                                 flexUsado?: number;
-                                /** @description Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order) */
-                                quantidadeFaturada: number;
-                                /** @description Quantity not yet invoiced: ordered less invoiced, never below 0 */
-                                quantidadeAberta: number;
+                                /** @description Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order); null when unknown: the ERP keeps no invoice lines */
+                                quantidadeFaturada: number | null;
+                                /** @description Quantity not yet invoiced: ordered less invoiced, never below 0; null when unknown, as above */
+                                quantidadeAberta: number | null;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -5142,7 +5142,7 @@ export interface paths {
                                 valor: number;
                                 /** @description A cancelled invoice: shown marked, not counted as invoiced */
                                 cancelada: boolean;
-                                /** @description What the invoice shipped, in its own line order */
+                                /** @description What the invoice shipped, in its own line order; empty when the ERP keeps no invoice lines */
                                 itens: {
                                     /** @description Product shipped */
                                     idProduto: number;

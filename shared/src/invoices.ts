@@ -1,6 +1,7 @@
 // After approval: the ERP's invoices of an order and the client's titles (receivables), as
 // the order's and the client's pages show them (docs/orders.md, docs/clients.md). Read
-// through app.vw_notas_pedido, app.vw_notas_itens and app.vw_titulos_cliente.
+// through app.vw_notas_pedido, app.notas_itens_erp (invoice lines, optional in the ERP
+// contract) and app.vw_titulos_cliente.
 import { z } from 'zod';
 import { pageOf, ZPageQuery } from './pagination.ts';
 
@@ -24,7 +25,9 @@ export const ZOrderInvoice = z
     emissao: z.string().describe('Issue date, YYYY-MM-DD'),
     valor: z.number().describe('Invoice value, BRL'),
     cancelada: z.boolean().describe('A cancelled invoice: shown marked, not counted as invoiced'),
-    itens: z.array(ZInvoiceLine).describe('What the invoice shipped, in its own line order'),
+    itens: z
+      .array(ZInvoiceLine)
+      .describe('What the invoice shipped, in its own line order; empty when the ERP keeps no invoice lines'),
   })
   .describe('An ERP invoice of the order');
 export type OrderInvoice = z.infer<typeof ZOrderInvoice>;

@@ -311,8 +311,14 @@ export const ZOrderDetail = ZOrder.extend({
       ZOrderLine.extend({
         quantidadeFaturada: z
           .number()
-          .describe("Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order)"),
-        quantidadeAberta: z.number().describe('Quantity not yet invoiced: ordered less invoiced, never below 0'),
+          .nullable()
+          .describe(
+            "Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order); null when unknown: the ERP keeps no invoice lines",
+          ),
+        quantidadeAberta: z
+          .number()
+          .nullable()
+          .describe('Quantity not yet invoiced: ordered less invoiced, never below 0; null when unknown, as above'),
       }),
     )
     .describe('The lines, with what was invoiced of each'),

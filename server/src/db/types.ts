@@ -409,16 +409,6 @@ export interface AppVwNotasFiscais {
   valor_total: Numeric | null;
 }
 
-export interface AppVwNotasItens {
-  id_empresa: number | null;
-  id_nota: number | null;
-  id_produto: number | null;
-  quantidade: Numeric | null;
-  seq: number | null;
-  valor_total: Numeric | null;
-  valor_unitario: Numeric | null;
-}
-
 export interface AppVwNotasPedido {
   cancelada: boolean | null;
   cod_vendedor: number | null;
@@ -647,7 +637,6 @@ export interface DB {
   "app.vw_faturamento_mes": AppVwFaturamentoMes;
   "app.vw_grupos_produto": AppVwGruposProduto;
   "app.vw_notas_fiscais": AppVwNotasFiscais;
-  "app.vw_notas_itens": AppVwNotasItens;
   "app.vw_notas_pedido": AppVwNotasPedido;
   "app.vw_pautas": AppVwPautas;
   "app.vw_pedidos_cliente": AppVwPedidosCliente;

@@ -1,6 +1,7 @@
 // GET /orders/{id} with what the ERP invoiced of the order: invoices written straight into
 // the ERP's tables by this test (as the ERP would), read back through the API as the
-// non-owner role, for the owner, another representative and the supervisors.
+// non-owner role, for the owner, another representative and the supervisors; and on an ERP
+// without invoice lines (optional in the contract), where the invoices show without them.
 import { randomUUID } from 'node:crypto';
 import type { Order, OrderDetail } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,20 +16,18 @@ import {
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 
-const db = useTestDatabase();
-
-describe('the invoices of an order', () => {
+/** The people and the client of these tests, on a reference ERP provisioned without `without`. */
+function useInvoiceScenario(without: string[] = []) {
+  const db = useTestDatabase();
   const as = {} as Record<'rep' | 'otherRep' | 'sup' | 'otherSup' | 'manager', Api>;
-  let products: PricedProduct[];
-  let idCliente: number;
-  let nextNumber = 900_000;
+  const s = { db, as, products: [] as PricedProduct[], idCliente: 0 };
 
   beforeAll(async () => {
-    const erp = await provisionedErp(db.pool);
+    const erp = await provisionedErp(db.pool, { without });
     const app = testApp(db.pool);
     const rep = await aRepresentative(db.pool, erp, { ceiling: 10 });
     const other = await aRepresentative(db.pool, erp, { besides: rep });
-    ({ idCliente, products } = await aPricedClient(db.pool, rep, { products: 3 }));
+    ({ idCliente: s.idCliente, products: s.products } = await aPricedClient(db.pool, rep, { products: 3 }));
     const { idEmpresa, codVendedor, codSupervisor } = rep;
     const otherTeam = erp.supervisors.find((x) => x.idEmpresa === idEmpresa && x.codSupervisor !== codSupervisor);
     as.rep = await signedIn(app, db.pool, { login: 'rep@nf.test', role: 'representative', idEmpresa, codVendedor });
@@ -48,10 +47,11 @@ describe('the invoices of an order', () => {
     as.manager = await signedIn(app, db.pool, { login: 'ger@nf.test', role: 'manager', idEmpresa });
   });
 
+  let nextNumber = 900_000;
   /** An order of three lines (10, 4 and 6 units), approved: it is in the ERP. */
   async function approvedOrder(): Promise<Order> {
-    const itens = [10, 4, 6].map((quantidade, i) => ({ idProduto: products[i]?.id as number, quantidade }));
-    const res = await as.rep('POST', '/orders', { idCliente, itens }, { 'idempotency-key': randomUUID() });
+    const itens = [10, 4, 6].map((quantidade, i) => ({ idProduto: s.products[i]?.id as number, quantidade }));
+    const res = await as.rep('POST', '/orders', { idCliente: s.idCliente, itens }, { 'idempotency-key': randomUUID() });
     expect(res.status, await res.clone().text()).toBe(201);
     const created = (await res.json()) as Order;
     const approved = await as.sup('POST', `/orders/${created.id}/approve`, {});
@@ -59,7 +59,10 @@ describe('the invoices of an order', () => {
     return (await approved.json()) as Order;
   }
 
-  /** An invoice of the ERP order, as the ERP writes it, with lines [product index, quantity]. */
+  /**
+   * An invoice of the ERP order, as the ERP writes it, with lines [product index, quantity]
+   * (none written on an ERP without invoice lines).
+   */
   async function invoice(order: Order, lines: [number, number][], cancelled = false): Promise<number> {
     const numero = ++nextNumber;
     const { rows } = await db.pool.query<{ id_nota: number }>(
@@ -71,11 +74,12 @@ describe('the invoices of an order', () => {
       [order.erpIdPedido, numero, lines.length * 10, cancelled ? 'S' : 'N'],
     );
     const idNota = rows[0]?.id_nota as number;
+    if (without.includes('notas_fiscais_itens')) return numero;
     for (const [seq, [product, quantidade]] of lines.entries()) {
       await db.pool.query(
         `insert into public.notas_fiscais_itens (id_nota, seq, id_produto, quantidade, valor_unitario, valor_total)
          values ($1, $2, $3, $4, 1, $4)`,
-        [idNota, seq + 1, products[product]?.id, quantidade],
+        [idNota, seq + 1, s.products[product]?.id, quantidade],
       );
     }
     return numero;
@@ -85,6 +89,13 @@ describe('the invoices of an order', () => {
     const res = await who('GET', `/orders/${id}`);
     return { status: res.status, body: res.status === 200 ? ((await res.json()) as OrderDetail) : null };
   };
+  // s, not a copy: beforeAll fills its products and client after this returns.
+  return Object.assign(s, { approvedOrder, invoice, read });
+}
+
+describe('the invoices of an order', () => {
+  const scenario = useInvoiceScenario();
+  const { as, approvedOrder, invoice, read } = scenario;
 
   it('shows no invoice, every quantity open, until the ERP invoices the order', async () => {
     const order = await approvedOrder();
@@ -112,8 +123,8 @@ describe('the invoices of an order', () => {
       [second, false, '1', '2026-11-20'],
     ]);
     expect(body?.invoices[0]?.itens).toEqual([
-      { idProduto: products[0]?.id, quantidade: 10, valor: 10 },
-      { idProduto: products[1]?.id, quantidade: 1.5, valor: 1.5 },
+      { idProduto: scenario.products[0]?.id, quantidade: 10, valor: 10 },
+      { idProduto: scenario.products[1]?.id, quantidade: 1.5, valor: 1.5 },
     ]);
     // The cancelled invoice is shown but not counted: the third line is still all open.
     expect(body?.itens.map((l) => [l.quantidadeFaturada, l.quantidadeAberta])).toEqual([
@@ -133,5 +144,34 @@ describe('the invoices of an order', () => {
     }
     expect((await read(as.otherRep, order.id)).status).toBe(404);
     expect((await read(as.otherSup, order.id)).status).toBe(404);
+  });
+});
+
+describe('the invoices of an order, on an ERP without invoice lines', () => {
+  const { db, as, approvedOrder, invoice, read } = useInvoiceScenario(['notas_fiscais_itens']);
+
+  it('provisions, shows the invoices without lines and leaves the quantities per line unknown', async () => {
+    expect((await db.pool.query(`select to_regclass('public.notas_fiscais_itens') as t`)).rows[0]?.t).toBeNull();
+    const order = await approvedOrder();
+    const { body: before } = await read(as.rep, order.id);
+    // Not invoiced at all is known from the invoices alone: nothing invoiced, all open.
+    expect(before?.itens.map((l) => [l.quantidadeFaturada, l.quantidadeAberta])).toEqual([
+      [0, 10],
+      [0, 4],
+      [0, 6],
+    ]);
+    const numero = await invoice(order, [[0, 10]]);
+    const cancelled = await invoice(order, [[1, 4]], true);
+    const { status, body } = await read(as.rep, order.id);
+    expect(status).toBe(200);
+    expect(body?.invoices.map((i) => [i.numero, i.cancelada, i.itens])).toEqual([
+      [numero, false, []],
+      [cancelled, true, []],
+    ]);
+    expect(body?.itens.map((l) => [l.quantidadeFaturada, l.quantidadeAberta])).toEqual([
+      [null, null],
+      [null, null],
+      [null, null],
+    ]);
   });
 });

@@ -2,7 +2,10 @@
 // and marked, so that a number the client quotes is recognised) and, per line, the quantity
 // invoiced and still open. An order may be invoiced over several invoices; the ERP's
 // invoice lines name products, not order lines, so each product's invoiced quantity fills
-// the order's lines of that product in line order.
+// the order's lines of that product in line order. Invoice lines are optional in the ERP
+// contract (app.notas_itens_erp): an invoice always has lines, so one that counts and has
+// none here means the ERP does not tell them, and what was invoiced of each line is then
+// unknown (null), not zero.
 import { ORDER_INVOICES_MAX, type Order, type OrderDetail } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
 import * as q from './queries.ts';
@@ -19,6 +22,8 @@ export async function withInvoices(tx: Tx, idEmpresa: number, order: Order): Pro
     invoices.flatMap((i) => (i.id_nota === null ? [] : [i.id_nota])),
   );
   const cancelled = new Set(invoices.filter((i) => i.cancelada).map((i) => i.id_nota));
+  const withLines = new Set(lines.map((l) => l.id_nota));
+  const known = invoices.every((i) => i.cancelada || withLines.has(i.id_nota));
   const shipped = new Map<number, number>();
   for (const l of lines) {
     if (cancelled.has(l.id_nota) || l.id_produto === null) continue;
@@ -27,6 +32,7 @@ export async function withInvoices(tx: Tx, idEmpresa: number, order: Order): Pro
   return {
     ...order,
     itens: order.itens.map((line) => {
+      if (!known) return { ...line, quantidadeFaturada: null, quantidadeAberta: null };
       const left = shipped.get(line.idProduto) ?? 0;
       const invoiced = Math.min(left, line.quantidade);
       shipped.set(line.idProduto, qty(left - invoiced));

@@ -667,14 +667,26 @@ export function selectOrderInvoices(tx: Tx, idEmpresa: number, erpId: number, li
     .execute();
 }
 
-/** The lines of some invoices of the tenant (vw_notas_itens), in their own order. */
+/**
+ * The lines of some invoices of the tenant, in their own order: app.notas_itens_erp reads
+ * only those invoices (none when the ERP keeps no lines), and the join keeps them to the
+ * tenant's invoices of vw_notas_pedido.
+ */
 export function selectInvoiceLines(tx: Tx, idEmpresa: number, notaIds: readonly number[]) {
   return tx
-    .selectFrom('app.vw_notas_itens')
-    .select(['id_nota', 'id_produto', 'quantidade', 'valor_total'])
-    .where('id_empresa', '=', idEmpresa)
-    .where('id_nota', 'in', notaIds.length > 0 ? [...notaIds] : [0])
-    .orderBy('id_nota')
-    .orderBy('seq')
+    .selectFrom(
+      sql<{
+        id_nota: number | null;
+        seq: number | null;
+        id_produto: number | null;
+        quantidade: number | null;
+        valor_total: number | null;
+      }>`app.notas_itens_erp(${sql.val([...notaIds])}::bigint[])`.as('i'),
+    )
+    .innerJoin('app.vw_notas_pedido as n', 'n.id_nota', 'i.id_nota')
+    .select(['i.id_nota', 'i.id_produto', 'i.quantidade', 'i.valor_total'])
+    .where('n.id_empresa', '=', idEmpresa)
+    .orderBy('i.id_nota')
+    .orderBy('i.seq')
     .execute();
 }

@@ -94,7 +94,7 @@ const getOrderRoute = createRoute({
   tags: ['orders'],
   summary: 'An order with its lines, status history, ERP situation and invoices',
   description:
-    "The representative who owns the order, and supervisors and managers whose scope covers it, see it; anyone else gets 404, as for an unknown order. invoices: the ERP's invoices of the order (app.vw_notas_pedido), cancelled ones included and marked, each with its lines (app.vw_notas_itens); per line, quantidadeFaturada counts only the non-cancelled invoices and quantidadeAberta is what remains to invoice.",
+    "The representative who owns the order, and supervisors and managers whose scope covers it, see it; anyone else gets 404, as for an unknown order. invoices: the ERP's invoices of the order (app.vw_notas_pedido), cancelled ones included and marked, each with its lines (app.notas_itens_erp; optional in the ERP contract); per line, quantidadeFaturada counts only the non-cancelled invoices and quantidadeAberta is what remains to invoice, both null when the ERP keeps no invoice lines.",
   security: bearer,
   request: { params: ZIdParam },
   responses: {

@@ -1,4 +1,4 @@
-// The 24 views on the tiny reference ERP. Expectations are computed here from the raw ERP
+// The 23 views on the tiny reference ERP. Expectations are computed here from the raw ERP
 // tables, never copied from the views' own SQL, so a wrong join or rule shows up.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { provision } from './provision.ts';
@@ -25,10 +25,10 @@ describe('the views over the tiny reference ERP', () => {
     await provision(db.pool);
   });
 
-  it('are 24, each selectable, and each ERP-backed one returns rows', async () => {
+  it('are 23, each selectable, and each ERP-backed one returns rows', async () => {
     const sources = await loadSqlSources();
     const views = sources.repeatables.filter((r) => r.kind === 'view');
-    expect(views).toHaveLength(24);
+    expect(views).toHaveLength(23);
     for (const v of views) {
       const { rows } = await db.pool.query(`select * from app.${v.name} limit 1`);
       // Rules in force and Campo-only data are empty until the service writes them.
@@ -204,7 +204,7 @@ describe('the views over the tiny reference ERP', () => {
     );
   });
 
-  it('vw_notas_pedido and vw_notas_itens give every invoice of an order with its lines, cancelled ones flagged', async () => {
+  it('vw_notas_pedido and notas_itens_erp give every invoice of an order with its lines, cancelled ones flagged', async () => {
     const tenant = await tenantOf();
     const raw = await db.pool.query<{ k: string; id_empresa: number }>(
       `select n.id_nota || '|' || n.id_pedido || '|' || n.num_nota || '|' || n.serie || '|' || n.valor_total
@@ -216,8 +216,7 @@ describe('the views over the tiny reference ERP', () => {
     const view = await db.pool.query<{ k: string; id_empresa: number }>(
       `select n.id_nota || '|' || n.id_pedido || '|' || n.num_nota || '|' || n.serie || '|' || n.valor_total
               || '|' || n.cancelada || '|' || (select string_agg(i.seq || ':' || i.id_produto || ':' || i.quantidade
-                 || ':' || i.valor_total, ',' order by i.seq) from app.vw_notas_itens i
-                 where i.id_nota = n.id_nota and i.id_empresa = n.id_empresa) as k,
+                 || ':' || i.valor_total, ',' order by i.seq) from app.notas_itens_erp(array[n.id_nota]) i) as k,
               n.id_empresa
          from app.vw_notas_pedido n`,
     );

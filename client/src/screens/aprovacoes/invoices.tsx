@@ -9,10 +9,16 @@ export function invoicedValue(invoices: OrderDetail['invoices']): number {
   return Math.round(invoices.reduce((sum, i) => sum + (i.cancelada ? 0 : i.valor), 0) * 100) / 100;
 }
 
-/** The lines still to invoice, once the ERP invoiced some of the order: none before any invoice. */
-export function openLines(order: Pick<OrderDetail, 'invoices' | 'itens'>): OrderDetail['itens'] {
+type Line = OrderDetail['itens'][number];
+type OpenLine = Line & { quantidadeAberta: number };
+
+/**
+ * The lines still to invoice, once the ERP invoiced some of the order: none before any
+ * invoice, and none when the ERP keeps no invoice lines (unknown is shown as nothing).
+ */
+export function openLines(order: Pick<OrderDetail, 'invoices' | 'itens'>): OpenLine[] {
   if (!order.invoices.some((i) => !i.cancelada)) return [];
-  return order.itens.filter((l) => l.quantidadeAberta > 0);
+  return order.itens.filter((l): l is OpenLine => l.quantidadeAberta !== null && l.quantidadeAberta > 0);
 }
 
 export function InvoicesPanel(props: { order: OrderDetail }) {
