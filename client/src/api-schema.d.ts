@@ -2931,6 +2931,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clients/{id}/titles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The titles (receivables) of a client
+         * @description The client's open titles and, unless status=open, those paid in the last 60 days (app.vw_titulos_cliente): the same ERP rows the financial status is computed from. Open ones first, the most overdue first; then the paid ones, the latest payment first. diasAtraso counts from the server's date. A representative sees only their portfolio (cod_vendedor); supervisors, managers and admins see every client of the tenant. A client outside the caller's scope answers 404. pageSize above 100 is a 400.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                    /** @description open: unpaid titles only; all (default): also those paid in the last 60 days */
+                    status?: "open" | "all";
+                };
+                header?: never;
+                path: {
+                    /** @description Client id (the ERP client record, corrent.id_corrent) */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of titles */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Receivable id (titulos_receber.id_titulo) */
+                                id: number;
+                                /** @description Document number, as on the boleto */
+                                documento: string;
+                                /** @description Issue date, YYYY-MM-DD */
+                                emissao: string;
+                                /** @description Due date, YYYY-MM-DD */
+                                vencimento: string;
+                                /** @description Amount, BRL */
+                                valor: number;
+                                /** @description Amount paid, BRL */
+                                valorPago: number;
+                                /** @description Payment date, YYYY-MM-DD; null while unpaid */
+                                pagamento: string | null;
+                                /** @description Amount still owed, BRL */
+                                emAberto: number;
+                                /** @description Fully paid */
+                                pago: boolean;
+                                /** @description Days past the due date while open (the server's date); 0 when paid or not yet due */
+                                diasAtraso: number;
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{id}/credit-limit": {
         parameters: {
             query?: never;
@@ -4839,7 +4978,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An order with its lines, status history and ERP situation */
+        /**
+         * An order with its lines, status history, ERP situation and invoices
+         * @description The representative who owns the order, and supervisors and managers whose scope covers it, see it; anyone else gets 404, as for an unknown order. invoices: the ERP's invoices of the order (app.vw_notas_pedido), cancelled ones included and marked, each with its lines (app.notas_itens_erp; optional in the ERP contract); per line, quantidadeFaturada counts only the non-cancelled invoices and quantidadeAberta is what remains to invoice, both null when the ERP keeps no invoice lines.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4925,7 +5067,7 @@ export interface paths {
                              * @enum {string|null}
                              */
                             erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                            /** @description The lines */
+                            /** @description The lines, with what was invoiced of each */
                             itens: {
                                 /** @description Line number, from 1 */
                                 seq: number;
@@ -4962,6 +5104,10 @@ export interface paths {
                                 flexGerado?: number;
                                 /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
                                 flexUsado?: number;
+                                /** @description Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order); null when unknown: the ERP keeps no invoice lines */
+                                quantidadeFaturada: number | null;
+                                /** @description Quantity not yet invoiced: ordered less invoiced, never below 0; null when unknown, as above */
+                                quantidadeAberta: number | null;
                             }[];
                             /** @description Status history, oldest first */
                             historico: {
@@ -4983,6 +5129,28 @@ export interface paths {
                                 motivo: string | null;
                                 /** @description When (ISO 8601) */
                                 em: string;
+                            }[];
+                            /** @description The ERP's invoices of the order, cancelled ones included and marked, oldest first (at most 50); empty until the ERP invoices it */
+                            invoices: {
+                                /** @description Invoice number (notas_fiscais.num_nota) */
+                                numero: number;
+                                /** @description Invoice series */
+                                serie: string;
+                                /** @description Issue date, YYYY-MM-DD */
+                                emissao: string;
+                                /** @description Invoice value, BRL */
+                                valor: number;
+                                /** @description A cancelled invoice: shown marked, not counted as invoiced */
+                                cancelada: boolean;
+                                /** @description What the invoice shipped, in its own line order; empty when the ERP keeps no invoice lines */
+                                itens: {
+                                    /** @description Product shipped */
+                                    idProduto: number;
+                                    /** @description Quantity shipped on this invoice */
+                                    quantidade: number;
+                                    /** @description Line value, BRL */
+                                    valor: number;
+                                }[];
                             }[];
                         };
                     };

@@ -17,6 +17,7 @@ export * from './flex.ts';
 export * from './format.ts';
 export * from './funnel.ts';
 export * from './health.ts';
+export * from './invoices.ts';
 export * from './latin1.ts';
 export * from './notifications.ts';
 export * from './orders.ts';

@@ -3,6 +3,7 @@
 // totals the server will store.
 import { z } from 'zod';
 import { ORDER_REASON_CODES, pickCodes } from './errors.ts';
+import { ORDER_INVOICES_MAX, ZOrderInvoice } from './invoices.ts';
 
 export const ORDER_STATUSES = ['pending_approval', 'approved', 'invoiced', 'rejected'] as const;
 export const ZOrderStatus = z
@@ -299,6 +300,36 @@ export const ZOrder = ZOrderSummary.extend({
   historico: z.array(ZOrderHistoryEntry).describe('Status history, oldest first'),
 }).describe('An order with its lines and history');
 export type Order = z.infer<typeof ZOrder>;
+
+/**
+ * GET /orders/{id}: the order with what the ERP invoiced of it. Only this answer carries the
+ * invoices (a device reads them from the replicated order once the store carries them).
+ */
+export const ZOrderDetail = ZOrder.extend({
+  itens: z
+    .array(
+      ZOrderLine.extend({
+        quantidadeFaturada: z
+          .number()
+          .nullable()
+          .describe(
+            "Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order); null when unknown: the ERP keeps no invoice lines",
+          ),
+        quantidadeAberta: z
+          .number()
+          .nullable()
+          .describe('Quantity not yet invoiced: ordered less invoiced, never below 0; null when unknown, as above'),
+      }),
+    )
+    .describe('The lines, with what was invoiced of each'),
+  invoices: z
+    .array(ZOrderInvoice)
+    .max(ORDER_INVOICES_MAX)
+    .describe(
+      `The ERP's invoices of the order, cancelled ones included and marked, oldest first (at most ${ORDER_INVOICES_MAX}); empty until the ERP invoices it`,
+    ),
+}).describe('An order with its lines, history and invoices');
+export type OrderDetail = z.infer<typeof ZOrderDetail>;
 
 export const ZOrderReject = z
   .object({

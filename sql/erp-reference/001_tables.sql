@@ -229,6 +229,19 @@ create table notas_fiscais (
   unique (id_empresa, serie, num_nota)
 );
 
+-- The lines of an invoice: what was shipped and billed. An order may be invoiced over several
+-- invoices (partial invoicing: the rest ships when stock arrives), each with some of its
+-- products and quantities.
+create table notas_fiscais_itens (
+  id_nota         integer not null references notas_fiscais (id_nota),
+  seq             integer not null,
+  id_produto      integer not null references produtos (id_produto),
+  quantidade      numeric(14, 3) not null check (quantidade > 0),
+  valor_unitario  numeric(14, 4) not null,
+  valor_total     numeric(14, 2) not null,
+  primary key (id_nota, seq)
+);
+
 -- Receivables: an unpaid title past its due date makes a client overdue; long-overdue
 -- ones block the client (see vw_clientes).
 create sequence titulos_receber_id_titulo_seq;

@@ -11,7 +11,7 @@
 --
 -- erp-reads: public.pedidos_venda(id_corrent, id_empresa, cod_vendedor, dt_emissao)
 -- erp-reads: public.titulos_receber(id_corrent)
--- erp-reads: public.notas_fiscais(id_empresa, cod_vendedor, dt_emissao)
+-- erp-reads: public.notas_fiscais(id_empresa, cod_vendedor, dt_emissao, id_pedido)
 -- erp-reads: public.corrent(id_empresa, cod_vendedor)
 
 -- vw_clientes (its last order), vw_pedidos_cliente: the orders of one client.
@@ -24,5 +24,7 @@ select app.garantir_indice_erp('public.titulos_receber', array['id_corrent'], 'c
 -- vw_notas_fiscais, vw_faturamento_mes: billing of a representative in a period.
 select app.garantir_indice_erp('public.notas_fiscais', array['id_empresa', 'cod_vendedor', 'dt_emissao'],
                                'campo_notas_fiscais_vendedor');
+-- vw_notas_pedido: the invoices of one order (the order's page).
+select app.garantir_indice_erp('public.notas_fiscais', array['id_pedido'], 'campo_notas_fiscais_pedido');
 -- vw_clientes: a representative's portfolio.
 select app.garantir_indice_erp('public.corrent', array['id_empresa', 'cod_vendedor'], 'campo_corrent_vendedor');

@@ -107,3 +107,47 @@ describe('order approval across two browsers', () => {
     await page.getByText(String(erp.rows[0]?.num_pedido), { exact: true }).waitFor(WAIT);
   });
 });
+
+describe("the ERP's invoices and the client's titles in the supervisor's review", () => {
+  it('lists the invoices, a cancelled one marked, what is still to invoice and the open titles, at 360 px', async () => {
+    // The ERP invoices 1 of the 3 units, after a first invoice it cancelled.
+    const { rows } = await db.pool.query<{ id_nota: number; cancelada: string }>(
+      `insert into notas_fiscais (id_empresa, num_nota, serie, id_pedido, id_corrent, cod_vendedor, dt_emissao,
+                                  valor_total, cancelada)
+       select pv.id_empresa, 990000 + k, '1', pv.id_pedido, pv.id_corrent, pv.cod_vendedor, date '2026-11-20',
+              round(i.valor_total / 3, 2), case when k = 1 then 'S' else 'N' end
+         from app.pedidos p join pedidos_venda pv on pv.id_pedido = p.erp_id_pedido
+         join pedidos_venda_itens i on i.id_pedido = pv.id_pedido, generate_series(1, 2) k
+        where p.id = $1
+       returning id_nota, cancelada`,
+      [order.id],
+    );
+    for (const nota of rows) {
+      await db.pool.query(
+        `insert into notas_fiscais_itens (id_nota, seq, id_produto, quantidade, valor_unitario, valor_total)
+         select n.id_nota, 1, i.id_produto, 1, i.preco_unitario, n.valor_total
+           from notas_fiscais n join pedidos_venda_itens i on i.id_pedido = n.id_pedido where n.id_nota = $1`,
+        [nota.id_nota],
+      );
+    }
+    // And the client owes a boleto 12 days overdue.
+    await db.pool.query(
+      `insert into titulos_receber (id_empresa, id_corrent, num_documento, dt_emissao, dt_vencimento, valor)
+       select id_empresa, id_corrent, 'BOLETO-12', current_date - 40, current_date - 12, 321.5
+         from corrent where id_corrent = $1`,
+      [sale.idCliente],
+    );
+    const page = suite.pageOf(1);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.reload();
+    const panel = page.getByRole('article', { name: 'Notas fiscais' });
+    await panel.waitFor(WAIT);
+    await panel.getByText('NF 990001 série 1 · 20/11/2026').waitFor(WAIT);
+    expect(await panel.getByText('Cancelada').count()).toBe(1);
+    await panel.getByText(`${sale.description}: 2 de 3`).waitFor(WAIT);
+    const titles = page.getByRole('region', { name: 'Títulos do cliente' });
+    await titles.getByText(/^BOLETO-12 · R\$\s321,50 · vencido há 12 dias \(\d\d\/\d\d\/\d{4}\)$/).waitFor(WAIT);
+    // Nothing runs off the screen at 360 px.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+  });
+});

@@ -91,6 +91,18 @@ export const clientMatrixCases: MatrixCase[] = [
     expect: everyone(404, 404),
   },
   {
+    method: 'GET',
+    route: '/clients/{id}/titles',
+    request: (ctx) => ({ path: `/clients/${ctx.idCliente}/titles` }),
+    expect: scopedObject(200),
+  },
+  {
+    method: 'GET',
+    route: '/clients/{id}/titles',
+    request: (ctx) => ({ path: `/clients/${ctx.idClienteOutroVendedor}/titles` }),
+    expect: scopedObject(404),
+  },
+  {
     method: 'PUT',
     route: '/clients/{id}/credit-limit',
     request: (ctx) => ({ path: `/clients/${ctx.idCliente}/credit-limit`, body: { creditLimit: 5000 } }),

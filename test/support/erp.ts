@@ -12,8 +12,10 @@ export interface ErpPeople {
   tenants: number[];
 }
 
-export async function provisionedErp(pool: pg.Pool): Promise<ErpPeople> {
+/** `without`: optional ERP tables dropped before provisioning, as an ERP that lacks them. */
+export async function provisionedErp(pool: pg.Pool, options: { without?: string[] } = {}): Promise<ErpPeople> {
   await createErpFixture(pool, { scale: 'tiny', asOf: new Date() });
+  for (const table of options.without ?? []) await pool.query(`drop table public.${table}`);
   await provision(pool, {});
   await grantServerRole(pool, SERVER_ROLE);
   const reps = await pool.query<{ idEmpresa: number; codVendedor: number; codSupervisor: number }>(

@@ -6,6 +6,7 @@ import {
   type ClientOrders,
   type ClientPage,
   type ClientSummary,
+  type ClientTitlePage,
   type ErpOrder,
   foldSearchText,
   formatCnpj,
@@ -469,6 +470,62 @@ describe('clients', () => {
         404,
       );
       expect((await as.supervisor('GET', `/clients/${order.id_cliente}/erp-orders/${order.erp_id}`)).status).toBe(200);
+    });
+  });
+
+  describe('GET /clients/{id}/titles', () => {
+    it('lists open titles, the most overdue first, then those paid lately, paginated, within the scope', async () => {
+      // A client of the rep with open titles in the fixture; one of its paid titles made
+      // recent and another old, whatever the fixture's dates.
+      const { rows } = await db.pool.query<{ id: number }>(
+        `select t.id_corrent as id from public.titulos_receber t join public.corrent c on c.id_corrent = t.id_corrent
+           join public.empresas e on e.id_empresa = c.id_empresa
+          where c.cod_vendedor = $1 and coalesce(e.id_matriz, e.id_empresa) = $2 and t.valor_pago < t.valor
+            and exists (select 1 from public.titulos_receber p where p.id_corrent = t.id_corrent and p.valor_pago >= p.valor)
+          group by t.id_corrent order by count(*) desc, t.id_corrent limit 1`,
+        [rep.codVendedor, t1],
+      );
+      const id = rows[0]?.id;
+      if (!id) throw new Error('the fixture has no client of the rep with open and paid titles');
+      await db.pool.query(
+        `update public.titulos_receber set dt_pagamento = current_date - (case when id_titulo % 2 = 0 then 3 else 90 end)
+          where id_corrent = $1 and valor_pago >= valor`,
+        [id],
+      );
+      const expected = await db.pool.query<{ id: number; dias: number; pago: boolean }>(
+        `select id_titulo as id, (valor_pago >= valor) as pago,
+                case when valor_pago < valor then greatest(current_date - dt_vencimento, 0) else 0 end as dias
+           from public.titulos_receber
+          where id_corrent = $1 and (valor_pago < valor or dt_pagamento >= current_date - 60)
+          order by valor_pago >= valor, dt_vencimento, dt_pagamento desc, id_titulo`,
+        [id],
+      );
+      expect(expected.rows.some((r) => r.pago)).toBe(true);
+      const items: ClientTitlePage['items'] = [];
+      for (let page = 1; page < 50; page++) {
+        const res = await as.rep('GET', `/clients/${id}/titles?pageSize=2&page=${page}`);
+        expect(res.status).toBe(200);
+        const body = (await res.json()) as ClientTitlePage;
+        expect(body.total).toBe(expected.rows.length);
+        items.push(...body.items);
+        if (body.items.length < 2) break;
+      }
+      expect(items.map((t) => ({ id: t.id, dias: t.diasAtraso, pago: t.pago }))).toEqual(expected.rows);
+      const open = items.find((t) => !t.pago);
+      expect(open?.emAberto).toBeCloseTo((open?.valor ?? 0) - (open?.valorPago ?? 0), 2);
+      expect(open?.vencimento).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+      const onlyOpen = (await (
+        await as.rep('GET', `/clients/${id}/titles?status=open&pageSize=100`)
+      ).json()) as ClientTitlePage;
+      expect(onlyOpen.items.map((t) => t.id)).toEqual(expected.rows.filter((r) => !r.pago).map((r) => r.id));
+
+      // Another rep's client and another tenant: not found; the supervisor sees it.
+      const other = tenantClients.find((c) => c.cod_vendedor !== rep.codVendedor)?.id;
+      expect((await as.rep('GET', `/clients/${other}/titles`)).status).toBe(404);
+      expect((await as.foreignAdmin('GET', `/clients/${id}/titles`)).status).toBe(404);
+      expect((await as.supervisor('GET', `/clients/${id}/titles`)).status).toBe(200);
+      expect((await as.rep('GET', `/clients/${id}/titles?pageSize=101`)).status).toBe(400);
     });
   });
 

@@ -2,7 +2,7 @@
 // representative, the portfolio) itself: the scope settings of withScope are the second line
 // of defence, not the first.
 import type { FinancialStatus, SearchTerm } from '@campo/shared';
-import type { ExpressionBuilder } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Scope, Tx } from '../db/scope.ts';
 import type { DB } from '../db/types.ts';
 import { folded, matchesEveryTerm } from './search.ts';
@@ -190,5 +190,47 @@ export async function upsertCreditLimit(
         atualizado_em: eb.fn('now'),
       })),
     )
+    .execute();
+}
+
+/** The client's titles (vw_titulos_cliente): open ones, and paid ones unless only open ones are asked. */
+function clientTitles(tx: Tx, idEmpresa: number, idCliente: number, openOnly: boolean) {
+  let query = tx
+    .selectFrom('app.vw_titulos_cliente')
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_cliente', '=', idCliente);
+  if (openOnly) query = query.where('pago', '=', false);
+  return query;
+}
+
+export async function countClientTitles(tx: Tx, idEmpresa: number, idCliente: number, openOnly: boolean) {
+  const row = await clientTitles(tx, idEmpresa, idCliente, openOnly)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Open titles first, the most overdue first, then the paid ones, the latest payment first. */
+export function selectClientTitles(
+  tx: Tx,
+  idEmpresa: number,
+  idCliente: number,
+  openOnly: boolean,
+  limit: number,
+  offset: number,
+) {
+  return clientTitles(tx, idEmpresa, idCliente, openOnly)
+    .select(['id_titulo', 'num_documento', 'valor', 'valor_pago', 'valor_em_aberto', 'pago', 'dias_atraso'])
+    .select([
+      sql<string>`to_char(dt_emissao, 'YYYY-MM-DD')`.as('emissao'),
+      sql<string>`to_char(dt_vencimento, 'YYYY-MM-DD')`.as('vencimento'),
+      sql<string | null>`to_char(dt_pagamento, 'YYYY-MM-DD')`.as('pagamento'),
+    ])
+    .orderBy('pago')
+    .orderBy('dt_vencimento')
+    .orderBy('dt_pagamento', 'desc')
+    .orderBy('id_titulo')
+    .limit(limit)
+    .offset(offset)
     .execute();
 }

@@ -2,11 +2,14 @@ import {
   CLIENT_ORDERS_LIMIT,
   INACTIVE_AFTER_DAYS,
   PAGE_SIZE_MAX,
+  PAID_TITLES_DAYS,
   ZClientDetail,
   ZClientIdParams,
   ZClientListQuery,
   ZClientOrders,
   ZClientPage,
+  ZClientTitlePage,
+  ZClientTitlesQuery,
   ZCreditLimitUpdate,
   ZErpOrder,
   ZErpOrderParams,
@@ -18,7 +21,7 @@ import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { registerClient } from './register.ts';
-import { getClient, getClientOrders, getErpOrder, listClients, setCreditLimit } from './service.ts';
+import { getClient, getClientOrders, getClientTitles, getErpOrder, listClients, setCreditLimit } from './service.ts';
 
 const tags = ['clients'];
 const scopeNote =
@@ -107,6 +110,22 @@ const erpOrderRoute = createRoute({
   },
 });
 
+const titlesRoute = createRoute({
+  method: 'get',
+  path: '/clients/{id}/titles',
+  tags,
+  summary: 'The titles (receivables) of a client',
+  description: `The client's open titles and, unless status=open, those paid in the last ${PAID_TITLES_DAYS} days (app.vw_titulos_cliente): the same ERP rows the financial status is computed from. Open ones first, the most overdue first; then the paid ones, the latest payment first. diasAtraso counts from the server's date. ${scopeNote} A client outside the caller's scope answers 404. pageSize above ${PAGE_SIZE_MAX} is a 400.`,
+  security: bearer,
+  request: { params: ZClientIdParams, query: ZClientTitlesQuery },
+  responses: {
+    200: json(ZClientTitlePage, 'A page of titles'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
 const creditLimitRoute = createRoute({
   method: 'put',
   path: '/clients/{id}/credit-limit',
@@ -145,6 +164,9 @@ export function clientRoutes(deps: { db: Db }) {
       const { id, erpId } = c.req.valid('param');
       return c.json(await getErpOrder(deps.db, c.get('auth'), id, erpId), 200);
     })
+    .openapi(titlesRoute, async (c) =>
+      c.json(await getClientTitles(deps.db, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
+    )
     .openapi(creditLimitRoute, async (c) => {
       const { creditLimit } = c.req.valid('json');
       return c.json(await setCreditLimit(deps.db, c.get('auth'), c.req.valid('param').id, creditLimit), 200);

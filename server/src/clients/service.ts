@@ -11,6 +11,8 @@ import {
   type ClientOrder,
   type ClientPage,
   type ClientSummary,
+  type ClientTitlePage,
+  type ClientTitlesQuery,
   type DocumentType,
   type ErpOrder,
   type FinancialStatus,
@@ -29,9 +31,11 @@ import {
   type ClientDetailRow,
   type ClientSummaryRow,
   countClients,
+  countClientTitles,
   selectClient,
   selectClientOrders,
   selectClientPage,
+  selectClientTitles,
   selectErpOrder,
   selectErpOrderLines,
   upsertCreditLimit,
@@ -214,5 +218,42 @@ export function setCreditLimit(
     // limit goes out now, not at the next scheduled refresh.
     await touchSqlDocuments(tx, auth.idEmpresa, portfolioDocuments, client.cod_vendedor, [id]);
     return toDetail(await clientInScope(tx, auth, id), now);
+  });
+}
+
+/**
+ * The client's titles (receivables): open ones and those paid in the last days, from the same
+ * ERP rows the financial status is computed from. The same scope as the client.
+ */
+export function getClientTitles(
+  db: Db,
+  auth: AuthContext,
+  id: number,
+  query: ClientTitlesQuery,
+): Promise<ClientTitlePage> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await clientInScope(tx, auth, id);
+    const openOnly = query.status === 'open';
+    const total = await countClientTitles(tx, auth.idEmpresa, id, openOnly);
+    const offset = (query.page - 1) * query.pageSize;
+    const rows =
+      offset < total ? await selectClientTitles(tx, auth.idEmpresa, id, openOnly, query.pageSize, offset) : [];
+    return {
+      items: rows.map((r) => ({
+        id: r.id_titulo ?? 0,
+        documento: r.num_documento ?? '',
+        emissao: r.emissao,
+        vencimento: r.vencimento,
+        valor: Number(r.valor ?? 0),
+        valorPago: Number(r.valor_pago ?? 0),
+        pagamento: r.pagamento,
+        emAberto: Number(r.valor_em_aberto ?? 0),
+        pago: r.pago === true,
+        diasAtraso: r.dias_atraso ?? 0,
+      })),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+    };
   });
 }

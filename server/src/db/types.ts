@@ -409,6 +409,20 @@ export interface AppVwNotasFiscais {
   valor_total: Numeric | null;
 }
 
+export interface AppVwNotasPedido {
+  cancelada: boolean | null;
+  cod_vendedor: number | null;
+  dt_emissao: string | null;
+  id_cliente: number | null;
+  id_empresa: number | null;
+  id_filial: number | null;
+  id_nota: number | null;
+  id_pedido: number | null;
+  num_nota: number | null;
+  serie: string | null;
+  valor_total: Numeric | null;
+}
+
 export interface AppVwPautas {
   ativo: boolean | null;
   descricao: string | null;
@@ -551,6 +565,23 @@ export interface AppVwTitulosAbertos {
   vencido: boolean | null;
 }
 
+export interface AppVwTitulosCliente {
+  dias_atraso: number | null;
+  dt_emissao: string | null;
+  dt_pagamento: string | null;
+  dt_vencimento: string | null;
+  id_cliente: number | null;
+  id_empresa: number | null;
+  id_filial: number | null;
+  id_nota: number | null;
+  id_titulo: number | null;
+  num_documento: string | null;
+  pago: boolean | null;
+  valor: Numeric | null;
+  valor_em_aberto: Numeric | null;
+  valor_pago: Numeric | null;
+}
+
 export interface AppVwVendedores {
   ativo: boolean | null;
   cod_supervisor: number | null;
@@ -606,6 +637,7 @@ export interface DB {
   "app.vw_faturamento_mes": AppVwFaturamentoMes;
   "app.vw_grupos_produto": AppVwGruposProduto;
   "app.vw_notas_fiscais": AppVwNotasFiscais;
+  "app.vw_notas_pedido": AppVwNotasPedido;
   "app.vw_pautas": AppVwPautas;
   "app.vw_pedidos_cliente": AppVwPedidosCliente;
   "app.vw_pedidos_erp_itens": AppVwPedidosErpItens;
@@ -617,6 +649,7 @@ export interface DB {
   "app.vw_subgrupos_produto": AppVwSubgruposProduto;
   "app.vw_supervisores": AppVwSupervisores;
   "app.vw_titulos_abertos": AppVwTitulosAbertos;
+  "app.vw_titulos_cliente": AppVwTitulosCliente;
   "app.vw_vendedor_limites": AppVwVendedorLimites;
   "app.vw_vendedores": AppVwVendedores;
 }

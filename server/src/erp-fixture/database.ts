@@ -22,6 +22,7 @@ export const ERP_TABLES = [
   'pedidos_venda',
   'pedidos_venda_itens',
   'notas_fiscais',
+  'notas_fiscais_itens',
   'titulos_receber',
 ] as const;
 

@@ -48,6 +48,7 @@ const DIGESTS = [
   ['corrent', 'id_corrent'],
   ['pedidos_venda', 'id_pedido'],
   ['pedidos_venda_itens', 'id_pedido, seq'],
+  ['notas_fiscais_itens', 'id_nota, seq'],
   ['titulos_receber', 'id_titulo'],
 ] as const;
 
@@ -79,7 +80,7 @@ describe('createErpFixture, tiny', () => {
       expect(count, table).toBeGreaterThan(0);
       expect(await scalar<number>(db.pool, `select count(*)::int as v from ${table}`), table).toBe(count);
     }
-    expect(Object.keys(summary.counts)).toHaveLength(17);
+    expect(Object.keys(summary.counts)).toHaveLength(18);
   });
 
   it('marks the tables as a fixture and restores every foreign key and index', async () => {
@@ -266,7 +267,10 @@ describe('createErpFixture, tiny', () => {
       db.pool,
       `select situacao, count(*) filter (where dt_emissao >= date '2025-06-13')::int as recent,
               count(*) filter (where dt_emissao < date '2025-06-13')::int as old
-         from pedidos_venda group by situacao order by situacao`,
+         from pedidos_venda p
+         -- an older order is still open only while partly invoiced
+        where not exists (select 1 from notas_fiscais n where n.id_pedido = p.id_pedido and p.situacao = 'A')
+        group by situacao order by situacao`,
     );
     const by = Object.fromEntries(statuses.map((s) => [s.situacao, s]));
     expect(by.A?.recent).toBeGreaterThan(0);
@@ -304,20 +308,53 @@ describe('createErpFixture, tiny', () => {
     expect(aboveList).toBeGreaterThan(0);
   });
 
-  it('invoices each invoiced order once, in installments that add up', async () => {
-    const check = await rows<{ uninvoiced: number; stray: number; installments: number; bad_sums: number }>(
+  it('invoices each invoiced order in full, some over two invoices, in installments that add up', async () => {
+    const check = await rows<{
+      short: number;
+      stray: number;
+      installments: number;
+      bad_sums: number;
+      bad_lines: number;
+      over_invoiced: number;
+    }>(
       db.pool,
-      `select
-         (select count(*)::int from pedidos_venda p where p.situacao = 'F'
-            and (select count(*) from notas_fiscais n where n.id_pedido = p.id_pedido and n.cancelada = 'N') <> 1) as uninvoiced,
-         (select count(*)::int from notas_fiscais n join pedidos_venda p on p.id_pedido = n.id_pedido
-            where n.cancelada = 'N' and (p.situacao <> 'F' or n.valor_total <> p.valor_total)) as stray,
+      `with billed as (
+         select p.id_pedido, p.situacao, p.valor_total,
+                coalesce(sum(n.valor_total) filter (where n.cancelada = 'N'), 0) as invoiced
+           from pedidos_venda p left join notas_fiscais n on n.id_pedido = p.id_pedido
+          group by p.id_pedido)
+       select
+         (select count(*)::int from billed where situacao = 'F' and invoiced <> valor_total) as short,
+         (select count(*)::int from billed where situacao = 'C' and invoiced > 0
+             or situacao = 'A' and invoiced >= valor_total) as stray,
          (select count(*)::int from (select id_nota, count(*) as k from titulos_receber group by id_nota) t
             where k not between 1 and 3) as installments,
          (select count(*)::int from notas_fiscais n where n.cancelada = 'N'
-            and n.valor_total <> (select sum(valor) from titulos_receber t where t.id_nota = n.id_nota)) as bad_sums`,
+            and n.valor_total <> (select sum(valor) from titulos_receber t where t.id_nota = n.id_nota)) as bad_sums,
+         (select count(*)::int from notas_fiscais n
+            where n.valor_total <> (select sum(valor_total) from notas_fiscais_itens i where i.id_nota = n.id_nota)) as bad_lines,
+         (select count(*)::int from (
+            select n.id_pedido, i.id_produto, sum(i.quantidade) as q
+              from notas_fiscais n join notas_fiscais_itens i on i.id_nota = n.id_nota
+             where n.cancelada = 'N' group by 1, 2) f
+            join pedidos_venda_itens o on o.id_pedido = f.id_pedido and o.id_produto = f.id_produto
+           where f.q > o.quantidade) as over_invoiced`,
     );
-    expect(check[0]).toEqual({ uninvoiced: 0, stray: 0, installments: 0, bad_sums: 0 });
+    expect(check[0]).toEqual({ short: 0, stray: 0, installments: 0, bad_sums: 0, bad_lines: 0, over_invoiced: 0 });
+    const kinds = await rows<{ split: number; reissued: number; partly_open: number }>(
+      db.pool,
+      `with per as (
+         select p.id_pedido, p.situacao,
+                count(*) filter (where n.cancelada = 'N') as good, count(*) filter (where n.cancelada = 'S') as bad
+           from pedidos_venda p join notas_fiscais n on n.id_pedido = p.id_pedido group by p.id_pedido)
+       select count(*) filter (where good = 2)::int as split,
+              count(*) filter (where good = 1 and bad = 1 and situacao = 'F')::int as reissued,
+              count(*) filter (where situacao = 'A')::int as partly_open
+         from per`,
+    );
+    expect(kinds[0]?.split).toBeGreaterThan(0);
+    expect(kinds[0]?.reissued).toBeGreaterThan(0);
+    expect(kinds[0]?.partly_open).toBeGreaterThan(0);
   });
 
   it('leaves most titles paid, some clients a little overdue and a few more than 30 days overdue', async () => {

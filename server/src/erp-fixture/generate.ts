@@ -168,6 +168,7 @@ const COLUMNS = {
     'valor_total',
     'cancelada',
   ],
+  notas_fiscais_itens: ['id_nota', 'seq', 'id_produto', 'quantidade', 'valor_unitario', 'valor_total'],
   titulos_receber: [
     'id_titulo',
     'id_empresa',
@@ -319,6 +320,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
       orders: await writer('pedidos_venda'),
       items: await writer('pedidos_venda_itens'),
       invoices: await writer('notas_fiscais'),
+      invoiceItems: await writer('notas_fiscais_itens'),
       titles: await writer('titulos_receber'),
     };
     await writeOrders({
@@ -335,6 +337,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
     await finish('pedidos_venda', writers.orders);
     await finish('pedidos_venda_itens', writers.items);
     await finish('notas_fiscais', writers.invoices);
+    await finish('notas_fiscais_itens', writers.invoiceItems);
     await finish('titulos_receber', writers.titles);
     progress('orders', plan.events.length, plan.events.length);
   } catch (err) {

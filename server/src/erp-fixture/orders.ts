@@ -1,6 +1,7 @@
 // The ERP's order history in date order: orders and their lines priced from the client's
-// pauta, an invoice for each invoiced order and its receivables (1 to 3 installments), paid
-// or not according to the client's payment profile. Amounts are integer centavos until they
+// pauta, the invoices of each invoiced order with their lines (now and then two, when the
+// order was partly invoiced, or a cancelled one issued again) and the receivables of each
+// invoice (1 to 3 installments), paid or not according to the client's payment profile. Amounts are integer centavos until they
 // are written, so that line totals add up to the order total exactly as PostgreSQL sums them.
 
 import { cents2, type ProductTable, UNIDADES } from './catalog.ts';
@@ -15,6 +16,7 @@ export interface OrderWriters {
   orders: CopyWriter;
   items: CopyWriter;
   invoices: CopyWriter;
+  invoiceItems: CopyWriter;
   titles: CopyWriter;
 }
 
@@ -89,7 +91,14 @@ export async function writeOrders(options: {
 
     // Today's orders are still open; a day or two old, most are already invoiced.
     const open = !cancelled && (age === 0 || (age === 1 && rng.chance(0.7)) || (age === 2 && rng.chance(0.3)));
-    const situacao = cancelled ? 'C' : open ? 'A' : 'F';
+    // Partial invoicing and re-issued invoices come from a stream of their own, so that adding
+    // them changed no other value of the history. An order whose rest is not yet invoiced
+    // on the as-of date is still open.
+    const billing = Rng.derive(seed, 'invoicing', e);
+    const split =
+      !cancelled && !open && lines.length > 1 && billing.chance(0.12) ? splitLines(lines, billing, day) : null;
+    const reissued = !split && billing.chance(0.03);
+    const situacao = cancelled ? 'C' : open || (split && split.secondDay > asOf) ? 'A' : 'F';
     orderId++;
     const numPedido = (nextOrderNumber.get(tenantId) ?? 0) + 1;
     nextOrderNumber.set(tenantId, numPedido);
@@ -124,50 +133,102 @@ export async function writeOrders(options: {
     }
 
     // A cancelled order that had already been invoiced keeps its cancelled invoice.
-    const invoiced = situacao === 'F' || (cancelled && age > 3 && rng.chance(0.25));
+    const invoiced = (!cancelled && !open) || (cancelled && age > 3 && rng.chance(0.25));
     if (invoiced) {
-      invoiceId++;
-      const numNota = (nextInvoiceNumber.get(tenantId) ?? 0) + 1;
-      nextInvoiceNumber.set(tenantId, numNota);
       const invoiceDay = Math.min(asOf, day + (rng.chance(0.6) ? 0 : 1));
-      await writers.invoices.write([
-        invoiceId,
-        tenantId,
-        numNota,
-        '1',
-        orderId,
-        client.id,
-        client.rep.cod,
-        isoDay(invoiceDay),
-        cents2(totalCents),
-        cancelled ? 'S' : 'N',
-      ]);
-      if (!cancelled) {
-        const terms = TERMS[totalCents < 30_000 ? 0 : totalCents < 150_000 ? 1 : 2] as readonly number[];
-        const share = Math.floor(totalCents / terms.length);
+      const all = lines.map((l) => ({ product: l.product, quantityMilli: l.quantityMilli, totalCents: l.totalCents }));
+      const issue = async (shipped: Shipped[], on: number, cancelledInvoice: boolean): Promise<void> => {
+        invoiceId++;
+        const numNota = (nextInvoiceNumber.get(tenantId) ?? 0) + 1;
+        nextInvoiceNumber.set(tenantId, numNota);
+        const invoiceCents = shipped.reduce((sum, l) => sum + l.totalCents, 0);
+        await writers.invoices.write([
+          invoiceId,
+          tenantId,
+          numNota,
+          '1',
+          orderId,
+          client.id,
+          client.rep.cod,
+          isoDay(on),
+          cents2(invoiceCents),
+          cancelledInvoice ? 'S' : 'N',
+        ]);
+        for (let s = 0; s < shipped.length; s++) {
+          const l = shipped[s] as Shipped;
+          await writers.invoiceItems.write([
+            invoiceId,
+            s + 1,
+            table.ids[l.product] as number,
+            milli(l.quantityMilli),
+            ((l.totalCents * 10) / l.quantityMilli).toFixed(4),
+            cents2(l.totalCents),
+          ]);
+        }
+        if (cancelledInvoice) return;
+        const terms = TERMS[invoiceCents < 30_000 ? 0 : invoiceCents < 150_000 ? 1 : 2] as readonly number[];
+        const share = Math.floor(invoiceCents / terms.length);
         for (let k = 0; k < terms.length; k++) {
           titleId++;
-          const value = k === terms.length - 1 ? totalCents - share * (terms.length - 1) : share;
-          const due = invoiceDay + (terms[k] as number);
-          const paidOn = paymentDay(rng, client, due, invoiceDay, asOf);
+          const value = k === terms.length - 1 ? invoiceCents - share * (terms.length - 1) : share;
+          const due = on + (terms[k] as number);
+          const paidOn = paymentDay(rng, client, due, on, asOf);
           await writers.titles.write([
             titleId,
             tenantId,
             client.id,
             invoiceId,
             `${String(numNota).padStart(6, '0')}/${k + 1}`,
-            isoDay(invoiceDay),
+            isoDay(on),
             isoDay(due),
             cents2(value),
             paidOn === null ? '0.00' : cents2(value),
             paidOn === null ? null : isoDay(paidOn),
           ]);
         }
+      };
+      if (cancelled) await issue(all, invoiceDay, true);
+      else if (split) {
+        await issue(split.first, invoiceDay, false);
+        if (split.secondDay <= asOf) await issue(split.rest, split.secondDay, false);
+      } else {
+        // Now and then the first invoice went out wrong and was cancelled and issued again.
+        if (reissued) await issue(all, invoiceDay, true);
+        await issue(all, invoiceDay, false);
       }
     }
     if (n % 1000 === 999 || n === order.length - 1) options.onOrder?.(n + 1, order.length);
   }
   return { lastOrderId: orderId, lastInvoiceId: invoiceId, lastTitleId: titleId };
+}
+
+/** What an invoice ships of an order line. */
+interface Shipped {
+  product: number;
+  quantityMilli: number;
+  totalCents: number;
+}
+
+/**
+ * A partly invoiced order: the first invoice ships the first lines (the last of them only in
+ * part, when it has more than one unit) and a second one, two to seven days after the order,
+ * the rest.
+ */
+function splitLines(lines: Line[], rng: Rng, day: number): { first: Shipped[]; rest: Shipped[]; secondDay: number } {
+  const cut = rng.int(1, lines.length - 1);
+  const first: Shipped[] = [];
+  const rest: Shipped[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as Line;
+    const whole = { product: l.product, quantityMilli: l.quantityMilli, totalCents: l.totalCents };
+    const units = Math.floor(l.quantityMilli / 2000) * 1000;
+    if (i === cut - 1 && units > 0 && units < l.quantityMilli) {
+      const cents = Math.round((l.totalCents * units) / l.quantityMilli);
+      first.push({ product: l.product, quantityMilli: units, totalCents: cents });
+      rest.push({ product: l.product, quantityMilli: l.quantityMilli - units, totalCents: l.totalCents - cents });
+    } else (i < cut ? first : rest).push(whole);
+  }
+  return { first, rest, secondDay: day + rng.int(2, 7) };
 }
 
 /** When the title was paid, or null if it is still open on the as-of date. */

@@ -111,7 +111,12 @@ describe('orders', () => {
       expect(created.itens[1]?.regra).toEqual({ id: ruleId, descricao: 'Regra da resposta' });
       const read = await get(as.rep, `/orders/${created.id}`);
       expect(read.status).toBe(200);
-      expect(await read.json()).toEqual(created);
+      // GET adds only what the ERP invoiced: nothing yet, every quantity still open.
+      expect(await read.json()).toEqual({
+        ...created,
+        itens: created.itens.map((l) => ({ ...l, quantidadeFaturada: 0, quantidadeAberta: l.quantidade })),
+        invoices: [],
+      });
     } finally {
       await db.pool.query('delete from app.regras_desconto where id = $1', [ruleId]);
     }

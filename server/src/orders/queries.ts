@@ -668,3 +668,41 @@ export async function selectKeyOfOrder(tx: Tx, idEmpresa: number, idPedido: numb
     .executeTakeFirst();
   return row?.chave ?? null;
 }
+
+/** The ERP invoices of an order, cancelled ones included (vw_notas_pedido), oldest first. */
+export function selectOrderInvoices(tx: Tx, idEmpresa: number, erpId: number, limit: number) {
+  return tx
+    .selectFrom('app.vw_notas_pedido')
+    .select(['id_nota', 'num_nota', 'serie', 'valor_total', 'cancelada'])
+    .select(sql<string>`to_char(dt_emissao, 'YYYY-MM-DD')`.as('emissao'))
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_pedido', '=', erpId)
+    .orderBy('dt_emissao')
+    .orderBy('num_nota')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The lines of some invoices of the tenant, in their own order: app.notas_itens_erp reads
+ * only those invoices (none when the ERP keeps no lines), and the join keeps them to the
+ * tenant's invoices of vw_notas_pedido.
+ */
+export function selectInvoiceLines(tx: Tx, idEmpresa: number, notaIds: readonly number[]) {
+  return tx
+    .selectFrom(
+      sql<{
+        id_nota: number | null;
+        seq: number | null;
+        id_produto: number | null;
+        quantidade: number | null;
+        valor_total: number | null;
+      }>`app.notas_itens_erp(${sql.val([...notaIds])}::bigint[])`.as('i'),
+    )
+    .innerJoin('app.vw_notas_pedido as n', 'n.id_nota', 'i.id_nota')
+    .select(['i.id_nota', 'i.id_produto', 'i.quantidade', 'i.valor_total'])
+    .where('n.id_empresa', '=', idEmpresa)
+    .orderBy('i.id_nota')
+    .orderBy('i.seq')
+    .execute();
+}

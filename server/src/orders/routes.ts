@@ -3,6 +3,7 @@ import {
   ZIsoDate,
   ZOrder,
   ZOrderCreate,
+  ZOrderDetail,
   ZOrderReject,
   ZOrderStatus,
   ZOrderSummary,
@@ -91,11 +92,13 @@ const getOrderRoute = createRoute({
   method: 'get',
   path: '/orders/{id}',
   tags: ['orders'],
-  summary: 'An order with its lines, status history and ERP situation',
+  summary: 'An order with its lines, status history, ERP situation and invoices',
+  description:
+    "The representative who owns the order, and supervisors and managers whose scope covers it, see it; anyone else gets 404, as for an unknown order. invoices: the ERP's invoices of the order (app.vw_notas_pedido), cancelled ones included and marked, each with its lines (app.notas_itens_erp; optional in the ERP contract); per line, quantidadeFaturada counts only the non-cancelled invoices and quantidadeAberta is what remains to invoice, both null when the ERP keeps no invoice lines.",
   security: bearer,
   request: { params: ZIdParam },
   responses: {
-    200: json(ZOrder, 'The order'),
+    200: json(ZOrderDetail, 'The order'),
     400: errorResponses[400],
     401: errorResponses[401],
     404: errorResponses[404],

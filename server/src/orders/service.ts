@@ -19,6 +19,7 @@ import {
   ORDER_STATUS_LABEL,
   type Order,
   type OrderCreate,
+  type OrderDetail,
   type OrderStatus,
   orderTotals,
   type RefusalReason,
@@ -43,6 +44,7 @@ import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
 import { loadOrderDocs, orderSyncDoc, reconcileInvoicedOrders } from './documents.ts';
+import { withInvoices } from './invoices.ts';
 import { creditOf, loadOrders } from './load.ts';
 import * as q from './queries.ts';
 
@@ -623,11 +625,11 @@ async function orderInScope(tx: Tx, auth: AuthContext, id: number, forUpdate = f
   return row;
 }
 
-export async function getOrder(db: Db, auth: AuthContext, id: number): Promise<Order> {
+export async function getOrder(db: Db, auth: AuthContext, id: number): Promise<OrderDetail> {
   return withScope(db, scopeOf(auth), async (tx) => {
     await reconcileErpOrders(tx, auth.idEmpresa);
     await orderInScope(tx, auth, id);
-    return loadOrder(tx, auth.idEmpresa, id);
+    return withInvoices(tx, auth.idEmpresa, await loadOrder(tx, auth.idEmpresa, id));
   });
 }
 

@@ -60,7 +60,7 @@ describe('provisioning refuses', () => {
       'missing column public.corrent.situacao (written by trg_cliente_novo)',
       'missing column public.produtos.categoria (read by vw_pedidos_erp_itens, vw_produtos)',
       'missing column public.produtos.imagem (read by vw_produtos)',
-      'missing table public.titulos_receber (used by campo_erp_indexes, vw_titulos_abertos)',
+      'missing table public.titulos_receber (used by campo_erp_indexes, vw_titulos_abertos, vw_titulos_cliente)',
     ]);
     expect(await hasAppSchema(pool)).toBe(false);
   });
@@ -102,7 +102,7 @@ describe('provisioning refuses', () => {
             .map((l) => l.trim()),
         ).toEqual([
           'no INSERT privilege on public.pedidos_venda_itens (written by trg_pedido_aprovado)',
-          'no SELECT privilege on public.titulos_receber (read by campo_erp_indexes, vw_titulos_abertos)',
+          'no SELECT privilege on public.titulos_receber (read by campo_erp_indexes, vw_titulos_abertos, vw_titulos_cliente)',
         ]);
         expect(await hasAppSchema(pool)).toBe(false);
 
@@ -145,7 +145,7 @@ describe('--dry-run', () => {
     expect(lines).toContain('would apply migration 0001_app_schema');
     expect(lines).toContain('would create view vw_sitpedido (new)');
     expect(lines).toContain('would create trigger trg_pedido_aprovado (new)');
-    expect(lines.filter((l) => l.startsWith('would create view'))).toHaveLength(21);
+    expect(lines.filter((l) => l.startsWith('would create view'))).toHaveLength(23);
     expect(await hasAppSchema(pool)).toBe(false);
     expect(await catalogSnapshot(pool)).toEqual(before);
   });

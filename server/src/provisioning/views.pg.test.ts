@@ -1,4 +1,4 @@
-// The 21 views on the tiny reference ERP. Expectations are computed here from the raw ERP
+// The 23 views on the tiny reference ERP. Expectations are computed here from the raw ERP
 // tables, never copied from the views' own SQL, so a wrong join or rule shows up.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { provision } from './provision.ts';
@@ -25,10 +25,10 @@ describe('the views over the tiny reference ERP', () => {
     await provision(db.pool);
   });
 
-  it('are 21, each selectable, and each ERP-backed one returns rows', async () => {
+  it('are 23, each selectable, and each ERP-backed one returns rows', async () => {
     const sources = await loadSqlSources();
     const views = sources.repeatables.filter((r) => r.kind === 'view');
-    expect(views).toHaveLength(21);
+    expect(views).toHaveLength(23);
     for (const v of views) {
       const { rows } = await db.pool.query(`select * from app.${v.name} limit 1`);
       // Rules in force and Campo-only data are empty until the service writes them.
@@ -202,6 +202,56 @@ describe('the views over the tiny reference ERP', () => {
     expect(Object.fromEntries(view.rows.map((r) => [r.k, r.v]))).toEqual(
       Object.fromEntries([...sums].map(([k, c]) => [k, (c / 100).toFixed(2)])),
     );
+  });
+
+  it('vw_notas_pedido and notas_itens_erp give every invoice of an order with its lines, cancelled ones flagged', async () => {
+    const tenant = await tenantOf();
+    const raw = await db.pool.query<{ k: string; id_empresa: number }>(
+      `select n.id_nota || '|' || n.id_pedido || '|' || n.num_nota || '|' || n.serie || '|' || n.valor_total
+              || '|' || (n.cancelada = 'S') || '|' || (select string_agg(i.seq || ':' || i.id_produto || ':' || i.quantidade
+                 || ':' || i.valor_total, ',' order by i.seq) from notas_fiscais_itens i where i.id_nota = n.id_nota) as k,
+              n.id_empresa
+         from notas_fiscais n`,
+    );
+    const view = await db.pool.query<{ k: string; id_empresa: number }>(
+      `select n.id_nota || '|' || n.id_pedido || '|' || n.num_nota || '|' || n.serie || '|' || n.valor_total
+              || '|' || n.cancelada || '|' || (select string_agg(i.seq || ':' || i.id_produto || ':' || i.quantidade
+                 || ':' || i.valor_total, ',' order by i.seq) from app.notas_itens_erp(array[n.id_nota]) i) as k,
+              n.id_empresa
+         from app.vw_notas_pedido n`,
+    );
+    const cmp = byKey<{ k: string }>((r) => r.k);
+    expect(view.rows.sort(cmp)).toEqual(
+      raw.rows.map((r) => ({ k: r.k, id_empresa: tenant.get(r.id_empresa) })).sort(cmp),
+    );
+    expect(view.rows.some((r) => r.k.includes('|true|'))).toBe(true);
+  });
+
+  it('vw_titulos_cliente gives the open titles and those paid in the last 60 days, with days overdue', async () => {
+    // Make one paid title recent and one old, whatever the fixture's dates.
+    await db.pool.query(
+      `update titulos_receber set dt_pagamento = current_date - 5
+        where id_titulo = (select min(id_titulo) from titulos_receber where valor_pago >= valor)`,
+    );
+    await db.pool.query(
+      `update titulos_receber set dt_pagamento = current_date - 61
+        where id_titulo = (select max(id_titulo) from titulos_receber where valor_pago >= valor)`,
+    );
+    const raw = await db.pool.query<{ k: string }>(
+      `select id_titulo || '|' || num_documento || '|' || valor || '|' || valor_pago || '|'
+              || (valor_pago >= valor) || '|' || case when valor_pago < valor and dt_vencimento < current_date
+                 then current_date - dt_vencimento else 0 end as k
+         from titulos_receber
+        where valor_pago < valor or dt_pagamento >= current_date - 60`,
+    );
+    const view = await db.pool.query<{ k: string }>(
+      `select id_titulo || '|' || num_documento || '|' || valor || '|' || valor_pago || '|' || pago || '|' || dias_atraso as k
+         from app.vw_titulos_cliente`,
+    );
+    const keys = (rows: { k: string }[]) => rows.map((r) => r.k).sort();
+    expect(keys(view.rows)).toEqual(keys(raw.rows));
+    expect(view.rows.some((r) => r.k.includes('|true|'))).toBe(true);
+    expect(view.rows.some((r) => r.k.includes('|false|'))).toBe(true);
   });
 
   it('show an approved Campo order once, with its ERP status, in the client and positivation views', async () => {

@@ -1,4 +1,4 @@
-import type { Order } from '@campo/shared';
+import type { Order, OrderDetail } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { api, errorMessage } from '../../api.ts';
 import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from '../../kit/format.ts';
@@ -6,7 +6,9 @@ import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { beyondSentence, creditAfterOrder, NO_LIMIT, NOT_CHECKED, signedBrl } from './credit.ts';
 import { lineFlexNote, orderFlexTotals } from './flex.ts';
+import { InvoicesPanel } from './invoices.tsx';
 import { refreshPendingCount } from './pending-badge.tsx';
+import { OpenTitles } from './titles.tsx';
 
 const CHIP = { ok: 'ok', overdue: 'warn', blocked: 'bad' } as const;
 
@@ -31,6 +33,7 @@ function ClientPanel(props: { idCliente: number }) {
           {c.maxDaysOverdue > 0 && ` (há ${c.maxDaysOverdue} dias)`}
         </dd>
       </dl>
+      <OpenTitles idCliente={props.idCliente} />
     </article>
   );
 }
@@ -194,6 +197,7 @@ export function OrderReview(props: { id: number }) {
           <ClientPanel idCliente={order.idCliente} />
           <CreditPanel order={order} />
           <Lines order={order} />
+          {'invoices' in order && <InvoicesPanel order={order as OrderDetail} />}
           <dl class="mg-facts">
             <dt>Valor bruto</dt>
             <dd>{brl(order.valorBruto)}</dd>
