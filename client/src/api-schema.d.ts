@@ -10941,6 +10941,19 @@ export interface paths {
                                 openReceivables?: number;
                                 /** @description The client's Campo orders pending approval or approved, every representative's; absent from older servers */
                                 openOrders?: number;
+                                /** @description The client's open titles, the most overdue first (earliest due date), at most 30; absent from older servers */
+                                titulos?: {
+                                    /** @description Document number, as on the boleto */
+                                    documento: string | null;
+                                    /** @description Due date, YYYY-MM-DD */
+                                    vencimento: string;
+                                    /** @description Amount, BRL */
+                                    valor: number;
+                                    /** @description Amount paid so far, BRL */
+                                    valorPago: number;
+                                }[];
+                                /** @description How many more open titles the client has beyond those in titulos; absent from older servers */
+                                titulosAlem?: number;
                                 /** @description Latest order (ISO 8601, UTC); activity is derived from it */
                                 lastOrderAt: string | null;
                                 /** @description The ERP registration flag */
@@ -11090,7 +11103,7 @@ export interface paths {
                                 status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "refused";
                                 /** @description The order as the device queued it (the body of POST /orders); null once the server holds the order */
                                 draft?: unknown;
-                                /** @description The order as the server holds it; null while queued or when refused */
+                                /** @description The order as the server holds it, with what the ERP invoiced of it (GET /orders/{id}); null while queued or when refused */
                                 order: {
                                     /** @description Order id */
                                     id: number;
@@ -11158,7 +11171,7 @@ export interface paths {
                                      * @enum {string|null}
                                      */
                                     erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                                    /** @description The lines */
+                                    /** @description The lines, with what was invoiced of each */
                                     itens: {
                                         /** @description Line number, from 1 */
                                         seq: number;
@@ -11195,6 +11208,10 @@ export interface paths {
                                         flexGerado?: number;
                                         /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
                                         flexUsado?: number;
+                                        /** @description Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order); null when unknown: the ERP keeps no invoice lines */
+                                        quantidadeFaturada: number | null;
+                                        /** @description Quantity not yet invoiced: ordered less invoiced, never below 0; null when unknown, as above */
+                                        quantidadeAberta: number | null;
                                     }[];
                                     /** @description Status history, oldest first */
                                     historico: {
@@ -11216,6 +11233,28 @@ export interface paths {
                                         motivo: string | null;
                                         /** @description When (ISO 8601) */
                                         em: string;
+                                    }[];
+                                    /** @description The ERP's invoices of the order, cancelled ones included and marked, oldest first (at most 50); empty until the ERP invoices it */
+                                    invoices: {
+                                        /** @description Invoice number (notas_fiscais.num_nota) */
+                                        numero: number;
+                                        /** @description Invoice series */
+                                        serie: string;
+                                        /** @description Issue date, YYYY-MM-DD */
+                                        emissao: string;
+                                        /** @description Invoice value, BRL */
+                                        valor: number;
+                                        /** @description A cancelled invoice: shown marked, not counted as invoiced */
+                                        cancelada: boolean;
+                                        /** @description What the invoice shipped, in its own line order; empty when the ERP keeps no invoice lines */
+                                        itens: {
+                                            /** @description Product shipped */
+                                            idProduto: number;
+                                            /** @description Quantity shipped on this invoice */
+                                            quantidade: number;
+                                            /** @description Line value, BRL */
+                                            valor: number;
+                                        }[];
                                     }[];
                                 } | null;
                                 /** @description Why it was refused; empty otherwise */
@@ -11606,7 +11645,7 @@ export interface paths {
                             status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "refused";
                             /** @description The order as the device queued it (the body of POST /orders); null once the server holds the order */
                             draft?: unknown;
-                            /** @description The order as the server holds it; null while queued or when refused */
+                            /** @description The order as the server holds it, with what the ERP invoiced of it (GET /orders/{id}); null while queued or when refused */
                             order: {
                                 /** @description Order id */
                                 id: number;
@@ -11674,7 +11713,7 @@ export interface paths {
                                  * @enum {string|null}
                                  */
                                 erpSituacao: "aberto" | "faturado" | "cancelado" | null;
-                                /** @description The lines */
+                                /** @description The lines, with what was invoiced of each */
                                 itens: {
                                     /** @description Line number, from 1 */
                                     seq: number;
@@ -11711,6 +11750,10 @@ export interface paths {
                                     flexGerado?: number;
                                     /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
                                     flexUsado?: number;
+                                    /** @description Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order); null when unknown: the ERP keeps no invoice lines */
+                                    quantidadeFaturada: number | null;
+                                    /** @description Quantity not yet invoiced: ordered less invoiced, never below 0; null when unknown, as above */
+                                    quantidadeAberta: number | null;
                                 }[];
                                 /** @description Status history, oldest first */
                                 historico: {
@@ -11732,6 +11775,28 @@ export interface paths {
                                     motivo: string | null;
                                     /** @description When (ISO 8601) */
                                     em: string;
+                                }[];
+                                /** @description The ERP's invoices of the order, cancelled ones included and marked, oldest first (at most 50); empty until the ERP invoices it */
+                                invoices: {
+                                    /** @description Invoice number (notas_fiscais.num_nota) */
+                                    numero: number;
+                                    /** @description Invoice series */
+                                    serie: string;
+                                    /** @description Issue date, YYYY-MM-DD */
+                                    emissao: string;
+                                    /** @description Invoice value, BRL */
+                                    valor: number;
+                                    /** @description A cancelled invoice: shown marked, not counted as invoiced */
+                                    cancelada: boolean;
+                                    /** @description What the invoice shipped, in its own line order; empty when the ERP keeps no invoice lines */
+                                    itens: {
+                                        /** @description Product shipped */
+                                        idProduto: number;
+                                        /** @description Quantity shipped on this invoice */
+                                        quantidade: number;
+                                        /** @description Line value, BRL */
+                                        valor: number;
+                                    }[];
                                 }[];
                             } | null;
                             /** @description Why it was refused; empty otherwise */
@@ -12271,6 +12336,22 @@ export interface components {
             openReceivables?: number;
             /** @description The client's Campo orders pending approval or approved, every representative's; absent from older servers */
             openOrders?: number;
+            /** @description The client's open titles, the most overdue first (earliest due date), at most 30; absent from older servers */
+            titulos?: {
+                /** @description Document number, as on the boleto */
+                documento: string | null;
+                /** @description Due date, YYYY-MM-DD */
+                vencimento: string;
+                /** @description Amount, BRL */
+                valor: number;
+                /** @description Amount paid so far, BRL */
+                valorPago: number;
+            }[];
+            /**
+             * Format: int64
+             * @description How many more open titles the client has beyond those in titulos; absent from older servers
+             */
+            titulosAlem?: number;
             /** @description Latest order (ISO 8601, UTC); activity is derived from it */
             lastOrderAt: string | null;
             /** @description The ERP registration flag */
@@ -12447,7 +12528,7 @@ export interface components {
             status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "refused";
             /** @description The order as the device queued it (the body of POST /orders); null once the server holds the order */
             draft: unknown | null;
-            /** @description The order as the server holds it; null while queued or when refused */
+            /** @description The order as the server holds it, with what the ERP invoiced of it (GET /orders/{id}); null while queued or when refused */
             order: {
                 /**
                  * Format: int64
@@ -12527,7 +12608,7 @@ export interface components {
                 numPedidoErp: number | null;
                 /** @description The ERP order's situation (vw_sitpedido), once replicated */
                 erpSituacao: ("aberto" | "faturado" | "cancelado") | null;
-                /** @description The lines */
+                /** @description The lines, with what was invoiced of each */
                 itens: {
                     /**
                      * Format: int64
@@ -12573,6 +12654,10 @@ export interface components {
                     flexGerado?: number;
                     /** @description What the line took from the flex balance, beyond its ceiling, BRL (absent in answers from before flex) */
                     flexUsado?: number;
+                    /** @description Quantity of the line on the order's non-cancelled invoices (matched by product, lines in order); null when unknown: the ERP keeps no invoice lines */
+                    quantidadeFaturada: number | null;
+                    /** @description Quantity not yet invoiced: ordered less invoiced, never below 0; null when unknown, as above */
+                    quantidadeAberta: number | null;
                 }[];
                 /** @description Status history, oldest first */
                 historico: {
@@ -12591,6 +12676,34 @@ export interface components {
                     motivo: string | null;
                     /** @description When (ISO 8601) */
                     em: string;
+                }[];
+                /** @description The ERP's invoices of the order, cancelled ones included and marked, oldest first (at most 50); empty until the ERP invoices it */
+                invoices: {
+                    /**
+                     * Format: int64
+                     * @description Invoice number (notas_fiscais.num_nota)
+                     */
+                    numero: number;
+                    /** @description Invoice series */
+                    serie: string;
+                    /** @description Issue date, YYYY-MM-DD */
+                    emissao: string;
+                    /** @description Invoice value, BRL */
+                    valor: number;
+                    /** @description A cancelled invoice: shown marked, not counted as invoiced */
+                    cancelada: boolean;
+                    /** @description What the invoice shipped, in its own line order; empty when the ERP keeps no invoice lines */
+                    itens: {
+                        /**
+                         * Format: int64
+                         * @description Product shipped
+                         */
+                        idProduto: number;
+                        /** @description Quantity shipped on this invoice */
+                        quantidade: number;
+                        /** @description Line value, BRL */
+                        valor: number;
+                    }[];
                 }[];
             } | null;
             /** @description Why it was refused; empty otherwise */

@@ -7,6 +7,11 @@ import { pageOf, ZPageQuery } from './pagination.ts';
 
 /** An order is invoiced over a few invoices at most; more are not shown (the order's page). */
 export const ORDER_INVOICES_MAX = 50;
+/**
+ * The open titles a client's replicated document carries (collection clientes), the most
+ * overdue first; the rest are only counted (titulosAlem): the page of titles online lists them all.
+ */
+export const CLIENT_TITLES_SYNC_MAX = 30;
 /** A paid title stays on the client's page this many days after its payment. */
 export const PAID_TITLES_DAYS = 60;
 
@@ -64,3 +69,15 @@ export const ZClientTitlePage = pageOf(
   `A page of the client's titles: open ones first, the most overdue first, then those paid in the last ${PAID_TITLES_DAYS} days, newest payment first`,
 );
 export type ClientTitlePage = z.infer<typeof ZClientTitlePage>;
+
+export const ZSyncClientTitle = z
+  .object({
+    documento: z.string().nullable().describe('Document number, as on the boleto'),
+    vencimento: z.string().describe('Due date, YYYY-MM-DD'),
+    valor: z.number().describe('Amount, BRL'),
+    valorPago: z.number().describe('Amount paid so far, BRL'),
+  })
+  .describe(
+    "An open title of the client on the phone. Days overdue are counted on the device from the due date: a count in the document would change every client's document every day",
+  );
+export type SyncClientTitle = z.infer<typeof ZSyncClientTitle>;

@@ -6,7 +6,8 @@ import { ZCatalogSync } from './catalog.ts';
 import { ZCompany } from './company.ts';
 import { FLEX_SYNC_ENTRIES, ZFlexEntry } from './flex.ts';
 import { ZOpportunity } from './funnel.ts';
-import { ZCreditRefusal, ZFlexRefusal, ZOrder } from './orders.ts';
+import { CLIENT_TITLES_SYNC_MAX, ZSyncClientTitle } from './invoices.ts';
+import { ZCreditRefusal, ZFlexRefusal, ZOrderDetail } from './orders.ts';
 import { SYNC_COLLECTIONS, SYNC_WRITABLE, type SyncCollection } from './sync-collections.ts';
 import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
 
@@ -204,6 +205,18 @@ export const ZSyncClient = z
       .describe(
         "The client's Campo orders pending approval or approved, every representative's; absent from older servers",
       ),
+    titulos: z
+      .array(ZSyncClientTitle)
+      .max(CLIENT_TITLES_SYNC_MAX)
+      .optional()
+      .describe(
+        `The client's open titles, the most overdue first (earliest due date), at most ${CLIENT_TITLES_SYNC_MAX}; absent from older servers`,
+      ),
+    titulosAlem: z
+      .number()
+      .int()
+      .optional()
+      .describe('How many more open titles the client has beyond those in titulos; absent from older servers'),
     lastOrderAt: z.string().nullable().describe('Latest order (ISO 8601, UTC); activity is derived from it'),
     active: z.boolean().describe('The ERP registration flag'),
     paymentTermId: z
@@ -322,7 +335,9 @@ export const ZSyncOrder = z
       .unknown()
       .nullable()
       .describe('The order as the device queued it (the body of POST /orders); null once the server holds the order'),
-    order: ZOrder.nullable().describe('The order as the server holds it; null while queued or when refused'),
+    order: ZOrderDetail.nullable().describe(
+      'The order as the server holds it, with what the ERP invoiced of it (GET /orders/{id}); null while queued or when refused',
+    ),
     reasons: z.array(ZSyncOrderReason).describe('Why it was refused; empty otherwise'),
     queuedAt: z.string().nullable().describe("When the device queued it (device clock; shown as the outbox's age)"),
     updatedAt: z.string().describe('Last change (ISO 8601)'),

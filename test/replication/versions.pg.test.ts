@@ -24,6 +24,7 @@ import { SCHEMAS_V0 } from '../fixtures/schemas-v0.ts';
 import { SCHEMAS_V1 } from '../fixtures/schemas-v1.ts';
 import { SCHEMAS_V2 } from '../fixtures/schemas-v2.ts';
 import { SCHEMAS_V3 } from '../fixtures/schemas-v3.ts';
+import { SCHEMAS_V4 } from '../fixtures/schemas-v4.ts';
 import { ordersOf } from '../support/builders.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
@@ -42,14 +43,18 @@ const RELEASED: [number, Schemas][] = [
   [1, released(SCHEMAS_V1)],
   [2, released(SCHEMAS_V2)],
   [3, released(SCHEMAS_V3)],
+  [4, released(SCHEMAS_V4)],
 ];
 
 /**
- * What the migrations must keep: a client's payment terms (2) and open amounts (4), a
- * product's stock (2), the representative's flex balance (4).
+ * What the migrations must keep: a client's payment terms (2), open amounts (4) and open
+ * titles (5), a product's stock (2), the representative's flex balance (4).
  */
 interface ServerFields {
-  client: Pick<ClientDoc, 'id' | 'paymentTermId' | 'paymentTermIds' | 'openReceivables' | 'openOrders'>;
+  client: Pick<
+    ClientDoc,
+    'id' | 'paymentTermId' | 'paymentTermIds' | 'openReceivables' | 'openOrders' | 'titulos' | 'titulosAlem'
+  >;
   product: Pick<ProductDoc, 'id' | 'stock'>;
   flex: SettingsDoc['flex'];
 }
@@ -60,6 +65,8 @@ const clientFields = (c: ClientDoc): ServerFields['client'] => ({
   paymentTermIds: c.paymentTermIds,
   openReceivables: c.openReceivables,
   openOrders: c.openOrders,
+  titulos: c.titulos,
+  titulosAlem: c.titulosAlem,
 });
 const flexOf = async (db: CampoDatabase) =>
   ((await db.collections.ajustes?.findOne('flex').exec())?.toJSON() as SettingsDoc | undefined)?.flex;
@@ -72,12 +79,18 @@ async function serverFields(db: CampoDatabase, busy: number): Promise<ServerFiel
   const clients = ((await db.collections.clientes?.find().exec()) ?? []).map((d) => d.toJSON() as ClientDoc);
   const products = ((await db.collections.produtos?.find().exec()) ?? []).map((d) => d.toJSON() as ProductDoc);
   const client = clients.find(
-    (c) => c.paymentTermId != null && typeof c.openOrders === 'number' && Number(c.id) !== busy,
+    (c) =>
+      c.paymentTermId != null &&
+      typeof c.openOrders === 'number' &&
+      (c.titulos?.length ?? 0) > 0 &&
+      Number(c.id) !== busy,
   );
   const product = products.find((p) => p.stock != null);
   const flex = await flexOf(db);
   if (!client || !product || !flex?.lancamentos.length) {
-    throw new Error('the store holds no client with a payment term, no product with stock or no flex balance');
+    throw new Error(
+      'the store holds no client with a payment term and open titles, no product with stock or no flex balance',
+    );
   }
   return { client: clientFields(client), product: { id: product.id, stock: product.stock }, flex };
 }
@@ -177,6 +190,7 @@ describe('client replication across versions', () => {
       let cardId: string;
       let ticketId: string;
       let idPedido: number;
+      let placedId: string;
       let pulled: ServerFields;
       try {
         const outbox = old.outbox;
@@ -186,6 +200,7 @@ describe('client replication across versions', () => {
         pulled = await serverFields(old.db, idCliente);
         // Something to reply to and something to move, held by the server before going offline.
         const placed = await outbox.queueOrder(draft('pedido anterior'));
+        placedId = placed;
         idPedido = await eventually('the first order on the server', async () => {
           const doc = (await old.db.collections.pedidos?.findOne(placed).exec())?.toJSON() as OrderDoc | undefined;
           return doc?.order?.id;
@@ -247,8 +262,13 @@ describe('client replication across versions', () => {
         // pre-selects the client's term and the catalog shows the stock.
         await device.replication.awaitInitialSync();
         expect(await fieldsNow(device.db, pulled)).toEqual(pulled);
+        // The order the server holds, with what the ERP invoiced of it (version 5): none yet.
+        const placedDoc = (await device.db.collections.pedidos?.findOne(placedId).exec())?.toJSON() as OrderDoc;
+        expect(placedDoc.order?.invoices).toEqual([]);
+        expect(placedDoc.order?.itens.map((l) => [l.quantidadeFaturada, l.quantidadeAberta])).toEqual([[0, 3]]);
         // Collections whose server fields came after this store's version were pulled again
-        // from the beginning, once; the others (the outbox's pedidos among them) were not.
+        // from the beginning, once; the others were not. Since version 5 that includes the
+        // outbox's pedidos (the orders' invoices): the queued order still reached the server once.
         for (const c of ['produtos', 'clientes', 'ajustes', 'funil', 'chamados', 'pedidos'] as const) {
           expect(starts.get(c) ?? 0, c).toBe((REFETCH_SINCE[c] ?? 0) > version ? 1 : 0);
         }
@@ -328,12 +348,13 @@ describe('client replication across versions', () => {
       expect(card.rows).toHaveLength(1);
       const local = (await device.db.collections.funil?.findOne(cardId).exec())?.toJSON() as OpportunityDoc;
       expect(local.nomeProspect).toBe('Padaria Reaberta');
-      // Once each, and never the outbox's own collection.
+      // Once each. pedidos too since version 5 (the orders' invoices): its queued order was
+      // still pushed once, above.
       expect(starts.get('produtos')).toBe(1);
       expect(starts.get('clientes')).toBe(1);
+      expect(starts.get('pedidos')).toBe(1);
       // A card waiting to be pushed is not pulled over: version 1 already had funil's fields.
       expect(starts.get('funil')).toBeUndefined();
-      expect(starts.get('pedidos')).toBeUndefined();
     } finally {
       await device.close();
     }
@@ -348,6 +369,7 @@ describe('client replication across versions', () => {
       expect(starts.get('produtos')).toBeUndefined();
       expect(starts.get('clientes')).toBeUndefined();
       expect(starts.get('ajustes')).toBeUndefined();
+      expect(starts.get('pedidos')).toBeUndefined();
     } finally {
       await again.close();
     }

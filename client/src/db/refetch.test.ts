@@ -23,8 +23,10 @@ describe('refetch after an upgrade', () => {
     expect(mustRefetch('funil', { checkpoint: 'x', store: 1 })).toBe(false);
     // Nothing stored: the pull starts from the beginning anyway.
     expect(mustRefetch('clientes', undefined)).toBe(false);
+    // Version 5 (issue #41): the orders' invoices, inside the order.
+    expect(mustRefetch('pedidos', { checkpoint: 'x', store: 4 })).toBe(true);
+    expect(mustRefetch('pedidos', { checkpoint: 'x', store: 5 })).toBe(false);
     // Collections that never gained a server field are never pulled again.
-    expect(mustRefetch('pedidos', { checkpoint: 'x' })).toBe(false);
     expect(mustRefetch('cadastros', { checkpoint: 'x' })).toBe(false);
   });
 

@@ -84,10 +84,11 @@ const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMP
 /**
  * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals), 2 since
  * payment terms, 3 since products lost their search indexes, 4 since the clients' open amounts
- * and the representative's flex balance (issue #40). The literal is the released version, the
- * one to bump; the fixture build is always one ahead.
+ * and the representative's flex balance (issue #40), 5 since the clients' open titles and the
+ * orders' invoices (issue #41). The literal is the released version, the one to bump; the
+ * fixture build is always one ahead.
  */
-export const STORE_VERSION = 4 + (FIXTURE_NEXT_STORE ? 1 : 0);
+export const STORE_VERSION = 5 + (FIXTURE_NEXT_STORE ? 1 : 0);
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -160,6 +161,20 @@ const clientes: RxJsonSchema<ClientDoc> = {
     // The client's available credit on the phone (issue #40): limit − these two.
     openReceivables: num,
     openOrders: num,
+    // Since version 5 (issue #41): the open titles, the most overdue first, and how many more.
+    titulos: {
+      type: ['array', 'null'],
+      items: {
+        type: 'object',
+        properties: {
+          documento: str,
+          vencimento: { type: 'string' },
+          valor: { type: 'number' },
+          valorPago: { type: 'number' },
+        },
+      },
+    },
+    titulosAlem: int,
     busca: { type: 'string', maxLength: SEARCH_MAX },
   },
   required: ['id', 'busca'],
@@ -202,6 +217,8 @@ const pedidos: RxJsonSchema<OrderDoc> = {
     id,
     status: { type: 'string', maxLength: 20 },
     draft: obj,
+    // Since version 5 (issue #41) the order carries its ERP invoices and, per line, the
+    // quantities invoiced and open: inside this object, so no new field here.
     order: obj,
     reasons: { type: 'array', items: { type: 'object' } },
     queuedAt: str,
@@ -350,20 +367,39 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
   // representative's balance and latest entries, a new document for a release that never
   // pulled it). Kept when an older release pulled them already, null otherwise until the
   // refetch brings the server's documents again.
-  produtos: { 1: same, 2: (doc) => ({ ...doc, stock: doc.stock ?? null }), 3: same, 4: same, ...fixtureNext },
+  // 5 (after approval, issue #41): clients gained their open titles (`titulos`, `titulosAlem`),
+  // kept when already pulled, null otherwise until the refetch; the orders' invoices come
+  // inside `order` (an object), so pedidos documents are carried over as they are and the
+  // refetch brings them with their invoices. A queued order (order null) is untouched.
+  produtos: {
+    1: same,
+    2: (doc) => ({ ...doc, stock: doc.stock ?? null }),
+    3: same,
+    4: same,
+    5: same,
+    ...fixtureNext,
+  },
   clientes: {
     1: same,
     2: (doc) => ({ ...doc, paymentTermId: doc.paymentTermId ?? null, paymentTermIds: doc.paymentTermIds ?? null }),
     3: same,
     4: (doc) => ({ ...doc, openReceivables: doc.openReceivables ?? null, openOrders: doc.openOrders ?? null }),
+    5: (doc) => ({ ...doc, titulos: doc.titulos ?? null, titulosAlem: doc.titulosAlem ?? null }),
     ...fixtureNext,
   },
-  regras: { 1: same, 2: same, 3: same, 4: same, ...fixtureNext },
-  ajustes: { 1: same, 2: same, 3: same, 4: (doc) => ({ ...doc, flex: doc.flex ?? null }), ...fixtureNext },
-  pedidos: { 1: same, 2: same, 3: same, 4: same, ...fixtureNext },
-  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, 4: same, ...fixtureNext },
-  chamados: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, 4: same, ...fixtureNext },
-  cadastros: { 1: same, 2: same, 3: same, 4: same, ...fixtureNext },
+  regras: { 1: same, 2: same, 3: same, 4: same, 5: same, ...fixtureNext },
+  ajustes: { 1: same, 2: same, 3: same, 4: (doc) => ({ ...doc, flex: doc.flex ?? null }), 5: same, ...fixtureNext },
+  pedidos: { 1: same, 2: same, 3: same, 4: same, 5: same, ...fixtureNext },
+  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, 4: same, 5: same, ...fixtureNext },
+  chamados: {
+    1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }),
+    2: same,
+    3: same,
+    4: same,
+    5: same,
+    ...fixtureNext,
+  },
+  cadastros: { 1: same, 2: same, 3: same, 4: same, 5: same, ...fixtureNext },
 };
 
 /**
@@ -380,9 +416,11 @@ export const REFETCH_SINCE: { readonly [C in SyncCollection]?: number } = {
   chamados: 1,
   // 2: stock, a client's payment terms, the company's list of terms.
   produtos: 2,
-  // 4: a client's open receivables and open orders; the representative's flex balance.
-  clientes: 4,
+  // 4: the representative's flex balance.
   ajustes: 4,
+  // 5: a client's open titles; an order's invoices and open quantities (issue #41).
+  clientes: 5,
+  pedidos: 5,
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */

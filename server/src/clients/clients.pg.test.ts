@@ -2,6 +2,7 @@
 // own tables (corrent, pedidos_venda, titulos_receber), read by this test with its own SQL,
 // never through the server's queries or the app views.
 import {
+  CLIENT_TITLES_SYNC_MAX,
   type ClientDetail,
   type ClientOrders,
   type ClientPage,
@@ -14,6 +15,8 @@ import {
   type Problem,
   SEARCH_FOLD_FROM,
   SEARCH_FOLD_TO,
+  type SyncClient,
+  type SyncPull,
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
@@ -21,6 +24,8 @@ import { signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, type SessionUser } from '../../../test/support/session.ts';
+import { createDb } from '../db/kysely.ts';
+import { refreshCollection } from '../sync/service.ts';
 
 const db = useTestDatabase();
 
@@ -526,6 +531,51 @@ describe('clients', () => {
       expect((await as.foreignAdmin('GET', `/clients/${id}/titles`)).status).toBe(404);
       expect((await as.supervisor('GET', `/clients/${id}/titles`)).status).toBe(200);
       expect((await as.rep('GET', `/clients/${id}/titles?pageSize=101`)).status).toBe(400);
+    });
+  });
+
+  describe("the client's document on the representative's phone (collection clientes)", () => {
+    /** Every clientes document `who` pulls from the beginning. */
+    async function pullAll(who: Api): Promise<SyncClient[]> {
+      const docs: SyncClient[] = [];
+      let checkpoint = '';
+      for (let i = 0; i < 100; i++) {
+        const res = await who(
+          'GET',
+          `/sync/clientes/pull?limit=500${checkpoint ? `&checkpoint=${encodeURIComponent(checkpoint)}` : ''}`,
+        );
+        expect(res.status).toBe(200);
+        const page = (await res.json()) as SyncPull;
+        docs.push(...(page.documents as SyncClient[]));
+        checkpoint = page.checkpoint;
+        if (page.documents.length < 500) break;
+      }
+      return docs;
+    }
+
+    it('carries its open titles, the most overdue first, at most CLIENT_TITLES_SYNC_MAX and a count of the rest', async () => {
+      const id = tenantClients.find((c) => c.cod_vendedor === rep.codVendedor)?.id as number;
+      // More open titles than the document carries, due on different days.
+      await db.pool.query(
+        `insert into public.titulos_receber (id_empresa, id_corrent, num_documento, dt_emissao, dt_vencimento, valor, valor_pago)
+         select c.id_empresa, c.id_corrent, 'SYNC-' || n, current_date - 90, current_date - n, 100 + n, n
+           from public.corrent c, generate_series(1, $2::integer) n where c.id_corrent = $1`,
+        [id, CLIENT_TITLES_SYNC_MAX + 3],
+      );
+      await refreshCollection(createDb(db.pool), t1, 'clientes');
+      const expected = await db.pool.query<{ documento: string; vencimento: string; valor: number; valorPago: number }>(
+        `select num_documento as documento, to_char(dt_vencimento, 'YYYY-MM-DD') as vencimento,
+                valor::float8 as valor, valor_pago::float8 as "valorPago"
+           from public.titulos_receber where id_corrent = $1 and valor_pago < valor
+          order by dt_vencimento, id_titulo`,
+        [id],
+      );
+      const docs = await pullAll(as.rep);
+      const doc = docs.find((d) => d.id === String(id));
+      expect(doc?.titulos).toEqual(expected.rows.slice(0, CLIENT_TITLES_SYNC_MAX));
+      expect(doc?.titulosAlem).toBe(expected.rows.length - CLIENT_TITLES_SYNC_MAX);
+      // Only the representative's own portfolio reaches their phone.
+      expect(new Set(docs.map((d) => d.codVendedor))).toEqual(new Set([rep.codVendedor]));
     });
   });
 

@@ -3,6 +3,8 @@
 // last order date in the logged document. One builder serves the refresh (the hash) and the
 // pull (the JSON of the changed keys), so both always agree; the change log runs it
 // (changelog/collection.ts, SqlDocuments).
+
+import { CLIENT_TITLES_SYNC_MAX } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
 import type { DocumentRow, SqlDocuments } from '../changelog/collection.ts';
 
@@ -28,6 +30,24 @@ const utcMillis = (at: RawBuilder<unknown>) => sql`to_char(${at} at time zone 'U
  */
 const OPEN_ORDERS_OF = (idEmpresa: RawBuilder<unknown>, idCliente: RawBuilder<unknown>) =>
   sql`app.pedidos_em_aberto(${idEmpresa}, ${idCliente})::numeric(14, 2)`;
+
+/**
+ * The client's open titles as its document carries them (issue #41): the most overdue first,
+ * at most CLIENT_TITLES_SYNC_MAX, and how many more. No days overdue: the phone counts them
+ * from the due date, so the document changes when a title does, not every day.
+ */
+const OPEN_TITLES = sql`(select coalesce(json_agg(json_build_object('documento', t.num_documento,
+                                                                     'vencimento', to_char(t.dt_vencimento, 'YYYY-MM-DD'),
+                                                                     'valor', t.valor,
+                                                                     'valorPago', t.valor_pago)
+                                                   order by t.dt_vencimento, t.id_titulo), '[]'::json)
+                          from (select * from app.vw_titulos_cliente t
+                                 where t.id_empresa = c.id_empresa and t.id_cliente = c.id_cliente and not t.pago
+                                 order by t.dt_vencimento, t.id_titulo
+                                 limit ${CLIENT_TITLES_SYNC_MAX}) t)`;
+const MORE_TITLES = sql`(select greatest(count(*) - ${CLIENT_TITLES_SYNC_MAX}, 0)::integer
+                           from app.vw_titulos_cliente t
+                          where t.id_empresa = c.id_empresa and t.id_cliente = c.id_cliente and not t.pago)`;
 
 function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
   const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
@@ -61,6 +81,8 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
              'creditLimit', c.limite_credito,
              'openReceivables', c.valor_em_aberto,
              'openOrders', ${OPEN_ORDERS_OF(sql`c.id_empresa`, sql`c.id_cliente`)},
+             'titulos', ${OPEN_TITLES},
+             'titulosAlem', ${MORE_TITLES},
              'lastOrderAt', ${utcMillis(sql`c.ultimo_pedido_em`)},
              'active', coalesce(c.cadastro_ativo, false),
              'paymentTermId', c.id_condicao,

@@ -1,18 +1,24 @@
 // Collection pedidos as documents: what a representative's devices hold of their orders
 // (docs/sync.md). A leaf of the domain: the service, the push and the collection's definition
 // read it; it reads only the domain's queries.
-import type { Order, SyncOrder } from '@campo/shared';
+import type { OrderDetail, SyncOrder } from '@campo/shared';
 import { touchSqlDocuments } from '../changelog/changelog.ts';
 import type { SyncDoc } from '../changelog/collection.ts';
 import { portfolioDocuments } from '../clients/portfolio-documents.ts';
 import type { Tx } from '../db/scope.ts';
+import { withInvoicesAll } from './invoices.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
 
 /** Decided orders older than this leave the devices; pending ones stay whatever their age. */
 export const ORDER_WINDOW_DAYS = 90;
 
-export function orderSyncDoc(order: Order, key: string | null): SyncDoc {
+/**
+ * The device's document of an order, with what the ERP invoiced of it (issue #41): a new or
+ * partial invoice changes the document, hence its hash, so the next refresh of pedidos sends
+ * it even when the ERP order's status stays the same.
+ */
+export function orderSyncDoc(order: OrderDetail, key: string | null): SyncDoc {
   const id = key ?? `pedido-${order.id}`;
   const doc: SyncOrder = {
     id,
@@ -37,7 +43,9 @@ export async function loadOrderDocs(tx: Tx, idEmpresa: number, chaves: string[] 
   const all = rows.map((r) => r.id);
   for (let i = 0; i < all.length; i += 2000) {
     const orders = await loadOrders(tx, idEmpresa, all.slice(i, i + 2000));
-    for (const order of orders.values()) docs.push(orderSyncDoc(order, keys.get(order.id) ?? null));
+    for (const order of await withInvoicesAll(tx, idEmpresa, [...orders.values()])) {
+      docs.push(orderSyncDoc(order, keys.get(order.id) ?? null));
+    }
   }
   return docs;
 }

@@ -3,7 +3,7 @@
 // non-owner role, for the owner, another representative and the supervisors; and on an ERP
 // without invoice lines (optional in the contract), where the invoices show without them.
 import { randomUUID } from 'node:crypto';
-import type { Order, OrderDetail } from '@campo/shared';
+import type { Order, OrderDetail, SyncOrder, SyncPull } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import {
@@ -15,12 +15,14 @@ import {
 } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
+import { createDb } from '../db/kysely.ts';
+import { refreshCollection } from '../sync/service.ts';
 
 /** The people and the client of these tests, on a reference ERP provisioned without `without`. */
 function useInvoiceScenario(without: string[] = []) {
   const db = useTestDatabase();
   const as = {} as Record<'rep' | 'otherRep' | 'sup' | 'otherSup' | 'manager', Api>;
-  const s = { db, as, products: [] as PricedProduct[], idCliente: 0 };
+  const s = { db, as, products: [] as PricedProduct[], idCliente: 0, idEmpresa: 0 };
 
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool, { without });
@@ -29,6 +31,7 @@ function useInvoiceScenario(without: string[] = []) {
     const other = await aRepresentative(db.pool, erp, { besides: rep });
     ({ idCliente: s.idCliente, products: s.products } = await aPricedClient(db.pool, rep, { products: 3 }));
     const { idEmpresa, codVendedor, codSupervisor } = rep;
+    s.idEmpresa = idEmpresa;
     const otherTeam = erp.supervisors.find((x) => x.idEmpresa === idEmpresa && x.codSupervisor !== codSupervisor);
     as.rep = await signedIn(app, db.pool, { login: 'rep@nf.test', role: 'representative', idEmpresa, codVendedor });
     as.otherRep = await signedIn(app, db.pool, {
@@ -144,6 +147,59 @@ describe('the invoices of an order', () => {
     }
     expect((await read(as.otherRep, order.id)).status).toBe(404);
     expect((await read(as.otherSup, order.id)).status).toBe(404);
+  });
+});
+
+describe("the invoices of an order on the representative's phone (collection pedidos)", () => {
+  const scenario = useInvoiceScenario();
+  const { db, as, approvedOrder, invoice } = scenario;
+  const checkpoints = new Map<Api, string>();
+
+  /** The pedidos documents `who` pulls since their last pull (the first pull builds the collection). */
+  async function pull(who: Api): Promise<SyncOrder[]> {
+    const since = checkpoints.get(who);
+    const res = await who(
+      'GET',
+      `/sync/pedidos/pull?limit=200${since ? `&checkpoint=${encodeURIComponent(since)}` : ''}`,
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    const page = (await res.json()) as SyncPull;
+    checkpoints.set(who, page.checkpoint);
+    return page.documents as SyncOrder[];
+  }
+  const detail = (docs: SyncOrder[], id: number) => docs.find((d) => d.order?.id === id)?.order;
+
+  it('a partial invoice the ERP adds reaches the document at the next refresh, for its representative only', async () => {
+    const order = await approvedOrder();
+    await pull(as.otherRep);
+    const before = detail(await pull(as.rep), order.id);
+    expect(before?.invoices).toEqual([]);
+    expect(before?.itens.map((l) => [l.quantidadeFaturada, l.quantidadeAberta])).toEqual([
+      [0, 10],
+      [0, 4],
+      [0, 6],
+    ]);
+
+    // The ERP invoices part of the order; its status stays what it was.
+    const numero = await invoice(order, [
+      [0, 10],
+      [1, 1],
+    ]);
+    await refreshCollection(createDb(db.pool), scenario.idEmpresa, 'pedidos');
+    const after = detail(await pull(as.rep), order.id);
+    expect(after?.status).toBe(before?.status);
+    expect(after?.invoices.map((i) => [i.numero, i.serie, i.emissao, i.valor, i.cancelada])).toEqual([
+      [numero, '1', '2026-11-20', 20, false],
+    ]);
+    expect(after?.itens.map((l) => [l.quantidadeFaturada, l.quantidadeAberta])).toEqual([
+      [10, 0],
+      [1, 3],
+      [0, 6],
+    ]);
+    // Pulled once: a refresh with nothing new in the ERP sends nothing again.
+    await refreshCollection(createDb(db.pool), scenario.idEmpresa, 'pedidos');
+    expect(detail(await pull(as.rep), order.id)).toBeUndefined();
+    expect(detail(await pull(as.otherRep), order.id)).toBeUndefined();
   });
 });
 

@@ -14,13 +14,48 @@ import * as q from './queries.ts';
 const qty = (n: number) => Math.round(n * 1000) / 1000;
 
 export async function withInvoices(tx: Tx, idEmpresa: number, order: Order): Promise<OrderDetail> {
-  const invoices =
-    order.erpIdPedido === null ? [] : await q.selectOrderInvoices(tx, idEmpresa, order.erpIdPedido, ORDER_INVOICES_MAX);
+  return (await withInvoicesAll(tx, idEmpresa, [order]))[0] as OrderDetail;
+}
+
+/**
+ * withInvoices for many orders in two reads (the pedidos documents of a refresh, a few
+ * thousand orders at a time): the orders' invoices, at most ORDER_INVOICES_MAX each, and
+ * their lines.
+ */
+export async function withInvoicesAll(tx: Tx, idEmpresa: number, orders: readonly Order[]): Promise<OrderDetail[]> {
+  const erpIds = orders.flatMap((o) => (o.erpIdPedido === null ? [] : [o.erpIdPedido]));
+  const invoices = erpIds.length === 0 ? [] : await q.selectOrdersInvoices(tx, idEmpresa, erpIds);
   const lines = await q.selectInvoiceLines(
     tx,
     idEmpresa,
     invoices.flatMap((i) => (i.id_nota === null ? [] : [i.id_nota])),
   );
+  const byOrder = new Map<number, Invoice[]>();
+  for (const i of invoices) {
+    const list = byOrder.get(i.id_pedido as number) ?? [];
+    if (list.length < ORDER_INVOICES_MAX) list.push(i);
+    byOrder.set(i.id_pedido as number, list);
+  }
+  const linesOf = new Map<number | null, Line[]>();
+  for (const l of lines) linesOf.set(l.id_nota, [...(linesOf.get(l.id_nota) ?? []), l]);
+  return orders.map((o) => {
+    const mine = o.erpIdPedido === null ? [] : (byOrder.get(o.erpIdPedido) ?? []);
+    return detailOf(o, mine, linesOf);
+  });
+}
+
+/** An order the ERP has not invoiced yet (just created, or approved in this transaction). */
+export const notInvoiced = (order: Order): OrderDetail => detailOf(order, [], new Map());
+
+type Invoice = Awaited<ReturnType<typeof q.selectOrdersInvoices>>[number];
+type Line = Awaited<ReturnType<typeof q.selectInvoiceLines>>[number];
+
+function detailOf(
+  order: Order,
+  invoices: readonly Invoice[],
+  linesOf: ReadonlyMap<number | null, Line[]>,
+): OrderDetail {
+  const lines = invoices.flatMap((i) => linesOf.get(i.id_nota) ?? []);
   const cancelled = new Set(invoices.filter((i) => i.cancelada).map((i) => i.id_nota));
   const withLines = new Set(lines.map((l) => l.id_nota));
   const known = invoices.every((i) => i.cancelada || withLines.has(i.id_nota));
@@ -44,13 +79,11 @@ export async function withInvoices(tx: Tx, idEmpresa: number, order: Order): Pro
       emissao: i.emissao,
       valor: Number(i.valor_total ?? 0),
       cancelada: i.cancelada === true,
-      itens: lines
-        .filter((l) => l.id_nota === i.id_nota)
-        .map((l) => ({
-          idProduto: l.id_produto ?? 0,
-          quantidade: Number(l.quantidade ?? 0),
-          valor: Number(l.valor_total ?? 0),
-        })),
+      itens: (linesOf.get(i.id_nota) ?? []).map((l) => ({
+        idProduto: l.id_produto ?? 0,
+        quantidade: Number(l.quantidade ?? 0),
+        valor: Number(l.valor_total ?? 0),
+      })),
     })),
   };
 }

@@ -137,8 +137,8 @@ describe('orders', () => {
       [created.id],
     );
     expect(stored.rows[0]?.corpo_resposta.toString('utf8')).toBe(JSON.stringify(created));
-    // The devices' document: the order as answered, and the hash and text a refresh would write
-    // for it, so the refresh that follows writes no revision of it.
+    // The devices' document: the order as answered, not invoiced yet, and the hash and text a
+    // refresh would write for it, so the refresh that follows writes no revision of it.
     const doc = async () =>
       (
         await db.pool.query<{ hash: string; dados: string; revisao: string }>(
@@ -149,7 +149,11 @@ describe('orders', () => {
       ).rows[0];
     const logged = await doc();
     const parsed = JSON.parse(logged?.dados ?? 'null') as { order: Order };
-    expect(parsed.order).toEqual(created);
+    expect(parsed.order).toEqual({
+      ...created,
+      itens: created.itens.map((l) => ({ ...l, quantidadeFaturada: 0, quantidadeAberta: l.quantidade })),
+      invoices: [],
+    });
     expect(logged?.dados).toBe(storedJson(parsed));
     expect(logged?.hash).toBe(createHash('md5').update(JSON.stringify(parsed)).digest('hex'));
     expect((await post(as.manager, '/catalog/sync', {})).status).toBe(200);

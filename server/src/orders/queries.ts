@@ -669,17 +669,21 @@ export async function selectKeyOfOrder(tx: Tx, idEmpresa: number, idPedido: numb
   return row?.chave ?? null;
 }
 
-/** The ERP invoices of an order, cancelled ones included (vw_notas_pedido), oldest first. */
-export function selectOrderInvoices(tx: Tx, idEmpresa: number, erpId: number, limit: number) {
+/**
+ * The ERP invoices of some orders (ERP ids), cancelled ones included (vw_notas_pedido), each
+ * order's oldest first. Bounded by the orders asked for; the caller keeps ORDER_INVOICES_MAX
+ * of each.
+ */
+export function selectOrdersInvoices(tx: Tx, idEmpresa: number, erpIds: readonly number[]) {
   return tx
     .selectFrom('app.vw_notas_pedido')
-    .select(['id_nota', 'num_nota', 'serie', 'valor_total', 'cancelada'])
+    .select(['id_nota', 'id_pedido', 'num_nota', 'serie', 'valor_total', 'cancelada'])
     .select(sql<string>`to_char(dt_emissao, 'YYYY-MM-DD')`.as('emissao'))
     .where('id_empresa', '=', idEmpresa)
-    .where('id_pedido', '=', erpId)
+    .where('id_pedido', '=', sql<number>`any(${sql.val([...erpIds])}::bigint[])`)
+    .orderBy('id_pedido')
     .orderBy('dt_emissao')
     .orderBy('num_nota')
-    .limit(limit)
     .execute();
 }
 

@@ -44,7 +44,7 @@ import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
 import { loadOrderDocs, orderSyncDoc, reconcileInvoicedOrders } from './documents.ts';
-import { withInvoices } from './invoices.ts';
+import { notInvoiced, withInvoices } from './invoices.ts';
 import { creditOf, loadOrders } from './load.ts';
 import * as q from './queries.ts';
 
@@ -447,7 +447,7 @@ async function insertOrderTx(
     },
     {
       // The device's copy (collection pedidos), built from the answer in hand: no extra read.
-      pedidos: drawnDocumentWrite(auth.idEmpresa, 'pedidos', orderSyncDoc(body, idempotency.key), drawn),
+      pedidos: drawnDocumentWrite(auth.idEmpresa, 'pedidos', orderSyncDoc(notInvoiced(body), idempotency.key), drawn),
       // The client's last order date changed: its portfolio document goes out with the order,
       // not at the next scheduled refresh. The collections' locks were taken with the key's.
       clientes: clientLastOrderWrites(auth.idEmpresa, body.idCliente, body.codVendedor),
@@ -725,7 +725,9 @@ export async function decideOrder(
       if (!decision.approve && row.flex_usado > 0) await releaseFlex(tx, move);
       const order = await loadOrder(tx, auth.idEmpresa, id);
       const key = await q.selectKeyOfOrder(tx, auth.idEmpresa, id);
-      await touchDocuments(tx, auth.idEmpresa, 'pedidos', row.cod_vendedor, [orderSyncDoc(order, key)]);
+      await touchDocuments(tx, auth.idEmpresa, 'pedidos', row.cod_vendedor, [
+        orderSyncDoc(await withInvoices(tx, auth.idEmpresa, order), key),
+      ]);
       // A rejected order no longer counts as the client's last order, nor among its open
       // orders; an approved one stays among them. Built whole either way, the document is
       // written only when it changed.

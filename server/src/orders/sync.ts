@@ -20,6 +20,7 @@ import { withScope } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import { orderSyncDoc } from './documents.ts';
+import { notInvoiced, withInvoices } from './invoices.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
 import { createOrder } from './service.ts';
@@ -52,7 +53,7 @@ async function orderOfKey(db: Db, auth: AuthContext, key: string): Promise<SyncO
     const found = await q.selectIdempotencyKey(tx, auth.idEmpresa, auth.userId, key);
     if (!found?.id_pedido) return null;
     const order = (await loadOrders(tx, auth.idEmpresa, [found.id_pedido])).get(found.id_pedido);
-    return order ? (orderSyncDoc(order, key).doc as SyncOrder) : null;
+    return order ? (orderSyncDoc(await withInvoices(tx, auth.idEmpresa, order), key).doc as SyncOrder) : null;
   });
 }
 
@@ -107,7 +108,7 @@ async function pushOne(db: Db, auth: AuthContext, row: SyncPushRow, now: Date): 
   for (let tries = 1; ; tries += 1) {
     try {
       const result = await createOrder(db, auth, key, draft.data, now);
-      return orderSyncDoc(result.body, key).doc as SyncOrder;
+      return orderSyncDoc(notInvoiced(result.body), key).doc as SyncOrder;
     } catch (err) {
       if (inFlight(err) && tries < IN_FLIGHT_TRIES && (await awaitKey(db, auth, key))) {
         // Created by the other request: answered as it stands now. Refused or failed there:

@@ -2,11 +2,11 @@ import type { Order, OrderDetail } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { api, errorMessage } from '../../api.ts';
 import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from '../../kit/format.ts';
+import { InvoicesPanel } from '../../kit/invoices.tsx';
 import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
 import { beyondSentence, creditAfterOrder, NO_LIMIT, NOT_CHECKED, signedBrl } from './credit.ts';
 import { lineFlexNote, orderFlexTotals } from './flex.ts';
-import { InvoicesPanel } from './invoices.tsx';
 import { refreshPendingCount } from './pending-badge.tsx';
 import { OpenTitles } from './titles.tsx';
 

@@ -1,17 +1,11 @@
 // The client's open titles in the supervisor's review (GET /clients/{id}/titles, online like
 // the review): the boletos behind "Com títulos vencidos", the most overdue first.
-import { brl, day } from '../../kit/format.ts';
+import { brl } from '../../kit/format.ts';
+import { dueText } from '../../kit/invoices.tsx';
 import { useApi } from '../../kit/use-api.ts';
 
 /** Enough to judge an order; the total says how many more there are. */
 const SHOWN = 10;
-
-/** How a title's due date reads: overdue for how long, or when it falls due. */
-export function dueText(t: { vencimento: string; diasAtraso: number }): string {
-  if (t.diasAtraso === 1) return `vencido há 1 dia (${day(t.vencimento)})`;
-  if (t.diasAtraso > 1) return `vencido há ${t.diasAtraso} dias (${day(t.vencimento)})`;
-  return `vence em ${day(t.vencimento)}`;
-}
 
 export function OpenTitles(props: { idCliente: number }) {
   const { data, error } = useApi('/clients/{id}/titles', {

@@ -11,6 +11,8 @@ import { deviceCredit, queuedTotalFor } from '../../data/queued-figures.ts';
 import { useQueuedOrders } from '../../data/queued-orders.ts';
 import { type ClientDoc, collectionOf, type OutboxEntry } from '../../db/index.ts';
 import { formatDate, formatDocument, formatMoney } from '../../kit/field-format.ts';
+import { today } from '../../kit/format.ts';
+import { daysOverdue, dueText } from '../../kit/invoices.tsx';
 import { StoreGate } from '../../kit/store-gate.tsx';
 
 const ORDER_LIMIT = 10;
@@ -232,6 +234,8 @@ function ClientDetailBody(props: { id: string }) {
 
       <CreditBlock client={client} queued={queuedTotalFor(queued, idNumber)} />
 
+      <TitlesBlock client={client} />
+
       <section aria-labelledby="pedidos-titulo">
         <h2 id="pedidos-titulo">Últimos pedidos</h2>
         {remote.kind === 'loading' && <p aria-busy="true">Buscando pedidos no servidor…</p>}
@@ -299,6 +303,38 @@ function CreditBlock(props: { client: ClientDoc; queued: number }) {
           </dd>
         </dl>
       )}
+    </section>
+  );
+}
+
+/**
+ * The client's open titles from its document (offline once synced), the most overdue first; the
+ * days overdue are counted here from the due dates, against this device's São Paulo date.
+ */
+function TitlesBlock(props: { client: ClientDoc }) {
+  const { titulos, titulosAlem } = props.client;
+  // A document pulled before store version 5's refetch carries none yet.
+  if (!titulos) return null;
+  const now = today();
+  return (
+    <section aria-labelledby="titulos-titulo">
+      <h2 id="titulos-titulo">Títulos em aberto</h2>
+      {titulos.length === 0 ? (
+        <p>Nenhum título em aberto.</p>
+      ) : (
+        <ul class="titles-list">
+          {titulos.map((t, i) => {
+            const diasAtraso = daysOverdue(t.vencimento, now);
+            return (
+              <li key={`${t.documento}-${t.vencimento}-${i}`} class={diasAtraso > 0 ? 'error' : undefined}>
+                <strong>{t.documento ?? 'Sem número'}</strong> · {formatMoney(t.valor)}
+                {t.valorPago > 0 ? ` (pago ${formatMoney(t.valorPago)})` : ''} · {dueText({ ...t, diasAtraso })}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {(titulosAlem ?? 0) > 0 && <p class="muted">e mais {titulosAlem} títulos em aberto.</p>}
     </section>
   );
 }

@@ -1,9 +1,11 @@
 // /pedidos/<id>: one order, by its document id (the Idempotency-Key, or pedido-<id> for an
-// order made online): lines, totals, status history and, when refused or rejected, why.
+// order made online): lines, totals, status history, when refused or rejected why, and what
+// the ERP invoiced of it (its document carries the invoices since store version 5).
 import type { Order } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { useCompany } from '../../data/company.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
+import { InvoicesPanel } from '../../kit/invoices.tsx';
 import { formatDateTime, formatDocument, labelOf, STATUS_LABEL } from '../../kit/order-format.ts';
 import { RepeatLink } from '../../kit/repeat-link.tsx';
 import { LinesTable } from './lines-table.tsx';
@@ -162,6 +164,8 @@ export function OrderDetail(props: { id: string; entry: OutboxEntry | null | und
           <RepeatLink idCliente={order?.idCliente ?? (entry.draft?.idCliente as number)} from={entry.id} />
         </p>
       ) : null}
+      {/* A document pulled before version 5's refetch has no invoices yet. */}
+      {order?.invoices ? <InvoicesPanel order={order} /> : null}
       {order ? <History order={order} /> : null}
     </section>
   );
