@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, logIn, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { orderableSale } from '../support/erp.ts';
+import { orderableSale, owesOverdueBoleto, partlyInvoiced } from '../support/erp.ts';
 
 const REP = 'rep.aprovacao@campo.test';
 const SUP = 'sup.aprovacao@campo.test';
@@ -110,33 +110,10 @@ describe('order approval across two browsers', () => {
 
 describe("the ERP's invoices and the client's titles in the supervisor's review", () => {
   it('lists the invoices, a cancelled one marked, what is still to invoice and the open titles, at 360 px', async () => {
-    // The ERP invoices 1 of the 3 units, after a first invoice it cancelled.
-    const { rows } = await db.pool.query<{ id_nota: number; cancelada: string }>(
-      `insert into notas_fiscais (id_empresa, num_nota, serie, id_pedido, id_corrent, cod_vendedor, dt_emissao,
-                                  valor_total, cancelada)
-       select pv.id_empresa, 990000 + k, '1', pv.id_pedido, pv.id_corrent, pv.cod_vendedor, date '2026-11-20',
-              round(i.valor_total / 3, 2), case when k = 1 then 'S' else 'N' end
-         from app.pedidos p join pedidos_venda pv on pv.id_pedido = p.erp_id_pedido
-         join pedidos_venda_itens i on i.id_pedido = pv.id_pedido, generate_series(1, 2) k
-        where p.id = $1
-       returning id_nota, cancelada`,
-      [order.id],
-    );
-    for (const nota of rows) {
-      await db.pool.query(
-        `insert into notas_fiscais_itens (id_nota, seq, id_produto, quantidade, valor_unitario, valor_total)
-         select n.id_nota, 1, i.id_produto, 1, i.preco_unitario, n.valor_total
-           from notas_fiscais n join pedidos_venda_itens i on i.id_pedido = n.id_pedido where n.id_nota = $1`,
-        [nota.id_nota],
-      );
-    }
-    // And the client owes a boleto 12 days overdue.
-    await db.pool.query(
-      `insert into titulos_receber (id_empresa, id_corrent, num_documento, dt_emissao, dt_vencimento, valor)
-       select id_empresa, id_corrent, 'BOLETO-12', current_date - 40, current_date - 12, 321.5
-         from corrent where id_corrent = $1`,
-      [sale.idCliente],
-    );
+    // The ERP invoices 1 of the 3 units, after a first invoice it cancelled,
+    // and the client owes a boleto 12 days overdue.
+    await partlyInvoiced(db.pool, order.id, 990002);
+    await owesOverdueBoleto(db.pool, sale.idCliente, 'BOLETO-12');
     const page = suite.pageOf(1);
     await page.setViewportSize({ width: 360, height: 740 });
     await page.reload();

@@ -52,6 +52,21 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
   };
   const local = async (c: SyncCollection, id: string): Promise<unknown> =>
     (await collection(c).findOne(id).exec())?.toJSON(true);
+  /** An order of one line of the client's product, queued offline as the phone does; answers its key. */
+  const queueOrder = async (line: { quantidade: number; descontoPercent: number }): Promise<string> => {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    await collection('pedidos').insert({
+      id,
+      status: 'queued',
+      draft: { idCliente, itens: [{ idProduto, ...line }] },
+      order: null,
+      reasons: [],
+      queuedAt: now,
+      updatedAt: now,
+    });
+    return id;
+  };
 
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);
@@ -158,17 +173,7 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
 
   it('an order: accepted with its number, its client’s last order date, then invoiced by the ERP', async () => {
     const before = conflicts.length;
-    const id = randomUUID();
-    const now = new Date().toISOString();
-    await collection('pedidos').insert({
-      id,
-      status: 'queued',
-      draft: { idCliente, itens: [{ idProduto, quantidade: 1, descontoPercent: 0 }] },
-      order: null,
-      reasons: [],
-      queuedAt: now,
-      updatedAt: now,
-    });
+    const id = await queueOrder({ quantidade: 1, descontoPercent: 0 });
     await sync('pedidos');
     // The number the server assigned is something the device cannot know: answered.
     const accepted = (await local('pedidos', id)) as { status: string; order: { id: number; numPedSar: number } };
@@ -296,18 +301,8 @@ describe('a stock RxDB client generated from the OpenAPI document', () => {
       flexMaxBeyondCeilingPoints: 5,
     });
     const before = conflicts.length;
-    const id = randomUUID();
-    const now = new Date().toISOString();
     // 9 % on a 7 % ceiling, queued offline by a rep whose balance is empty.
-    await collection('pedidos').insert({
-      id,
-      status: 'queued',
-      draft: { idCliente, itens: [{ idProduto, quantidade: 3, descontoPercent: 9 }] },
-      order: null,
-      reasons: [],
-      queuedAt: now,
-      updatedAt: now,
-    });
+    const id = await queueOrder({ quantidade: 3, descontoPercent: 9 });
     await sync('pedidos');
     expect(conflicts.slice(before)).toEqual([{ collection: 'pedidos', id }]);
     const refused = (await local('pedidos', id)) as { status: string; reasons: Record<string, unknown>[] };

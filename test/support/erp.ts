@@ -132,3 +132,40 @@ export async function firstErpOrderNumber(
   );
   return rows[0]?.num ?? 0;
 }
+
+/**
+ * The ERP invoices a third of each line of a Campo order's ERP replica under invoice number
+ * `numNota`, after a first invoice (`numNota` - 1) it cancelled: the order is partly invoiced.
+ * Each invoice has one line per product, of quantity 1.
+ */
+export async function partlyInvoiced(pool: pg.Pool, idPedido: number, numNota: number): Promise<void> {
+  const { rows } = await pool.query<{ id_nota: number }>(
+    `insert into notas_fiscais (id_empresa, num_nota, serie, id_pedido, id_corrent, cod_vendedor, dt_emissao,
+                                valor_total, cancelada)
+     select pv.id_empresa, $2 - 2 + k, '1', pv.id_pedido, pv.id_corrent, pv.cod_vendedor, date '2026-11-20',
+            round(i.valor_total / 3, 2), case when k = 1 then 'S' else 'N' end
+       from app.pedidos p join pedidos_venda pv on pv.id_pedido = p.erp_id_pedido
+       join pedidos_venda_itens i on i.id_pedido = pv.id_pedido, generate_series(1, 2) k
+      where p.id = $1
+     returning id_nota`,
+    [idPedido, numNota],
+  );
+  for (const nota of rows) {
+    await pool.query(
+      `insert into notas_fiscais_itens (id_nota, seq, id_produto, quantidade, valor_unitario, valor_total)
+       select n.id_nota, 1, i.id_produto, 1, i.preco_unitario, n.valor_total
+         from notas_fiscais n join pedidos_venda_itens i on i.id_pedido = n.id_pedido where n.id_nota = $1`,
+      [nota.id_nota],
+    );
+  }
+}
+
+/** The client owes a boleto of R$ 321,50, issued 40 days ago and 12 days overdue. */
+export async function owesOverdueBoleto(pool: pg.Pool, idCliente: number, numDocumento: string): Promise<void> {
+  await pool.query(
+    `insert into titulos_receber (id_empresa, id_corrent, num_documento, dt_emissao, dt_vencimento, valor)
+     select id_empresa, id_corrent, $2, current_date - 40, current_date - 12, 321.5
+       from corrent where id_corrent = $1`,
+    [idCliente, numDocumento],
+  );
+}
