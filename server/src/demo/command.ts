@@ -18,6 +18,7 @@ import { grantServerRole } from '../provisioning/grant.ts';
 import { provision } from '../provisioning/provision.ts';
 import { defaultWebRoot } from '../web/routes.ts';
 import { seedDemoMoney } from './money.ts';
+import { seedDemoOrders } from './orders.ts';
 import { createDemoUsers, DEMO_PASSWORD, type DemoLogin } from './users.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -89,6 +90,8 @@ async function prepare(adminUrl: string, url: string, dataDir: string, scale: Fi
     const logins = await createDemoUsers(db);
     say('setting credit limits and flex balances');
     await seedDemoMoney(db);
+    say('placing, approving and invoicing a few orders');
+    await seedDemoOrders(db);
     writeFileSync(readyFile, JSON.stringify({ scale, createdAt: new Date().toISOString(), logins }, null, 2));
     return logins;
   } finally {

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FlexBalancePage, Health, Session } from '@campo/shared';
+import type { FlexBalancePage, Health, OrderDetail, OrderSummary, Session } from '@campo/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_FLEX_BALANCE } from './money.ts';
 import { DEMO_PASSWORD } from './users.ts';
@@ -77,6 +77,22 @@ describe('campo demo', () => {
       const balances = await fetch(`http://127.0.0.1:${port}/api/v1/flex/balances`, { headers: bearer });
       const page = (await balances.json()) as FlexBalancePage;
       expect(page.items.find((b) => b.codVendedor === session.user.codVendedor)?.saldo).toBe(DEMO_FLEX_BALANCE);
+      // A history to look at: orders invoiced in full and in part, one approved, one waiting.
+      const rep = { authorization: `Bearer ${session.token}` };
+      const list = await fetch(`http://127.0.0.1:${port}/api/v1/orders?limit=50`, { headers: rep });
+      const orders = ((await list.json()) as { items: OrderSummary[] }).items;
+      expect(orders.map((o) => o.status).sort()).toEqual(['approved', 'approved', 'invoiced', 'pending_approval']);
+      const details = await Promise.all(
+        orders.map(async (o) => {
+          const res = await fetch(`http://127.0.0.1:${port}/api/v1/orders/${o.id}`, { headers: rep });
+          return (await res.json()) as OrderDetail;
+        }),
+      );
+      const invoiced = details.filter((d) => d.invoices.length > 0);
+      expect(invoiced.map((d) => d.status).sort()).toEqual(['approved', 'invoiced']);
+      const part = invoiced.find((d) => d.status === 'approved');
+      expect(part?.itens.some((l) => (l.quantidadeAberta ?? 0) > 0)).toBe(true);
+      expect(part?.itens.some((l) => l.quantidadeAberta === 0)).toBe(true);
     });
     expect(first).toMatch(/creating the reference ERP \(tiny\)/);
     expect(first).toMatch(/gerente1@demo\.campo/);

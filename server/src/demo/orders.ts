@@ -1,0 +1,139 @@
+// The demo's order history: a first look at Campo should show what happens after an order is
+// sent, not an empty "Pedidos". Each demo representative gets four orders, made through the
+// same services a phone and a supervisor use: one approved and invoiced in full, one approved
+// and invoiced in part (the rest waiting for stock, as distributors do), one approved that the
+// ERP has not invoiced yet, and one waiting for the supervisor. The demo then plays the ERP's
+// part for the invoicing: it writes the invoices and their lines into the ERP's own tables,
+// where Campo reads them through its views (docs/erp-contract.md).
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../db/kysely.ts';
+import type { AuthContext } from '../http/env.ts';
+import { createOrder, decideOrder } from '../orders/service.ts';
+
+interface DemoRep {
+  user_id: number;
+  login: string;
+  nome: string;
+  id_empresa: number;
+  cod_vendedor: number;
+}
+
+type Invoicing = 'full' | 'part' | 'none' | 'pending';
+const HISTORY: readonly Invoicing[] = ['full', 'part', 'none', 'pending'];
+
+async function approver(db: Db, rep: DemoRep): Promise<AuthContext> {
+  const sup = await sql<{ id: number; login: string; nome: string; cod_supervisor: number }>`
+    select u.id, u.login, u.nome, u.cod_supervisor
+      from app.usuarios u join app.vw_vendedores v
+        on v.id_empresa = u.id_empresa and v.cod_supervisor = u.cod_supervisor
+     where u.papel = 'supervisor' and u.id_empresa = ${rep.id_empresa} and v.cod_vendedor = ${rep.cod_vendedor}
+     limit 1`.execute(db);
+  const s = sup.rows[0];
+  if (s) {
+    return {
+      userId: s.id,
+      login: s.login,
+      name: s.nome,
+      role: 'supervisor',
+      idEmpresa: rep.id_empresa,
+      codVendedor: null,
+      codSupervisor: s.cod_supervisor,
+    };
+  }
+  return {
+    userId: 0,
+    login: 'demonstracao',
+    name: 'Demonstração',
+    role: 'manager',
+    idEmpresa: rep.id_empresa,
+    codVendedor: null,
+    codSupervisor: null,
+  };
+}
+
+/** The ERP invoices an approved order: all of it, or the first line and half of the second. */
+async function invoiceInErp(db: Db, idPedido: number, part: boolean): Promise<void> {
+  const nota = await sql<{ id_nota: number }>`
+    with pedido as (
+      select pv.id_pedido, pv.id_empresa, pv.id_corrent, pv.cod_vendedor
+        from app.pedidos p join public.pedidos_venda pv on pv.id_pedido = p.erp_id_pedido
+       where p.id = ${idPedido}
+    ), linhas as (
+      select i.id_produto, i.preco_unitario,
+             case when not ${part} then i.quantidade
+                  when row_number() over (order by i.id_produto) = 1 then i.quantidade
+                  when row_number() over (order by i.id_produto) = 2 then ceil(i.quantidade / 2)
+             end as quantidade
+        from public.pedidos_venda_itens i join pedido using (id_pedido)
+    ), numero as (
+      select coalesce(max(n.num_nota), 100000) + 1 as num_nota
+        from public.notas_fiscais n join pedido using (id_empresa)
+    )
+    insert into public.notas_fiscais (id_empresa, num_nota, serie, id_pedido, id_corrent, cod_vendedor,
+                                      dt_emissao, valor_total)
+    select p.id_empresa, numero.num_nota, '1', p.id_pedido, p.id_corrent, p.cod_vendedor, current_date,
+           (select round(sum(quantidade * preco_unitario), 2) from linhas where quantidade is not null)
+      from pedido p, numero
+    returning id_nota`.execute(db);
+  const idNota = nota.rows[0]?.id_nota;
+  if (idNota === undefined) throw new Error(`demo order ${idPedido} has no ERP replica to invoice`);
+  await sql`
+    insert into public.notas_fiscais_itens (id_nota, seq, id_produto, quantidade, valor_unitario, valor_total)
+    select ${idNota}, row_number() over (order by id_produto), id_produto, quantidade, preco_unitario,
+           round(quantidade * preco_unitario, 2)
+      from (select i.id_produto, i.preco_unitario,
+                   case when not ${part} then i.quantidade
+                        when row_number() over (order by i.id_produto) = 1 then i.quantidade
+                        when row_number() over (order by i.id_produto) = 2 then ceil(i.quantidade / 2)
+                   end as quantidade
+              from public.pedidos_venda_itens i
+              join public.notas_fiscais n on n.id_pedido = i.id_pedido
+             where n.id_nota = ${idNota}) l
+     where quantidade is not null`.execute(db);
+  if (!part) {
+    await sql`
+      update public.pedidos_venda set situacao = 'F'
+       where id_pedido = (select id_pedido from public.notas_fiscais where id_nota = ${idNota})`.execute(db);
+  }
+}
+
+export async function seedDemoOrders(db: Db): Promise<void> {
+  const reps = await sql<DemoRep>`
+    select id as user_id, login, nome, id_empresa, cod_vendedor from app.usuarios
+     where papel = 'representative' and login like '%@demo.campo' order by id_empresa`.execute(db);
+  for (const rep of reps.rows) {
+    const auth: AuthContext = {
+      userId: rep.user_id,
+      login: rep.login,
+      name: rep.nome,
+      role: 'representative',
+      idEmpresa: rep.id_empresa,
+      codVendedor: rep.cod_vendedor,
+      codSupervisor: null,
+    };
+    const decider = await approver(db, rep);
+    // Clients in good standing with room on their credit (demo/money.ts makes every fourth tight).
+    const clients = await sql<{ id_cliente: number; id_pauta: number }>`
+      select id_cliente, id_pauta from app.vw_clientes
+       where id_empresa = ${rep.id_empresa} and cod_vendedor = ${rep.cod_vendedor}
+         and status_financeiro = 'ok' and id_pauta is not null and end_entrega is not null
+       order by id_cliente limit ${HISTORY.length}`.execute(db);
+    for (const [i, client] of clients.rows.entries()) {
+      const products = await sql<{ id_produto: number }>`
+        select pr.id_produto from app.vw_precos pr join app.vw_produtos p using (id_empresa, id_produto)
+         where pr.id_empresa = ${rep.id_empresa} and pr.id_pauta = ${client.id_pauta} and p.ativo
+         order by pr.id_produto offset ${7 * i} limit 3`.execute(db);
+      if (products.rows.length === 0) continue;
+      const created = await createOrder(db, auth, randomUUID(), {
+        idCliente: client.id_cliente,
+        observacao: 'Pedido da demonstração',
+        itens: products.rows.map((p, n) => ({ idProduto: p.id_produto, quantidade: 4 + 2 * n, descontoPercent: 0 })),
+      });
+      const invoicing = HISTORY[i];
+      if (invoicing === 'pending') continue;
+      await decideOrder(db, decider, created.body.id, { approve: true });
+      if (invoicing === 'full' || invoicing === 'part') await invoiceInErp(db, created.body.id, invoicing === 'part');
+    }
+  }
+}
