@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { ClientPage, OrderDetail, OrderSummary, Session } from '@campo/shared';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../server/src/demo/users.ts';
 import { launchBrowser } from '../support/chromium.ts';
@@ -41,6 +42,36 @@ async function logIn(page: Page, login: string): Promise<void> {
   await page.getByLabel('Senha').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.getByRole('heading', { name: 'Início' }).waitFor(WAIT);
+}
+
+/** Reads the API as `login` does, to find the demo's examples (an order invoiced in part, a client owing). */
+async function api<T>(login: string, path: string): Promise<T> {
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, password: DEMO_PASSWORD }),
+  });
+  const { token } = (await res.json()) as Session;
+  const answer = await fetch(`${base}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!answer.ok) throw new Error(`GET ${path} as ${login}: ${answer.status}`);
+  return (await answer.json()) as T;
+}
+
+/** The demo's order invoiced in part (demo/orders.ts), as `login` sees it. */
+async function partlyInvoicedOrder(login: string): Promise<OrderDetail> {
+  const { items } = await api<{ items: OrderSummary[] }>(login, '/orders?status=approved&pageSize=50');
+  for (const o of items) {
+    const order = await api<OrderDetail>(login, `/orders/${o.id}`);
+    if (order.invoices.length > 0) return order;
+  }
+  throw new Error(`no order invoiced in part for ${login}: run \`pnpm demo --reset\``);
+}
+
+/** Brings a section to the top of the screen: a full-page picture would draw the tab bar over its middle. */
+async function scrollTo(page: Page, heading: string): Promise<void> {
+  const h = page.getByRole('heading', { name: heading });
+  await h.waitFor(WAIT);
+  await h.evaluate((el) => el.scrollIntoView({ block: 'start' }));
 }
 
 async function open(page: Page, path: string): Promise<void> {
@@ -83,6 +114,19 @@ async function representative(page: Page): Promise<void> {
   await page.waitForURL(/\/pedidos\/[0-9a-f-]{36}$/, WAIT);
   await open(page, '/flex');
   await shoot(page, 'rep-360-saldo-flex');
+  // After approval: the order invoiced in part, and a client's open titles.
+  const part = await partlyInvoicedOrder('rep1@demo.campo');
+  await open(page, '/pedidos');
+  await page.getByRole('link', { name: `Pedido nº ${part.numPedSar}`, exact: true }).click(WAIT);
+  await scrollTo(page, 'Notas fiscais');
+  await shoot(page, 'rep-360-pedido-notas');
+  const owing = await api<ClientPage>('rep1@demo.campo', '/clients?financialStatus=overdue&pageSize=1');
+  const debtor = owing.items[0];
+  if (debtor) {
+    await open(page, `/clientes/${debtor.id}`);
+    await scrollTo(page, 'Títulos em aberto');
+    await shoot(page, 'rep-360-cliente-titulos');
+  }
   await open(page, '/funil');
   await shoot(page, 'rep-360-funil');
   await open(page, '/sac');
@@ -99,6 +143,10 @@ async function supervisor(page: Page): Promise<void> {
   await shoot(page, 'supervisor-1280-inicio');
   await open(page, '/aprovacoes');
   await shoot(page, 'supervisor-1280-aprovacoes');
+  const part = await partlyInvoicedOrder('sup1@demo.campo');
+  await open(page, `/aprovacoes/${part.id}`);
+  await page.getByRole('heading', { name: 'Notas fiscais' }).waitFor(WAIT);
+  await shoot(page, 'supervisor-1280-pedido-notas', true);
   await open(page, '/equipe');
   await page.locator('canvas').first().waitFor(WAIT);
   await shoot(page, 'supervisor-1280-equipe');

@@ -79,7 +79,7 @@ describe('campo demo', () => {
       expect(page.items.find((b) => b.codVendedor === session.user.codVendedor)?.saldo).toBe(DEMO_FLEX_BALANCE);
       // A history to look at: orders invoiced in full and in part, one approved, one waiting.
       const rep = { authorization: `Bearer ${session.token}` };
-      const list = await fetch(`http://127.0.0.1:${port}/api/v1/orders?limit=50`, { headers: rep });
+      const list = await fetch(`http://127.0.0.1:${port}/api/v1/orders?pageSize=50`, { headers: rep });
       const orders = ((await list.json()) as { items: OrderSummary[] }).items;
       expect(orders.map((o) => o.status).sort()).toEqual(['approved', 'approved', 'invoiced', 'pending_approval']);
       const details = await Promise.all(
