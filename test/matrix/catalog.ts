@@ -25,6 +25,14 @@ export const catalogMatrixCases: MatrixCase[] = [
     expect: everyone(200, 404),
   },
   {
+    // The matrix's server has no images folder: the tenant's callers get the product's "no
+    // photo" 404, another tenant's the product's own 404 (catalog/images.pg.test.ts serves them).
+    method: 'GET',
+    route: '/catalog/{id}/image',
+    request: (ctx) => ({ path: `/catalog/${ctx.idProduto}/image?size=thumb` }),
+    expect: everyone(404),
+  },
+  {
     method: 'POST',
     route: '/catalog/sync',
     request: () => ({ path: '/catalog/sync' }),

@@ -11,6 +11,7 @@ import {
   type CatalogSyncResult,
   decodeLossless,
   type ProductCondition,
+  type ProductImageSize,
   searchTerms,
 } from '@campo/shared';
 import { scopeOf } from '../auth/authorize.ts';
@@ -18,6 +19,7 @@ import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
+import type { ProductImage, ProductImages } from './images.ts';
 import {
   type CatalogRow,
   countCatalog,
@@ -29,6 +31,7 @@ import {
   selectDefaultPauta,
   selectPauta,
   selectProduct,
+  selectProductImage,
   selectProductPrices,
   selectRulesInForce,
 } from './queries.ts';
@@ -160,6 +163,22 @@ export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date
       conditions: rules.filter((r) => reaches(r, product, undefined)).map(toCondition),
     };
   });
+}
+
+/**
+ * The product's photo at `size`. The ERP's reference is read in a short transaction, closed
+ * before the photo is read or fetched: a slow image URL must not hold a database connection.
+ */
+export async function getProductImage(
+  db: Db,
+  auth: AuthContext,
+  id: number,
+  size: ProductImageSize,
+  images: ProductImages,
+): Promise<ProductImage> {
+  const row = await withScope(db, scopeOf(auth), (tx) => selectProductImage(tx, auth.idEmpresa, id));
+  if (!row) throw notFound('Produto');
+  return images.get(row.imagem, size);
 }
 
 /** Refreshes every collection's change log of the tenant (sync/service.ts refreshAll). */
