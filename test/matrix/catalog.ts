@@ -25,12 +25,12 @@ export const catalogMatrixCases: MatrixCase[] = [
     expect: everyone(200, 404),
   },
   {
-    // The matrix's server has no images folder: the tenant's callers get the product's "no
-    // photo" 404, another tenant's the product's own 404 (catalog/images.pg.test.ts serves them).
+    // The matrix's product has a photo in the reference ERP (drawn by fixtureImages).
     method: 'GET',
     route: '/catalog/{id}/image',
     request: (ctx) => ({ path: `/catalog/${ctx.idProduto}/image?size=thumb` }),
-    expect: everyone(404),
+    expect: everyone(200, 404),
+    cacheOnSuccess: 'private, max-age=604800',
   },
   {
     method: 'POST',
