@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, open, rm, symlink, utimes, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,12 +27,12 @@ const db = useTestDatabase();
 
 /** A local origin that serves what each test puts at a path, and counts what it was asked. */
 function origin() {
-  const routes = new Map<string, (res: ServerResponse) => void>();
+  const routes = new Map<string, (res: ServerResponse, req: IncomingMessage) => void>();
   const asked: string[] = [];
   const server: Server = createServer((req, res) => {
     asked.push(req.url ?? '');
     const route = routes.get(req.url ?? '');
-    if (route) route(res);
+    if (route) route(res, req);
     else res.writeHead(404).end();
   });
   return {
@@ -406,6 +406,43 @@ describe('product photos: GET /catalog/{id}/image', () => {
       await refused(`${remoteBase}/pagina.jpg`, 'PRODUCT_IMAGE_UNAVAILABLE');
       await refused(`${remoteBase}/erro.jpg`, 'PRODUCT_IMAGE_UNAVAILABLE');
       await refused(`${remoteBase}/nao-existe.jpg`, 'PRODUCT_IMAGE_NOT_FOUND');
+    });
+
+    it('asks the origin again once its photo is stale, conditionally, and resizes a changed one', async () => {
+      let version = 'r1';
+      const conditional: string[] = [];
+      remote.routes.set('/revalidada.jpg', (res, req) => {
+        const asked = req.headers['if-none-match'];
+        if (asked) conditional.push(asked);
+        if (asked === `"${version}"`) return void res.writeHead(304, { etag: `"${version}"` }).end();
+        const color = version === 'r1' ? '#20a040' : '#a02040';
+        void sharp({ create: { width: 200, height: 200, channels: 3, background: color } })
+          .jpeg()
+          .toBuffer()
+          .then((body) => res.writeHead(200, { 'content-type': 'image/jpeg', etag: `"${version}"` }).end(body));
+      });
+      await setImage(scratch, `${remoteBase}/revalidada.jpg`);
+      const api = await signedIn(makeApp({ urlFreshMs: 0 }), db.pool, {
+        login: 'stale@images.test',
+        role: 'manager',
+        idEmpresa: t1,
+      });
+      const first = await api('GET', `/catalog/${scratch}/image?size=thumb`);
+      const second = await api('GET', `/catalog/${scratch}/image?size=thumb`);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(conditional).toEqual(['"r1"']);
+      version = 'r2';
+      const changed = await api('GET', `/catalog/${scratch}/image?size=thumb`);
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    });
+
+    it('does not ask a failing URL again for a while', async () => {
+      remote.routes.set('/falha.jpg', (res) => res.writeHead(503).end());
+      await refused(`${remoteBase}/falha.jpg`, 'PRODUCT_IMAGE_UNAVAILABLE');
+      await refused(`${remoteBase}/falha.jpg`, 'PRODUCT_IMAGE_UNAVAILABLE');
+      expect(remote.asked.filter((u) => u === '/falha.jpg')).toHaveLength(1);
     });
 
     it('fetches no URL unless the operator allows it', async () => {

@@ -32,6 +32,8 @@ export interface ProductImagesOptions {
   maxSourceBytes?: number;
   /** Time a URL has to answer, redirects and body included (default 5 s). */
   fetchTimeoutMs?: number;
+  /** How long a URL's kept photo is served without asking the origin again (default 10 minutes). */
+  urlFreshMs?: number;
   /**
    * Tests only: origins (`http://127.0.0.1:4567`) fetched although their address is loopback.
    * No environment variable sets it: `campo serve` never passes it.
@@ -55,14 +57,16 @@ const MiB = 2 ** 20;
 export const MAX_INPUT_PIXELS = 50_000_000;
 /** Photos resized at once: each holds its source (up to 10 MiB) and its decoded pixels. */
 const RENDERS_AT_ONCE = 2;
-/** How long a URL's kept answer is served without asking the origin again. */
-const URL_FRESH_MS = 10 * 60_000;
 /** How long a URL that failed is not asked again: a stalled origin must not hold every request. */
 const URL_FAILURE_MS = 60_000;
 /** URLs whose validators and failures are remembered (their photos are in the byte cache). */
 const URL_STATES_MAX = 20_000;
 
 const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
+
+// libvips' operation cache (50 MB by default) would keep decoded sources that are never asked
+// for again: each photo is decoded once, and its resized answer is kept below.
+sharp.cache(false);
 
 /** A byte-bounded least-recently-used map (a Map iterates oldest first; reading re-inserts). */
 function byteLru(maxBytes: number) {
@@ -165,6 +169,7 @@ interface UrlState {
 export function createProductImages(options: ProductImagesOptions = {}): ProductImages {
   const maxSourceBytes = options.maxSourceBytes ?? 10 * MiB;
   const fetchTimeoutMs = options.fetchTimeoutMs ?? 5000;
+  const urlFreshMs = options.urlFreshMs ?? 10 * 60_000;
   const exemptOrigins = new Set(options.testOnlyExemptOrigins ?? []);
   const cache = byteLru(options.cacheBytes ?? 64 * MiB);
   const inFlight = new Map<string, Promise<ProductImage>>();
@@ -219,7 +224,7 @@ export function createProductImages(options: ProductImagesOptions = {}): Product
     if (failed && failed.until > Date.now()) throw failed.error;
     const state = urls.get(url);
     const kept = state && cache.get(`${state.key}|${width}`);
-    if (state && kept && Date.now() - state.checkedAt < URL_FRESH_MS) return kept;
+    if (state && kept && Date.now() - state.checkedAt < urlFreshMs) return kept;
     let fetched: Fetched;
     try {
       fetched = await fetchImage(url, {

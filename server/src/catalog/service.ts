@@ -19,6 +19,7 @@ import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
+import { log } from '../log.ts';
 import type { ProductImage, ProductImages } from './images.ts';
 import {
   type CatalogRow,
@@ -178,7 +179,16 @@ export async function getProductImage(
 ): Promise<ProductImage> {
   const row = await withScope(db, scopeOf(auth), (tx) => selectProductImage(tx, auth.idEmpresa, id));
   if (!row) throw notFound('Produto');
-  return images.get(row.imagem, size);
+  try {
+    return await images.get(row.imagem, size);
+  } catch (err) {
+    // A photo the ERP names but Campo cannot serve is the operator's to fix (a path outside the
+    // folder, an internal URL, a broken file): said in the log, where they look.
+    if (err instanceof DomainError && err.code === 'PRODUCT_IMAGE_UNAVAILABLE') {
+      log.warn('product image unavailable', { idProduto: id, imagem: row.imagem, reason: err.message });
+    }
+    throw err;
+  }
 }
 
 /** Refreshes every collection's change log of the tenant (sync/service.ts refreshAll). */
