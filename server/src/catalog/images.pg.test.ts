@@ -440,9 +440,14 @@ describe('product photos: GET /catalog/{id}/image', () => {
 
     it('does not ask a failing URL again for a while', async () => {
       remote.routes.set('/falha.jpg', (res) => res.writeHead(503).end());
-      await refused(`${remoteBase}/falha.jpg`, 'PRODUCT_IMAGE_UNAVAILABLE');
-      await refused(`${remoteBase}/falha.jpg`, 'PRODUCT_IMAGE_UNAVAILABLE');
-      expect(remote.asked.filter((u) => u === '/falha.jpg')).toHaveLength(1);
+      remote.routes.set('/html.jpg', (res) =>
+        res.writeHead(200, { 'content-type': 'image/jpeg' }).end('<html></html>'),
+      );
+      for (const path of ['/falha.jpg', '/html.jpg']) {
+        await refused(`${remoteBase}${path}`, 'PRODUCT_IMAGE_UNAVAILABLE');
+        await refused(`${remoteBase}${path}`, 'PRODUCT_IMAGE_UNAVAILABLE');
+        expect(remote.asked.filter((u) => u === path)).toHaveLength(1);
+      }
     });
 
     it('fetches no URL unless the operator allows it', async () => {

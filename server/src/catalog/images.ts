@@ -225,6 +225,10 @@ export function createProductImages(options: ProductImagesOptions = {}): Product
     const state = urls.get(url);
     const kept = state && cache.get(`${state.key}|${width}`);
     if (state && kept && Date.now() - state.checkedAt < urlFreshMs) return kept;
+    const remember = (err: unknown) => {
+      if (err instanceof DomainError) failures.set(url, { error: err, until: Date.now() + URL_FAILURE_MS });
+      return err;
+    };
     let fetched: Fetched;
     try {
       fetched = await fetchImage(url, {
@@ -236,8 +240,7 @@ export function createProductImages(options: ProductImagesOptions = {}): Product
         ...(state && kept ? { validators: state.validators } : {}),
       });
     } catch (err) {
-      if (err instanceof DomainError) failures.set(url, { error: err, until: Date.now() + URL_FAILURE_MS });
-      throw err;
+      throw remember(err);
     }
     failures.delete(url);
     if (fetched.notModified && state && kept) {
@@ -251,7 +254,10 @@ export function createProductImages(options: ProductImagesOptions = {}): Product
       validators.etag ?? validators.lastModified ?? createHash('sha256').update(body).digest('base64url');
     const key = `url:${url}|${identity}`;
     urls.set(url, { validators, key, checkedAt: Date.now() });
-    return through(key, width, async () => body);
+    // An answer that is no usable photo (HTML, a broken file) is remembered like a failed fetch.
+    return through(key, width, async () => body).catch((err: unknown) => {
+      throw remember(err);
+    });
   };
 
   return {
