@@ -3930,7 +3930,7 @@ export interface paths {
         };
         /**
          * Product photo, resized for the phone
-         * @description The photo the ERP names for the product (produtos.imagem: a path under the server’s images folder, or an http(s) URL the server fetches when its operator allows it), resized and encoded as WebP (docs/api-clients-catalog.md, "Product photos"). Any signed-in role, for a product of its tenant (another tenant’s: 404 NOT_FOUND). With If-None-Match naming the current ETag: 304 without a body. No photo is a 404 problem, never a 5xx: PRODUCT_IMAGE_NOT_FOUND when the product has none or its file or URL is not there; PRODUCT_IMAGE_UNAVAILABLE when what it names cannot be served (outside the folder, not an image, over 10 MB or 50 million pixels, an internal or slow address, URL fetching off). The app shows its placeholder on any answer but 200.
+         * @description The photo the ERP names for the product (produtos.imagem: a path under the server’s images folder, or an http(s) URL the server fetches when its operator allows it), resized and encoded as WebP (docs/api-clients-catalog.md, "GET /catalog/{id}/image"). Any signed-in role, for a product of its tenant (another tenant’s: 404 NOT_FOUND). With If-None-Match naming the current ETag: 304 without a body. No photo is a 404 problem, never a 5xx: PRODUCT_IMAGE_NOT_FOUND when the product has none or its file or URL is not there; PRODUCT_IMAGE_UNAVAILABLE when what it names cannot be served (outside the folder, not an image, over 10 MB or 50 million pixels, an internal or slow address, URL fetching off). The app shows its placeholder on any answer but 200.
          */
         get: {
             parameters: {

@@ -88,7 +88,7 @@ const imageRoute = createRoute({
   tags,
   summary: 'Product photo, resized for the phone',
   description: [
-    'The photo the ERP names for the product (produtos.imagem: a path under the server’s images folder, or an http(s) URL the server fetches when its operator allows it), resized and encoded as WebP (docs/api-clients-catalog.md, "Product photos").',
+    'The photo the ERP names for the product (produtos.imagem: a path under the server’s images folder, or an http(s) URL the server fetches when its operator allows it), resized and encoded as WebP (docs/api-clients-catalog.md, "GET /catalog/{id}/image").',
     'Any signed-in role, for a product of its tenant (another tenant’s: 404 NOT_FOUND).',
     'With If-None-Match naming the current ETag: 304 without a body.',
     'No photo is a 404 problem, never a 5xx: PRODUCT_IMAGE_NOT_FOUND when the product has none or its file or URL is not there; PRODUCT_IMAGE_UNAVAILABLE when what it names cannot be served (outside the folder, not an image, over 10 MB or 50 million pixels, an internal or slow address, URL fetching off). The app shows its placeholder on any answer but 200.',
@@ -152,6 +152,8 @@ export function catalogRoutes(deps: { db: Db; refreshChangeLog: RefreshChangeLog
       const image = await getProductImage(deps.db, c.get('auth'), id, c.req.valid('query').size, deps.images);
       const headers = { ETag: image.etag, 'Cache-Control': IMAGE_CACHE_CONTROL };
       if (matches(c.req.header('if-none-match'), image.etag)) return c.body(null, 304, headers);
-      return c.body(new Uint8Array(image.body), 200, { ...headers, 'Content-Type': 'image/webp' });
+      // A view of the kept bytes, not a copy: the same photo answers many requests.
+      const body = new Uint8Array(image.body.buffer as ArrayBuffer, image.body.byteOffset, image.body.length);
+      return c.body(body, 200, { ...headers, 'Content-Type': 'image/webp' });
     });
 }
