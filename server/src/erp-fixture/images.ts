@@ -13,7 +13,7 @@ import sharp from 'sharp';
 export const FIXTURE_IMAGE_SIDE = 480;
 
 // One hue per group (cod_grupo 1..6 in catalog-words.ts), a shape per subgroup.
-const HUES = [200, 35, 150, 300, 190, 350, 60, 260];
+const HUES = [205, 30, 140, 285, 50, 345, 175, 250];
 const circle = (s: number) => `<circle cx="0" cy="0" r="${s}"/>`;
 const SHAPES = [
   circle,
