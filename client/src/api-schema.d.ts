@@ -3921,6 +3921,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/catalog/{id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Product photo, resized for the phone
+         * @description The photo the ERP names for the product (produtos.imagem: a path under the server’s images folder, or an http(s) URL the server fetches when its operator allows it), resized and encoded as WebP (docs/api-clients-catalog.md, "GET /catalog/{id}/image"). Any signed-in role, for a product of its tenant (another tenant’s: 404 NOT_FOUND). With If-None-Match naming the current ETag: 304 without a body. No photo is a 404 problem, never a 5xx: PRODUCT_IMAGE_NOT_FOUND when the product has none or its file or URL is not there; PRODUCT_IMAGE_UNAVAILABLE when what it names cannot be served (outside the folder, not an image, over 10 MB or 50 million pixels, an internal or slow address, URL fetching off). The app shows its placeholder on any answer but 200.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description thumb: at most 128 px wide (the catalog list, the cart); full: at most 640 px wide (the product page). The aspect is kept, a smaller source is never enlarged, and the height is at most twice the width. */
+                    size?: "thumb" | "full";
+                };
+                header?: never;
+                path: {
+                    /** @description Product id (the ERP product record) */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The photo, WebP */
+                200: {
+                    headers: {
+                        /** @description Strong validator of exactly these bytes */
+                        ETag?: string;
+                        /** @description private, max-age=604800 */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/webp": string;
+                    };
+                };
+                /** @description The copy the device holds (If-None-Match) is current */
+                304: {
+                    headers: {
+                        /** @description Strong validator of exactly these bytes */
+                        ETag?: string;
+                        /** @description private, max-age=604800 */
+                        "Cache-Control"?: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope; or the product has no photo that can be served */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND" | "PRODUCT_IMAGE_NOT_FOUND" | "PRODUCT_IMAGE_UNAVAILABLE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/catalog/company/logo": {
         parameters: {
             query?: never;
@@ -12969,7 +13089,7 @@ export interface components {
              * @description Stable machine-readable code; docs/errors.md lists each with its status and meaning
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_COMPANY_REQUIRED" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "FLEX_BALANCE_INSUFFICIENT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_COMPANY_REQUIRED" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "PRODUCT_IMAGE_NOT_FOUND" | "PRODUCT_IMAGE_UNAVAILABLE" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "FLEX_BALANCE_INSUFFICIENT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
             /** @description What happened in this occurrence, in pt-BR */
             detail?: string;
             /** @description The request path */

@@ -7,6 +7,7 @@ import { requireAuth } from './auth/middleware.ts';
 import { authRoutes, meRoute } from './auth/routes.ts';
 import { createAuthenticator } from './auth/service.ts';
 import { createTokenSigner } from './auth/tokens.ts';
+import { createProductImages, type ProductImagesOptions } from './catalog/images.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { clientErrorRoutes } from './client-errors/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
@@ -74,6 +75,8 @@ export interface AppConfig {
   syncGate?: SyncGateOptions;
   /** Full pull pages kept in memory (defaults in sync/page-cache.ts); maxBytes 0: none. */
   syncPageCache?: PageCacheOptions;
+  /** Where product photos come from and how many resized ones are kept (catalog/images.ts); absent: no folder, no URLs. */
+  productImages?: ProductImagesOptions;
 }
 
 export interface AppDeps {
@@ -151,7 +154,10 @@ export function createApp(deps: AppDeps) {
   });
   secured.route('/', policyRoutes({ db }));
   secured.route('/', clientRoutes({ db }));
-  secured.route('/', catalogRoutes({ db, refreshChangeLog: refreshAll }));
+  secured.route(
+    '/',
+    catalogRoutes({ db, refreshChangeLog: refreshAll, images: createProductImages(deps.config.productImages) }),
+  );
   secured.route('/', companyRoutes({ db }));
   secured.route('/', orderRoutes({ db }));
   secured.route('/', dashboardRoutes({ db }));

@@ -45,6 +45,19 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({ ...env, TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
     expect(() => loadServerConfig({ ...env, TRUST_PROXY: '-1' })).toThrow(/TRUST_PROXY/);
   });
+  it('reads the product photos settings: no folder, no URLs and 64 MiB kept by default', () => {
+    const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret };
+    const defaults = loadServerConfig(env);
+    expect(defaults.PRODUCT_IMAGES_DIR).toBeUndefined();
+    expect(defaults).toMatchObject({ PRODUCT_IMAGES_URLS: '0', PRODUCT_IMAGES_CACHE_MB: 64 });
+    expect(
+      loadServerConfig({ ...env, PRODUCT_IMAGES_DIR: ' /srv/erp/imagens ', PRODUCT_IMAGES_URLS: '1' }),
+    ).toMatchObject({ PRODUCT_IMAGES_DIR: '/srv/erp/imagens', PRODUCT_IMAGES_URLS: '1' });
+    expect(loadServerConfig({ ...env, PRODUCT_IMAGES_DIR: '' }).PRODUCT_IMAGES_DIR).toBeUndefined();
+    expect(() => loadServerConfig({ ...env, PRODUCT_IMAGES_URLS: 'yes' })).toThrow(/PRODUCT_IMAGES_URLS/);
+    expect(() => loadServerConfig({ ...env, PRODUCT_IMAGES_CACHE_MB: '-1' })).toThrow(/PRODUCT_IMAGES_CACHE_MB/);
+  });
+
   it('reads DATABASE_POOL_SIZE (10 by default) and refuses a size out of 2-200', () => {
     const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret };
     expect(loadServerConfig(env).DATABASE_POOL_SIZE).toBe(10);

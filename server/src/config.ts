@@ -97,6 +97,15 @@ const ZServerEnv = z
     PUSH_ENDPOINT_HOSTS: ZOptionalEnv,
     /** The built PWA to serve at `/`; unset: client/dist of this checkout when it was built. */
     WEB_ROOT: ZOptionalEnv,
+    /**
+     * The folder the ERP's relative image paths (produtos.imagem) are read under; unset: such
+     * products have no photo (docs/deployment.md, "Product photos").
+     */
+    PRODUCT_IMAGES_DIR: ZOptionalEnv,
+    /** 1: product images the ERP names by an http(s) URL are fetched by the server (public addresses only). */
+    PRODUCT_IMAGES_URLS: z.enum(['0', '1']).default('0'),
+    /** MiB of resized product photos this process keeps in memory; 0: none (every request resizes). */
+    PRODUCT_IMAGES_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
     /** Port of GET /metrics (Prometheus), apart from the API's; unset: no metrics endpoint. */
     METRICS_PORT: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   })

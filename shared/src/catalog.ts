@@ -15,6 +15,20 @@ export const ZProductIdParams = z.object({
   id: z.coerce.number().int().min(1).max(INT32_MAX).describe('Product id (the ERP product record)'),
 });
 
+/** Widths of a product's photo as served (GET /catalog/{id}/image): the list and cart's, the product page's. */
+export const PRODUCT_IMAGE_WIDTHS = { thumb: 128, full: 640 } as const;
+export type ProductImageSize = keyof typeof PRODUCT_IMAGE_WIDTHS;
+
+export const ZProductImageQuery = z.object({
+  size: z
+    .enum(['thumb', 'full'])
+    .default('full')
+    .describe(
+      `thumb: at most ${PRODUCT_IMAGE_WIDTHS.thumb} px wide (the catalog list, the cart); full: at most ${PRODUCT_IMAGE_WIDTHS.full} px wide (the product page). The aspect is kept, a smaller source is never enlarged, and the height is at most twice the width.`,
+    ),
+});
+export type ProductImageQuery = z.infer<typeof ZProductImageQuery>;
+
 export const ZCatalogQuery = ZPageQuery.extend({
   q: z
     .string()

@@ -46,6 +46,8 @@ export const ERRORS = {
   PRICE_LIST_NOT_FOUND: { status: 422, title: 'Pauta não encontrada' },
   CLIENT_DOCUMENT_EXISTS: { status: 409, title: 'Documento já cadastrado' },
   ERP_REFUSED_CLIENT: { status: 422, title: 'Cadastro recusado pelo ERP' },
+  PRODUCT_IMAGE_NOT_FOUND: { status: 404, title: 'Produto sem imagem' },
+  PRODUCT_IMAGE_UNAVAILABLE: { status: 404, title: 'Imagem do produto indisponível' },
   LOGO_EMPTY: { status: 400, title: 'Imagem vazia' },
   LOGO_TOO_LARGE: { status: 413, title: 'Imagem grande demais' },
   LOGO_TYPE_NOT_SUPPORTED: { status: 415, title: 'Tipo de imagem não aceito' },

@@ -25,6 +25,14 @@ export const catalogMatrixCases: MatrixCase[] = [
     expect: everyone(200, 404),
   },
   {
+    // The matrix's product has a photo in the reference ERP (drawn by fixtureImages).
+    method: 'GET',
+    route: '/catalog/{id}/image',
+    request: (ctx) => ({ path: `/catalog/${ctx.idProduto}/image?size=thumb` }),
+    expect: everyone(200, 404),
+    cacheOnSuccess: 'private, max-age=604800',
+  },
+  {
     method: 'POST',
     route: '/catalog/sync',
     request: () => ({ path: '/catalog/sync' }),

@@ -49,6 +49,8 @@ export interface MatrixCase {
   /** The concrete request; called once per caller, so a POST may create what it needs. */
   request: (ctx: MatrixContext, caller: MatrixCaller) => MatrixRequest | Promise<MatrixRequest>;
   expect: Record<MatrixCaller, number>;
+  /** Cache-Control of a 200 the device may keep (a product's photo); every other answer is no-store. */
+  cacheOnSuccess?: string;
 }
 
 /** Shorthand: the same status for every signed-in caller of the tenant, 401 anonymous. */

@@ -14,6 +14,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, onTestFinished } from 'vitest';
 import { type ChangeHub, createChangeHub } from '../../server/src/sync/stream.ts';
 import { testApp } from './app.ts';
+import { fixtureImages } from './images.ts';
 import { asServerRole } from './pg.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -82,6 +83,8 @@ export async function startWebServer(
     wrap?: (fetchApp: FetchApp) => FetchApp;
     /** GET /sync/stream announces changes (a LISTEN hub); without it the app polls. */
     changeStream?: boolean;
+    /** Draws the reference ERP's product photos (fixtureImages) and serves them; without it every product has none. */
+    productImages?: boolean;
   } = {},
 ): Promise<WebServer> {
   const url = pool.options.connectionString;
@@ -94,7 +97,9 @@ export async function startWebServer(
         })
       : undefined;
   const appOptions = (webRoot: string) => ({ webRoot, ...(hub ? { hub } : {}) });
-  let app = testApp(pool, {}, appOptions(requireClientBuild()));
+  const images = options.productImages ? await fixtureImages(pool) : undefined;
+  const config = images ? { productImages: { dir: images.dir } } : {};
+  let app = testApp(pool, config, appOptions(requireClientBuild()));
   const fetchApp: FetchApp = options.wrap ? options.wrap((req) => app.fetch(req)) : (req) => app.fetch(req);
   let server: Server | null = await listen(fetchApp, 0);
   const address = server.address();
@@ -113,9 +118,10 @@ export async function startWebServer(
     async close() {
       await hub?.close();
       await web.stop();
+      await images?.remove();
     },
     async restart(next = {}) {
-      if (next.webRoot) app = testApp(pool, {}, appOptions(next.webRoot));
+      if (next.webRoot) app = testApp(pool, config, appOptions(next.webRoot));
       if (!server) server = await listen(fetchApp, port);
     },
   };

@@ -180,6 +180,16 @@ export function selectProduct(tx: Tx, idEmpresa: number, idProduto: number) {
 
 export type ProductRow = NonNullable<Awaited<ReturnType<typeof selectProduct>>>;
 
+/** What the ERP keeps as the product's image (a path or a URL), when the tenant has the product. */
+export function selectProductImage(tx: Tx, idEmpresa: number, idProduto: number) {
+  return tx
+    .selectFrom('app.vw_produtos')
+    .select(['imagem'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('id_produto', '=', idProduto)
+    .executeTakeFirst();
+}
+
 export function selectProductPrices(tx: Tx, idEmpresa: number, idProduto: number) {
   return tx
     .selectFrom('app.vw_precos as pr')

@@ -11,6 +11,7 @@ import {
   type CatalogSyncResult,
   decodeLossless,
   type ProductCondition,
+  type ProductImageSize,
   searchTerms,
 } from '@campo/shared';
 import { scopeOf } from '../auth/authorize.ts';
@@ -18,6 +19,8 @@ import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
+import { log } from '../log.ts';
+import type { ProductImage, ProductImages } from './images.ts';
 import {
   type CatalogRow,
   countCatalog,
@@ -29,6 +32,7 @@ import {
   selectDefaultPauta,
   selectPauta,
   selectProduct,
+  selectProductImage,
   selectProductPrices,
   selectRulesInForce,
 } from './queries.ts';
@@ -160,6 +164,31 @@ export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date
       conditions: rules.filter((r) => reaches(r, product, undefined)).map(toCondition),
     };
   });
+}
+
+/**
+ * The product's photo at `size`. The ERP's reference is read in a short transaction, closed
+ * before the photo is read or fetched: a slow image URL must not hold a database connection.
+ */
+export async function getProductImage(
+  db: Db,
+  auth: AuthContext,
+  id: number,
+  size: ProductImageSize,
+  images: ProductImages,
+): Promise<ProductImage> {
+  const row = await withScope(db, scopeOf(auth), (tx) => selectProductImage(tx, auth.idEmpresa, id));
+  if (!row) throw notFound('Produto');
+  try {
+    return await images.get(row.imagem, size);
+  } catch (err) {
+    // A photo the ERP names but Campo cannot serve is the operator's to fix (a path outside the
+    // folder, an internal URL, a broken file): said in the log, where they look.
+    if (err instanceof DomainError && err.code === 'PRODUCT_IMAGE_UNAVAILABLE') {
+      log.warn('product image unavailable', { idProduto: id, imagem: row.imagem, reason: err.message });
+    }
+    throw err;
+  }
 }
 
 /** Refreshes every collection's change log of the tenant (sync/service.ts refreshAll). */

@@ -77,6 +77,11 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       push,
       syncGate: { maxDevices: config.SYNC_DOWNLOADS, maxWaitMs: config.SYNC_QUEUE_SECONDS * 1000 },
       syncPageCache: { maxBytes: config.SYNC_PAGE_CACHE_MB * 2 ** 20 },
+      productImages: {
+        ...(config.PRODUCT_IMAGES_DIR ? { dir: config.PRODUCT_IMAGES_DIR } : {}),
+        fetchUrls: config.PRODUCT_IMAGES_URLS === '1',
+        cacheBytes: config.PRODUCT_IMAGES_CACHE_MB * 2 ** 20,
+      },
     },
   });
   // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.

@@ -13,6 +13,7 @@ import { reachableByServer, startEmbeddedPostgres } from '../db/embedded-postgre
 import { createDb } from '../db/kysely.ts';
 import { createPool } from '../db/pool.ts';
 import { createErpFixture, type FixtureScale } from '../erp-fixture/generate.ts';
+import { writeProductImages } from '../erp-fixture/images.ts';
 import { generateVapidKeys } from '../notifications/vapid.ts';
 import { grantServerRole } from '../provisioning/grant.ts';
 import { provision } from '../provisioning/provision.ts';
@@ -126,6 +127,10 @@ async function runDemo(options: DemoOptions): Promise<void> {
     const pool = createPool(url, 2);
     const report = await provision(pool, { log: (line: string) => say(`  ${line}`) });
     if (report.upToDate) say(`app schema up to date (version ${report.schemaVersion})`);
+    // Drawn on every start but only the missing ones: a demo kept from before photos gets them too.
+    const imagesDir = join(dataDir, 'images');
+    const images = await writeProductImages(pool, imagesDir);
+    if (images.written > 0) say(`product photos: ${images.written} drawn in ${(images.ms / 1000).toFixed(1)} s`);
     const password = readFileSync(secretFile, 'utf8').trim().slice(0, 24);
     await adminQuery(
       server.url(),
@@ -155,6 +160,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
         VAPID_PRIVATE_KEY: vapid.privateKey,
         VAPID_SUBJECT: 'mailto:demo@campo.invalid',
         NODE_ENV: 'development',
+        PRODUCT_IMAGES_DIR: imagesDir,
         ...(webRoot ? { WEB_ROOT: webRoot } : {}),
       },
     });

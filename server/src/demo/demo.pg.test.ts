@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FlexBalancePage, Health, OrderDetail, OrderSummary, Session } from '@campo/shared';
+import type { CatalogPage, FlexBalancePage, Health, OrderDetail, OrderSummary, Session } from '@campo/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_FLEX_BALANCE } from './money.ts';
 import { DEMO_PASSWORD } from './users.ts';
@@ -61,6 +61,17 @@ describe('campo demo', () => {
         headers: { authorization: `Bearer ${session.token}` },
       });
       expect(key.status).toBe(200);
+      // The reference ERP's products have photos, drawn into the demo's images folder.
+      const auth = { authorization: `Bearer ${session.token}` };
+      const catalog = (await (
+        await fetch(`http://127.0.0.1:${port}/api/v1/catalog?pageSize=20`, { headers: auth })
+      ).json()) as CatalogPage;
+      const pictured = catalog.items.find((item) => item.image !== null);
+      const photo = await fetch(`http://127.0.0.1:${port}/api/v1/catalog/${pictured?.id}/image?size=thumb`, {
+        headers: auth,
+      });
+      expect(photo.status).toBe(200);
+      expect(photo.headers.get('content-type')).toBe('image/webp');
       // The money rules are at work: flex on, and the representative starts with a balance.
       const manager = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
         method: 'POST',
@@ -96,9 +107,11 @@ describe('campo demo', () => {
     });
     expect(first).toMatch(/creating the reference ERP \(tiny\)/);
     expect(first).toMatch(/gerente1@demo\.campo/);
+    expect(first).toMatch(/product photos: \d+ drawn/);
 
     const second = await withDemo(async () => undefined);
     expect(second).not.toMatch(/creating the reference ERP/);
     expect(second).toMatch(/app schema up to date/);
+    expect(second).not.toMatch(/product photos/);
   });
 });

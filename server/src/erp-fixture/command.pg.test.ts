@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../../test/support/pg.ts';
@@ -43,8 +46,9 @@ describe('campo erp-fixture', () => {
     expect(run.stderr).toMatch(/^campo: the database already has ERP tables .* --replace/);
   });
 
-  it('rebuilds with --replace and prints JSON with --json', () => {
-    const run = erpFixture(['--scale', 'tiny', '--replace', '--json', '--as-of', '2025-06-15'], {
+  it('rebuilds with --replace, draws the photos with --images and prints JSON with --json', () => {
+    const images = mkdtempSync(join(tmpdir(), 'campo-fixture-images-'));
+    const run = erpFixture(['--scale', 'tiny', '--replace', '--json', '--as-of', '2025-06-15', '--images', images], {
       DATABASE_URL: db.url,
     });
     expect(run.status).toBe(0);
@@ -56,6 +60,10 @@ describe('campo erp-fixture', () => {
     };
     expect(summary).toMatchObject({ scale: 'tiny', seed: 1, asOf: '2025-06-15' });
     expect(summary.counts.corrent).toBeGreaterThan(80);
+    const photos = readdirSync(join(images, 'produtos'));
+    expect(photos.length).toBe(summary.counts.images);
+    expect(photos.length).toBeGreaterThan(40);
+    rmSync(images, { recursive: true, force: true });
   });
 
   it('exits 2 naming DATABASE_URL when it is missing, and 1 on a bad option', () => {

@@ -5,6 +5,7 @@ import { loadDatabaseUrl } from '../config.ts';
 import { createPool } from '../db/pool.ts';
 import { FixtureError } from './errors.ts';
 import { createErpFixture, type FixtureProgress, type FixtureSummary } from './generate.ts';
+import { writeProductImages } from './images.ts';
 import { FIXTURE_SCALES, type FixtureScale } from './scales.ts';
 
 /** Exit code when the database is refused (wrong encoding, ERP tables already there). */
@@ -16,6 +17,7 @@ interface ErpFixtureFlags {
   asOf?: Date;
   replace?: boolean;
   json?: boolean;
+  images?: string;
 }
 
 function parseSeed(value: string): number {
@@ -56,7 +58,8 @@ Exit codes:
 Examples:
   createdb -E LATIN1 -T template0 --lc-collate=C --lc-ctype=C erp
   DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale tiny
-  DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale small --as-of 2025-06-30 --replace`;
+  DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale small --as-of 2025-06-30 --replace
+  DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale tiny --images ./product-images`;
 
 export function registerErpFixtureCommand(program: Command): void {
   program
@@ -71,6 +74,10 @@ export function registerErpFixtureCommand(program: Command): void {
     .option('--as-of <YYYY-MM-DD>', 'last day of the order history (default: today)', parseDay)
     .option('--replace', 'drop and rebuild a reference ERP that erp-fixture created earlier (never anything else)')
     .option('--json', 'print the summary as JSON instead of a table')
+    .option(
+      '--images <dir>',
+      'also draw a photo for every product that names one (produtos/<code>.jpg) into this folder, for PRODUCT_IMAGES_DIR',
+    )
     .addHelpText('after', HELP)
     .action(runErpFixture);
 }
@@ -86,6 +93,12 @@ async function runErpFixture(flags: ErpFixtureFlags): Promise<void> {
       replace: flags.replace ?? false,
       onProgress: progress.update,
     });
+    if (flags.images) {
+      const images = await writeProductImages(pool, flags.images, (done, total) =>
+        progress.update({ phase: 'images', done, total }),
+      );
+      summary.counts.images = images.written + images.kept;
+    }
     progress.end();
     process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
   } catch (err) {

@@ -58,6 +58,10 @@ export const apiSecurityHeaders: MiddlewareHandler<AppEnv> = secureHeaders({ str
  */
 export const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
+  // A product's photo may stay on the device (private, never in a shared cache): its route says
+  // so on its success; any other answer, and every error, is no-store.
+  const own = c.res.headers.get('Cache-Control');
+  if (own?.startsWith('private,') && (c.res.status === 200 || c.res.status === 304)) return;
   c.res.headers.set('Cache-Control', 'no-store');
 };
 
