@@ -35,7 +35,9 @@ let sale: Awaited<ReturnType<typeof orderableSale>>;
 
 /** What the stand-in was asked: product id and size, with or without a bearer token. */
 const asked: { id: string; size: string; bearer: boolean }[] = [];
-const gate = { hold: false, held: [] as (() => void)[] };
+const gate = { hold: false, holdFull: false, held: [] as (() => void)[] };
+const PHONE = { width: 360, height: 740 };
+const DESK = { width: 1280, height: 800 };
 
 function photoOf(id: string, size: string): string {
   // Distinct per product, not blank, and a few KB, as the fixture's generated images are.
@@ -63,7 +65,7 @@ const suite = useBrowserSuite({
           { status: 404, headers: { 'content-type': 'application/problem+json' } },
         );
       }
-      if (gate.hold && asked.filter((a) => a.bearer).length > FIRST_BATCH) {
+      if ((gate.hold && asked.filter((a) => a.bearer).length > FIRST_BATCH) || (gate.holdFull && size === 'full')) {
         await new Promise<void>((resolve) => gate.held.push(resolve));
       }
       const etag = `"${id}-${size}"`;
@@ -178,6 +180,29 @@ describe('product photos on the phone', () => {
     await page.getByRole('img', { name: 'Sem foto' }).waitFor(WAIT);
     expect(asked.some((a) => a.id === noImage.id)).toBe(false);
     expect(asked.filter((a) => a.id === broken.id && a.size === 'full').length).toBe(1);
+  });
+
+  it('moves nothing on the product page when its photo arrives, at 360 and 1280 px', async () => {
+    const cases = [
+      [PHONE, withImage[3]],
+      [DESK, withImage[4]],
+    ] as const;
+    for (const [viewport, product] of cases) {
+      if (!product) throw new Error('products with an image');
+      await page.setViewportSize(viewport);
+      gate.holdFull = true;
+      await page.goto(`${server.url}/catalogo/${product.id}`);
+      const below = page.getByRole('heading', { name: 'Seu desconto' });
+      await below.waitFor(WAIT);
+      await page.locator('.product-photo[data-photo="loading"]').waitFor(WAIT);
+      await expect.poll(() => gate.held.length, WAIT).toBeGreaterThan(0);
+      const before = await below.boundingBox();
+      gate.holdFull = false;
+      for (const release of gate.held.splice(0)) release();
+      await page.getByRole('img', { name: `Foto de ${product.description}` }).waitFor(WAIT);
+      expect(await below.boundingBox(), `${viewport.width} px`).toEqual(before);
+    }
+    await page.setViewportSize(PHONE);
   });
 
   it('shows the photos in the catalog and on the product page with the server stopped and the browser offline', async () => {

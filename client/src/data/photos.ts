@@ -167,8 +167,25 @@ function isQuota(err: unknown): boolean {
 
 type Saved = 'saved' | 'full' | 'failed';
 
-/** Keeps a photo, evicting the least recently used ones it needs room from (never one `keep` protects). */
-async function save(
+let saving: Promise<unknown> = Promise.resolve();
+
+/**
+ * Keeps a photo, evicting the least recently used ones it needs room from (never one `keep`
+ * protects). One at a time: two photos measured against the same free room would pass the limit.
+ */
+function save(
+  o: Opened,
+  key: string,
+  photo: Fetched & { kind: 'photo' },
+  ref: string,
+  keep?: (k: string) => boolean,
+): Promise<Saved> {
+  const run = saving.then(() => saveNow(o, key, photo, ref, keep));
+  saving = run.catch(() => undefined);
+  return run;
+}
+
+async function saveNow(
   o: Opened,
   key: string,
   photo: Fetched & { kind: 'photo' },
@@ -270,20 +287,24 @@ export async function loadPhoto(product: PhotoProduct, size: PhotoSize, signal?:
     if (online() && !(Date.now() - at < FRESH_MS)) void revalidate(o, product, size, cached.clone());
     return cached.blob();
   }
-  let got: Blob | null = null;
-  if (online() && !missing.has(`${key} ${ref}`)) {
+  // The server's word this session that it has no photo for this image: the placeholder, even
+  // where an older copy is kept (the ERP dropped or replaced the image).
+  if (missing.has(`${key} ${ref}`)) return null;
+  if (online()) {
     try {
       const fetched = await limited(() => fetchPhoto(product.id, size, signal));
-      if (fetched.kind === 'photo') {
-        if (o) await save(o, key, fetched, ref);
-        got = fetched.blob;
-      } else missing.add(`${key} ${ref}`);
+      if (fetched.kind !== 'photo') {
+        missing.add(`${key} ${ref}`);
+        return null;
+      }
+      if (o) await save(o, key, fetched, ref);
+      return fetched.blob;
     } catch (err) {
       if (signal?.aborted) throw err;
       // No network: what the device has, below.
     }
   }
-  got ??= cached ? await cached.blob() : null;
+  let got = cached ? await cached.blob() : null;
   if (!got && size === 'full' && o) {
     const thumbKey = photoKey(product.id, 'thumb');
     const thumb = await o.cache.match(thumbKey);
