@@ -6,9 +6,11 @@
 // lowering the budget evicts the least recently used photos and nothing else: the queued order
 // and the catalog stay, and the order is sent once the server is back.
 //
-// The image route is the server's (another branch): until it lands, the stand-in below answers
-// GET /api/v1/catalog/{id}/image?size=thumb|full as the agreed contract says (bearer token,
-// 200 with an image, a strong ETag and Cache-Control private, 404 when there is no photo).
+// The image route is the server's (another branch). The wrap below logs every request for it
+// (and holds some, to see progress and the layout while a photo is on its way), then hands it to
+// the server; while the server has no such route (ROUTE_NOT_FOUND), a stand-in answers as the
+// agreed contract says (bearer token, 200 with an image, a strong ETag and Cache-Control
+// private, 404 when there is no photo), so the test needs no change when the route lands.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, logInAndSync, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
@@ -58,15 +60,23 @@ const suite = useBrowserSuite({
       const size = url.searchParams.get('size') ?? 'thumb';
       const bearer = /^Bearer \S+/.test(req.headers.get('authorization') ?? '');
       asked.push({ id, size, bearer });
+      if ((gate.hold && asked.filter((a) => a.bearer).length > FIRST_BATCH) || (gate.holdFull && size === 'full')) {
+        await new Promise<void>((resolve) => gate.held.push(resolve));
+      }
+      const real = await app(req);
+      if (real.status !== 404) return real;
+      const problem = (await real
+        .clone()
+        .json()
+        .catch(() => null)) as { code?: string } | null;
+      if (problem?.code !== 'ROUTE_NOT_FOUND') return real;
+      // The stand-in, until the server's route lands.
       if (!bearer) return new Response(null, { status: 401 });
       if (id === broken.id || !withImage.some((p) => p.id === id)) {
         return Response.json(
           { type: 'about:blank', title: 'Não encontrado', status: 404, code: 'NOT_FOUND' },
           { status: 404, headers: { 'content-type': 'application/problem+json' } },
         );
-      }
-      if ((gate.hold && asked.filter((a) => a.bearer).length > FIRST_BATCH) || (gate.holdFull && size === 'full')) {
-        await new Promise<void>((resolve) => gate.held.push(resolve));
       }
       const etag = `"${id}-${size}"`;
       const headers = { etag, 'cache-control': 'private, max-age=604800' };
@@ -88,7 +98,11 @@ const suite = useBrowserSuite({
       throw new Error('the fixture has products with and without an image');
     noImage = none;
     broken = last;
-    // The stand-in serves every other product with an image; `broken` keeps its ERP reference.
+    // An image the ERP names but nobody can read: the server answers 404 (the stand-in likewise).
+    await db.pool.query('update produtos set imagem = $1, dt_alteracao = now() where id_produto = $2', [
+      `produtos/nao-existe-${broken.id}.jpg`,
+      broken.id,
+    ]);
     withImage.push(broken);
   },
 });
@@ -132,7 +146,7 @@ describe('product photos on the phone', () => {
     gate.hold = true;
     await photos().getByRole('button', { name: 'Baixar fotos para usar offline' }).click();
     await progress()
-      .getByText(new RegExp(`^${FIRST_BATCH} de ${total} fotos, \\d+(,\\d)? KB$`))
+      .getByText(new RegExp(`^${FIRST_BATCH} de ${total} fotos, \\d+(,\\d)? [KM]B$`))
       .waitFor(WAIT);
     expect(await photos().getByRole('progressbar', { name: 'Fotos baixadas' }).getAttribute('value')).toBe(
       String(FIRST_BATCH),
@@ -240,14 +254,23 @@ describe('product photos on the phone', () => {
     // The last photo shown is the most recently used: it stays when the others give way.
     await page.goto(`${server.url}/catalogo/${seen.id}`);
     await page.getByRole('img', { name: `Foto de ${seen.description}` }).waitFor(WAIT);
-    const user = await page.evaluate(
-      () => (JSON.parse(localStorage.getItem('campo.session') ?? '{}') as { user?: { id?: number } }).user?.id,
-    );
-    // A limit for one photo or two (the screen offers 50 MB and up; the rule is the same).
-    await page.evaluate(
-      ([key]) => localStorage.setItem(key as string, JSON.stringify({ limitMb: 0.015 })),
-      [`campo.local.u${user}.fotos-config`],
-    );
+    // A limit for two photos and a half of this one's size (the screen offers 50 MB and up; the
+    // rule is the same).
+    await page.evaluate(async (id) => {
+      // The test project has no DOM types: what this needs of them.
+      const g = globalThis as unknown as {
+        localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+        location: { origin: string };
+        caches: {
+          open(n: string): Promise<{ match(u: string): Promise<{ blob(): Promise<{ size: number }> } | undefined> }>;
+        };
+      };
+      const cache = await g.caches.open('campo-fotos');
+      const kept = await cache.match(`${g.location.origin}/api/v1/catalog/${id}/image?size=thumb`);
+      const bytes = (await kept?.blob())?.size ?? 0;
+      const user = (JSON.parse(g.localStorage.getItem('campo.session') ?? '{}') as { user?: { id?: number } }).user?.id;
+      g.localStorage.setItem(`campo.local.u${user}.fotos-config`, JSON.stringify({ limitMb: (bytes * 2.5) / 2 ** 20 }));
+    }, seen.id);
     await page.getByRole('status', { name: 'Sincronização' }).getByRole('link').first().click();
     await photos()
       .getByText(/^Neste aparelho: [12] fotos?, /)
