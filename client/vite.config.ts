@@ -16,6 +16,11 @@ const FIXTURE_NEXT_STORE = process.env.CAMPO_FIXTURE_NEXT_STORE === '1';
 // The app's version, reported with its errors (src/error-reporting.ts).
 const APP_VERSION: string = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version;
 
+// The product photos' default byte budget on a device, in MB (src/data/photos.ts; docs/pwa.md,
+// "Product photos"): CAMPO_FOTOS_MB when building, else 150. Each person can change theirs on
+// the sync screen.
+const PHOTO_BUDGET_MB = Number(process.env.CAMPO_FOTOS_MB) > 0 ? Number(process.env.CAMPO_FOTOS_MB) : 150;
+
 export default defineConfig({
   plugins: [
     preact(),
@@ -62,6 +67,7 @@ export default defineConfig({
   define: {
     __CAMPO_NEXT_STORE__: JSON.stringify(FIXTURE_NEXT_STORE),
     __APP_VERSION__: JSON.stringify(APP_VERSION),
+    __PHOTO_BUDGET_MB__: JSON.stringify(PHOTO_BUDGET_MB),
   },
   build: { target: 'es2022', sourcemap: false, ...(FIXTURE_NEXT_STORE ? { outDir: 'dist-next' } : {}) },
   server: {

@@ -16,6 +16,44 @@ import { lastProductCode, serveBenchWeb } from './web.ts';
 
 const TARGET_MS = 4_000;
 
+/**
+ * The product photos the catalog asks for while the first download runs (docs/pwa.md, "Product
+ * photos"), logged in front of the server. While the server has no image route (ROUTE_NOT_FOUND:
+ * it comes from another branch of issue #41), a stand-in answers GET /api/v1/catalog/{id}/image
+ * with a generated 8 KB image, as the agreed contract says; once the route is there, its own
+ * images are served. BENCH_PHOTOS=0 answers 404 to every photo: the catalog with placeholders
+ * only, to compare.
+ */
+function photoRoute() {
+  const asked: number[] = [];
+  const served = { byStandIn: 0 };
+  const off = process.env.BENCH_PHOTOS === '0';
+  const notFound = (code: string) =>
+    Response.json({ type: 'about:blank', title: 'Não encontrado', status: 404, code }, { status: 404 });
+  const wrap =
+    (app: (req: Request) => Response | Promise<Response>) =>
+    async (req: Request): Promise<Response> => {
+      const m = /^\/api\/v1\/catalog\/(\d+)\/image$/.exec(new URL(req.url).pathname);
+      if (!m) return app(req);
+      asked.push(performance.now());
+      if (off) return notFound('NOT_FOUND');
+      const real = await app(req);
+      if (real.status !== 404) return real;
+      const problem = (await real
+        .clone()
+        .json()
+        .catch(() => null)) as { code?: string } | null;
+      if (problem?.code !== 'ROUTE_NOT_FOUND') return real;
+      served.byStandIn++;
+      const hue = (Number(m[1]) * 47) % 360;
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160"><rect width="100%" height="100%" fill="hsl(${hue} 60% 45%)"/><!--${'.'.repeat(8000)}--></svg>`;
+      return new Response(svg, {
+        headers: { 'content-type': 'image/svg+xml', etag: `"${m[1]}"`, 'cache-control': 'private, max-age=604800' },
+      });
+    };
+  return { asked, off, served, wrap };
+}
+
 /** Resident memory of Chromium's processes (browser, renderers, GPU/utility), from ps. */
 function chromiumRss(): number {
   const out = execFileSync('ps', ['-C', 'chromium', '-o', 'rss='], { encoding: 'utf8' });
@@ -29,7 +67,8 @@ function chromiumRss(): number {
 export async function benchBrowserSync(): Promise<void> {
   await withBenchErp('medium', async ({ serverPool, token, pool, who }) => {
     await token('representative');
-    const web = await serveBenchWeb(serverPool, who.idEmpresa);
+    const photos = photoRoute();
+    const web = await serveBenchWeb(serverPool, who.idEmpresa, photos.wrap);
     const { server, url } = web;
     const lastCode = await lastProductCode(pool, who.idEmpresa);
     /** On the wire: the pull's pages this page receives, their encodings and their bytes as received. */
@@ -87,6 +126,7 @@ export async function benchBrowserSync(): Promise<void> {
       await page.getByLabel('Buscar produto').fill(lastCode);
       await page.getByRole('list', { name: 'Produtos' }).getByText(lastCode).first().waitFor({ timeout: 300_000 });
       const usable = performance.now() - started;
+      const photosUntilUsable = photos.asked.filter((t) => t >= started && t - started <= usable).length;
       // Share of a core each kind of process used until the catalog was usable.
       const used: [string, number][] = [...chromiumCpuMs()].map(([kind, ms]) => [
         `Chromium ${kind}`,
@@ -103,10 +143,20 @@ export async function benchBrowserSync(): Promise<void> {
         .getByText(/Sincronizado/)
         .waitFor({ timeout: 600_000 });
       const synced = performance.now() - started;
+      // The searched product's thumbnail (the stand-in serves one for every product the app asks for).
+      if (!photos.off) {
+        await page
+          .getByRole('list', { name: 'Produtos' })
+          .locator('.product-photo[data-photo="loaded"]')
+          .first()
+          .waitFor({ timeout: 120_000 });
+      }
+      const photoShown = photos.off ? Number.NaN : performance.now() - started;
+      const firstPhoto = (photos.asked.find((t) => t >= started) ?? Number.NaN) - started;
       process.stderr.write(
         `${network ? 'mobile network: ' : ''}catalog listed ${listed.toFixed(0)} ms, usable ${usable.toFixed(0)} ms, synced ${synced.toFixed(0)} ms\n`,
       );
-      return { listed, usable, synced, cpu, pulls };
+      return { listed, usable, synced, cpu, pulls, photosUntilUsable, firstPhoto, photoShown };
     };
 
     // On a phone's mobile network (the same medium fixture): DevTools' "Fast 4G" speeds.
@@ -139,7 +189,8 @@ export async function benchBrowserSync(): Promise<void> {
         await profiler.send('Profiler.setSamplingInterval', { interval: 500 });
         await profiler.send('Profiler.start');
       }
-      const { listed, usable, synced, cpu, pulls } = await syncFromLogin(browser);
+      const { listed, usable, synced, cpu, pulls, photosUntilUsable, firstPhoto, photoShown } =
+        await syncFromLogin(browser);
       if (profiler && process.env.BENCH_PROFILE) {
         const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown };
         writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(profile));
@@ -155,6 +206,14 @@ export async function benchBrowserSync(): Promise<void> {
           .join(' ')}\n`,
       );
       // Offline for real: the server stops answering and the page goes offline; the search runs again.
+      // The reload needs the app's worker in control (on a busy machine its precache may still run).
+      await page.waitForFunction(
+        () =>
+          (globalThis as { navigator?: { serviceWorker?: { controller: unknown } } }).navigator?.serviceWorker
+            ?.controller,
+        undefined,
+        { timeout: 60_000 },
+      );
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await browser.context.setOffline(true);
@@ -177,6 +236,8 @@ export async function benchBrowserSync(): Promise<void> {
         'eight collections downloaded). Timed from the click on "Entrar"; the catalog is opened at once and searched for',
         'the product the server sends last. Target: a usable offline catalog in under 4 s. Then once more from a fresh',
         'profile on an emulated mobile network (Chromium\'s DevTools throttling, the speeds of its "Fast 4G").',
+        'The catalog shows product thumbnails as it lists (only the rows on screen ask; docs/pwa.md, "Product',
+        `photos")${photos.off ? ', here answered 404 (BENCH_PHOTOS=0): placeholders only' : photos.served.byStandIn > 0 ? ', from a stand-in of the image route (8 KB images) while the server has none' : ''}.`,
         '',
         table(
           ['measure', 'figure'],
@@ -187,6 +248,10 @@ export async function benchBrowserSync(): Promise<void> {
               `${(usable / 1000).toFixed(1)} s (${usable < TARGET_MS ? 'target met' : 'target missed'})`,
             ],
             ['to "Sincronizado" (every collection downloaded)', `${(synced / 1000).toFixed(1)} s`],
+            [
+              'product thumbnails: first one served, photos asked until the catalog was usable, the searched one shown',
+              `${(firstPhoto / 1000).toFixed(1)} s, ${photosUntilUsable}, ${(photoShown / 1000).toFixed(1)} s`,
+            ],
             ['CPU until the catalog is usable, as a share of one core (the machine has 2)', cpu],
             [
               'long tasks until then: count, longest, total blocking time',

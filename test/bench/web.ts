@@ -17,18 +17,25 @@ export interface BenchWeb {
   close(): Promise<void>;
 }
 
+type FetchApp = (req: Request) => Response | Promise<Response>;
+
 /**
  * Serves the app from client/dist on a free port, with the tenant's change log already current
- * (the server's schedule keeps it so before anyone logs in).
+ * (the server's schedule keeps it so before anyone logs in); `wrap` puts something in front.
  */
-export async function serveBenchWeb(serverPool: pg.Pool, idEmpresa: number): Promise<BenchWeb> {
+export async function serveBenchWeb(
+  serverPool: pg.Pool,
+  idEmpresa: number,
+  wrap?: (fetchApp: FetchApp) => FetchApp,
+): Promise<BenchWeb> {
   const app = createApp({
     pool: serverPool,
     webRoot: WEB_ROOT,
     config: { jwtSecret: BENCH_JWT_SECRET, tokenTtlHours: 1, devLogin: false },
   });
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    const fetch: FetchApp = wrap ? wrap((req) => app.fetch(req)) : (req) => app.fetch(req);
+    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }) as Server;
     s.once('listening', () => resolve(s));
   });
   const address = server.address();

@@ -7,6 +7,7 @@ import { useStoreObservable } from '../../data/hooks.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatDate, formatMoney, formatPercent } from '../../kit/field-format.ts';
+import { ProductPhoto } from '../../kit/product-photo.tsx';
 import { stockText } from '../../kit/stock.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
 import { type Conditions, ceilingOf, conditions$, rulesReaching } from './pricing.ts';
@@ -51,6 +52,7 @@ export function ProductDetail(props: { store: Store; id: string }) {
     <article class="product-detail">
       <a href="/catalogo">← Catálogo</a>
       <h1>{product.description ?? `Produto ${product.id}`}</h1>
+      <ProductPhoto product={product} size="full" name={product.description ?? `Produto ${product.id}`} />
       {!product.active && <p class="notice">Produto inativo no ERP: não entra em pedidos novos.</p>}
       <dl class="facts">
         <dt>Código</dt>

@@ -12,6 +12,7 @@ import { productIndexOf, searchProducts } from '../../data/product-search.ts';
 import type { Store } from '../../data/store.ts';
 import { collectionOf, type ProductDoc } from '../../db/index.ts';
 import { formatMoney } from '../../kit/field-format.ts';
+import { ProductPhoto } from '../../kit/product-photo.tsx';
 import { stockText } from '../../kit/stock.tsx';
 import { InitialSyncNote } from '../../kit/store-gate.tsx';
 import { PautaPicker, priceFor, usePriceFor } from './pauta.tsx';
@@ -157,10 +158,12 @@ function ProductRow(props: { product: ProductDoc; conditions: Conditions | null;
   const p = props.product;
   const price = priceOn(p, props.idPauta);
   const badges = props.conditions ? badgesOf(p, props.conditions, props.idPauta) : null;
+  const name = p.description ?? `Produto ${p.id}`;
   return (
     <li>
+      <ProductPhoto product={p} size="thumb" name={name} decorative />
       <a href={`/catalogo/${encodeURIComponent(p.id)}`}>
-        <strong>{p.description ?? `Produto ${p.id}`}</strong>
+        <strong>{name}</strong>
         <span class="muted">
           {p.code ? `Cód. ${p.code}` : ''}
           {p.grupoName ? ` · ${p.grupoName}` : ''}

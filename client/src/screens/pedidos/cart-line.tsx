@@ -3,6 +3,7 @@
 // or in the server's refusal.
 import type { SyncOrderReason } from '@campo/shared';
 import { formatMoney, formatPercent } from '../../kit/order-format.ts';
+import { ProductPhoto } from '../../kit/product-photo.tsx';
 import { StockWarning, stockText } from '../../kit/stock.tsx';
 import {
   type CartLineInput,
@@ -26,7 +27,16 @@ export function CartLine(props: {
   const flexText = lineFlexText(l);
   return (
     <article aria-labelledby={`linha-${key}-titulo`} class={l.error ? 'has-error' : undefined}>
-      <h3 id={`linha-${key}-titulo`}>{name}</h3>
+      <div class="line-head">
+        {/* The product's id is the line's; a line whose product left the device has no photo. */}
+        <ProductPhoto
+          product={{ id: String(l.input.idProduto), image: l.product?.image ?? null }}
+          size="thumb"
+          name={name}
+          decorative
+        />
+        <h3 id={`linha-${key}-titulo`}>{name}</h3>
+      </div>
       <p class="line-facts">
         {l.product?.code ? <span>Cód. {l.product.code}</span> : null}
         {l.listPrice !== null ? (

@@ -31,6 +31,7 @@ import {
   waitingItems,
   whenLabel,
 } from './model.ts';
+import { PhotoDownload } from './photos.tsx';
 
 const EMPTY_HEALTH: SyncHealth = createSyncHealth().get();
 /** The sync strip's stored time (sync-status.tsx), for a device whose pulls predate this screen. */
@@ -231,6 +232,8 @@ export default function SyncScreen() {
           </table>
         </div>
       </section>
+
+      {rep && <PhotoDownload />}
 
       <section aria-labelledby="sync-storage">
         <h2 id="sync-storage">Armazenamento</h2>

@@ -8,6 +8,8 @@ import {
   bytesLabel,
   completeSyncAt,
   evictionWarning,
+  photoPhaseMessage,
+  photoProgressLabel,
   storageFullMessage,
   triesLabel,
   waitingItems,
@@ -124,5 +126,23 @@ describe('words and numbers', () => {
     expect(evictionWarning(false, 2)).toContain('há 2 itens que ainda não saíram');
     expect(storageFullMessage(20_000)).toContain('os 20.000 produtos do catálogo foram apagados');
     expect(storageFullMessage(20_000)).toContain('nada da fila de envio se perdeu');
+  });
+});
+
+describe('the photo download as the screen says it', () => {
+  it('counts the photos in pt-BR with what they take', () => {
+    expect(photoProgressLabel(312, 2000, 41 * 1024 * 1024)).toBe('312 de 2.000 fotos, 41 MB');
+    expect(photoProgressLabel(0, 1, 0)).toBe('0 de 1 foto, 0 bytes');
+  });
+
+  it('says how it ended and what is left', () => {
+    const base = { done: 1500, total: 2000, missing: 0, failed: 0 };
+    expect(photoPhaseMessage({ ...base, phase: 'idle' })).toBeNull();
+    expect(photoPhaseMessage({ ...base, phase: 'cancelled' })).toContain('faltam 500');
+    expect(photoPhaseMessage({ ...base, phase: 'full' })).toContain('limite de espaço para fotos foi atingido');
+    expect(photoPhaseMessage({ ...base, phase: 'cellular' })).toContain('Só no Wi-Fi');
+    expect(photoPhaseMessage({ ...base, phase: 'done', done: 2000, missing: 3, failed: 1 })).toBe(
+      'Fotos prontas para usar offline. 3 produtos não têm foto no servidor. 1 foto falhou: toque em “Continuar” para tentar de novo.',
+    );
   });
 });

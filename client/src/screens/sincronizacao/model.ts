@@ -1,7 +1,9 @@
 // What the sync screen says, worked out from the store's documents and the sync's health
 // without drawing anything: each item waiting to leave the device by name, with its age, tries
 // and last error; byte counts and times in pt-BR; and when to warn about storage.
+
 import type { SyncCollection, SyncWritableCollection } from '@campo/shared';
+import type { DownloadPhase } from '../../data/photos.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
 import type { OpportunityDoc, RegistrationDoc, TicketDoc } from '../../db/schemas.ts';
 import { itemKey, type SyncHealth } from '../../db/sync-health.ts';
@@ -174,4 +176,48 @@ export function storageFullMessage(dropped: number): string {
   const what =
     dropped > 0 ? `os ${whole.format(dropped)} produtos do catálogo foram apagados` : 'o catálogo foi apagado';
   return `O aparelho ficou sem espaço. Para guardar seus pedidos, ${what} deste aparelho; nada da fila de envio se perdeu. Libere espaço (apague fotos, vídeos ou apps que não usa) e toque em “Sincronizar agora” para baixar o catálogo de novo.`;
+}
+
+/** "312 de 2.000 fotos, 41 MB": how far the photo download is, and what the photos take. */
+export function photoProgressLabel(done: number, total: number, bytes: number): string {
+  return `${whole.format(done)} de ${whole.format(total)} ${total === 1 ? 'foto' : 'fotos'}, ${bytesLabel(bytes)}`;
+}
+
+/** How a photo download ended or stands, in a sentence; null while nothing has run. */
+export function photoPhaseMessage(d: {
+  phase: DownloadPhase;
+  done: number;
+  total: number;
+  missing: number;
+  failed: number;
+}): string | null {
+  const rest = d.total - d.done;
+  const missing =
+    d.missing > 0
+      ? ` ${d.missing === 1 ? '1 produto não tem' : `${whole.format(d.missing)} produtos não têm`} foto no servidor.`
+      : '';
+  const failed =
+    d.failed > 0
+      ? ` ${d.failed === 1 ? '1 foto falhou' : `${whole.format(d.failed)} fotos falharam`}: toque em “Continuar” para tentar de novo.`
+      : '';
+  switch (d.phase) {
+    case 'idle':
+      return null;
+    case 'preparing':
+      return 'Preparando a lista de fotos…';
+    case 'running':
+      return 'Baixando fotos…';
+    case 'done':
+      return `Fotos prontas para usar offline.${missing}${failed}`;
+    case 'cancelled':
+      return `Download interrompido: faltam ${whole.format(rest)}. Toque em “Continuar” para retomar de onde parou.`;
+    case 'full':
+      return `O limite de espaço para fotos foi atingido: faltam ${whole.format(rest)}. Aumente o limite abaixo para baixar o resto.`;
+    case 'offline':
+      return `Sem conexão com o servidor: faltam ${whole.format(rest)}. Toque em “Continuar” quando houver sinal.`;
+    case 'cellular':
+      return `Pausado: a conexão agora é de dados móveis e a opção “Só no Wi-Fi” está marcada. Faltam ${whole.format(rest)}.`;
+    case 'failed':
+      return 'Este navegador não deixou guardar as fotos neste aparelho.';
+  }
 }
