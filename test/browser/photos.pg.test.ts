@@ -6,11 +6,9 @@
 // lowering the budget evicts the least recently used photos and nothing else: the queued order
 // and the catalog stay, and the order is sent once the server is back.
 //
-// The image route is the server's (another branch). The wrap below logs every request for it
-// (and holds some, to see progress and the layout while a photo is on its way), then hands it to
-// the server; while the server has no such route (ROUTE_NOT_FOUND), a stand-in answers as the
-// agreed contract says (bearer token, 200 with an image, a strong ETag and Cache-Control
-// private, 404 when there is no photo), so the test needs no change when the route lands.
+// The server serves the fixture's drawn photos (test/support/images.ts). The wrap below logs
+// every request for the image route (and holds some, to see progress and the layout while a
+// photo is on its way), then hands it to the server.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, logInAndSync, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
@@ -20,7 +18,7 @@ import { orderableSale } from '../support/erp.ts';
 const REP = 'rep.fotos@campo.test';
 const PASSWORD = 'senha-das-fotos-1';
 const IMAGE_ROUTE = /^\/api\/v1\/catalog\/([^/]+)\/image$/;
-/** Photos the stand-in answers at once; the rest wait until the test releases them. */
+/** Photos the route answers at once; the rest wait until the test releases them. */
 const FIRST_BATCH = 6;
 
 interface Product {
@@ -31,27 +29,21 @@ interface Product {
 
 let withImage: Product[] = [];
 let noImage: Product;
-/** A product whose ERP image the server cannot serve: the stand-in answers 404. */
+/** A product whose ERP image the server cannot serve: the route answers 404. */
 let broken: Product;
 let sale: Awaited<ReturnType<typeof orderableSale>>;
 
-/** What the stand-in was asked: product id and size, with or without a bearer token. */
+/** What the image route was asked: product id and size, with or without a bearer token. */
 const asked: { id: string; size: string; bearer: boolean }[] = [];
 const gate = { hold: false, holdFull: false, held: [] as (() => void)[] };
 const PHONE = { width: 360, height: 740 };
 const DESK = { width: 1280, height: 800 };
 
-function photoOf(id: string, size: string): string {
-  // Distinct per product, not blank, and a few KB, as the fixture's generated images are.
-  const hue = (Number(id) * 47) % 360;
-  const side = size === 'full' ? 640 : 160;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><rect width="100%" height="100%" fill="hsl(${hue} 60% 45%)"/><circle cx="50%" cy="50%" r="30%" fill="#fff"/><!--${'.'.repeat(6000)}--></svg>`;
-}
-
 const suite = useBrowserSuite({
   password: PASSWORD,
   users: [{ login: REP, name: 'Fábia Fotos', role: 'representative' }],
   server: {
+    productImages: true,
     wrap: (app) => async (req) => {
       const url = new URL(req.url);
       const route = IMAGE_ROUTE.exec(url.pathname);
@@ -63,25 +55,7 @@ const suite = useBrowserSuite({
       if ((gate.hold && asked.filter((a) => a.bearer).length > FIRST_BATCH) || (gate.holdFull && size === 'full')) {
         await new Promise<void>((resolve) => gate.held.push(resolve));
       }
-      const real = await app(req);
-      if (real.status !== 404) return real;
-      const problem = (await real
-        .clone()
-        .json()
-        .catch(() => null)) as { code?: string } | null;
-      if (problem?.code !== 'ROUTE_NOT_FOUND') return real;
-      // The stand-in, until the server's route lands.
-      if (!bearer) return new Response(null, { status: 401 });
-      if (id === broken.id || !withImage.some((p) => p.id === id)) {
-        return Response.json(
-          { type: 'about:blank', title: 'Não encontrado', status: 404, code: 'NOT_FOUND' },
-          { status: 404, headers: { 'content-type': 'application/problem+json' } },
-        );
-      }
-      const etag = `"${id}-${size}"`;
-      const headers = { etag, 'cache-control': 'private, max-age=604800' };
-      if (req.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
-      return new Response(photoOf(id, size), { headers: { ...headers, 'content-type': 'image/svg+xml' } });
+      return app(req);
     },
   },
   setUp: async ({ db, rep }) => {
@@ -98,19 +72,20 @@ const suite = useBrowserSuite({
       throw new Error('the fixture has products with and without an image');
     noImage = none;
     broken = last;
-    // An image the ERP names but nobody can read: the server answers 404 (the stand-in likewise).
-    await db.pool.query('update produtos set imagem = $1, dt_alteracao = now() where id_produto = $2', [
-      `produtos/nao-existe-${broken.id}.jpg`,
-      broken.id,
-    ]);
     withImage.push(broken);
   },
 });
 let server: WebServer;
 let page: Page;
 
-beforeAll(() => {
+beforeAll(async () => {
   ({ server, page } = suite);
+  // An image the ERP names but nobody can read: the server answers 404. Changed once the server
+  // has drawn the fixture's photos, which would otherwise draw this one too.
+  await suite.db.pool.query('update produtos set imagem = $1, dt_alteracao = now() where id_produto = $2', [
+    `produtos/nao-existe-${broken.id}.jpg`,
+    broken.id,
+  ]);
 });
 
 const photos = () => page.getByRole('region', { name: 'Fotos dos produtos' });
