@@ -7,7 +7,11 @@
 // Target: a usable catalog in under 4 s.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type pg from 'pg';
 import type { Page } from 'playwright-core';
+import { writeProductImages } from '../../server/src/erp-fixture/images.ts';
 import { launchBrowser } from '../support/chromium.ts';
 import { chromiumCpuMs, ownCpuMs } from './cpu.ts';
 import { table, writeSection } from './report.ts';
@@ -18,40 +22,39 @@ const TARGET_MS = 4_000;
 
 /**
  * The product photos the catalog asks for while the first download runs (docs/pwa.md, "Product
- * photos"), logged in front of the server. While the server has no image route (ROUTE_NOT_FOUND:
- * it comes from another branch of issue #41), a stand-in answers GET /api/v1/catalog/{id}/image
- * with a generated 8 KB image, as the agreed contract says; once the route is there, its own
- * images are served. BENCH_PHOTOS=0 answers 404 to every photo: the catalog with placeholders
- * only, to compare.
+ * photos"), logged in front of the server, which serves the fixture's drawn photos (drawn once
+ * into a folder kept between runs: the fixture is the same every run, and drawing 18,000 photos
+ * takes a while). BENCH_PHOTOS=0 answers 404 to every photo: the catalog with placeholders only,
+ * to compare.
  */
 function photoRoute() {
   const asked: number[] = [];
-  const served = { byStandIn: 0 };
   const off = process.env.BENCH_PHOTOS === '0';
-  const notFound = (code: string) =>
-    Response.json({ type: 'about:blank', title: 'Não encontrado', status: 404, code }, { status: 404 });
   const wrap =
     (app: (req: Request) => Response | Promise<Response>) =>
     async (req: Request): Promise<Response> => {
-      const m = /^\/api\/v1\/catalog\/(\d+)\/image$/.exec(new URL(req.url).pathname);
-      if (!m) return app(req);
+      if (!/^\/api\/v1\/catalog\/\d+\/image$/.test(new URL(req.url).pathname)) return app(req);
       asked.push(performance.now());
-      if (off) return notFound('NOT_FOUND');
-      const real = await app(req);
-      if (real.status !== 404) return real;
-      const problem = (await real
-        .clone()
-        .json()
-        .catch(() => null)) as { code?: string } | null;
-      if (problem?.code !== 'ROUTE_NOT_FOUND') return real;
-      served.byStandIn++;
-      const hue = (Number(m[1]) * 47) % 360;
-      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160"><rect width="100%" height="100%" fill="hsl(${hue} 60% 45%)"/><!--${'.'.repeat(8000)}--></svg>`;
-      return new Response(svg, {
-        headers: { 'content-type': 'image/svg+xml', etag: `"${m[1]}"`, 'cache-control': 'private, max-age=604800' },
-      });
+      if (off) {
+        return Response.json(
+          { type: 'about:blank', title: 'Não encontrado', status: 404, code: 'PRODUCT_IMAGE_NOT_FOUND' },
+          { status: 404 },
+        );
+      }
+      return app(req);
     };
-  return { asked, off, served, wrap };
+  return { asked, off, wrap };
+}
+
+async function drawnPhotos(pool: pg.Pool): Promise<string> {
+  const dir = join(tmpdir(), 'campo-bench-photos-medium');
+  let shown = -1;
+  const drawn = await writeProductImages(pool, dir, (done, total) => {
+    const pct = Math.floor((100 * done) / total);
+    if (pct % 10 === 0 && pct !== shown) process.stderr.write(`drawing the fixture's photos: ${(shown = pct)} %\n`);
+  });
+  process.stderr.write(`photos: ${drawn.written} drawn, ${drawn.kept} kept from an earlier run\n`);
+  return dir;
 }
 
 /** Resident memory of Chromium's processes (browser, renderers, GPU/utility), from ps. */
@@ -68,7 +71,7 @@ export async function benchBrowserSync(): Promise<void> {
   await withBenchErp('medium', async ({ serverPool, token, pool, who }) => {
     await token('representative');
     const photos = photoRoute();
-    const web = await serveBenchWeb(serverPool, who.idEmpresa, photos.wrap);
+    const web = await serveBenchWeb(serverPool, who.idEmpresa, photos.wrap, await drawnPhotos(pool));
     const { server, url } = web;
     const lastCode = await lastProductCode(pool, who.idEmpresa);
     /** On the wire: the pull's pages this page receives, their encodings and their bytes as received. */
@@ -143,7 +146,7 @@ export async function benchBrowserSync(): Promise<void> {
         .getByText(/Sincronizado/)
         .waitFor({ timeout: 600_000 });
       const synced = performance.now() - started;
-      // The searched product's thumbnail (the stand-in serves one for every product the app asks for).
+      // The first thumbnail shown in the list.
       if (!photos.off) {
         await page
           .getByRole('list', { name: 'Produtos' })
@@ -237,7 +240,7 @@ export async function benchBrowserSync(): Promise<void> {
         'the product the server sends last. Target: a usable offline catalog in under 4 s. Then once more from a fresh',
         'profile on an emulated mobile network (Chromium\'s DevTools throttling, the speeds of its "Fast 4G").',
         'The catalog shows product thumbnails as it lists (only the rows on screen ask; docs/pwa.md, "Product',
-        `photos")${photos.off ? ', here answered 404 (BENCH_PHOTOS=0): placeholders only' : photos.served.byStandIn > 0 ? ', from a stand-in of the image route (8 KB images) while the server has none' : ''}.`,
+        `photos": the fixture's drawn photos, resized by the server)${photos.off ? ', here answered 404 (BENCH_PHOTOS=0): placeholders only' : ''}.`,
         '',
         table(
           ['measure', 'figure'],

@@ -21,17 +21,24 @@ type FetchApp = (req: Request) => Response | Promise<Response>;
 
 /**
  * Serves the app from client/dist on a free port, with the tenant's change log already current
- * (the server's schedule keeps it so before anyone logs in); `wrap` puts something in front.
+ * (the server's schedule keeps it so before anyone logs in); `wrap` puts something in front;
+ * `productImagesDir` is the folder of product photos it serves.
  */
 export async function serveBenchWeb(
   serverPool: pg.Pool,
   idEmpresa: number,
   wrap?: (fetchApp: FetchApp) => FetchApp,
+  productImagesDir?: string,
 ): Promise<BenchWeb> {
   const app = createApp({
     pool: serverPool,
     webRoot: WEB_ROOT,
-    config: { jwtSecret: BENCH_JWT_SECRET, tokenTtlHours: 1, devLogin: false },
+    config: {
+      jwtSecret: BENCH_JWT_SECRET,
+      tokenTtlHours: 1,
+      devLogin: false,
+      ...(productImagesDir ? { productImages: { dir: productImagesDir } } : {}),
+    },
   });
   const server = await new Promise<Server>((resolve) => {
     const fetch: FetchApp = wrap ? wrap((req) => app.fetch(req)) : (req) => app.fetch(req);
