@@ -1,0 +1,275 @@
+// The client's mix (issue #41): GET /clients/{id}/mix and the field mix of the client's
+// replicated document, read as the server's non-owner role (apiAs) under row-level security.
+// The history is written straight into the reference ERP's own tables (pedidos_venda and its
+// lines) by this test's SQL, and through the API for Campo orders.
+import {
+  CLIENT_MIX_MAX,
+  CLIENT_MIX_MONTHS,
+  type ClientMixItem,
+  type ClientMixPage,
+  type SyncClient,
+  type SyncPull,
+} from '@campo/shared';
+import type pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../../../test/support/app.ts';
+import {
+  type Api,
+  anOrder,
+  aPricedClient,
+  aRepresentative,
+  type PricedProduct,
+  placeOrder,
+  type Rep,
+  signedIn,
+} from '../../../test/support/builders.ts';
+import { clearForOrders, provisionedErp } from '../../../test/support/erp.ts';
+import { useTestDatabase } from '../../../test/support/pg.ts';
+import { createDb } from '../db/kysely.ts';
+import { refreshCollection } from '../sync/service.ts';
+
+const db = useTestDatabase();
+
+/** The representative's ERP branch, where pedidos_venda keeps their orders. */
+async function branchOf(pool: pg.Pool, rep: Rep): Promise<number> {
+  const { rows } = await pool.query<{ id: number }>(
+    `select v.id_empresa as id from public.vendedores v join public.empresas e on e.id_empresa = v.id_empresa
+      where coalesce(e.id_matriz, e.id_empresa) = $1 and v.cod_vendedor = $2 order by 1 limit 1`,
+    [rep.idEmpresa, rep.codVendedor],
+  );
+  return rows[0]?.id as number;
+}
+
+interface ErpLine {
+  product: number;
+  quantity: number;
+  price: number;
+}
+
+/** An ERP order of the client `daysAgo` days ago (ERP time: Sao Paulo's wall clock), with its lines. */
+async function erpOrder(
+  pool: pg.Pool,
+  rep: Rep,
+  idCliente: number,
+  daysAgo: number,
+  lines: ErpLine[],
+  situacao: 'A' | 'F' | 'C' = 'F',
+): Promise<void> {
+  const branch = await branchOf(pool, rep);
+  const { rows } = await pool.query<{ id: number }>(
+    `insert into public.pedidos_venda (id_empresa, num_pedido, id_corrent, cod_vendedor, dt_emissao, situacao, valor_total)
+     values ($1, (select coalesce(max(num_pedido), 0) + 1 from public.pedidos_venda where id_empresa = $1),
+             $2, $3, (now() at time zone 'America/Sao_Paulo') - make_interval(days => $4), $5, 0)
+     returning id_pedido as id`,
+    [branch, idCliente, rep.codVendedor, daysAgo, situacao],
+  );
+  for (const [i, l] of lines.entries()) {
+    await pool.query(
+      `insert into public.pedidos_venda_itens (id_pedido, seq, id_produto, quantidade, preco_tabela, preco_unitario, valor_total)
+       values ($1, $2, $3, $4::numeric, $5::numeric, $5::numeric, round($4::numeric * $5::numeric, 2))`,
+      [rows[0]?.id, i + 1, l.product, l.quantity, l.price],
+    );
+  }
+}
+
+/** The ERP's date `daysAgo` days before today, as the mix writes it. */
+async function dayOf(pool: pg.Pool, daysAgo: number): Promise<string> {
+  const { rows } = await pool.query<{ d: string }>(
+    `select to_char((now() at time zone 'America/Sao_Paulo') - make_interval(days => $1), 'YYYY-MM-DD') as d`,
+    [daysAgo],
+  );
+  return rows[0]?.d as string;
+}
+
+/** Every clientes document `who` pulls from the beginning. */
+async function pullClients(who: Api): Promise<SyncClient[]> {
+  const docs: SyncClient[] = [];
+  let checkpoint = '';
+  for (let i = 0; i < 100; i++) {
+    const res = await who(
+      'GET',
+      `/sync/clientes/pull?limit=500${checkpoint ? `&checkpoint=${encodeURIComponent(checkpoint)}` : ''}`,
+    );
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as SyncPull;
+    docs.push(...(page.documents as SyncClient[]));
+    checkpoint = page.checkpoint;
+    if (page.documents.length < 500) break;
+  }
+  return docs;
+}
+
+/** The REST items as the document's compact entries. */
+const asEntries = (items: ClientMixItem[]) =>
+  items.map((i) => [i.idProduto, i.pedidos, i.quantidadeUsual, i.ultimoPreco, i.ultimaCompra]);
+
+describe("the client's mix", () => {
+  let rep: Rep;
+  let other: Rep;
+  let t1: number;
+  let idCliente: number;
+  let products: PricedProduct[];
+  let otherClient: number;
+  let as: Record<'rep' | 'otherRep' | 'supervisor' | 'foreignAdmin', Api>;
+
+  const mixOf = async (who: Api, id: number, query = '') => who('GET', `/clients/${id}/mix${query}`);
+
+  beforeAll(async () => {
+    const erp = await provisionedErp(db.pool);
+    t1 = erp.tenants[0] as number;
+    rep = await aRepresentative(db.pool, erp, { tenant: t1 });
+    other = await aRepresentative(db.pool, erp, { besides: rep });
+    const t2 = erp.tenants[1] as number;
+    ({ idCliente, products } = await aPricedClient(db.pool, rep, { products: 6 }));
+    await clearForOrders(db.pool, idCliente);
+    otherClient = (
+      await db.pool.query<{ id: number }>(
+        'select id_cliente as id from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 order by 1 limit 1',
+        [t1, other.codVendedor],
+      )
+    ).rows[0]?.id as number;
+    // The generated history of both clients leaves the window: each test writes its own.
+    await db.pool.query(
+      "update public.pedidos_venda set dt_emissao = dt_emissao - interval '5 years' where id_corrent = any($1)",
+      [[idCliente, otherClient]],
+    );
+    const app = testApp(db.pool);
+    as = {
+      rep: await signedIn(app, db.pool, {
+        login: 'rep@mix.test',
+        role: 'representative',
+        idEmpresa: t1,
+        codVendedor: rep.codVendedor,
+      }),
+      otherRep: await signedIn(app, db.pool, {
+        login: 'other@mix.test',
+        role: 'representative',
+        idEmpresa: t1,
+        codVendedor: other.codVendedor,
+      }),
+      supervisor: await signedIn(app, db.pool, {
+        login: 'sup@mix.test',
+        role: 'supervisor',
+        idEmpresa: t1,
+        codSupervisor: rep.codSupervisor,
+      }),
+      foreignAdmin: await signedIn(app, db.pool, { login: 'foreign@mix.test', role: 'admin', idEmpresa: t2 }),
+    };
+
+    const [a, b, c, d, e] = products as [PricedProduct, PricedProduct, PricedProduct, PricedProduct, PricedProduct];
+    // a: three ERP orders in the window (quantities 4, 6, 5; the latest at 10.00).
+    await erpOrder(db.pool, rep, idCliente, 10, [
+      { product: a.id, quantity: 4, price: 10 },
+      { product: b.id, quantity: 1, price: 7.25 },
+    ]);
+    await erpOrder(db.pool, rep, idCliente, 40, [{ product: a.id, quantity: 6, price: 9 }]);
+    await erpOrder(db.pool, rep, idCliente, 100, [{ product: a.id, quantity: 5, price: 8.5 }]);
+    // c: only in an order the ERP cancelled; d: only before the window.
+    await erpOrder(db.pool, rep, idCliente, 5, [{ product: c.id, quantity: 3, price: 1 }], 'C');
+    await erpOrder(db.pool, rep, idCliente, CLIENT_MIX_MONTHS * 31 + 5, [{ product: d.id, quantity: 9, price: 2 }]);
+    // e: only in a Campo order the supervisor rejected.
+    const rejected = await anOrder(db.pool, rep, { client: { idCliente, razaoSocial: 'x' } });
+    await db.pool.query(
+      `insert into app.pedido_itens (id_pedido, seq, id_empresa, id_produto, cod_produto, descricao, quantidade,
+                                     preco_tabela, preco_unitario, valor_total)
+       values ($1, 1, $2, $3, 'E', 'E', 2, 1, 1, 2)`,
+      [rejected.id, t1, e.id],
+    );
+    await db.pool.query("update app.pedidos set situa = 4, motivo_rejeicao = 'teste' where id = $1", [rejected.id]);
+  });
+
+  it('counts ERP orders not cancelled in the window, the usual quantity, the last price and date, the most bought first', async () => {
+    const [a, b] = products as [PricedProduct, PricedProduct];
+    const res = await mixOf(as.rep, idCliente);
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as ClientMixPage;
+    const code = (
+      await db.pool.query<{ cod: string; descricao: string; unidade: string }>(
+        'select cod_produto as cod, descricao, unidade from public.produtos where id_produto = $1',
+        [a.id],
+      )
+    ).rows[0];
+    expect(page.total).toBe(2);
+    expect(page.items).toEqual([
+      {
+        idProduto: a.id,
+        code: code?.cod,
+        description: code?.descricao,
+        unit: code?.unidade,
+        pedidos: 3,
+        quantidadeUsual: 5,
+        ultimoPreco: 10,
+        ultimaCompra: await dayOf(db.pool, 10),
+      },
+      expect.objectContaining({ idProduto: b.id, pedidos: 1, quantidadeUsual: 1, ultimoPreco: 7.25 }),
+    ]);
+  });
+
+  it("adds the Campo orders not rejected, and the client's document carries the same mix to the phone", async () => {
+    const [a, b] = products as [PricedProduct, PricedProduct];
+    const order = await placeOrder(as.rep, {
+      idCliente,
+      itens: [{ idProduto: b.id, quantidade: 3, descontoPercent: 0 }],
+    });
+    const page = (await (await mixOf(as.rep, idCliente)).json()) as ClientMixPage;
+    expect(page.items.map((i) => [i.idProduto, i.pedidos])).toEqual([
+      [a.id, 3],
+      [b.id, 2],
+    ]);
+    // Its last purchase is the Campo order's, today, at the order's price.
+    expect(page.items[1]).toMatchObject({
+      ultimaCompra: await dayOf(db.pool, 0),
+      ultimoPreco: order.itens[0]?.precoUnitario,
+      quantidadeUsual: 1,
+    });
+    // The refresh brings it to the phone; an approval (a whole document) would too.
+    await refreshCollection(createDb(db.pool), t1, 'clientes');
+    const doc = (await pullClients(as.rep)).find((d) => d.id === String(idCliente));
+    expect(doc?.mix).toEqual(asEntries(page.items));
+  });
+
+  it('keeps the most bought CLIENT_MIX_MAX products', async () => {
+    const many = (
+      await db.pool.query<{ id: number }>(
+        'select id_produto as id from app.vw_produtos where id_empresa = $1 order by id_produto limit $2',
+        [t1, CLIENT_MIX_MAX + 5],
+      )
+    ).rows.map((r) => r.id);
+    expect(many).toHaveLength(CLIENT_MIX_MAX + 5);
+    await erpOrder(
+      db.pool,
+      other,
+      otherClient,
+      20,
+      many.map((product) => ({ product, quantity: 1, price: 1 })),
+    );
+    // The last one bought twice: first however high its id.
+    const last = many.at(-1) as number;
+    await erpOrder(db.pool, other, otherClient, 3, [{ product: last, quantity: 2, price: 1 }]);
+    const page = (await (await mixOf(as.otherRep, otherClient, '?pageSize=100')).json()) as ClientMixPage;
+    expect(page.total).toBe(CLIENT_MIX_MAX);
+    expect(page.items).toHaveLength(CLIENT_MIX_MAX);
+    expect(page.items[0]).toMatchObject({ idProduto: last, pedidos: 2, quantidadeUsual: 1 });
+    // Then by the latest purchase (all on the same day), then by product.
+    expect(page.items.slice(1).map((i) => i.idProduto)).toEqual(many.slice(0, CLIENT_MIX_MAX - 1));
+    await refreshCollection(createDb(db.pool), t1, 'clientes');
+    const doc = (await pullClients(as.otherRep)).find((d) => d.id === String(otherClient));
+    expect(doc?.mix).toHaveLength(CLIENT_MIX_MAX);
+    // Pages of the same list.
+    const second = (await (await mixOf(as.otherRep, otherClient, '?pageSize=20&page=2')).json()) as ClientMixPage;
+    expect(second.items.map((i) => i.idProduto)).toEqual(page.items.slice(20).map((i) => i.idProduto));
+  });
+
+  it("is the client's: another representative's client is not found, the supervisor and the tenant see it", async () => {
+    expect((await mixOf(as.rep, otherClient)).status).toBe(404);
+    expect((await mixOf(as.otherRep, idCliente)).status).toBe(404);
+    expect((await mixOf(as.foreignAdmin, idCliente)).status).toBe(404);
+    expect((await mixOf(as.supervisor, idCliente)).status).toBe(200);
+    expect((await mixOf(as.rep, idCliente, '?pageSize=101')).status).toBe(400);
+    // A representative's phone never receives another portfolio's mix.
+    await refreshCollection(createDb(db.pool), t1, 'clientes');
+    const docs = await pullClients(as.rep);
+    expect(docs.some((d) => d.id === String(otherClient))).toBe(false);
+    expect(new Set(docs.map((d) => d.codVendedor))).toEqual(new Set([rep.codVendedor]));
+  });
+});
