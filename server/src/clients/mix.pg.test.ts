@@ -15,13 +15,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import {
   type Api,
+  anErpOrder,
   anOrder,
   aPricedClient,
   aRepresentative,
+  type ErpOrderLine,
   type PricedProduct,
   placeOrder,
   type Rep,
   signedIn,
+  withoutRecentErpOrders,
 } from '../../../test/support/builders.ts';
 import { clearForOrders, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
@@ -30,47 +33,15 @@ import { refreshCollection } from '../sync/service.ts';
 
 const db = useTestDatabase();
 
-/** The representative's ERP branch, where pedidos_venda keeps their orders. */
-async function branchOf(pool: pg.Pool, rep: Rep): Promise<number> {
-  const { rows } = await pool.query<{ id: number }>(
-    `select v.id_empresa as id from public.vendedores v join public.empresas e on e.id_empresa = v.id_empresa
-      where coalesce(e.id_matriz, e.id_empresa) = $1 and v.cod_vendedor = $2 order by 1 limit 1`,
-    [rep.idEmpresa, rep.codVendedor],
-  );
-  return rows[0]?.id as number;
-}
-
-interface ErpLine {
-  product: number;
-  quantity: number;
-  price: number;
-}
-
-/** An ERP order of the client `daysAgo` days ago (ERP time: Sao Paulo's wall clock), with its lines. */
-async function erpOrder(
+/** An ERP order of the client `daysAgo` days ago, with its lines (anErpOrder). */
+const erpOrder = (
   pool: pg.Pool,
   rep: Rep,
   idCliente: number,
   daysAgo: number,
-  lines: ErpLine[],
+  lines: ErpOrderLine[],
   situacao: 'A' | 'F' | 'C' = 'F',
-): Promise<void> {
-  const branch = await branchOf(pool, rep);
-  const { rows } = await pool.query<{ id: number }>(
-    `insert into public.pedidos_venda (id_empresa, num_pedido, id_corrent, cod_vendedor, dt_emissao, situacao, valor_total)
-     values ($1, (select coalesce(max(num_pedido), 0) + 1 from public.pedidos_venda where id_empresa = $1),
-             $2, $3, (now() at time zone 'America/Sao_Paulo') - make_interval(days => $4), $5, 0)
-     returning id_pedido as id`,
-    [branch, idCliente, rep.codVendedor, daysAgo, situacao],
-  );
-  for (const [i, l] of lines.entries()) {
-    await pool.query(
-      `insert into public.pedidos_venda_itens (id_pedido, seq, id_produto, quantidade, preco_tabela, preco_unitario, valor_total)
-       values ($1, $2, $3, $4::numeric, $5::numeric, $5::numeric, round($4::numeric * $5::numeric, 2))`,
-      [rows[0]?.id, i + 1, l.product, l.quantity, l.price],
-    );
-  }
-}
+) => anErpOrder(pool, rep, idCliente, { daysAgo, lines, situacao });
 
 /** The ERP's date `daysAgo` days before today, as the mix writes it. */
 async function dayOf(pool: pg.Pool, daysAgo: number): Promise<string> {
@@ -129,10 +100,7 @@ describe("the client's mix", () => {
       )
     ).rows[0]?.id as number;
     // The generated history of both clients leaves the window: each test writes its own.
-    await db.pool.query(
-      "update public.pedidos_venda set dt_emissao = dt_emissao - interval '5 years' where id_corrent = any($1)",
-      [[idCliente, otherClient]],
-    );
+    await withoutRecentErpOrders(db.pool, [idCliente, otherClient]);
     const app = testApp(db.pool);
     as = {
       rep: await signedIn(app, db.pool, {
