@@ -2,14 +2,7 @@
 // replicated document, read as the server's non-owner role (apiAs) under row-level security.
 // The history is written straight into the reference ERP's own tables (pedidos_venda and its
 // lines) by this test's SQL, and through the API for Campo orders.
-import {
-  CLIENT_MIX_MAX,
-  CLIENT_MIX_MONTHS,
-  type ClientMixItem,
-  type ClientMixPage,
-  type SyncClient,
-  type SyncPull,
-} from '@campo/shared';
+import { CLIENT_MIX_MAX, CLIENT_MIX_MONTHS, type ClientMixItem, type ClientMixPage } from '@campo/shared';
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
@@ -28,6 +21,7 @@ import {
 } from '../../../test/support/builders.ts';
 import { clearForOrders, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
+import { pullClients } from '../../../test/support/session.ts';
 import { createDb } from '../db/kysely.ts';
 import { refreshCollection } from '../sync/service.ts';
 
@@ -50,24 +44,6 @@ async function dayOf(pool: pg.Pool, daysAgo: number): Promise<string> {
     [daysAgo],
   );
   return rows[0]?.d as string;
-}
-
-/** Every clientes document `who` pulls from the beginning. */
-async function pullClients(who: Api): Promise<SyncClient[]> {
-  const docs: SyncClient[] = [];
-  let checkpoint = '';
-  for (let i = 0; i < 100; i++) {
-    const res = await who(
-      'GET',
-      `/sync/clientes/pull?limit=500${checkpoint ? `&checkpoint=${encodeURIComponent(checkpoint)}` : ''}`,
-    );
-    expect(res.status).toBe(200);
-    const page = (await res.json()) as SyncPull;
-    docs.push(...(page.documents as SyncClient[]));
-    checkpoint = page.checkpoint;
-    if (page.documents.length < 500) break;
-  }
-  return docs;
 }
 
 /** The REST items as the document's compact entries. */
