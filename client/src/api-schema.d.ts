@@ -3079,7 +3079,7 @@ export interface paths {
         };
         /**
          * The client's mix: what it buys, how often, how much
-         * @description The products the client bought in the last 6 months, through ERP orders not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) and Campo orders not rejected, at most 30, the most bought first (by how many orders had each, then the latest purchase): per product the number of orders, the usual quantity (the median of its lines), the unit price and date of the latest purchase. The same mix the client's document carries to the representative's phone (collection clientes, field mix). A representative sees only their portfolio (cod_vendedor); supervisors, managers and admins see every client of the tenant. A client outside the caller's scope answers 404. pageSize above 100 is a 400.
+         * @description The products the client bought in the last 6 months, through ERP orders not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) and Campo orders approved or invoiced (a pending order joins at its approval), at most 30, the most bought first (by how many orders had each, then the latest purchase): per product the number of orders, the usual quantity (the median of its lines), the unit price and date of the latest purchase. The same mix the client's document carries to the representative's phone (collection clientes, field mix). A representative sees only their portfolio (cod_vendedor); supervisors, managers and admins see every client of the tenant. A client outside the caller's scope answers 404. pageSize above 100 is a 400.
          */
         get: {
             parameters: {
@@ -11087,7 +11087,7 @@ export interface paths {
                                 }[];
                                 /** @description How many more open titles the client has beyond those in titulos; absent from older servers */
                                 titulosAlem?: number;
-                                /** @description The client's mix: the products it bought in the last 6 months (ERP orders not cancelled, Campo orders not rejected), the most bought first, at most 30, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers */
+                                /** @description The client's mix: the products it bought in the last 6 months (ERP orders not cancelled, Campo orders approved or invoiced), the most bought first, at most 30, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers */
                                 mix?: (number | string)[][];
                                 /** @description Latest order (ISO 8601, UTC); activity is derived from it */
                                 lastOrderAt: string | null;
@@ -12487,7 +12487,7 @@ export interface components {
              * @description How many more open titles the client has beyond those in titulos; absent from older servers
              */
             titulosAlem?: number;
-            /** @description The client's mix: the products it bought in the last 6 months (ERP orders not cancelled, Campo orders not rejected), the most bought first, at most 30, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers */
+            /** @description The client's mix: the products it bought in the last 6 months (ERP orders not cancelled, Campo orders approved or invoiced), the most bought first, at most 30, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers */
             mix?: (number | string)[][];
             /** @description Latest order (ISO 8601, UTC); activity is derived from it */
             lastOrderAt: string | null;

@@ -62,6 +62,6 @@ export type ClientMixItem = z.infer<typeof ZClientMixItem>;
 
 export const ZClientMixPage = pageOf(
   ZClientMixItem,
-  `The client's mix: the products it bought in the last ${CLIENT_MIX_MONTHS} months (ERP orders not cancelled, Campo orders not rejected), at most ${CLIENT_MIX_MAX}, the most bought first (by orders, then the latest purchase)`,
+  `The client's mix: the products it bought in the last ${CLIENT_MIX_MONTHS} months (ERP orders not cancelled, Campo orders approved or invoiced), at most ${CLIENT_MIX_MAX}, the most bought first (by orders, then the latest purchase)`,
 );
 export type ClientMixPage = z.infer<typeof ZClientMixPage>;

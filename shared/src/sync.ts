@@ -223,7 +223,7 @@ export const ZSyncClient = z
       .max(CLIENT_MIX_MAX)
       .optional()
       .describe(
-        `The client's mix: the products it bought in the last ${CLIENT_MIX_MONTHS} months (ERP orders not cancelled, Campo orders not rejected), the most bought first, at most ${CLIENT_MIX_MAX}, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers`,
+        `The client's mix: the products it bought in the last ${CLIENT_MIX_MONTHS} months (ERP orders not cancelled, Campo orders approved or invoiced), the most bought first, at most ${CLIENT_MIX_MAX}, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers`,
       ),
     lastOrderAt: z.string().nullable().describe('Latest order (ISO 8601, UTC); activity is derived from it'),
     active: z.boolean().describe('The ERP registration flag'),

@@ -149,27 +149,36 @@ describe("the client's mix", () => {
     ]);
   });
 
-  it("adds the Campo orders not rejected, and the client's document carries the same mix to the phone", async () => {
+  it("adds a Campo order once approved, and the approval brings the client's document with it to the phone", async () => {
     const [a, b] = products as [PricedProduct, PricedProduct];
+    await refreshCollection(createDb(db.pool), t1, 'clientes');
+    const mixNow = async () => ((await (await mixOf(as.rep, idCliente)).json()) as ClientMixPage).items;
+    const docNow = async () => (await pullClients(as.rep)).find((d) => d.id === String(idCliente));
+    const before = await mixNow();
     const order = await placeOrder(as.rep, {
       idCliente,
       itens: [{ idProduto: b.id, quantidade: 3, descontoPercent: 0 }],
     });
-    const page = (await (await mixOf(as.rep, idCliente)).json()) as ClientMixPage;
-    expect(page.items.map((i) => [i.idProduto, i.pedidos])).toEqual([
+    // Pending, it may still be rejected: not in the mix, and the document the order moved
+    // still carries the mix a rebuild writes.
+    expect(await mixNow()).toEqual(before);
+    expect((await docNow())?.mix).toEqual(asEntries(before));
+
+    const approved = await as.supervisor('POST', `/orders/${order.id}/approve`);
+    expect(approved.status).toBe(200);
+    const page = await mixNow();
+    expect(page.map((i) => [i.idProduto, i.pedidos])).toEqual([
       [a.id, 3],
       [b.id, 2],
     ]);
     // Its last purchase is the Campo order's, today, at the order's price.
-    expect(page.items[1]).toMatchObject({
+    expect(page[1]).toMatchObject({
       ultimaCompra: await dayOf(db.pool, 0),
       ultimoPreco: order.itens[0]?.precoUnitario,
       quantidadeUsual: 1,
     });
-    // The refresh brings it to the phone; an approval (a whole document) would too.
-    await refreshCollection(createDb(db.pool), t1, 'clientes');
-    const doc = (await pullClients(as.rep)).find((d) => d.id === String(idCliente));
-    expect(doc?.mix).toEqual(asEntries(page.items));
+    // No refresh: the approval wrote the client's document whole.
+    expect((await docNow())?.mix).toEqual(asEntries(page));
   });
 
   it('keeps the most bought CLIENT_MIX_MAX products', async () => {

@@ -238,11 +238,14 @@ export function selectClientTitles(
 /**
  * The client's mix (issue #41) as rows, the most bought first (rank 1 up to CLIENT_MIX_MAX):
  * for each product the client bought in the last CLIENT_MIX_MONTHS months, through ERP orders
- * not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) or Campo orders not
- * rejected (their own lines, app.pedido_itens), how many orders had it, the median quantity of
+ * not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) or Campo orders approved
+ * or invoiced (their own lines, app.pedido_itens), how many orders had it, the median quantity of
  * its lines, the unit price and the date of the latest purchase. One builder for the clients'
  * replicated documents (`ids` null: the whole tenant at a refresh; a few clients when a write
  * touches them) and for GET /clients/{id}/mix, so the phone and the REST route never disagree.
+ * A Campo order joins the mix at its approval, not when placed: pending, it may still be
+ * rejected, and the order's own transaction moves only two fields of the client's document
+ * (clientLastOrderWrites), while its approval builds the document whole.
  * The window starts at today's midnight on the session's clock (São Paulo's) less the months:
  * a refresh on the day an old order leaves it rewrites that client's document, once.
  */
@@ -269,7 +272,7 @@ export function mixRows(idEmpresa: number, ids: number[] | null) {
                            i.quantidade, i.preco_unitario
                       from app.vw_pedidos_cliente o
                       join app.pedido_itens i on i.id_pedido = o.id_pedido and i.id_empresa = o.id_empresa
-                     where o.origem = 'campo' and o.status not in ('rejected', 'cancelled') and o.id_empresa = ${idEmpresa}
+                     where o.origem = 'campo' and o.status in ('approved', 'invoiced') and o.id_empresa = ${idEmpresa}
                        and o.emitido_em_local >= ${since} ${only}) l
              where l.id_produto is not null and l.quantidade > 0
              group by l.id_cliente, l.id_produto) m

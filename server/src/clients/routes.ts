@@ -143,7 +143,7 @@ const mixRoute = createRoute({
   path: '/clients/{id}/mix',
   tags,
   summary: "The client's mix: what it buys, how often, how much",
-  description: `The products the client bought in the last ${CLIENT_MIX_MONTHS} months, through ERP orders not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) and Campo orders not rejected, at most ${CLIENT_MIX_MAX}, the most bought first (by how many orders had each, then the latest purchase): per product the number of orders, the usual quantity (the median of its lines), the unit price and date of the latest purchase. The same mix the client's document carries to the representative's phone (collection clientes, field mix). ${scopeNote} A client outside the caller's scope answers 404. pageSize above ${PAGE_SIZE_MAX} is a 400.`,
+  description: `The products the client bought in the last ${CLIENT_MIX_MONTHS} months, through ERP orders not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) and Campo orders approved or invoiced (a pending order joins at its approval), at most ${CLIENT_MIX_MAX}, the most bought first (by how many orders had each, then the latest purchase): per product the number of orders, the usual quantity (the median of its lines), the unit price and date of the latest purchase. The same mix the client's document carries to the representative's phone (collection clientes, field mix). ${scopeNote} A client outside the caller's scope answers 404. pageSize above ${PAGE_SIZE_MAX} is a 400.`,
   security: bearer,
   request: { params: ZClientIdParams, query: ZClientMixQuery },
   responses: {
