@@ -3070,6 +3070,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clients/{id}/mix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client's mix: what it buys, how often, how much
+         * @description The products the client bought in the last 6 months, through ERP orders not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) and Campo orders approved or invoiced (a pending order joins at its approval), at most 30, the most bought first (by how many orders had each, then the latest purchase): per product the number of orders, the usual quantity (the median of its lines), the unit price and date of the latest purchase. The same mix the client's document carries to the representative's phone (collection clientes, field mix). A representative sees only their portfolio (cod_vendedor); supervisors, managers and admins see every client of the tenant. A client outside the caller's scope answers 404. pageSize above 100 is a 400.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Client id (the ERP client record, corrent.id_corrent) */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the client's mix */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Product id */
+                                idProduto: number;
+                                /** @description Product code; null when the product left the catalog */
+                                code: string | null;
+                                /** @description Product description; null when the product left the catalog */
+                                description: string | null;
+                                /** @description Unit of sale */
+                                unit: string | null;
+                                /** @description How many of the client's orders in the last 6 months had it */
+                                pedidos: number;
+                                /** @description The usual quantity: the median over those orders’ lines */
+                                quantidadeUsual: number;
+                                /** @description The unit price of the latest purchase, BRL */
+                                ultimoPreco: number;
+                                /** @description The date of the latest purchase, YYYY-MM-DD */
+                                ultimaCompra: string;
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients/{id}/credit-limit": {
         parameters: {
             query?: never;
@@ -11074,6 +11207,8 @@ export interface paths {
                                 }[];
                                 /** @description How many more open titles the client has beyond those in titulos; absent from older servers */
                                 titulosAlem?: number;
+                                /** @description The client's mix: the products it bought in the last 6 months (ERP orders not cancelled, Campo orders approved or invoiced), the most bought first, at most 30, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers */
+                                mix?: (number | string)[][];
                                 /** @description Latest order (ISO 8601, UTC); activity is derived from it */
                                 lastOrderAt: string | null;
                                 /** @description The ERP registration flag */
@@ -12472,6 +12607,8 @@ export interface components {
              * @description How many more open titles the client has beyond those in titulos; absent from older servers
              */
             titulosAlem?: number;
+            /** @description The client's mix: the products it bought in the last 6 months (ERP orders not cancelled, Campo orders approved or invoiced), the most bought first, at most 30, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers */
+            mix?: (number | string)[][];
             /** @description Latest order (ISO 8601, UTC); activity is derived from it */
             lastOrderAt: string | null;
             /** @description The ERP registration flag */

@@ -19,6 +19,7 @@ export * from './funnel.ts';
 export * from './health.ts';
 export * from './invoices.ts';
 export * from './latin1.ts';
+export * from './mix.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
 export * from './pagination.ts';

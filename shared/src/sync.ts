@@ -7,6 +7,7 @@ import { ZCompany } from './company.ts';
 import { FLEX_SYNC_ENTRIES, ZFlexEntry } from './flex.ts';
 import { ZOpportunity } from './funnel.ts';
 import { CLIENT_TITLES_SYNC_MAX, ZSyncClientTitle } from './invoices.ts';
+import { CLIENT_MIX_MAX, CLIENT_MIX_MONTHS, ZSyncMixEntry } from './mix.ts';
 import { ZCreditRefusal, ZFlexRefusal, ZOrderDetail } from './orders.ts';
 import { SYNC_COLLECTIONS, SYNC_WRITABLE, type SyncCollection } from './sync-collections.ts';
 import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
@@ -217,6 +218,13 @@ export const ZSyncClient = z
       .int()
       .optional()
       .describe('How many more open titles the client has beyond those in titulos; absent from older servers'),
+    mix: z
+      .array(ZSyncMixEntry)
+      .max(CLIENT_MIX_MAX)
+      .optional()
+      .describe(
+        `The client's mix: the products it bought in the last ${CLIENT_MIX_MONTHS} months (ERP orders not cancelled, Campo orders approved or invoiced), the most bought first, at most ${CLIENT_MIX_MAX}, each as [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra]; absent from older servers`,
+      ),
     lastOrderAt: z.string().nullable().describe('Latest order (ISO 8601, UTC); activity is derived from it'),
     active: z.boolean().describe('The ERP registration flag'),
     paymentTermId: z

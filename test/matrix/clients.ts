@@ -103,6 +103,18 @@ export const clientMatrixCases: MatrixCase[] = [
     expect: scopedObject(404),
   },
   {
+    method: 'GET',
+    route: '/clients/{id}/mix',
+    request: (ctx) => ({ path: `/clients/${ctx.idCliente}/mix` }),
+    expect: scopedObject(200),
+  },
+  {
+    method: 'GET',
+    route: '/clients/{id}/mix',
+    request: (ctx) => ({ path: `/clients/${ctx.idClienteOutroVendedor}/mix` }),
+    expect: scopedObject(404),
+  },
+  {
     method: 'PUT',
     route: '/clients/{id}/credit-limit',
     request: (ctx) => ({ path: `/clients/${ctx.idCliente}/credit-limit`, body: { creditLimit: 5000 } }),

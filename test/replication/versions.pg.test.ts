@@ -25,6 +25,7 @@ import { SCHEMAS_V1 } from '../fixtures/schemas-v1.ts';
 import { SCHEMAS_V2 } from '../fixtures/schemas-v2.ts';
 import { SCHEMAS_V3 } from '../fixtures/schemas-v3.ts';
 import { SCHEMAS_V4 } from '../fixtures/schemas-v4.ts';
+import { SCHEMAS_V5 } from '../fixtures/schemas-v5.ts';
 import { ordersOf } from '../support/builders.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
@@ -44,16 +45,17 @@ const RELEASED: [number, Schemas][] = [
   [2, released(SCHEMAS_V2)],
   [3, released(SCHEMAS_V3)],
   [4, released(SCHEMAS_V4)],
+  [5, released(SCHEMAS_V5)],
 ];
 
 /**
- * What the migrations must keep: a client's payment terms (2), open amounts (4) and open
- * titles (5), a product's stock (2), the representative's flex balance (4).
+ * What the migrations must keep: a client's payment terms (2), open amounts (4), open
+ * titles (5) and mix (6), a product's stock (2), the representative's flex balance (4).
  */
 interface ServerFields {
   client: Pick<
     ClientDoc,
-    'id' | 'paymentTermId' | 'paymentTermIds' | 'openReceivables' | 'openOrders' | 'titulos' | 'titulosAlem'
+    'id' | 'paymentTermId' | 'paymentTermIds' | 'openReceivables' | 'openOrders' | 'titulos' | 'titulosAlem' | 'mix'
   >;
   product: Pick<ProductDoc, 'id' | 'stock'>;
   flex: SettingsDoc['flex'];
@@ -67,6 +69,7 @@ const clientFields = (c: ClientDoc): ServerFields['client'] => ({
   openOrders: c.openOrders,
   titulos: c.titulos,
   titulosAlem: c.titulosAlem,
+  mix: c.mix,
 });
 const flexOf = async (db: CampoDatabase) =>
   ((await db.collections.ajustes?.findOne('flex').exec())?.toJSON() as SettingsDoc | undefined)?.flex;
@@ -83,13 +86,14 @@ async function serverFields(db: CampoDatabase, busy: number): Promise<ServerFiel
       c.paymentTermId != null &&
       typeof c.openOrders === 'number' &&
       (c.titulos?.length ?? 0) > 0 &&
+      (c.mix?.length ?? 0) > 0 &&
       Number(c.id) !== busy,
   );
   const product = products.find((p) => p.stock != null);
   const flex = await flexOf(db);
   if (!client || !product || !flex?.lancamentos.length) {
     throw new Error(
-      'the store holds no client with a payment term and open titles, no product with stock or no flex balance',
+      'the store holds no client with a payment term, open titles and a mix, no product with stock or no flex balance',
     );
   }
   return { client: clientFields(client), product: { id: product.id, stock: product.stock }, flex };

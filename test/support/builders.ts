@@ -109,6 +109,57 @@ export async function anOrder(
   return { id: rows[0]?.id as number, idCliente: client.idCliente, nomeCliente: client.razaoSocial, numPedSar };
 }
 
+/** A line of an ERP order: a product, its quantity and its unit price (the list price too). */
+export interface ErpOrderLine {
+  product: number;
+  quantity: number;
+  price: number;
+}
+
+/**
+ * An ERP order (telesales, counter) of the representative's client, written into the reference
+ * ERP's pedidos_venda and its lines: `daysAgo` days before now on São Paulo's wall clock (the
+ * ERP's time), invoiced unless `situacao` says otherwise. What a test of the client's history
+ * (its mix, its orders) needs; returns the ERP order id.
+ */
+export async function anErpOrder(
+  pool: pg.Pool,
+  rep: { idEmpresa: number; codVendedor: number },
+  idCliente: number,
+  order: { daysAgo: number; lines: ErpOrderLine[]; situacao?: 'A' | 'F' | 'C' },
+): Promise<number> {
+  const { rows } = await pool.query<{ id: number }>(
+    `insert into public.pedidos_venda (id_empresa, num_pedido, id_corrent, cod_vendedor, dt_emissao, situacao, valor_total)
+     select v.id_empresa, (select coalesce(max(num_pedido), 0) + 1 from public.pedidos_venda where id_empresa = v.id_empresa),
+            $2, v.cod_vendedor, (now() at time zone 'America/Sao_Paulo') - make_interval(days => $4), $5, 0
+       from public.vendedores v join public.empresas e on e.id_empresa = v.id_empresa
+      where coalesce(e.id_matriz, e.id_empresa) = $1 and v.cod_vendedor = $3
+      order by v.id_empresa limit 1
+     returning id_pedido as id`,
+    [rep.idEmpresa, idCliente, rep.codVendedor, order.daysAgo, order.situacao ?? 'F'],
+  );
+  const id = rows[0]?.id as number;
+  for (const [i, l] of order.lines.entries()) {
+    await pool.query(
+      `insert into public.pedidos_venda_itens (id_pedido, seq, id_produto, quantidade, preco_tabela, preco_unitario, valor_total)
+       values ($1, $2, $3, $4::numeric, $5::numeric, $5::numeric, round($4::numeric * $5::numeric, 2))`,
+      [id, i + 1, l.product, l.quantity, l.price],
+    );
+  }
+  return id;
+}
+
+/**
+ * Moves the clients' ERP order history five years back, out of every window a test reads (the
+ * mix's months, the dashboards' periods): the test then writes the history it means.
+ */
+export async function withoutRecentErpOrders(pool: pg.Pool, clients: number[]): Promise<void> {
+  await pool.query(
+    "update public.pedidos_venda set dt_emissao = dt_emissao - interval '5 years' where id_corrent = any($1)",
+    [clients],
+  );
+}
+
 /** A day of a rule's validity: an ISO date, or a number of days from the database's today. */
 export type RuleDay = string | number;
 

@@ -1,7 +1,7 @@
 // Logging in as a role, for API tests: the user is created the way ops create one (the users
 // service, so a representative or supervisor must exist in the ERP) and the token comes from
 // the real POST /auth/login, so every test goes through the production auth path.
-import type { Role, Session } from '@campo/shared';
+import type { Role, Session, SyncClient, SyncPull } from '@campo/shared';
 import type pg from 'pg';
 import { createDb } from '../../server/src/db/kysely.ts';
 import { addUser } from '../../server/src/users/service.ts';
@@ -55,4 +55,25 @@ export function apiAs(app: App, token: string | null) {
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
+}
+
+/**
+ * Every clientes document the caller pulls from the beginning, page after page: what their
+ * phone's first download would hold.
+ */
+export async function pullClients(api: ReturnType<typeof apiAs>): Promise<SyncClient[]> {
+  const docs: SyncClient[] = [];
+  let checkpoint = '';
+  for (let i = 0; i < 100; i++) {
+    const res = await api(
+      'GET',
+      `/sync/clientes/pull?limit=500${checkpoint ? `&checkpoint=${encodeURIComponent(checkpoint)}` : ''}`,
+    );
+    if (res.status !== 200) throw new Error(`pull of clientes answered ${res.status}: ${await res.text()}`);
+    const page = (await res.json()) as SyncPull;
+    docs.push(...(page.documents as SyncClient[]));
+    checkpoint = page.checkpoint;
+    if (page.documents.length < 500) break;
+  }
+  return docs;
 }

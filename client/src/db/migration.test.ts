@@ -10,6 +10,7 @@ import { SCHEMAS_V1 } from '../../../test/fixtures/schemas-v1.ts';
 import { SCHEMAS_V2 } from '../../../test/fixtures/schemas-v2.ts';
 import { SCHEMAS_V3 } from '../../../test/fixtures/schemas-v3.ts';
 import { SCHEMAS_V4 } from '../../../test/fixtures/schemas-v4.ts';
+import { SCHEMAS_V5 } from '../../../test/fixtures/schemas-v5.ts';
 import { collectionOf, openCampoDb } from './database.ts';
 import { type CampoDocTypes, MIGRATIONS, SCHEMAS, STORE_VERSION } from './schemas.ts';
 
@@ -19,6 +20,7 @@ const v1 = Object.fromEntries(Object.entries(SCHEMAS_V1).map(([c, schema]) => [c
 const v2 = Object.fromEntries(Object.entries(SCHEMAS_V2).map(([c, schema]) => [c, { schema }]));
 const v3 = Object.fromEntries(Object.entries(SCHEMAS_V3).map(([c, schema]) => [c, { schema }]));
 const v4 = Object.fromEntries(Object.entries(SCHEMAS_V4).map(([c, schema]) => [c, { schema }]));
+const v5 = Object.fromEntries(Object.entries(SCHEMAS_V5).map(([c, schema]) => [c, { schema }]));
 
 const order = {
   id: 'a0000000-0000-4000-8000-000000000001',
@@ -153,6 +155,7 @@ describe('store migration', () => {
         openOrders: null,
         titulos: null,
         titulosAlem: null,
+        mix: null,
       });
     } finally {
       await db.close();
@@ -244,6 +247,7 @@ const SERVER_DOCS: { [C in SyncCollection]: CampoDocTypes[C] } = {
     openOrders: 300,
     titulos: [{ documento: '1234-1', vencimento: '2026-11-01', valor: 800, valorPago: 100 }],
     titulosAlem: 0,
+    mix: [[7, 3, 12, 10.5, '2026-10-20']],
     busca: 'boi gordo acougue boi gordo ltda 11222333000181 sao paulo',
   },
   regras: {
@@ -353,6 +357,7 @@ describe("a store of an older release holding documents as today's server sends 
     [2, v2],
     [3, v3],
     [4, v4],
+    [5, v5],
   ])('of version %i is opened with every document as it was', async (_version, schemas) => {
     const indexedDb = { indexedDB: new IDBFactory(), IDBKeyRange };
     const old = await openCampoDb({ user, indexedDb, multiInstance: false, schemas });

@@ -26,6 +26,9 @@ describe('refetch after an upgrade', () => {
     // Version 5 (issue #41): the orders' invoices, inside the order.
     expect(mustRefetch('pedidos', { checkpoint: 'x', store: 4 })).toBe(true);
     expect(mustRefetch('pedidos', { checkpoint: 'x', store: 5 })).toBe(false);
+    // Version 6 (issue #41): the clients' mix.
+    expect(mustRefetch('clientes', { checkpoint: 'x', store: 5 })).toBe(true);
+    expect(mustRefetch('clientes', { checkpoint: 'x', store: 6 })).toBe(false);
     // Collections that never gained a server field are never pulled again.
     expect(mustRefetch('cadastros', { checkpoint: 'x' })).toBe(false);
   });

@@ -85,10 +85,10 @@ const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMP
  * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals), 2 since
  * payment terms, 3 since products lost their search indexes, 4 since the clients' open amounts
  * and the representative's flex balance (issue #40), 5 since the clients' open titles and the
- * orders' invoices (issue #41). The literal is the released version, the one to bump; the
- * fixture build is always one ahead.
+ * orders' invoices (issue #41), 6 since the clients' mix (issue #41). The literal is the
+ * released version, the one to bump; the fixture build is always one ahead.
  */
-export const STORE_VERSION = 5 + (FIXTURE_NEXT_STORE ? 1 : 0);
+export const STORE_VERSION = 6 + (FIXTURE_NEXT_STORE ? 1 : 0);
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -175,6 +175,9 @@ const clientes: RxJsonSchema<ClientDoc> = {
       },
     },
     titulosAlem: int,
+    // Since version 6 (issue #41): the client's mix, the most bought first, each entry
+    // [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra] (shared/src/mix.ts).
+    mix: { type: ['array', 'null'], items: { type: 'array' } },
     busca: { type: 'string', maxLength: SEARCH_MAX },
   },
   required: ['id', 'busca'],
@@ -371,12 +374,15 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
   // kept when already pulled, null otherwise until the refetch; the orders' invoices come
   // inside `order` (an object), so pedidos documents are carried over as they are and the
   // refetch brings them with their invoices. A queued order (order null) is untouched.
+  // 6 (the client's mix, issue #41): clients gained `mix`, kept when already pulled, null
+  // otherwise until the refetch; nothing else changed.
   produtos: {
     1: same,
     2: (doc) => ({ ...doc, stock: doc.stock ?? null }),
     3: same,
     4: same,
     5: same,
+    6: same,
     ...fixtureNext,
   },
   clientes: {
@@ -385,21 +391,39 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
     3: same,
     4: (doc) => ({ ...doc, openReceivables: doc.openReceivables ?? null, openOrders: doc.openOrders ?? null }),
     5: (doc) => ({ ...doc, titulos: doc.titulos ?? null, titulosAlem: doc.titulosAlem ?? null }),
+    6: (doc) => ({ ...doc, mix: doc.mix ?? null }),
     ...fixtureNext,
   },
-  regras: { 1: same, 2: same, 3: same, 4: same, 5: same, ...fixtureNext },
-  ajustes: { 1: same, 2: same, 3: same, 4: (doc) => ({ ...doc, flex: doc.flex ?? null }), 5: same, ...fixtureNext },
-  pedidos: { 1: same, 2: same, 3: same, 4: same, 5: same, ...fixtureNext },
-  funil: { 1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }), 2: same, 3: same, 4: same, 5: same, ...fixtureNext },
+  regras: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, ...fixtureNext },
+  ajustes: {
+    1: same,
+    2: same,
+    3: same,
+    4: (doc) => ({ ...doc, flex: doc.flex ?? null }),
+    5: same,
+    6: same,
+    ...fixtureNext,
+  },
+  pedidos: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, ...fixtureNext },
+  funil: {
+    1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }),
+    2: same,
+    3: same,
+    4: same,
+    5: same,
+    6: same,
+    ...fixtureNext,
+  },
   chamados: {
     1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }),
     2: same,
     3: same,
     4: same,
     5: same,
+    6: same,
     ...fixtureNext,
   },
-  cadastros: { 1: same, 2: same, 3: same, 4: same, 5: same, ...fixtureNext },
+  cadastros: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, ...fixtureNext },
 };
 
 /**
@@ -418,9 +442,10 @@ export const REFETCH_SINCE: { readonly [C in SyncCollection]?: number } = {
   produtos: 2,
   // 4: the representative's flex balance.
   ajustes: 4,
-  // 5: a client's open titles; an order's invoices and open quantities (issue #41).
-  clientes: 5,
+  // 5: an order's invoices and open quantities (issue #41).
   pedidos: 5,
+  // 6: a client's mix (issue #41); since 5, its open titles.
+  clientes: 6,
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */

@@ -15,15 +15,13 @@ import {
   type Problem,
   SEARCH_FOLD_FROM,
   SEARCH_FOLD_TO,
-  type SyncClient,
-  type SyncPull,
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
-import { apiAs, type SessionUser } from '../../../test/support/session.ts';
+import { apiAs, pullClients, type SessionUser } from '../../../test/support/session.ts';
 import { createDb } from '../db/kysely.ts';
 import { refreshCollection } from '../sync/service.ts';
 
@@ -535,24 +533,6 @@ describe('clients', () => {
   });
 
   describe("the client's document on the representative's phone (collection clientes)", () => {
-    /** Every clientes document `who` pulls from the beginning. */
-    async function pullAll(who: Api): Promise<SyncClient[]> {
-      const docs: SyncClient[] = [];
-      let checkpoint = '';
-      for (let i = 0; i < 100; i++) {
-        const res = await who(
-          'GET',
-          `/sync/clientes/pull?limit=500${checkpoint ? `&checkpoint=${encodeURIComponent(checkpoint)}` : ''}`,
-        );
-        expect(res.status).toBe(200);
-        const page = (await res.json()) as SyncPull;
-        docs.push(...(page.documents as SyncClient[]));
-        checkpoint = page.checkpoint;
-        if (page.documents.length < 500) break;
-      }
-      return docs;
-    }
-
     it('carries its open titles, the most overdue first, at most CLIENT_TITLES_SYNC_MAX and a count of the rest', async () => {
       const id = tenantClients.find((c) => c.cod_vendedor === rep.codVendedor)?.id as number;
       // More open titles than the document carries, due on different days.
@@ -570,7 +550,7 @@ describe('clients', () => {
           order by dt_vencimento, id_titulo`,
         [id],
       );
-      const docs = await pullAll(as.rep);
+      const docs = await pullClients(as.rep);
       const doc = docs.find((d) => d.id === String(id));
       expect(doc?.titulos).toEqual(expected.rows.slice(0, CLIENT_TITLES_SYNC_MAX));
       expect(doc?.titulosAlem).toBe(expected.rows.length - CLIENT_TITLES_SYNC_MAX);

@@ -7,6 +7,7 @@
 import { CLIENT_TITLES_SYNC_MAX } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
 import type { DocumentRow, SqlDocuments } from '../changelog/collection.ts';
+import { mixRows } from './queries.ts';
 
 /**
  * A client's key carries its representative: when the ERP moves a client to another
@@ -49,6 +50,20 @@ const MORE_TITLES = sql`(select greatest(count(*) - ${CLIENT_TITLES_SYNC_MAX}, 0
                            from app.vw_titulos_cliente t
                           where t.id_empresa = c.id_empresa and t.id_cliente = c.id_cliente and not t.pago)`;
 
+/**
+ * The clients' mixes as their documents carry them (issue #41): per client one JSON array of
+ * compact entries, [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra], the most
+ * bought first. Built for the whole set at once (one pass over the window's order lines) and
+ * joined to the clients, rather than one subquery per client.
+ */
+function mixes(idEmpresa: number, ids: number[] | null) {
+  return sql`(select m.id_cliente,
+                     json_agg(json_build_array(m.id_produto, m.pedidos, m.quantidade, m.preco, m.ultima)
+                              order by m.posicao) as mix
+                from (${mixRows(idEmpresa, ids)}) m
+               group by m.id_cliente)`;
+}
+
 function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
   const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
   return sql<DocumentRow>`
@@ -89,8 +104,10 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
              'paymentTermIds', (select json_agg(cc.id_condicao order by cc.id_condicao)
                                   from app.vw_clientes_condicoes cc
                                  where cc.id_empresa = c.id_empresa and cc.id_cliente = c.id_cliente),
+             'mix', coalesce(m.mix, '[]'::json),
              '_deleted', false) as doc
       from app.vw_clientes c
+      left join ${mixes(idEmpresa, ids)} m on m.id_cliente = c.id_cliente
      where c.id_empresa = ${idEmpresa} ${only}`;
 }
 

@@ -1,7 +1,7 @@
 // Every SQL statement of the client portfolio. Each names the tenant (and, for a
 // representative, the portfolio) itself: the scope settings of withScope are the second line
 // of defence, not the first.
-import type { FinancialStatus, SearchTerm } from '@campo/shared';
+import { CLIENT_MIX_MAX, CLIENT_MIX_MONTHS, type FinancialStatus, type SearchTerm } from '@campo/shared';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Scope, Tx } from '../db/scope.ts';
 import type { DB } from '../db/types.ts';
@@ -233,4 +233,69 @@ export function selectClientTitles(
     .limit(limit)
     .offset(offset)
     .execute();
+}
+
+/**
+ * The client's mix (issue #41) as rows, the most bought first (rank 1 up to CLIENT_MIX_MAX):
+ * for each product the client bought in the last CLIENT_MIX_MONTHS months, through ERP orders
+ * not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) or Campo orders approved
+ * or invoiced (their own lines, app.pedido_itens), how many orders had it, the median quantity of
+ * its lines, the unit price and the date of the latest purchase. One builder for the clients'
+ * replicated documents (`ids` null: the whole tenant at a refresh; a few clients when a write
+ * touches them) and for GET /clients/{id}/mix, so the phone and the REST route never disagree.
+ * A Campo order joins the mix at its approval, not when placed: pending, it may still be
+ * rejected, and the order's own transaction moves only two fields of the client's document
+ * (clientLastOrderWrites), while its approval builds the document whole.
+ * The window starts at today's midnight on the session's clock (São Paulo's) less the months:
+ * a refresh on the day an old order leaves it rewrites that client's document, once.
+ */
+export function mixRows(idEmpresa: number, ids: number[] | null) {
+  const since = sql`date_trunc('day', localtimestamp) - make_interval(months => ${CLIENT_MIX_MONTHS})`;
+  const only = ids === null ? sql`` : sql`and o.id_cliente = any(${ids}::integer[])`;
+  return sql<MixRow>`
+    select m.id_cliente, m.id_produto, m.pedidos, m.quantidade, m.preco, m.ultima, m.posicao
+      from (select l.id_cliente, l.id_produto,
+                   count(distinct l.pedido)::integer as pedidos,
+                   percentile_disc(0.5) within group (order by l.quantidade)::float8 as quantidade,
+                   ((array_agg(l.preco order by l.em desc, l.pedido desc))[1])::float8 as preco,
+                   to_char(max(l.em), 'YYYY-MM-DD') as ultima,
+                   row_number() over (partition by l.id_cliente
+                                      order by count(distinct l.pedido) desc, max(l.em) desc, l.id_produto)::integer as posicao
+              from (select o.id_cliente, i.id_produto, -o.id_pedido_erp::bigint as pedido, o.emitido_em_local as em,
+                           i.quantidade, i.preco_unitario as preco
+                      from app.vw_pedidos_cliente o
+                      join app.vw_pedidos_erp_itens i on i.id_pedido = o.id_pedido_erp and i.id_empresa = o.id_empresa
+                     where o.origem = 'erp' and o.status <> 'cancelled' and o.id_empresa = ${idEmpresa}
+                       and o.emitido_em_local >= ${since} ${only}
+                    union all
+                    select o.id_cliente, i.id_produto, o.id_pedido, o.emitido_em_local,
+                           i.quantidade, i.preco_unitario
+                      from app.vw_pedidos_cliente o
+                      join app.pedido_itens i on i.id_pedido = o.id_pedido and i.id_empresa = o.id_empresa
+                     where o.origem = 'campo' and o.status in ('approved', 'invoiced') and o.id_empresa = ${idEmpresa}
+                       and o.emitido_em_local >= ${since} ${only}) l
+             where l.id_produto is not null and l.quantidade > 0
+             group by l.id_cliente, l.id_produto) m
+     where m.posicao <= ${CLIENT_MIX_MAX}`;
+}
+
+export interface MixRow {
+  id_cliente: number;
+  id_produto: number;
+  pedidos: number;
+  quantidade: number;
+  preco: number;
+  ultima: string;
+  posicao: number;
+}
+
+/** One client's mix with each product's code, description and unit, the most bought first. */
+export function selectClientMix(tx: Tx, idEmpresa: number, idCliente: number) {
+  return sql<MixRow & { cod_produto: string | null; descricao: string | null; unidade: string | null }>`
+    select m.*, p.cod_produto, p.descricao, p.unidade
+      from (${mixRows(idEmpresa, [idCliente])}) m
+      left join app.vw_produtos p on p.id_empresa = ${idEmpresa} and p.id_produto = m.id_produto
+     order by m.posicao`
+    .execute(tx)
+    .then((r) => r.rows);
 }

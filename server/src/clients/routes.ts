@@ -1,4 +1,6 @@
 import {
+  CLIENT_MIX_MAX,
+  CLIENT_MIX_MONTHS,
   CLIENT_ORDERS_LIMIT,
   INACTIVE_AFTER_DAYS,
   PAGE_SIZE_MAX,
@@ -6,6 +8,8 @@ import {
   ZClientDetail,
   ZClientIdParams,
   ZClientListQuery,
+  ZClientMixPage,
+  ZClientMixQuery,
   ZClientOrders,
   ZClientPage,
   ZClientTitlePage,
@@ -21,7 +25,15 @@ import { permit } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { bearer, errorResponses, json, problem, router } from '../http/openapi.ts';
 import { registerClient } from './register.ts';
-import { getClient, getClientOrders, getClientTitles, getErpOrder, listClients, setCreditLimit } from './service.ts';
+import {
+  getClient,
+  getClientMix,
+  getClientOrders,
+  getClientTitles,
+  getErpOrder,
+  listClients,
+  setCreditLimit,
+} from './service.ts';
 
 const tags = ['clients'];
 const scopeNote =
@@ -126,6 +138,22 @@ const titlesRoute = createRoute({
   },
 });
 
+const mixRoute = createRoute({
+  method: 'get',
+  path: '/clients/{id}/mix',
+  tags,
+  summary: "The client's mix: what it buys, how often, how much",
+  description: `The products the client bought in the last ${CLIENT_MIX_MONTHS} months, through ERP orders not cancelled (app.vw_pedidos_cliente, app.vw_pedidos_erp_itens) and Campo orders approved or invoiced (a pending order joins at its approval), at most ${CLIENT_MIX_MAX}, the most bought first (by how many orders had each, then the latest purchase): per product the number of orders, the usual quantity (the median of its lines), the unit price and date of the latest purchase. The same mix the client's document carries to the representative's phone (collection clientes, field mix). ${scopeNote} A client outside the caller's scope answers 404. pageSize above ${PAGE_SIZE_MAX} is a 400.`,
+  security: bearer,
+  request: { params: ZClientIdParams, query: ZClientMixQuery },
+  responses: {
+    200: json(ZClientMixPage, "A page of the client's mix"),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
 const creditLimitRoute = createRoute({
   method: 'put',
   path: '/clients/{id}/credit-limit',
@@ -166,6 +194,9 @@ export function clientRoutes(deps: { db: Db }) {
     })
     .openapi(titlesRoute, async (c) =>
       c.json(await getClientTitles(deps.db, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
+    )
+    .openapi(mixRoute, async (c) =>
+      c.json(await getClientMix(deps.db, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
     )
     .openapi(creditLimitRoute, async (c) => {
       const { creditLimit } = c.req.valid('json');

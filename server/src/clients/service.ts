@@ -8,6 +8,8 @@ import {
   CLIENT_ORDERS_LIMIT,
   type ClientDetail,
   type ClientListQuery,
+  type ClientMixPage,
+  type ClientMixQuery,
   type ClientOrder,
   type ClientPage,
   type ClientSummary,
@@ -33,6 +35,7 @@ import {
   countClients,
   countClientTitles,
   selectClient,
+  selectClientMix,
   selectClientOrders,
   selectClientPage,
   selectClientTitles,
@@ -254,6 +257,34 @@ export function getClientTitles(
       page: query.page,
       pageSize: query.pageSize,
       total,
+    };
+  });
+}
+
+/**
+ * The client's mix (issue #41): what it bought in the last months, the most bought first, the
+ * same rows its replicated document carries. The same scope as the client. At most
+ * CLIENT_MIX_MAX products, so the page is cut from the whole mix rather than asked of the database.
+ */
+export function getClientMix(db: Db, auth: AuthContext, id: number, query: ClientMixQuery): Promise<ClientMixPage> {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    await clientInScope(tx, auth, id);
+    const rows = await selectClientMix(tx, auth.idEmpresa, id);
+    const offset = (query.page - 1) * query.pageSize;
+    return {
+      items: rows.slice(offset, offset + query.pageSize).map((r) => ({
+        idProduto: r.id_produto,
+        code: r.cod_produto,
+        description: r.descricao,
+        unit: r.unidade,
+        pedidos: r.pedidos,
+        quantidadeUsual: r.quantidade,
+        ultimoPreco: r.preco,
+        ultimaCompra: r.ultima,
+      })),
+      page: query.page,
+      pageSize: query.pageSize,
+      total: rows.length,
     };
   });
 }

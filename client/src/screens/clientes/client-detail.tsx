@@ -1,18 +1,23 @@
 // One client of the portfolio: what the device holds (works offline) and, with signal, the
 // server's latest orders (Campo and ERP alike) and its financial position, which say more
 // than the device's copy about why a client is blocked.
+
 import { type ClientDetail as ApiClientDetail, activityStatusOf, type ClientOrders } from '@campo/shared/clients';
-import { useEffect, useState } from 'preact/hooks';
+import { CLIENT_MIX_MONTHS } from '@campo/shared/mix';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { map } from 'rxjs';
 import { ApiError, api, errorMessage } from '../../api.ts';
 import { usePautaName } from '../../data/company.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
+import { useProducts } from '../../data/products.ts';
 import { deviceCredit, queuedTotalFor } from '../../data/queued-figures.ts';
 import { useQueuedOrders } from '../../data/queued-orders.ts';
 import { type ClientDoc, collectionOf, type OutboxEntry } from '../../db/index.ts';
 import { formatDate, formatDocument, formatMoney } from '../../kit/field-format.ts';
 import { today } from '../../kit/format.ts';
 import { daysOverdue, dueText } from '../../kit/invoices.tsx';
+import { mixItems, notBoughtThisMonth } from '../../kit/mix.ts';
+import { MixEntry, mixProductName } from '../../kit/mix-list.tsx';
 import { StoreGate } from '../../kit/store-gate.tsx';
 
 const ORDER_LIMIT = 10;
@@ -236,6 +241,8 @@ function ClientDetailBody(props: { id: string }) {
 
       <TitlesBlock client={client} />
 
+      <MixBlock client={client} />
+
       <section aria-labelledby="pedidos-titulo">
         <h2 id="pedidos-titulo">Últimos pedidos</h2>
         {remote.kind === 'loading' && <p aria-busy="true">Buscando pedidos no servidor…</p>}
@@ -335,6 +342,54 @@ function TitlesBlock(props: { client: ClientDoc }) {
         </ul>
       )}
       {(titulosAlem ?? 0) > 0 && <p class="muted">e mais {titulosAlem} títulos em aberto.</p>}
+    </section>
+  );
+}
+
+const MONTHS = new Intl.DateTimeFormat('pt-BR', { month: 'long', timeZone: 'UTC' });
+
+/**
+ * The client's mix from its document (offline once synced), the most bought first, and the
+ * positivação de produto: which of those products the client has not bought yet this month,
+ * by name, so the rep knows what to offer on the visit.
+ */
+function MixBlock(props: { client: ClientDoc }) {
+  const now = today();
+  const items = useMemo(() => mixItems(props.client, now), [props.client, now]);
+  const products = useProducts(useMemo(() => items.map((i) => String(i.idProduto)), [items]));
+  // A document pulled before store version 6's refetch carries none yet.
+  if (!props.client.mix) return null;
+  const missing = notBoughtThisMonth(items, now);
+  const month = MONTHS.format(new Date(`${now.slice(0, 7)}-01T00:00:00Z`));
+  return (
+    <section aria-labelledby="mix-titulo">
+      <h2 id="mix-titulo">Mix do cliente</h2>
+      {items.length === 0 ? (
+        <p>Nenhuma compra nos últimos {CLIENT_MIX_MONTHS} meses.</p>
+      ) : (
+        <>
+          <section aria-labelledby="positivacao-titulo" class="mix-month">
+            <h3 id="positivacao-titulo">
+              {missing.length === 0
+                ? `Todo o mix já foi comprado em ${month}`
+                : `${missing.length} de ${items.length} produtos do mix sem compra em ${month}`}
+            </h3>
+            {missing.length > 0 && (
+              <p>{missing.map((i) => mixProductName(i, products.get(String(i.idProduto)))).join(' · ')}</p>
+            )}
+          </section>
+          <ul class="mix-list" aria-label="Mix do cliente">
+            {items.map((i) => (
+              <li key={i.idProduto}>
+                <MixEntry item={i} product={products.get(String(i.idProduto))} />
+              </li>
+            ))}
+          </ul>
+          <p class="muted">
+            O que o cliente comprou nos últimos {CLIENT_MIX_MONTHS} meses (ERP e Campo), o mais comprado primeiro.
+          </p>
+        </>
+      )}
     </section>
   );
 }

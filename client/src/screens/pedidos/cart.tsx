@@ -8,6 +8,7 @@ import { usePautaName } from '../../data/company.ts';
 import { formatDocument, formatMoney } from '../../kit/order-format.ts';
 import { CartLine } from './cart-line.tsx';
 import { type CartFlex, flexRefusal } from './cart-model.ts';
+import { CartSuggestion } from './cart-suggestion.tsx';
 import { ClientPicker } from './client-picker.tsx';
 import { PaymentTermPicker } from './payment-term.tsx';
 import { ProductPicker } from './product-picker.tsx';
@@ -97,6 +98,9 @@ export function CartScreen(props: { fixId?: string }) {
               Seus tetos de desconto ainda não chegaram a este aparelho; o teto mostrado é o padrão (5%) até a
               sincronização.
             </p>
+          ) : null}
+          {client && !props.fixId ? (
+            <CartSuggestion client={client} ctx={cart.ctx} inCart={inCart} onAdd={cart.addLines} />
           ) : null}
           {client ? (
             <ProductPicker idPauta={idPauta} inCart={inCart} onAdd={cart.addProduct} />

@@ -6,6 +6,7 @@ import { map, type Observable, of } from 'rxjs';
 import { useMoneyRules, useSettings } from '../../data/company.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { searchProducts } from '../../data/product-search.ts';
+import { byIds, useProducts } from '../../data/products.ts';
 import { collectionOf } from '../../db/database.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
 import type { ClientDoc, ProductDoc, RuleDoc } from '../../db/schemas.ts';
@@ -38,28 +39,7 @@ export function useRules(): RuleDoc[] {
   );
 }
 
-function byIds<T>(ids: readonly string[], docs: { toJSON(): unknown }[]): Map<string, T> {
-  const found = new Map<string, T>();
-  for (const d of docs) {
-    const json = d.toJSON() as T & { id: string };
-    if (ids.includes(json.id)) found.set(json.id, json);
-  }
-  return found;
-}
-
-export function useProducts(ids: readonly string[]): Map<string, ProductDoc> {
-  const key = [...ids].sort().join(',');
-  return useStoreObservable<Map<string, ProductDoc>>(
-    (s) =>
-      ids.length === 0
-        ? of(new Map())
-        : collectionOf(s.db, 'produtos')
-            .find({ selector: { id: { $in: [...ids] } } })
-            .$.pipe(map((docs) => byIds<ProductDoc>(ids, docs))),
-    new Map(),
-    [key],
-  );
-}
+export { useProducts };
 
 export function useClients(ids: readonly string[]): Map<string, ClientDoc> {
   const key = [...ids].sort().join(',');

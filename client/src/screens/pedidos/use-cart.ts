@@ -206,7 +206,11 @@ export function useCart(fixId?: string) {
       setIdCondicao(null);
     },
     changeClient: () => setClientId(null),
+    ctx,
     addProduct: (p: ProductDoc) => setLines((all) => [...all, newLine(p, ctx)]),
+    /** Lines of the suggestion (cart-suggestion.tsx); a product already in the cart is not added twice. */
+    addLines: (added: CartLineInput[]) =>
+      setLines((all) => [...all, ...added.filter((a) => !all.some((l) => l.idProduto === a.idProduto))]),
     updateLine,
     removeLine: (index: number) => setLines((all) => all.filter((_, j) => j !== index)),
     setEndEntrega,
