@@ -51,7 +51,9 @@ async function drawnPhotos(pool: pg.Pool): Promise<string> {
   let shown = -1;
   const drawn = await writeProductImages(pool, dir, (done, total) => {
     const pct = Math.floor((100 * done) / total);
-    if (pct % 10 === 0 && pct !== shown) process.stderr.write(`drawing the fixture's photos: ${(shown = pct)} %\n`);
+    if (pct % 10 !== 0 || pct === shown) return;
+    shown = pct;
+    process.stderr.write(`drawing the fixture's photos: ${pct} %\n`);
   });
   process.stderr.write(`photos: ${drawn.written} drawn, ${drawn.kept} kept from an earlier run\n`);
   return dir;
