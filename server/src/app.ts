@@ -46,6 +46,7 @@ import { targetRoutes } from './targets/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { SERVER_VERSION } from './version.ts';
+import { visitRoutes } from './visits/routes.ts';
 import { webRoutes } from './web/routes.ts';
 
 z.config(z.locales.pt());
@@ -162,6 +163,7 @@ export function createApp(deps: AppDeps) {
   secured.route('/', flexRoutes({ db }));
   secured.route('/', userRoutes({ db }));
   secured.route('/', directoryRoutes({ db }));
+  secured.route('/', visitRoutes({ db }));
   secured.route(
     '/',
     syncRoutes({
