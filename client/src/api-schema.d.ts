@@ -11987,7 +11987,7 @@ export interface paths {
         put?: never;
         /**
          * Saí: check out of a visit (representative)
-         * @description Links the representative's order for the client received that day (not rejected, not linked to another visit); without one, idMotivo is required (422 VISIT_REASON_REQUIRED) and must be an active reason of the tenant's list (422 VISIT_REASON_NOT_FOUND); a reason may ask for a note (422 VISIT_NOTE_REQUIRED) or a photo sent before (PUT /visits/{id}/photo; 422 VISIT_PHOTO_REQUIRED). A visit the server holds no check-in for answers 409 VISIT_NOT_CHECKED_IN; the same check-out again answers the visit; another one, 409 VISIT_ALREADY_CLOSED.
+         * @description Links the representative's order for the client received that day (not rejected, not linked to another visit); without one, idMotivo is required (422 VISIT_REASON_REQUIRED) and must be an active reason of the tenant's list (422 VISIT_REASON_NOT_FOUND); a reason may ask for a note (422 VISIT_NOTE_REQUIRED) or a photo sent before (PUT /visits/{id}/photo; 422 VISIT_PHOTO_REQUIRED). A visit the server holds no check-in for answers 404 VISIT_NOT_CHECKED_IN (an id another representative owns, 403); the same check-out again answers the visit; another one, 409 VISIT_ALREADY_CLOSED.
          */
         post: {
             parameters: {
@@ -12139,7 +12139,19 @@ export interface paths {
                         };
                     };
                 };
-                /** @description No check-in, or already closed otherwise */
+                /** @description The server holds no check-in for this visit (or it is another tenant’s) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_NOT_CHECKED_IN" | "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Already closed otherwise */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12147,7 +12159,7 @@ export interface paths {
                     content: {
                         "application/problem+json": components["schemas"]["Problem"] & {
                             /** @enum {string} */
-                            code: "VISIT_NOT_CHECKED_IN" | "VISIT_ALREADY_CLOSED";
+                            code: "VISIT_ALREADY_CLOSED";
                         };
                     };
                 };
@@ -12358,7 +12370,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The role may not do this */
+                /** @description Not a representative, or the visit id is another representative’s */
                 403: {
                     headers: {
                         [name: string]: unknown;

@@ -47,7 +47,7 @@ export function toVisit(row: q.VisitRow, noRoteiro: boolean): Visit {
     idPedido: row.id_pedido === null ? null : Number(row.id_pedido),
     numPedSar: row.num_ped_sar,
     idMotivo: row.id_motivo,
-    motivo: row.motivo,
+    motivo: row.motivo === null ? null : decodeLossless(row.motivo),
     observacao: row.observacao === null ? null : decodeLossless(row.observacao),
     foto: row.foto,
   };

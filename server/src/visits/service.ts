@@ -9,6 +9,7 @@ import {
   businessDate,
   type CheckIn,
   type CheckOut,
+  decodeLossless,
   distanceMeters,
   encodeLossless,
   type Position,
@@ -42,7 +43,7 @@ function toReason(r: Awaited<ReturnType<typeof q.selectReasons>>[number]): Visit
   return {
     id: r.id,
     codigo: r.codigo,
-    descricao: r.descricao,
+    descricao: decodeLossless(r.descricao),
     exigeFoto: r.exige_foto,
     exigeObservacao: r.exige_observacao,
     ativo: r.ativo,
@@ -102,7 +103,7 @@ export function createReason(db: Db, auth: AuthContext, input: VisitReasonCreate
     return toReason(
       await q.insertReason(tx, {
         id_empresa: auth.idEmpresa,
-        descricao: input.descricao,
+        descricao: encodeLossless(input.descricao),
         exige_foto: input.exigeFoto,
         exige_observacao: input.exigeObservacao,
         ordem,
@@ -115,7 +116,7 @@ export function updateReason(db: Db, auth: AuthContext, id: number, patch: Visit
   authorize(auth, 'visits.reasons');
   return withScope(db, scopeOf(auth), async (tx) => {
     const row = await q.updateReason(tx, auth.idEmpresa, id, {
-      ...(patch.descricao !== undefined ? { descricao: patch.descricao } : {}),
+      ...(patch.descricao !== undefined ? { descricao: encodeLossless(patch.descricao) } : {}),
       ...(patch.exigeFoto !== undefined ? { exige_foto: patch.exigeFoto } : {}),
       ...(patch.exigeObservacao !== undefined ? { exige_observacao: patch.exigeObservacao } : {}),
       ...(patch.ativo !== undefined ? { ativo: patch.ativo } : {}),
@@ -272,14 +273,18 @@ export async function checkOut(db: Db, auth: AuthContext, chave: string, input: 
         );
       }
       if (reason.exige_observacao && input.observacao === null) {
-        throw new DomainError('VISIT_NOTE_REQUIRED', `O motivo "${reason.descricao}" pede uma observação.`, {
-          errors: [{ path: 'body.observacao', message: 'obrigatória para este motivo' }],
-        });
+        throw new DomainError(
+          'VISIT_NOTE_REQUIRED',
+          `O motivo "${decodeLossless(reason.descricao)}" pede uma observação.`,
+          {
+            errors: [{ path: 'body.observacao', message: 'obrigatória para este motivo' }],
+          },
+        );
       }
       if (reason.exige_foto && !(await q.hasPhoto(tx, idEmpresa, chave))) {
         throw new DomainError(
           'VISIT_PHOTO_REQUIRED',
-          `O motivo "${reason.descricao}" pede uma foto: envie a foto da visita antes de registrar a saída.`,
+          `O motivo "${decodeLossless(reason.descricao)}" pede uma foto: envie a foto da visita antes de registrar a saída.`,
         );
       }
     }

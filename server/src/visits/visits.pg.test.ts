@@ -197,8 +197,8 @@ describe('visits', () => {
       'outro',
     ]);
     expect((await rep('POST', '/visit-reasons', { descricao: 'Inadimplente' })).status).toBe(403);
-    const added = await body<VisitReason>(await manager('POST', '/visit-reasons', { descricao: 'Inadimplente' }));
-    expect(added).toMatchObject({ codigo: null, ativo: true, exigeFoto: false });
+    const added = await body<VisitReason>(await manager('POST', '/visit-reasons', { descricao: 'Inadimplente 💸' }));
+    expect(added).toMatchObject({ codigo: null, descricao: 'Inadimplente 💸', ativo: true, exigeFoto: false });
     await manager('PATCH', `/visit-reasons/${added.id}`, { ativo: false });
     const visit = await body<Visit>(await checkIn(rep, clients[4] as number));
     expect((await body<Problem>(await checkOut(rep, visit.id, { idMotivo: added.id }))).code).toBe(
