@@ -11278,6 +11278,8 @@ export interface paths {
                             data: string;
                             /** @description The threshold used for far visits */
                             longeMetros: number;
+                            /** @description The map tiles' URL template ({z}/{x}/{y}) the operator configured (MAP_TILE_URL); null: show the visits as a list by time */
+                            tileUrl: string | null;
                         };
                     };
                 };

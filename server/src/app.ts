@@ -75,6 +75,8 @@ export interface AppConfig {
   syncGate?: SyncGateOptions;
   /** Full pull pages kept in memory (defaults in sync/page-cache.ts); maxBytes 0: none. */
   syncPageCache?: PageCacheOptions;
+  /** The map tiles' URL template of the supervisor's visits screen (MAP_TILE_URL); absent: no map. */
+  mapTileUrl?: string;
 }
 
 export interface AppDeps {
@@ -163,7 +165,7 @@ export function createApp(deps: AppDeps) {
   secured.route('/', flexRoutes({ db }));
   secured.route('/', userRoutes({ db }));
   secured.route('/', directoryRoutes({ db }));
-  secured.route('/', visitRoutes({ db }));
+  secured.route('/', visitRoutes({ db, mapTileUrl: deps.config.mapTileUrl ?? null }));
   secured.route(
     '/',
     syncRoutes({

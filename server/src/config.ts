@@ -97,6 +97,19 @@ const ZServerEnv = z
     PUSH_ENDPOINT_HOSTS: ZOptionalEnv,
     /** The built PWA to serve at `/`; unset: client/dist of this checkout when it was built. */
     WEB_ROOT: ZOptionalEnv,
+    /**
+     * The map tiles of the supervisor's visits screen: an https URL template with {z}, {x} and {y}
+     * (docs/visits.md); unset: the screen lists the visits by time instead of drawing a map.
+     */
+    MAP_TILE_URL: z.preprocess(
+      unsetWhenEmpty,
+      z
+        .string()
+        .max(500)
+        .regex(/^https:\/\/[^\s]+$/, 'MAP_TILE_URL must be an https URL')
+        .refine((u) => ['{z}', '{x}', '{y}'].every((p) => u.includes(p)), 'MAP_TILE_URL must hold {z}, {x} and {y}')
+        .optional(),
+    ),
     /** Port of GET /metrics (Prometheus), apart from the API's; unset: no metrics endpoint. */
     METRICS_PORT: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   })

@@ -334,6 +334,12 @@ export const ZVisitRepSummary = z
 export const ZVisitSummary = pageOf(ZVisitRepSummary, "The representatives' day, by name").extend({
   data: ZIsoDate.describe('The day'),
   longeMetros: z.int().describe('The threshold used for far visits'),
+  tileUrl: z
+    .string()
+    .nullable()
+    .describe(
+      "The map tiles' URL template ({z}/{x}/{y}) the operator configured (MAP_TILE_URL); null: show the visits as a list by time",
+    ),
 });
 export type VisitSummary = z.infer<typeof ZVisitSummary>;
 

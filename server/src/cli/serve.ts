@@ -77,6 +77,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
       push,
       syncGate: { maxDevices: config.SYNC_DOWNLOADS, maxWaitMs: config.SYNC_QUEUE_SECONDS * 1000 },
       syncPageCache: { maxBytes: config.SYNC_PAGE_CACHE_MB * 2 ** 20 },
+      ...(config.MAP_TILE_URL ? { mapTileUrl: config.MAP_TILE_URL } : {}),
     },
   });
   // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.

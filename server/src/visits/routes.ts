@@ -389,13 +389,15 @@ const putPlanRoute = createRoute({
   },
 });
 
-export function visitRoutes(deps: { db: Db }) {
+export function visitRoutes(deps: { db: Db; mapTileUrl: string | null }) {
   return router()
     .openapi(routeRoute, async (c) => c.json(await getRoute(deps.db, c.get('auth'), c.req.valid('query')), 200))
     .openapi(reorderRouteRoute, async (c) =>
       c.json(await reorderRoute(deps.db, c.get('auth'), c.req.valid('json')), 200),
     )
-    .openapi(summaryRoute, async (c) => c.json(await daySummary(deps.db, c.get('auth'), c.req.valid('query')), 200))
+    .openapi(summaryRoute, async (c) =>
+      c.json(await daySummary(deps.db, c.get('auth'), c.req.valid('query'), deps.mapTileUrl), 200),
+    )
     .openapi(checkInRoute, async (c) => {
       const result = await checkIn(deps.db, c.get('auth'), c.req.valid('json'));
       c.header('Location', `/api/v1/visits/${result.body.id}`);

@@ -603,6 +603,7 @@ export function daySummary(
     page: number;
     pageSize: number;
   },
+  tileUrl: string | null,
 ): Promise<VisitSummary> {
   authorize(auth, 'visits.team');
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -657,6 +658,7 @@ export function daySummary(
       total: await reps.count(),
       data,
       longeMetros: input.longeMetros,
+      tileUrl,
     };
   });
 }

@@ -315,6 +315,8 @@ describe('visits', () => {
     const res = await supervisor('GET', '/visits/summary?longeMetros=300');
     expect(res.status).toBe(200);
     const summary = await body<VisitSummary>(res);
+    // No tile server configured: the screen lists the visits.
+    expect(summary.tileUrl).toBeNull();
     const mine = summary.items.find((x) => x.codVendedor === r1.codVendedor);
     expect(mine).toMatchObject({ planejados: 3, visitados: 3, cobertura: 1, comPedido: 1, longe: 1 });
     expect(mine?.semPedidoPorMotivo.reduce((n, m) => n + m.visitas, 0)).toBe((mine?.visitas ?? 0) - 1);
