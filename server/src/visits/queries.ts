@@ -203,18 +203,28 @@ export async function closeVisit(tx: Tx, idEmpresa: number, chave: string, close
 }
 
 /**
- * The representative's order for the client that a visit links: one received that day, not
- * rejected, not linked to another visit, the latest first.
+ * The representative's order for the client that a visit links: one received on the visit's
+ * day, or on the day the server received its check-in (a phone offline for days sends the
+ * order and the visit together, and orders keep no device time), not rejected, not linked to
+ * another visit, the latest first.
  */
-export function selectOrderOfVisit(tx: Tx, idEmpresa: number, codVendedor: number, idCliente: number, data: string) {
+export function selectOrderOfVisit(
+  tx: Tx,
+  idEmpresa: number,
+  codVendedor: number,
+  visit: { idCliente: number; data: string; entradaRecebidaEm: string },
+) {
   return tx
     .selectFrom('app.pedidos as p')
     .select('p.id')
     .where('p.id_empresa', '=', idEmpresa)
     .where('p.cod_vendedor', '=', codVendedor)
-    .where('p.id_cliente', '=', idCliente)
+    .where('p.id_cliente', '=', visit.idCliente)
     .where('p.situa', '<>', 4)
-    .where(sql<boolean>`(p.criado_em at time zone 'America/Sao_Paulo')::date = ${data}::date`)
+    .where(
+      sql<boolean>`(p.criado_em at time zone 'America/Sao_Paulo')::date
+                     in (${visit.data}::date, (${visit.entradaRecebidaEm}::timestamptz at time zone 'America/Sao_Paulo')::date)`,
+    )
     .where((eb) =>
       eb.not(
         eb.exists(

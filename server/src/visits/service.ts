@@ -248,7 +248,7 @@ export async function checkOut(db: Db, auth: AuthContext, chave: string, input: 
     if (new Date(input.em).getTime() < new Date(current.entradaEm).getTime()) {
       throw field('VALIDATION_FAILED', 'A saída não pode ser antes da chegada.', 'body.em');
     }
-    const order = await q.selectOrderOfVisit(tx, idEmpresa, codVendedor, current.idCliente, current.data);
+    const order = await q.selectOrderOfVisit(tx, idEmpresa, codVendedor, current);
     let idMotivo: number | null = null;
     if (!order) {
       idMotivo = input.idMotivo;

@@ -246,6 +246,15 @@ describe('visits', () => {
       numPedSar: order.numPedSar,
       idMotivo: null,
     });
+
+    // A phone offline for two days sends the visit and its order together: linked all the same.
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    const old = { idCliente: clients[5] as number, razaoSocial: 'y' };
+    const late = await body<Visit>(await checkIn(rep, old.idCliente, { em: twoDaysAgo.toISOString() }));
+    expect(late.data).toBe(businessDate(twoDaysAgo));
+    const sentLater = await anOrder(db.pool, r1, { client: old });
+    const linked = await checkOut(rep, late.id, { em: new Date(twoDaysAgo.getTime() + 600_000).toISOString() });
+    expect(await body<Visit>(linked)).toMatchObject({ estado: 'com_pedido', idPedido: sentLater.id });
   });
 
   it("builds the day's route from the ERP's visit days and the supervisor's plan, in the representative's order", async () => {
