@@ -395,11 +395,10 @@ export async function selectClient(tx: Tx, idEmpresa: number, idCliente: number)
   return clients(tx, idEmpresa).where('c.id_cliente', '=', idCliente).executeTakeFirst();
 }
 
-export async function selectPortfolio(tx: Tx, idEmpresa: number, codVendedor: number): Promise<PortfolioClient[]> {
-  return clients(tx, idEmpresa)
-    .where('c.cod_vendedor', '=', codVendedor)
-    .where('c.cadastro_ativo', '=', true)
-    .execute();
+/** The active clients of the representatives' portfolios. */
+export async function selectPortfolios(tx: Tx, idEmpresa: number, reps: number[]): Promise<PortfolioClient[]> {
+  if (reps.length === 0) return [];
+  return clients(tx, idEmpresa).where('c.cod_vendedor', 'in', reps).where('c.cadastro_ativo', '=', true).execute();
 }
 
 export async function selectClientsByIds(tx: Tx, idEmpresa: number, ids: number[]): Promise<PortfolioClient[]> {

@@ -361,16 +361,36 @@ interface DayFacts {
   ordered: Set<number>;
 }
 
-async function dayFacts(tx: Tx, idEmpresa: number, codVendedor: number, data: string): Promise<DayFacts> {
-  const portfolio = await q.selectPortfolio(tx, idEmpresa, codVendedor);
+/**
+ * What a day of each representative is made of: the portfolio with its visit days, the day's
+ * visits and the clients with an order that day. A few queries for all of them, whatever their
+ * number (the summary asks for a page of representatives at once).
+ */
+async function daysFacts(tx: Tx, idEmpresa: number, reps: number[], data: string): Promise<Map<number, DayFacts>> {
+  const facts = new Map<number, DayFacts>(
+    reps.map((r) => [r, { portfolio: [], plans: new Map(), visits: [], ordered: new Set() }]),
+  );
+  const portfolios = await q.selectPortfolios(tx, idEmpresa, reps);
   const plans = await plansOf(
     tx,
     idEmpresa,
-    portfolio.map((c) => c.id_cliente),
+    portfolios.map((c) => c.id_cliente),
   );
-  const visits = await visitsOf(tx, idEmpresa, await q.selectDayVisits(tx, idEmpresa, [codVendedor], data, null));
-  const ordered = new Set((await q.selectOrderedClients(tx, idEmpresa, [codVendedor], data)).map((o) => o.id_cliente));
-  return { portfolio, plans, visits, ordered };
+  for (const c of portfolios) {
+    const f = facts.get(c.cod_vendedor as number);
+    f?.portfolio.push(c);
+    f?.plans.set(c.id_cliente, plans.get(c.id_cliente) as VisitPlan);
+  }
+  for (const v of await visitsOf(tx, idEmpresa, await q.selectDayVisits(tx, idEmpresa, reps, data, null))) {
+    facts.get(v.codVendedor)?.visits.push(v);
+  }
+  for (const o of await q.selectOrderedClients(tx, idEmpresa, reps, data))
+    facts.get(o.cod_vendedor)?.ordered.add(o.id_cliente);
+  return facts;
+}
+
+async function dayFacts(tx: Tx, idEmpresa: number, codVendedor: number, data: string): Promise<DayFacts> {
+  return (await daysFacts(tx, idEmpresa, [codVendedor], data)).get(codVendedor) as DayFacts;
 }
 
 function stateOf(visits: Visit[], ordered: boolean, past: boolean): RouteClient['estado'] {
@@ -615,9 +635,15 @@ export function daySummary(
       offset: (input.page - 1) * input.pageSize,
     });
     const page = await reps.rows();
+    const all = await daysFacts(
+      tx,
+      auth.idEmpresa,
+      page.map((r) => r.cod_vendedor),
+      data,
+    );
     const items = [];
     for (const r of page) {
-      const facts = await dayFacts(tx, auth.idEmpresa, r.cod_vendedor, data);
+      const facts = all.get(r.cod_vendedor) as DayFacts;
       const due = new Set(
         facts.portfolio
           .filter((c) => visitDue(data, facts.plans.get(c.id_cliente)?.dias ?? []))
