@@ -11248,7 +11248,7 @@ export interface paths {
                                 clientesVisitados: number;
                                 /** @description Visits with an order */
                                 comPedido: number;
-                                /** @description Distinct clients with a non-rejected order that day (positivação) */
+                                /** @description Distinct clients with an order that day, Campo's not rejected or the ERP's not cancelled (positivação) */
                                 positivados: number;
                                 /** @description Visited clients with an order / clients visited; null without visits */
                                 positivacaoVisitas: number | null;

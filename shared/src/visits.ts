@@ -310,7 +310,11 @@ export const ZVisitRepSummary = z
     visitas: z.int().describe('Visits that day, route or not'),
     clientesVisitados: z.int().describe('Distinct clients visited'),
     comPedido: z.int().describe('Visits with an order'),
-    positivados: z.int().describe('Distinct clients with a non-rejected order that day (positivação)'),
+    positivados: z
+      .int()
+      .describe(
+        "Distinct clients with an order that day, Campo's not rejected or the ERP's not cancelled (positivação)",
+      ),
     positivacaoVisitas: z
       .number()
       .nullable()

@@ -517,7 +517,12 @@ export async function upsertRouteOrder(
     .execute();
 }
 
-/** Distinct clients with a non-rejected order of the representatives that day (positivation). */
+/**
+ * The clients with an order of the representatives that day: positivation as the dashboards
+ * count it (docs/dashboards.md, app.vw_positivacao_dia): Campo orders not rejected, by creation
+ * day, and ERP orders not cancelled (telesales, the counter), by emission day, leaving out the
+ * ERP copies of Campo orders.
+ */
 export async function selectOrderedClients(
   tx: Tx,
   idEmpresa: number,
@@ -525,15 +530,18 @@ export async function selectOrderedClients(
   data: string,
 ): Promise<{ cod_vendedor: number; id_cliente: number }[]> {
   if (reps.length === 0) return [];
-  return tx
-    .selectFrom('app.pedidos')
-    .select(['cod_vendedor', 'id_cliente'])
-    .distinct()
-    .where('id_empresa', '=', idEmpresa)
-    .where('cod_vendedor', 'in', reps)
-    .where('situa', '<>', 4)
-    .where(sql<boolean>`(criado_em at time zone 'America/Sao_Paulo')::date = ${data}::date`)
-    .execute();
+  const r = await sql<{ cod_vendedor: number; id_cliente: number }>`
+    select p.cod_vendedor, p.id_cliente
+      from app.pedidos p
+     where p.id_empresa = ${idEmpresa} and p.cod_vendedor = any(${reps}::integer[]) and p.situa <> 4
+       and (p.criado_em at time zone 'America/Sao_Paulo')::date = ${data}::date
+    union
+    select s.cod_vendedor, s.id_corrent
+      from app.vw_sitpedido s
+     where s.id_empresa = ${idEmpresa} and s.cod_vendedor = any(${reps}::integer[]) and s.situacao <> 'C'
+       and s.dt_emissao >= ${data}::date and s.dt_emissao < ${data}::date + 1
+       and not exists (select 1 from app.pedidos p where p.erp_id_pedido = s.id_pedido)`.execute(tx);
+  return r.rows;
 }
 
 // Positions -------------------------------------------------------------------------------------

@@ -100,6 +100,12 @@ describe('visits', () => {
     manager = await signedIn(app, db.pool, { login: 'ger@visitas.test', role: 'manager', idEmpresa: t1 });
     clients = await portfolio(r1);
     otherRepClient = (await portfolio(r2))[0] as number;
+    // The fixture's history ends now: its orders of today would decide the states below.
+    await db.pool.query(
+      `update public.pedidos_venda set dt_emissao = current_date - 1
+        where dt_emissao >= current_date and id_corrent = any($1)`,
+      [clients],
+    );
     // The route is set by the test: the ERP keeps today's visit day for the first two clients,
     // none for the others.
     await db.pool.query('delete from public.corrent_visitas where id_corrent = any($1)', [clients]);
@@ -327,6 +333,21 @@ describe('visits', () => {
     // No tile server configured: the screen lists the visits.
     expect(summary.tileUrl).toBeNull();
     const mine = summary.items.find((x) => x.codVendedor === r1.codVendedor);
+    // An order the ERP took by telephone today counts for positivation, as on the dashboards.
+    const e = clients[6] as number;
+    const before = await body<RouteDay>(await rep('GET', '/visits/route'));
+    expect(before.extras.find((x) => x.idCliente === e)?.estado).toBe('visitado_sem_pedido');
+    await db.pool.query(
+      `insert into public.pedidos_venda (id_empresa, num_pedido, id_corrent, cod_vendedor, dt_emissao, valor_total)
+       select c.id_empresa, (select max(num_pedido) + 1 from public.pedidos_venda), c.id_corrent, c.cod_vendedor,
+              now()::timestamp, 10
+         from public.corrent c where c.id_corrent = $1`,
+      [e],
+    );
+    const after = await body<RouteDay>(await rep('GET', '/visits/route'));
+    expect(after.extras.find((x) => x.idCliente === e)?.estado).toBe('visitado_com_pedido');
+    const again = await body<VisitSummary>(await supervisor('GET', '/visits/summary?longeMetros=300'));
+    expect(again.items.find((x) => x.codVendedor === r1.codVendedor)?.positivados).toBe((mine?.positivados ?? 0) + 1);
     expect(mine).toMatchObject({ planejados: 3, visitados: 3, cobertura: 1, comPedido: 1, longe: 1 });
     expect(mine?.semPedidoPorMotivo.reduce((n, m) => n + m.visitas, 0)).toBe((mine?.visitas ?? 0) - 1);
     expect(mine?.minutosEmVisita).toBeGreaterThan(0);
