@@ -11387,6 +11387,8 @@ export interface paths {
                     data?: string;
                     /** @description One representative */
                     codVendedor?: number;
+                    /** @description Only the visits farther than this many metres from their client (the far visits); those without a distance are left out */
+                    alemMetros?: number | null;
                 };
                 header?: never;
                 path?: never;

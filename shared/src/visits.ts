@@ -284,6 +284,15 @@ export const ZVisitPlanPut = z
 export const ZVisitListQuery = ZPageQuery.extend({
   data: ZIsoDate.optional().describe('The day; today when absent'),
   codVendedor: z.coerce.number().int().positive().max(2_147_483_647).optional().describe('One representative'),
+  alemMetros: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .optional()
+    .describe(
+      'Only the visits farther than this many metres from their client (the far visits); those without a distance are left out',
+    ),
 });
 
 export const ZVisitPage = pageOf(ZVisit, 'Visits of a day, by check-in time');

@@ -118,30 +118,39 @@ export function selectOpenVisit(tx: Tx, idEmpresa: number, codVendedor: number) 
     .executeTakeFirst();
 }
 
-/** The visits of some representatives (all when null) on a day, by check-in time, a page of them. */
+/** Which visits of a day a list asks for: some representatives (all when null), farther than some metres. */
+export interface DayFilter {
+  reps: number[] | null;
+  data: string;
+  /** Only visits farther than this from their client (their distance known). */
+  alemMetros?: number | undefined;
+}
+
+/** The visits of a day, by check-in time, a page of them (all when page is null). */
 export async function selectDayVisits(
   tx: Tx,
   idEmpresa: number,
-  reps: number[] | null,
-  data: string,
+  filter: DayFilter,
   page: { limit: number; offset: number } | null,
 ): Promise<VisitRow[]> {
-  if (reps !== null && reps.length === 0) return [];
-  let q = visits(tx, idEmpresa).where('v.data', '=', data);
-  if (reps !== null) q = q.where('v.cod_vendedor', 'in', reps);
+  if (filter.reps !== null && filter.reps.length === 0) return [];
+  let q = visits(tx, idEmpresa).where('v.data', '=', filter.data);
+  if (filter.reps !== null) q = q.where('v.cod_vendedor', 'in', filter.reps);
+  if (filter.alemMetros !== undefined) q = q.where('v.distancia_m', '>', filter.alemMetros);
   q = q.orderBy('v.entrada_em').orderBy('v.id');
   if (page) q = q.limit(page.limit).offset(page.offset);
   return (await q.execute()) as VisitRow[];
 }
 
-export async function countDayVisits(tx: Tx, idEmpresa: number, reps: number[] | null, data: string) {
-  if (reps !== null && reps.length === 0) return 0;
+export async function countDayVisits(tx: Tx, idEmpresa: number, filter: DayFilter) {
+  if (filter.reps !== null && filter.reps.length === 0) return 0;
   let q = tx
     .selectFrom('app.visitas')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('id_empresa', '=', idEmpresa)
-    .where('data', '=', data);
-  if (reps !== null) q = q.where('cod_vendedor', 'in', reps);
+    .where('data', '=', filter.data);
+  if (filter.reps !== null) q = q.where('cod_vendedor', 'in', filter.reps);
+  if (filter.alemMetros !== undefined) q = q.where('distancia_m', '>', filter.alemMetros);
   return Number((await q.executeTakeFirst())?.n ?? 0);
 }
 

@@ -381,7 +381,7 @@ async function daysFacts(tx: Tx, idEmpresa: number, reps: number[], data: string
     f?.portfolio.push(c);
     f?.plans.set(c.id_cliente, plans.get(c.id_cliente) as VisitPlan);
   }
-  for (const v of await visitsOf(tx, idEmpresa, await q.selectDayVisits(tx, idEmpresa, reps, data, null))) {
+  for (const v of await visitsOf(tx, idEmpresa, await q.selectDayVisits(tx, idEmpresa, { reps, data }, null))) {
     facts.get(v.codVendedor)?.visits.push(v);
   }
   for (const o of await q.selectOrderedClients(tx, idEmpresa, reps, data))
@@ -577,18 +577,27 @@ export function confirmPosition(db: Db, auth: AuthContext, chave: string): Promi
 export function listVisits(
   db: Db,
   auth: AuthContext,
-  input: { data?: string | undefined; codVendedor?: number | undefined; page: number; pageSize: number },
+  input: {
+    data?: string | undefined;
+    codVendedor?: number | undefined;
+    alemMetros?: number | undefined;
+    page: number;
+    pageSize: number;
+  },
 ) {
   return withScope(db, scopeOf(auth), async (tx) => {
-    const data = input.data ?? businessDate();
-    const reps = await repsInReach(tx, auth, input.codVendedor);
+    const filter = {
+      reps: await repsInReach(tx, auth, input.codVendedor),
+      data: input.data ?? businessDate(),
+      alemMetros: input.alemMetros,
+    };
     const offset = (input.page - 1) * input.pageSize;
-    const rows = await q.selectDayVisits(tx, auth.idEmpresa, reps, data, { limit: input.pageSize, offset });
+    const rows = await q.selectDayVisits(tx, auth.idEmpresa, filter, { limit: input.pageSize, offset });
     return {
       items: await visitsOf(tx, auth.idEmpresa, rows),
       page: input.page,
       pageSize: input.pageSize,
-      total: await q.countDayVisits(tx, auth.idEmpresa, reps, data),
+      total: await q.countDayVisits(tx, auth.idEmpresa, filter),
     };
   });
 }

@@ -356,6 +356,9 @@ describe('visits', () => {
     // Managers see every team; a supervisor only theirs.
     const all = await body<VisitSummary>(await manager('GET', '/visits/summary?pageSize=100'));
     expect(all.total).toBeGreaterThan(summary.total);
+    const far = await body<{ items: Visit[]; total: number }>(await supervisor('GET', '/visits?alemMetros=300'));
+    expect(far.total).toBe(mine?.longe);
+    expect(far.items.every((v) => (v.distanciaMetros ?? 0) > 300)).toBe(true);
     const list = await body<{ items: Visit[]; total: number }>(await supervisor('GET', '/visits?pageSize=2'));
     expect(list.items).toHaveLength(2);
     expect(list.total).toBe(mine?.visitas);
