@@ -13061,6 +13061,150 @@ export interface paths {
         };
         trace?: never;
     };
+    "/visit-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A representative's clients with their visit days (every role, within reach)
+         * @description The active clients of the portfolio, by name, each with its visit days and where they come from (erp, campo, nenhum): what a supervisor plans the route from. A representative gets their own; supervisors and managers name codVendedor in their reach (400 COD_VENDEDOR_REQUIRED without it, 404 out of reach).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                    /** @description Representative whose portfolio is listed (supervisors and managers; a representative gets their own) */
+                    codVendedor?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of clients */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Client */
+                                idCliente: number;
+                                /**
+                                 * @description erp: the ERP's visit days (not editable in Campo); campo: set by a supervisor; nenhum: none
+                                 * @enum {string}
+                                 */
+                                origem: "erp" | "campo" | "nenhum";
+                                /** @description The visit days */
+                                dias: {
+                                    /**
+                                     * Format: int32
+                                     * @description ISO weekday: 1 Monday to 7 Sunday
+                                     */
+                                    diaSemana: number;
+                                    /**
+                                     * Format: int32
+                                     * @description 1: every week; N: every N weeks from the week of dataBase
+                                     * @default 1
+                                     */
+                                    intervaloSemanas: number;
+                                    /**
+                                     * @description A day of a week the client is visited (needed when intervaloSemanas > 1)
+                                     * @default null
+                                     */
+                                    dataBase: string | null;
+                                }[];
+                                /** @description Trade name, else legal name */
+                                nome: string | null;
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "COD_VENDEDOR_REQUIRED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/visit-plans/{idCliente}": {
         parameters: {
             query?: never;

@@ -274,6 +274,21 @@ export const ZVisitPlan = z
   .describe("A client's visit days");
 export type VisitPlan = z.infer<typeof ZVisitPlan>;
 
+export const ZVisitPlanListQuery = ZPageQuery.extend({
+  codVendedor: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2_147_483_647)
+    .optional()
+    .describe('Representative whose portfolio is listed (supervisors and managers; a representative gets their own)'),
+});
+
+export const ZVisitPlanPage = pageOf(
+  ZVisitPlan.extend({ nome: z.string().nullable().describe('Trade name, else legal name') }),
+  "A representative's active clients, by name, each with its visit days",
+);
+
 export const ZVisitPlanPut = z
   .object({
     dias: z.array(ZVisitDay).max(7).describe('The visit days, one per weekday at most; empty clears the plan'),

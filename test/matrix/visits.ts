@@ -117,6 +117,13 @@ export const visitMatrixCases: MatrixCase[] = [
   },
   {
     method: 'GET',
+    route: '/visit-plans',
+    request: (ctx) => ({ path: `/visit-plans?codVendedor=${ctx.codVendedor}` }),
+    // Codes are per tenant, as for the route.
+    expect: everyone(200),
+  },
+  {
+    method: 'GET',
     route: '/visit-plans/{idCliente}',
     request: (ctx) => ({ path: `/visit-plans/${ctx.idCliente}` }),
     expect: inReach(200),

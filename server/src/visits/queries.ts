@@ -404,6 +404,27 @@ export async function selectClient(tx: Tx, idEmpresa: number, idCliente: number)
   return clients(tx, idEmpresa).where('c.id_cliente', '=', idCliente).executeTakeFirst();
 }
 
+/** A page of a representative's active clients, by name, and how many there are. */
+export async function selectPortfolioPage(
+  tx: Tx,
+  idEmpresa: number,
+  codVendedor: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: PortfolioClient[]; total: number }> {
+  const base = clients(tx, idEmpresa).where('c.cod_vendedor', '=', codVendedor).where('c.cadastro_ativo', '=', true);
+  const rows = await base
+    .orderBy(sql`coalesce(nullif(btrim(c.nome_fantasia), ''), c.razao_social)`)
+    .orderBy('c.id_cliente')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const count = await base
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirst();
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
 /** The active clients of the representatives' portfolios. */
 export async function selectPortfolios(tx: Tx, idEmpresa: number, reps: number[]): Promise<PortfolioClient[]> {
   if (reps.length === 0) return [];

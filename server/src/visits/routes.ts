@@ -15,6 +15,8 @@ import {
   ZVisitListQuery,
   ZVisitPage,
   ZVisitPlan,
+  ZVisitPlanListQuery,
+  ZVisitPlanPage,
   ZVisitPlanPut,
   ZVisitReason,
   ZVisitReasonCreate,
@@ -42,6 +44,7 @@ import {
   getPlan,
   getRoute,
   getVisit,
+  listPlans,
   listReasons,
   listVisits,
   putPhoto,
@@ -353,6 +356,23 @@ const patchReasonRoute = createRoute({
   },
 });
 
+const listPlansRoute = createRoute({
+  method: 'get',
+  path: '/visit-plans',
+  tags: ['visits'],
+  summary: "A representative's clients with their visit days (every role, within reach)",
+  description:
+    'The active clients of the portfolio, by name, each with its visit days and where they come from (erp, campo, nenhum): what a supervisor plans the route from. A representative gets their own; supervisors and managers name codVendedor in their reach (400 COD_VENDEDOR_REQUIRED without it, 404 out of reach).',
+  security: bearer,
+  request: { query: ZVisitPlanListQuery },
+  responses: {
+    200: json(ZVisitPlanPage, 'A page of clients'),
+    400: badRequest('COD_VENDEDOR_REQUIRED'),
+    401: errorResponses[401],
+    404: errorResponses[404],
+  },
+});
+
 const getPlanRoute = createRoute({
   method: 'get',
   path: '/visit-plans/{idCliente}',
@@ -435,6 +455,7 @@ export function visitRoutes(deps: { db: Db; mapTileUrl: string | null }) {
     .openapi(patchReasonRoute, async (c) =>
       c.json(await updateReason(deps.db, c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
     )
+    .openapi(listPlansRoute, async (c) => c.json(await listPlans(deps.db, c.get('auth'), c.req.valid('query')), 200))
     .openapi(getPlanRoute, async (c) =>
       c.json(await getPlan(deps.db, c.get('auth'), c.req.valid('param').idCliente), 200),
     )

@@ -492,6 +492,32 @@ async function clientInReach(tx: Tx, auth: AuthContext, idCliente: number): Prom
   return client;
 }
 
+/** A representative's portfolio with each client's visit days: what the supervisor plans from. */
+export function listPlans(
+  db: Db,
+  auth: AuthContext,
+  input: { codVendedor?: number | undefined; page: number; pageSize: number },
+) {
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const codVendedor = await repInReach(tx, auth, input.codVendedor);
+    const { rows, total } = await q.selectPortfolioPage(tx, auth.idEmpresa, codVendedor, {
+      limit: input.pageSize,
+      offset: (input.page - 1) * input.pageSize,
+    });
+    const plans = await plansOf(
+      tx,
+      auth.idEmpresa,
+      rows.map((c) => c.id_cliente),
+    );
+    return {
+      items: rows.map((c) => ({ ...(plans.get(c.id_cliente) as VisitPlan), nome: c.nome })),
+      page: input.page,
+      pageSize: input.pageSize,
+      total,
+    };
+  });
+}
+
 export function getPlan(db: Db, auth: AuthContext, idCliente: number): Promise<VisitPlan> {
   return withScope(db, scopeOf(auth), async (tx) => {
     await clientInReach(tx, auth, idCliente);

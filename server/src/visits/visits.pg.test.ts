@@ -276,6 +276,13 @@ describe('visits', () => {
     const planned = await supervisor('PUT', `/visit-plans/${d}`, { dias: [{ diaSemana: isoWeekday(today) }] });
     expect(await body<VisitPlan>(planned)).toMatchObject({ origem: 'campo', dias: [{ diaSemana: isoWeekday(today) }] });
     expect(await body<VisitPlan>(await rep('GET', `/visit-plans/${a}`))).toMatchObject({ origem: 'erp' });
+    const plans = await body<{ items: (VisitPlan & { nome: string | null })[]; total: number }>(
+      await supervisor('GET', `/visit-plans?codVendedor=${r1.codVendedor}&pageSize=100`),
+    );
+    expect(plans.total).toBe(clients.length);
+    const origin = (id: number) => plans.items.find((p) => p.idCliente === id)?.origem;
+    expect([origin(a), origin(d), origin(c)]).toEqual(['erp', 'campo', 'nenhum']);
+    expect((await otherSupervisor('GET', `/visit-plans?codVendedor=${r1.codVendedor}`)).status).toBe(404);
 
     const route = await body<RouteDay>(await rep('GET', '/visits/route'));
     const ids = route.clientes.map((x) => x.idCliente);
