@@ -12653,6 +12653,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/visit-positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clients’ positions proposed by a first check-in, to confirm (supervisor, manager)
+         * @description For clients whose ERP keeps no coordinates: the first check-in with a position proposed one; POST /visits/{visita}/confirm-position takes it. A supervisor sees their team’s clients; codVendedor narrows to one representative in reach.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                    /** @description One representative */
+                    codVendedor?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of proposals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Client */
+                                idCliente: number;
+                                /** @description Trade name, else legal name */
+                                nome: string | null;
+                                /** @description Representative whose portfolio holds the client */
+                                codVendedor: number | null;
+                                /** @description The visit whose check-in proposed it (POST /visits/{id}/confirm-position) */
+                                visita: string | null;
+                                /** @description The proposed position, with its accuracy */
+                                posicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                };
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/visit-reasons": {
         parameters: {
             query?: never;

@@ -289,6 +289,26 @@ export const ZVisitPlanPage = pageOf(
   "A representative's active clients, by name, each with its visit days",
 );
 
+export const ZPositionProposalQuery = ZPageQuery.extend({
+  codVendedor: z.coerce.number().int().positive().max(2_147_483_647).optional().describe('One representative'),
+});
+
+export const ZPositionProposalPage = pageOf(
+  z
+    .object({
+      idCliente: z.int().describe('Client'),
+      nome: z.string().nullable().describe('Trade name, else legal name'),
+      codVendedor: z.int().nullable().describe('Representative whose portfolio holds the client'),
+      visita: z
+        .string()
+        .nullable()
+        .describe('The visit whose check-in proposed it (POST /visits/{id}/confirm-position)'),
+      posicao: ZPosition.describe('The proposed position, with its accuracy'),
+    })
+    .describe("A client's position proposed by a first check-in, waiting for confirmation"),
+  'Positions waiting for a supervisor, by client name',
+);
+
 export const ZVisitPlanPut = z
   .object({
     dias: z.array(ZVisitDay).max(7).describe('The visit days, one per weekday at most; empty clears the plan'),

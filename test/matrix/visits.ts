@@ -99,6 +99,12 @@ export const visitMatrixCases: MatrixCase[] = [
   },
   {
     method: 'GET',
+    route: '/visit-positions',
+    request: () => ({ path: '/visit-positions' }),
+    expect: only(['supervisor', 'manager'], 200),
+  },
+  {
+    method: 'GET',
     route: '/visit-reasons',
     request: () => ({ path: '/visit-reasons' }),
     expect: everyone(200),

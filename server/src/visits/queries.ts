@@ -602,6 +602,41 @@ export function selectConfirmedPositions(tx: Tx, idEmpresa: number, ids: number[
     .execute();
 }
 
+/** Positions proposed by a first check-in and not confirmed, of some representatives' clients (all when null). */
+export async function selectProposals(
+  tx: Tx,
+  idEmpresa: number,
+  reps: number[] | null,
+  page: { limit: number; offset: number },
+) {
+  if (reps !== null && reps.length === 0) return { rows: [], total: 0 };
+  let base = tx
+    .selectFrom('app.clientes_posicao as p')
+    .innerJoin('app.vw_clientes as c', (j) =>
+      j.onRef('c.id_cliente', '=', 'p.id_cliente').onRef('c.id_empresa', '=', 'p.id_empresa'),
+    )
+    .where('p.id_empresa', '=', idEmpresa)
+    .where('p.confirmada', '=', false);
+  if (reps !== null) base = base.where('c.cod_vendedor', 'in', reps);
+  const rows = await base
+    .select([
+      'p.id_cliente',
+      sql<string | null>`coalesce(nullif(btrim(c.nome_fantasia), ''), c.razao_social)`.as('nome'),
+      'c.cod_vendedor',
+      'p.chave_visita',
+      'p.latitude',
+      'p.longitude',
+      'p.precisao_m',
+    ])
+    .orderBy(sql`coalesce(nullif(btrim(c.nome_fantasia), ''), c.razao_social)`)
+    .orderBy('p.id_cliente')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const count = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
 /** Proposes a client's position from a first check-in with one; an existing row is kept. */
 export async function proposePosition(
   tx: Tx,

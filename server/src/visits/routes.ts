@@ -8,6 +8,8 @@ import {
   VISIT_PHOTO_UPLOAD_CONTENT_TYPES,
   ZCheckIn,
   ZCheckOut,
+  ZPositionProposalPage,
+  ZPositionProposalQuery,
   ZRouteDay,
   ZRouteOrder,
   ZRouteQuery,
@@ -45,6 +47,7 @@ import {
   getRoute,
   getVisit,
   listPlans,
+  listProposals,
   listReasons,
   listVisits,
   putPhoto,
@@ -305,6 +308,25 @@ const confirmPositionRoute = createRoute({
   },
 });
 
+const proposalsRoute = createRoute({
+  method: 'get',
+  path: '/visit-positions',
+  tags: ['visits'],
+  summary: 'Clients’ positions proposed by a first check-in, to confirm (supervisor, manager)',
+  description:
+    'For clients whose ERP keeps no coordinates: the first check-in with a position proposed one; POST /visits/{visita}/confirm-position takes it. A supervisor sees their team’s clients; codVendedor narrows to one representative in reach.',
+  security: bearer,
+  middleware: [permit('visits.plan')] as const,
+  request: { query: ZPositionProposalQuery },
+  responses: {
+    200: json(ZPositionProposalPage, 'A page of proposals'),
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: errorResponses[403],
+    404: errorResponses[404],
+  },
+});
+
 const reasonsRoute = createRoute({
   method: 'get',
   path: '/visit-reasons',
@@ -447,6 +469,9 @@ export function visitRoutes(deps: { db: Db; mapTileUrl: string | null }) {
     })
     .openapi(confirmPositionRoute, async (c) =>
       c.json(await confirmPosition(deps.db, c.get('auth'), c.req.valid('param').id), 200),
+    )
+    .openapi(proposalsRoute, async (c) =>
+      c.json(await listProposals(deps.db, c.get('auth'), c.req.valid('query')), 200),
     )
     .openapi(reasonsRoute, async (c) => c.json(await listReasons(deps.db, c.get('auth')), 200))
     .openapi(createReasonRoute, async (c) =>

@@ -556,6 +556,34 @@ export function putPlan(db: Db, auth: AuthContext, idCliente: number, dias: Visi
   });
 }
 
+/** The positions first check-ins proposed, waiting for the caller to confirm them. */
+export function listProposals(
+  db: Db,
+  auth: AuthContext,
+  input: { codVendedor?: number | undefined; page: number; pageSize: number },
+) {
+  authorize(auth, 'visits.plan');
+  return withScope(db, scopeOf(auth), async (tx) => {
+    const reps = await repsInReach(tx, auth, input.codVendedor);
+    const { rows, total } = await q.selectProposals(tx, auth.idEmpresa, reps, {
+      limit: input.pageSize,
+      offset: (input.page - 1) * input.pageSize,
+    });
+    return {
+      items: rows.map((r) => ({
+        idCliente: r.id_cliente,
+        nome: r.nome,
+        codVendedor: r.cod_vendedor,
+        visita: r.chave_visita,
+        posicao: { latitude: r.latitude, longitude: r.longitude, precisao: r.precisao_m },
+      })),
+      page: input.page,
+      pageSize: input.pageSize,
+      total,
+    };
+  });
+}
+
 /**
  * Takes a visit's check-in position as its client's position (the first check-in proposes it;
  * a supervisor or manager confirms it), and measures the client's visits that had no distance.

@@ -323,8 +323,15 @@ describe('visits', () => {
     expect(first.distanciaMetros).toBeNull();
     await checkOut(rep, first.id, { idMotivo: (await reason('preco')).id });
     expect((await rep('POST', `/visits/${first.id}/confirm-position`)).status).toBe(403);
+    const proposals = await body<{ items: { idCliente: number; visita: string | null }[] }>(
+      await supervisor('GET', '/visit-positions'),
+    );
+    expect(proposals.items).toContainEqual(expect.objectContaining({ idCliente: e, visita: first.id }));
+    expect((await body<{ total: number }>(await otherSupervisor('GET', '/visit-positions'))).total).toBe(0);
     const confirmed = await body<Visit>(await supervisor('POST', `/visits/${first.id}/confirm-position`));
     expect(confirmed.distanciaMetros).toBe(0);
+    const left = await body<{ items: { idCliente: number }[] }>(await supervisor('GET', '/visit-positions'));
+    expect(left.items.map((p) => p.idCliente)).not.toContain(e);
     const second = await body<Visit>(await checkIn(rep, e, { posicao: north(shop, 100) }));
     expect(second.distanciaMetros).toBeGreaterThanOrEqual(98);
     await checkOut(rep, second.id, { idMotivo: (await reason('preco')).id });
