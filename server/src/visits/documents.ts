@@ -101,7 +101,9 @@ export function visitSyncDoc(v: Visit): SyncDoc {
 export const syncWindowStart = (now = new Date()) => addDays(businessDate(now), -VISITS_SYNC_DAYS);
 
 export async function loadVisitDocs(tx: Tx, idEmpresa: number, chaves: string[] | null): Promise<SyncDoc[]> {
-  const rows = await q.selectRecentVisits(tx, idEmpresa, syncWindowStart(), chaves);
+  // The window bounds what a device downloads; a visit named by its key (one just written, or
+  // pushed by a phone offline for longer) is built whatever its day, and leaves at the next refresh.
+  const rows = await q.selectRecentVisits(tx, idEmpresa, chaves === null ? syncWindowStart() : '1900-01-01', chaves);
   const visits = await visitsOf(tx, idEmpresa, rows);
   // A check-out the server could not take stays on the visit, with its reason (changelog/refusals.ts).
   const refused = await refusalsOf(

@@ -404,6 +404,18 @@ describe('visits', () => {
       1,
     );
 
+    // A phone offline for longer than the pulled window still closes its visit.
+    const longAgo = Date.now() - 45 * 86_400_000;
+    const stale = {
+      ...doc,
+      id: randomUUID(),
+      entradaEm: new Date(longAgo).toISOString(),
+      saidaEm: new Date(longAgo + 600_000).toISOString(),
+    };
+    await rep('POST', '/sync/visitas/push', [{ assumedMasterState: null, newDocumentState: stale }]);
+    const staleRow = await db.pool.query('select saida_em from app.visitas where chave = $1', [stale.id]);
+    expect(staleRow.rows[0]?.saida_em).not.toBeNull();
+
     const foreign = { ...doc, id: randomUUID(), idCliente: otherRepClient };
     const refused = await rep('POST', '/sync/visitas/push', [{ assumedMasterState: null, newDocumentState: foreign }]);
     const [answer] = await body<SyncVisit[]>(refused);
