@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../server/src/db/kysely.ts';
 import { documentedCodes } from '../server/src/http/openapi.ts';
 import { addUser } from '../server/src/users/service.ts';
+import { png } from './fixtures/images.ts';
 import { MATRIX_CASES } from './matrix/cases.ts';
 import { orderBody } from './matrix/orders.ts';
 import type { MatrixCaller, MatrixContext } from './matrix/types.ts';
@@ -15,6 +16,69 @@ import { useTestDatabase } from './support/pg.ts';
 import { apiAs, logInAs } from './support/session.ts';
 
 const db = useTestDatabase();
+
+/** The representative caller's visits, through the API (test/matrix/types.ts). */
+function matrixVisits(
+  app: ReturnType<typeof testApp>,
+  asRep: () => ReturnType<typeof apiAs>,
+  token: string,
+  idCliente: number,
+): MatrixContext['visits'] {
+  const json = async <T>(res: Response): Promise<T> => {
+    if (res.status >= 300) throw new Error(`matrix visits: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const reason = async () =>
+    (await json<{ items: { id: number }[] }>(await asRep()('GET', '/visit-reasons'))).items[0]?.id ?? 0;
+  const at = { latitude: -23.55, longitude: -46.63, precisao: 10 };
+  const open = async () => {
+    const res = await asRep()('POST', '/visits', {
+      id: randomUUID(),
+      idCliente,
+      em: new Date().toISOString(),
+      posicao: at,
+    });
+    if (res.status === 409) return ((await res.json()) as { visitaAberta: string }).visitaAberta;
+    return (await json<{ id: string }>(res)).id;
+  };
+  const close = async (id: string) => {
+    await json(
+      await asRep()('POST', `/visits/${id}/checkout`, { em: new Date().toISOString(), idMotivo: await reason() }),
+    );
+  };
+  return {
+    open,
+    none: async () => {
+      const res = await asRep()('POST', '/visits', {
+        id: randomUUID(),
+        idCliente,
+        em: new Date().toISOString(),
+        posicao: null,
+      });
+      const id =
+        res.status === 409
+          ? ((await res.json()) as { visitaAberta: string }).visitaAberta
+          : ((await res.json()) as { id: string }).id;
+      await close(id);
+    },
+    closed: async () => {
+      const id = await open();
+      const res = await app.request(`/api/v1/visits/${id}/photo`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png' },
+        body: png(2, 2),
+      });
+      if (res.status !== 204) throw new Error(`matrix visit photo: ${res.status}`);
+      await close(id);
+      return id;
+    },
+    reason,
+    planClient: async () => {
+      await db.pool.query('delete from public.corrent_visitas where id_corrent = $1', [idCliente]);
+      return idCliente;
+    },
+  };
+}
 const PASSWORD = 'matrix-password-1';
 const callers: MatrixCaller[] = ['anonymous', 'representative', 'supervisor', 'manager', 'admin', 'otherTenant'];
 
@@ -112,7 +176,9 @@ describe('route matrix: every route × every role, and another tenant', () => {
             password: PASSWORD,
           })
         ).id,
+      visits: undefined as unknown as MatrixContext['visits'],
     };
+    ctx.visits = matrixVisits(app, asRep, tokens.get('representative') ?? '', ctx.idCliente);
     ctx.idProdutoPedido = await pick(
       `select p.id_produto from app.vw_produtos p
          join app.vw_precos pr on pr.id_produto = p.id_produto and pr.id_empresa = p.id_empresa

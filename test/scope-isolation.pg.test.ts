@@ -10,6 +10,7 @@ import type { Session } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../server/src/db/kysely.ts';
 import { addUser } from '../server/src/users/service.ts';
+import { png } from './fixtures/images.ts';
 import { testApp } from './support/app.ts';
 import { orderableClient, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
@@ -30,7 +31,14 @@ describe('objects of another scope, for every documented route with an object id
   const secrets: string[] = [];
 
   const call = async (who: string, method: string, path: string, body?: unknown) =>
-    apiAs(app, who)(method, path, body, { 'idempotency-key': randomUUID() });
+    // An upload's body is the file itself (a visit's photo), not JSON.
+    method === 'PUT' && path.endsWith('/photo')
+      ? app.request(`/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${who}`, 'content-type': 'image/png' },
+          body: png(2, 2),
+        })
+      : apiAs(app, who)(method, path, body, { 'idempotency-key': randomUUID() });
 
   const login = async (u: {
     login: string;
@@ -54,7 +62,11 @@ describe('objects of another scope, for every documented route with an object id
     return (await res.json()) as Session;
   };
 
-  /** An order, a ticket about it and a funnel card of a representative; their ids. */
+  /** A reason of the visits' list of the caller's tenant; its id. */
+  const reasonOf = async (token: string) =>
+    ((await (await call(token, 'GET', '/visit-reasons')).json()) as { items: { id: number }[] }).items[0]?.id as number;
+
+  /** An order, a ticket about it, a funnel card and a visit (with its photo) of a representative; their ids. */
   async function objectsOf(token: string, rep: { idEmpresa: number; codVendedor: number }) {
     const c = await orderableClient(db.pool, rep);
     const order = await call(token, 'POST', '/orders', {
@@ -72,8 +84,24 @@ describe('objects of another scope, for every documented route with an object id
     const cardId = randomUUID();
     const card = await call(token, 'POST', '/funil', { id: cardId, nomeProspect: 'Prospect secreto' });
     expect(card.status, await card.clone().text()).toBe(201);
+    const visitId = randomUUID();
+    const visit = await call(token, 'POST', '/visits', {
+      id: visitId,
+      idCliente: c.idCliente,
+      em: new Date().toISOString(),
+      posicao: { latitude: -8.05, longitude: -34.9, precisao: 5 },
+    });
+    expect(visit.status, await visit.clone().text()).toBe(201);
+    const photo = await call(token, 'PUT', `/visits/${visitId}/photo`);
+    expect(photo.status, await photo.clone().text()).toBe(204);
     secrets.push(o.nomeCliente);
-    return { client: c.idCliente, order: o.id, ticket: ((await ticket.json()) as { id: number }).id, card: cardId };
+    return {
+      client: c.idCliente,
+      order: o.id,
+      ticket: ((await ticket.json()) as { id: number }).id,
+      card: cardId,
+      visit: visitId,
+    };
   }
 
   beforeAll(async () => {
@@ -120,8 +148,16 @@ describe('objects of another scope, for every documented route with an object id
       politicas: [((await rule.json()) as { items: { id: number }[] }).items[0]?.id as number],
       usuarios: [adminC.user.id],
       catalog: [product.rows[0].id_produto],
+      visits: [ofC.visit],
+      'visit-reasons': [await reasonOf(tokens.managerC)],
     });
-    Object.assign(otherRep, { orders: [ofB.order], clients: [ofB.client], chamados: [ofB.ticket], funil: [ofB.card] });
+    Object.assign(otherRep, {
+      orders: [ofB.order],
+      clients: [ofB.client],
+      chamados: [ofB.ticket],
+      funil: [ofB.card],
+      visits: [ofB.visit],
+    });
     secrets.push('Segredo do chamado', 'Prospect secreto', 'Regra secreta');
   });
 
@@ -134,6 +170,7 @@ describe('objects of another scope, for every documented route with an object id
     if (path.endsWith('/ativo')) return { active: false };
     if (path.endsWith('/senha')) return { password: 'outra-senha-longa-1' };
     if (path === '/funil/{id}') return { valor: 1 };
+    if (path === '/visits/{id}/checkout') return { em: new Date(Date.now() + 60_000).toISOString(), idMotivo: 1 };
     if (path === '/politicas/regras/{id}')
       return { descricao: 'Mudada', percent: 1, vigenciaInicio: '2020-01-01', vigenciaFim: '2999-12-31' };
     return {};
@@ -145,7 +182,8 @@ describe('objects of another scope, for every documented route with an object id
          select count(*) as n from app.pedidos where situa = 1 union all select count(*) from app.chamados where status = 'aberto'
          union all select count(*) from app.chamado_mensagens union all select count(*) from app.oportunidades
          union all select count(*) from app.regras_desconto union all select count(*) from app.usuarios where ativo
-         union all select count(*) from app.limites_credito) t`,
+         union all select count(*) from app.limites_credito union all select count(*) from app.visitas where saida_em is null
+         union all select count(*) from app.visita_fotos union all select count(*) from app.visita_motivos where ativo) t`,
     );
     return rows[0]?.n;
   };

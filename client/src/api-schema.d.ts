@@ -3830,6 +3830,15 @@ export interface paths {
                                     /** @description Keys gone from the ERP (now tombstones) */
                                     deleted: number;
                                 };
+                                /** @description What a refresh of one collection changed in the change log */
+                                visitas: {
+                                    /** @description Keys new to the change log */
+                                    inserted: number;
+                                    /** @description Keys whose document changed */
+                                    updated: number;
+                                    /** @description Keys gone from the ERP (now tombstones) */
+                                    deleted: number;
+                                };
                             };
                         };
                     };
@@ -11072,6 +11081,2830 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/visits/route": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A representative's route of a day (every role, within reach)
+         * @description The clients of the portfolio due that day (their visit days: the ERP's, else Campo's plan), in the representative's order, each with its state, and the clients visited outside the route. A representative gets their own; supervisors and managers name codVendedor in their reach (400 COD_VENDEDOR_REQUIRED without it, 404 out of reach). resumo gives the Início's line: "roteiro de hoje: 5 de 8 visitados, 3 com pedido".
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The day; today (São Paulo) when absent */
+                    data?: string;
+                    /** @description Representative (supervisors and managers; a representative gets their own) */
+                    codVendedor?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The route */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The day */
+                            data: string;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description The clients due that day, in the representative's order (at most 200) */
+                            clientes: {
+                                /** @description Client */
+                                idCliente: number;
+                                /** @description Trade name, else legal name */
+                                nome: string | null;
+                                /** @description City */
+                                cidade: string | null;
+                                /** @description Street and number */
+                                endereco: string | null;
+                                /**
+                                 * @description a_visitar: due today, not visited yet; em_visita: checked in now; visitado_com_pedido / visitado_sem_pedido: visited, with or without an order that day; nao_visitado: due on a past day and never visited
+                                 * @enum {string}
+                                 */
+                                estado: "a_visitar" | "visitado_com_pedido" | "visitado_sem_pedido" | "nao_visitado" | "em_visita";
+                                /** @description The client's known position (ERP, or a confirmed check-in); null when unknown */
+                                posicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                } | null;
+                                /** @description Ids of the visits to the client that day */
+                                visitas: string[];
+                            }[];
+                            /** @description Clients visited that day outside the route */
+                            extras: {
+                                /** @description Client */
+                                idCliente: number;
+                                /** @description Trade name, else legal name */
+                                nome: string | null;
+                                /** @description City */
+                                cidade: string | null;
+                                /** @description Street and number */
+                                endereco: string | null;
+                                /**
+                                 * @description a_visitar: due today, not visited yet; em_visita: checked in now; visitado_com_pedido / visitado_sem_pedido: visited, with or without an order that day; nao_visitado: due on a past day and never visited
+                                 * @enum {string}
+                                 */
+                                estado: "a_visitar" | "visitado_com_pedido" | "visitado_sem_pedido" | "nao_visitado" | "em_visita";
+                                /** @description The client's known position (ERP, or a confirmed check-in); null when unknown */
+                                posicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                } | null;
+                                /** @description Ids of the visits to the client that day */
+                                visitas: string[];
+                            }[];
+                            /** @description "roteiro de hoje: 5 de 8 visitados, 3 com pedido" */
+                            resumo: {
+                                /** @description Clients on the route */
+                                planejados: number;
+                                /** @description Of them, visited */
+                                visitados: number;
+                                /** @description Of them, with an order that day */
+                                comPedido: number;
+                                /** @description Clients visited outside the route */
+                                extras: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "COD_VENDEDOR_REQUIRED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visits/route/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the day's route (representative)
+         * @description The clients in the order the representative means to visit them; the route’s clients not named follow in the default order (by name), and ids not on the route are ignored.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The day; today when absent */
+                        data?: string;
+                        /** @description Client ids in the order the representative means to visit them; the others follow */
+                        clientes: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The route in its new order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The day */
+                            data: string;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description The clients due that day, in the representative's order (at most 200) */
+                            clientes: {
+                                /** @description Client */
+                                idCliente: number;
+                                /** @description Trade name, else legal name */
+                                nome: string | null;
+                                /** @description City */
+                                cidade: string | null;
+                                /** @description Street and number */
+                                endereco: string | null;
+                                /**
+                                 * @description a_visitar: due today, not visited yet; em_visita: checked in now; visitado_com_pedido / visitado_sem_pedido: visited, with or without an order that day; nao_visitado: due on a past day and never visited
+                                 * @enum {string}
+                                 */
+                                estado: "a_visitar" | "visitado_com_pedido" | "visitado_sem_pedido" | "nao_visitado" | "em_visita";
+                                /** @description The client's known position (ERP, or a confirmed check-in); null when unknown */
+                                posicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                } | null;
+                                /** @description Ids of the visits to the client that day */
+                                visitas: string[];
+                            }[];
+                            /** @description Clients visited that day outside the route */
+                            extras: {
+                                /** @description Client */
+                                idCliente: number;
+                                /** @description Trade name, else legal name */
+                                nome: string | null;
+                                /** @description City */
+                                cidade: string | null;
+                                /** @description Street and number */
+                                endereco: string | null;
+                                /**
+                                 * @description a_visitar: due today, not visited yet; em_visita: checked in now; visitado_com_pedido / visitado_sem_pedido: visited, with or without an order that day; nao_visitado: due on a past day and never visited
+                                 * @enum {string}
+                                 */
+                                estado: "a_visitar" | "visitado_com_pedido" | "visitado_sem_pedido" | "nao_visitado" | "em_visita";
+                                /** @description The client's known position (ERP, or a confirmed check-in); null when unknown */
+                                posicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                } | null;
+                                /** @description Ids of the visits to the client that day */
+                                visitas: string[];
+                            }[];
+                            /** @description "roteiro de hoje: 5 de 8 visitados, 3 com pedido" */
+                            resumo: {
+                                /** @description Clients on the route */
+                                planejados: number;
+                                /** @description Of them, visited */
+                                visitados: number;
+                                /** @description Of them, with an order that day */
+                                comPedido: number;
+                                /** @description Clients visited outside the route */
+                                extras: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visits/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The representatives' day in the field (supervisor, manager, admin)
+         * @description Per representative, by name: route coverage (visited / planned), visits, positivation against visits (visited clients with an order / clients visited), visits without an order by reason, minutes in visits, visits without position and visits farther than longeMetros from their client. A supervisor gets their team; managers and admins the tenant or one team (codSupervisor).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                    /** @description The day; today when absent */
+                    data?: string;
+                    /** @description One team (managers) */
+                    codSupervisor?: number;
+                    /** @description A visit farther than this from its client is far (default 300 m) */
+                    longeMetros?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the representatives' day */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Representative */
+                                codVendedor: number;
+                                /** @description The representative's name */
+                                nome: string | null;
+                                /** @description Clients on the route that day */
+                                planejados: number;
+                                /** @description Of them, visited */
+                                visitados: number;
+                                /** @description visitados / planejados, 0 to 1; null without a route */
+                                cobertura: number | null;
+                                /** @description Visits that day, route or not */
+                                visitas: number;
+                                /** @description Distinct clients visited */
+                                clientesVisitados: number;
+                                /** @description Visits with an order */
+                                comPedido: number;
+                                /** @description Distinct clients with an order that day, Campo's not rejected or the ERP's not cancelled (positivação) */
+                                positivados: number;
+                                /** @description Visited clients with an order / clients visited; null without visits */
+                                positivacaoVisitas: number | null;
+                                /** @description Visits closed without an order, by reason */
+                                semPedidoPorMotivo: {
+                                    /** @description Reason; null for visits closed without one */
+                                    idMotivo: number | null;
+                                    /** @description The reason's text */
+                                    motivo: string | null;
+                                    /** @description Visits */
+                                    visitas: number;
+                                }[];
+                                /** @description Minutes between check-in and check-out, summed over closed visits */
+                                minutosEmVisita: number;
+                                /** @description Visits checked in without location */
+                                semPosicao: number;
+                                /** @description Visits farther than longeMetros from their client */
+                                longe: number;
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                            /** @description The day */
+                            data: string;
+                            /** @description The threshold used for far visits */
+                            longeMetros: number;
+                            /** @description The map tiles' URL template ({z}/{x}/{y}) the operator configured (MAP_TILE_URL); null: show the visits as a list by time */
+                            tileUrl: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The visits of a day (within reach)
+         * @description By check-in time. A representative sees their own; a supervisor their team; managers and admins the tenant; codVendedor narrows to one representative in reach (404 otherwise).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                    /** @description The day; today when absent */
+                    data?: string;
+                    /** @description One representative */
+                    codVendedor?: number;
+                    /** @description Only the visits farther than this many metres from their client (the far visits); those without a distance are left out */
+                    alemMetros?: number | null;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of visits */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description The visit id the device made */
+                                id: string;
+                                /** @description Representative */
+                                codVendedor: number;
+                                /** @description Client */
+                                idCliente: number;
+                                /** @description The client's trade name, else legal name */
+                                nomeCliente: string | null;
+                                /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+                                data: string;
+                                /**
+                                 * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+                                 * @enum {string}
+                                 */
+                                estado: "aberta" | "com_pedido" | "sem_pedido";
+                                /** @description Check-in, device clock (ISO 8601) */
+                                entradaEm: string;
+                                /** @description When the server received the check-in */
+                                entradaRecebidaEm: string;
+                                /** @description Check-out, device clock; null while open */
+                                saidaEm: string | null;
+                                /** @description When the server received the check-out */
+                                saidaRecebidaEm: string | null;
+                                /** @description Where the check-in was made; null without location */
+                                posicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                } | null;
+                                /** @description Where the check-out was made; null without location */
+                                saidaPosicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                } | null;
+                                /** @description Metres from the check-in to the client's known position; null when either is unknown */
+                                distanciaMetros: number | null;
+                                /** @description Minutes between check-in and check-out (device clock); null while open */
+                                minutos: number | null;
+                                /** @description The client was on the representative's route of that day */
+                                noRoteiro: boolean;
+                                /** @description The order placed during the visit */
+                                idPedido: number | null;
+                                /** @description That order's Campo number */
+                                numPedSar: number | null;
+                                /** @description Why nothing was sold */
+                                idMotivo: number | null;
+                                /** @description The reason's text */
+                                motivo: string | null;
+                                /** @description The note, as typed */
+                                observacao: string | null;
+                                /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+                                foto: boolean;
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Cheguei: check in at a client (representative; idempotent by the visit id)
+         * @description The device's time and position (null when the representative refused location: the visit counts, marked without position) are kept with the server's receipt time. The distance to the client's known position (the ERP's, or a check-in a supervisor confirmed) is stored; a client without one takes this check-in's position as a proposal. The same id again answers 200 with the visit. Refused: a client outside the portfolio (422 CLIENT_NOT_IN_PORTFOLIO), another visit still open (409 VISIT_ALREADY_OPEN with visitaAberta), the id used for another client (409 VISIT_ID_TAKEN).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The visit id, a UUID made by the device: a repeated check-in with it is answered the same visit
+                         */
+                        id: string;
+                        /**
+                         * Format: int32
+                         * @description A client of the representative's portfolio
+                         */
+                        idCliente: number;
+                        /**
+                         * Format: date-time
+                         * @description When the representative arrived (device clock)
+                         */
+                        em: string;
+                        /** @description Where; null when the representative refused location (the visit counts, marked) */
+                        posicao: {
+                            /** @description Degrees, WGS 84 */
+                            latitude: number;
+                            /** @description Degrees, WGS 84 */
+                            longitude: number;
+                            /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                            precisao: number | null;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Already checked in with this id */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The visit id the device made */
+                            id: string;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description Client */
+                            idCliente: number;
+                            /** @description The client's trade name, else legal name */
+                            nomeCliente: string | null;
+                            /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+                            data: string;
+                            /**
+                             * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+                             * @enum {string}
+                             */
+                            estado: "aberta" | "com_pedido" | "sem_pedido";
+                            /** @description Check-in, device clock (ISO 8601) */
+                            entradaEm: string;
+                            /** @description When the server received the check-in */
+                            entradaRecebidaEm: string;
+                            /** @description Check-out, device clock; null while open */
+                            saidaEm: string | null;
+                            /** @description When the server received the check-out */
+                            saidaRecebidaEm: string | null;
+                            /** @description Where the check-in was made; null without location */
+                            posicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Where the check-out was made; null without location */
+                            saidaPosicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Metres from the check-in to the client's known position; null when either is unknown */
+                            distanciaMetros: number | null;
+                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            minutos: number | null;
+                            /** @description The client was on the representative's route of that day */
+                            noRoteiro: boolean;
+                            /** @description The order placed during the visit */
+                            idPedido: number | null;
+                            /** @description That order's Campo number */
+                            numPedSar: number | null;
+                            /** @description Why nothing was sold */
+                            idMotivo: number | null;
+                            /** @description The reason's text */
+                            motivo: string | null;
+                            /** @description The note, as typed */
+                            observacao: string | null;
+                            /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+                            foto: boolean;
+                        };
+                    };
+                };
+                /** @description Checked in */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The visit id the device made */
+                            id: string;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description Client */
+                            idCliente: number;
+                            /** @description The client's trade name, else legal name */
+                            nomeCliente: string | null;
+                            /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+                            data: string;
+                            /**
+                             * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+                             * @enum {string}
+                             */
+                            estado: "aberta" | "com_pedido" | "sem_pedido";
+                            /** @description Check-in, device clock (ISO 8601) */
+                            entradaEm: string;
+                            /** @description When the server received the check-in */
+                            entradaRecebidaEm: string;
+                            /** @description Check-out, device clock; null while open */
+                            saidaEm: string | null;
+                            /** @description When the server received the check-out */
+                            saidaRecebidaEm: string | null;
+                            /** @description Where the check-in was made; null without location */
+                            posicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Where the check-out was made; null without location */
+                            saidaPosicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Metres from the check-in to the client's known position; null when either is unknown */
+                            distanciaMetros: number | null;
+                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            minutos: number | null;
+                            /** @description The client was on the representative's route of that day */
+                            noRoteiro: boolean;
+                            /** @description The order placed during the visit */
+                            idPedido: number | null;
+                            /** @description That order's Campo number */
+                            numPedSar: number | null;
+                            /** @description Why nothing was sold */
+                            idMotivo: number | null;
+                            /** @description The reason's text */
+                            motivo: string | null;
+                            /** @description The note, as typed */
+                            observacao: string | null;
+                            /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+                            foto: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Another visit is open, or the id is taken */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_ALREADY_OPEN" | "VISIT_ID_TAKEN";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description The client is not in the portfolio */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "CLIENT_NOT_IN_PORTFOLIO";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One visit (within reach) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The visit id (the UUID the device made) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The visit */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The visit id the device made */
+                            id: string;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description Client */
+                            idCliente: number;
+                            /** @description The client's trade name, else legal name */
+                            nomeCliente: string | null;
+                            /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+                            data: string;
+                            /**
+                             * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+                             * @enum {string}
+                             */
+                            estado: "aberta" | "com_pedido" | "sem_pedido";
+                            /** @description Check-in, device clock (ISO 8601) */
+                            entradaEm: string;
+                            /** @description When the server received the check-in */
+                            entradaRecebidaEm: string;
+                            /** @description Check-out, device clock; null while open */
+                            saidaEm: string | null;
+                            /** @description When the server received the check-out */
+                            saidaRecebidaEm: string | null;
+                            /** @description Where the check-in was made; null without location */
+                            posicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Where the check-out was made; null without location */
+                            saidaPosicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Metres from the check-in to the client's known position; null when either is unknown */
+                            distanciaMetros: number | null;
+                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            minutos: number | null;
+                            /** @description The client was on the representative's route of that day */
+                            noRoteiro: boolean;
+                            /** @description The order placed during the visit */
+                            idPedido: number | null;
+                            /** @description That order's Campo number */
+                            numPedSar: number | null;
+                            /** @description Why nothing was sold */
+                            idMotivo: number | null;
+                            /** @description The reason's text */
+                            motivo: string | null;
+                            /** @description The note, as typed */
+                            observacao: string | null;
+                            /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+                            foto: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visits/{id}/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saí: check out of a visit (representative)
+         * @description Links the representative's order for the client received that day (not rejected, not linked to another visit); without one, idMotivo is required (422 VISIT_REASON_REQUIRED) and must be an active reason of the tenant's list (422 VISIT_REASON_NOT_FOUND); a reason may ask for a note (422 VISIT_NOTE_REQUIRED) or a photo sent before (PUT /visits/{id}/photo; 422 VISIT_PHOTO_REQUIRED). A visit the server holds no check-in for answers 404 VISIT_NOT_CHECKED_IN (an id another representative owns, 403); the same check-out again answers the visit; another one, 409 VISIT_ALREADY_CLOSED.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The visit id (the UUID the device made) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When the representative left (device clock)
+                         */
+                        em: string;
+                        /**
+                         * @description Where; null without location
+                         * @default null
+                         */
+                        posicao?: {
+                            /** @description Degrees, WGS 84 */
+                            latitude: number;
+                            /** @description Degrees, WGS 84 */
+                            longitude: number;
+                            /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                            precisao: number | null;
+                        } | null;
+                        /**
+                         * Format: int32
+                         * @description Why nothing was sold: required when the visit has no order, ignored when it has one
+                         * @default null
+                         */
+                        idMotivo?: number | null;
+                        /**
+                         * @description A note, kept as typed (emoji included), at most 500 characters; required by some reasons
+                         * @default null
+                         */
+                        observacao?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The visit, closed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The visit id the device made */
+                            id: string;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description Client */
+                            idCliente: number;
+                            /** @description The client's trade name, else legal name */
+                            nomeCliente: string | null;
+                            /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+                            data: string;
+                            /**
+                             * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+                             * @enum {string}
+                             */
+                            estado: "aberta" | "com_pedido" | "sem_pedido";
+                            /** @description Check-in, device clock (ISO 8601) */
+                            entradaEm: string;
+                            /** @description When the server received the check-in */
+                            entradaRecebidaEm: string;
+                            /** @description Check-out, device clock; null while open */
+                            saidaEm: string | null;
+                            /** @description When the server received the check-out */
+                            saidaRecebidaEm: string | null;
+                            /** @description Where the check-in was made; null without location */
+                            posicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Where the check-out was made; null without location */
+                            saidaPosicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Metres from the check-in to the client's known position; null when either is unknown */
+                            distanciaMetros: number | null;
+                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            minutos: number | null;
+                            /** @description The client was on the representative's route of that day */
+                            noRoteiro: boolean;
+                            /** @description The order placed during the visit */
+                            idPedido: number | null;
+                            /** @description That order's Campo number */
+                            numPedSar: number | null;
+                            /** @description Why nothing was sold */
+                            idMotivo: number | null;
+                            /** @description The reason's text */
+                            motivo: string | null;
+                            /** @description The note, as typed */
+                            observacao: string | null;
+                            /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+                            foto: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description The server holds no check-in for this visit (or it is another tenant’s) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_NOT_CHECKED_IN" | "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Already closed otherwise */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_ALREADY_CLOSED";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description A visit without an order needs a reason of the list, with what it asks for */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_REASON_REQUIRED" | "VISIT_REASON_NOT_FOUND" | "VISIT_NOTE_REQUIRED" | "VISIT_PHOTO_REQUIRED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visits/{id}/photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A visit's photo (within reach)
+         * @description The image as sent, with its sniffed type; served with nosniff and a sandboxing Content-Security-Policy so that it is only ever shown as an image.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The visit id (the UUID the device made) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The image */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Send a visit's photo (representative)
+         * @description The body is the raw image file (Content-Type image/png, image/jpeg, image/webp or application/octet-stream), kept out of the JSON documents. It may be sent before the visit reaches the server (offline, the phone sends photos first): it is kept under the visit id. Sending it again replaces it. The type is recognised from the bytes, never from the Content-Type: anything but PNG, JPEG or WebP answers 415. At most 786432 bytes (768 KiB), refused while the body is read (413); unreadable, truncated images, data after the image or sides over 4096 pixels answer 422.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The visit id (the UUID the device made) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The image file */
+            requestBody: {
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "application/octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description Kept */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "VISIT_PHOTO_EMPTY" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not a representative, or the visit id is another representative’s */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Larger than 768 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_PHOTO_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Not a PNG, JPEG or WebP image, whatever the Content-Type said */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_PHOTO_TYPE_NOT_SUPPORTED";
+                        };
+                    };
+                };
+                /** @description Unreadable, truncated or too large an image */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_PHOTO_INVALID";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visits/{id}/confirm-position": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a visit's check-in position as its client's (supervisor, manager)
+         * @description For a client whose ERP keeps no coordinates (409 VISIT_PLAN_FROM_ERP otherwise): the position counts for distances from now on, and the client's visits that had no distance are measured.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The visit id (the UUID the device made) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The visit, measured against its position */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The visit id the device made */
+                            id: string;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description Client */
+                            idCliente: number;
+                            /** @description The client's trade name, else legal name */
+                            nomeCliente: string | null;
+                            /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+                            data: string;
+                            /**
+                             * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+                             * @enum {string}
+                             */
+                            estado: "aberta" | "com_pedido" | "sem_pedido";
+                            /** @description Check-in, device clock (ISO 8601) */
+                            entradaEm: string;
+                            /** @description When the server received the check-in */
+                            entradaRecebidaEm: string;
+                            /** @description Check-out, device clock; null while open */
+                            saidaEm: string | null;
+                            /** @description When the server received the check-out */
+                            saidaRecebidaEm: string | null;
+                            /** @description Where the check-in was made; null without location */
+                            posicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Where the check-out was made; null without location */
+                            saidaPosicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Metres from the check-in to the client's known position; null when either is unknown */
+                            distanciaMetros: number | null;
+                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            minutos: number | null;
+                            /** @description The client was on the representative's route of that day */
+                            noRoteiro: boolean;
+                            /** @description The order placed during the visit */
+                            idPedido: number | null;
+                            /** @description That order's Campo number */
+                            numPedSar: number | null;
+                            /** @description Why nothing was sold */
+                            idMotivo: number | null;
+                            /** @description The reason's text */
+                            motivo: string | null;
+                            /** @description The note, as typed */
+                            observacao: string | null;
+                            /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+                            foto: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The ERP keeps the client's position */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_PLAN_FROM_ERP";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visit-positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clients’ positions proposed by a first check-in, to confirm (supervisor, manager)
+         * @description For clients whose ERP keeps no coordinates: the first check-in with a position proposed one; POST /visits/{visita}/confirm-position takes it. A supervisor sees their team’s clients; codVendedor narrows to one representative in reach.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                    /** @description One representative */
+                    codVendedor?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of proposals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Client */
+                                idCliente: number;
+                                /** @description Trade name, else legal name */
+                                nome: string | null;
+                                /** @description Representative whose portfolio holds the client */
+                                codVendedor: number | null;
+                                /** @description The visit whose check-in proposed it (POST /visits/{id}/confirm-position) */
+                                visita: string | null;
+                                /** @description The proposed position, with its accuracy */
+                                posicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                };
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visit-reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reasons for a visit without an order (every role)
+         * @description The tenant starts with fechado, sem necessidade, estoque alto, preço, concorrente, comprador ausente and outro (which asks for a note); managers edit them. Active first, by position.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The reasons */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Every reason of the tenant, active first, by position */
+                            items: {
+                                /** @description Reason id */
+                                id: number;
+                                /** @description Stable code of a default reason (fechado, preco, outro...); null for one a manager added */
+                                codigo: string | null;
+                                /** @description What the representative picks, in pt-BR */
+                                descricao: string;
+                                /** @description A visit closed with this reason needs a photo (PUT /visits/{id}/photo first) */
+                                exigeFoto: boolean;
+                                /** @description A visit closed with this reason needs a note (outro) */
+                                exigeObservacao: boolean;
+                                /** @description Offered to the representatives; a deactivated reason stays on the visits that used it */
+                                ativo: boolean;
+                                /** @description Position in the list */
+                                ordem: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INVALID_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a reason (manager)
+         * @description At most 100 reasons per tenant (409 VISIT_REASONS_FULL).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The reason's text, 1 to 60 characters */
+                        descricao: string;
+                        /**
+                         * @description Require a photo
+                         * @default false
+                         */
+                        exigeFoto?: boolean;
+                        /**
+                         * @description Require a note
+                         * @default false
+                         */
+                        exigeObservacao?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Position in the list; last when absent
+                         */
+                        ordem?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Added */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Reason id */
+                            id: number;
+                            /** @description Stable code of a default reason (fechado, preco, outro...); null for one a manager added */
+                            codigo: string | null;
+                            /** @description What the representative picks, in pt-BR */
+                            descricao: string;
+                            /** @description A visit closed with this reason needs a photo (PUT /visits/{id}/photo first) */
+                            exigeFoto: boolean;
+                            /** @description A visit closed with this reason needs a note (outro) */
+                            exigeObservacao: boolean;
+                            /** @description Offered to the representatives; a deactivated reason stays on the visits that used it */
+                            ativo: boolean;
+                            /** @description Position in the list */
+                            ordem: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description The list is full */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_REASONS_FULL";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visit-reasons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change or deactivate a reason (manager)
+         * @description Only the fields sent change. A reason is never deleted (visits name it): ativo false takes it off the representatives’ list.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Reason id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description New text */
+                        descricao?: string;
+                        /** @description Require a photo */
+                        exigeFoto?: boolean;
+                        /** @description Require a note */
+                        exigeObservacao?: boolean;
+                        /** @description Offer it (true) or deactivate it (false) */
+                        ativo?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Position in the list
+                         */
+                        ordem?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The reason */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Reason id */
+                            id: number;
+                            /** @description Stable code of a default reason (fechado, preco, outro...); null for one a manager added */
+                            codigo: string | null;
+                            /** @description What the representative picks, in pt-BR */
+                            descricao: string;
+                            /** @description A visit closed with this reason needs a photo (PUT /visits/{id}/photo first) */
+                            exigeFoto: boolean;
+                            /** @description A visit closed with this reason needs a note (outro) */
+                            exigeObservacao: boolean;
+                            /** @description Offered to the representatives; a deactivated reason stays on the visits that used it */
+                            ativo: boolean;
+                            /** @description Position in the list */
+                            ordem: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/visit-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A representative's clients with their visit days (every role, within reach)
+         * @description The active clients of the portfolio, by name, each with its visit days and where they come from (erp, campo, nenhum): what a supervisor plans the route from. A representative gets their own; supervisors and managers name codVendedor in their reach (400 COD_VENDEDOR_REQUIRED without it, 404 out of reach).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, starting at 1; a page past the end answers an empty `items` */
+                    page?: number;
+                    /** @description Items per page, 1 to 100 (default 50); above the maximum is a 400 */
+                    pageSize?: number;
+                    /** @description Representative whose portfolio is listed (supervisors and managers; a representative gets their own) */
+                    codVendedor?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of clients */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The items of this page, in the list’s order */
+                            items: {
+                                /** @description Client */
+                                idCliente: number;
+                                /**
+                                 * @description erp: the ERP's visit days (not editable in Campo); campo: set by a supervisor; nenhum: none
+                                 * @enum {string}
+                                 */
+                                origem: "erp" | "campo" | "nenhum";
+                                /** @description The visit days */
+                                dias: {
+                                    /**
+                                     * Format: int32
+                                     * @description ISO weekday: 1 Monday to 7 Sunday
+                                     */
+                                    diaSemana: number;
+                                    /**
+                                     * Format: int32
+                                     * @description 1: every week; N: every N weeks from the week of dataBase
+                                     * @default 1
+                                     */
+                                    intervaloSemanas: number;
+                                    /**
+                                     * @description A day of a week the client is visited (needed when intervaloSemanas > 1)
+                                     * @default null
+                                     */
+                                    dataBase: string | null;
+                                }[];
+                                /** @description Trade name, else legal name */
+                                nome: string | null;
+                            }[];
+                            /** @description The page answered (1-based) */
+                            page: number;
+                            /** @description The page size used */
+                            pageSize: number;
+                            /** @description How many items match the filters, over every page */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "COD_VENDEDOR_REQUIRED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/visit-plans/{idCliente}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's visit days (within reach)
+         * @description origem erp: the ERP keeps them (read-only in Campo); campo: a supervisor's; nenhum: none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Client id */
+                    idCliente: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The visit days */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Client */
+                            idCliente: number;
+                            /**
+                             * @description erp: the ERP's visit days (not editable in Campo); campo: set by a supervisor; nenhum: none
+                             * @enum {string}
+                             */
+                            origem: "erp" | "campo" | "nenhum";
+                            /** @description The visit days */
+                            dias: {
+                                /**
+                                 * Format: int32
+                                 * @description ISO weekday: 1 Monday to 7 Sunday
+                                 */
+                                diaSemana: number;
+                                /**
+                                 * Format: int32
+                                 * @description 1: every week; N: every N weeks from the week of dataBase
+                                 * @default 1
+                                 */
+                                intervaloSemanas: number;
+                                /**
+                                 * @description A day of a week the client is visited (needed when intervaloSemanas > 1)
+                                 * @default null
+                                 */
+                                dataBase: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set a client's visit days (supervisor, manager)
+         * @description Replaces Campo’s visit days of a client whose ERP keeps none (409 VISIT_PLAN_FROM_ERP otherwise); one entry per weekday; every N weeks needs dataBase. An empty list clears them.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Client id */
+                    idCliente: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The visit days, one per weekday at most; empty clears the plan */
+                        dias: {
+                            /**
+                             * Format: int32
+                             * @description ISO weekday: 1 Monday to 7 Sunday
+                             */
+                            diaSemana: number;
+                            /**
+                             * Format: int32
+                             * @description 1: every week; N: every N weeks from the week of dataBase
+                             * @default 1
+                             */
+                            intervaloSemanas?: number;
+                            /**
+                             * @description A day of a week the client is visited (needed when intervaloSemanas > 1)
+                             * @default null
+                             */
+                            dataBase?: string | null;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The visit days */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Client */
+                            idCliente: number;
+                            /**
+                             * @description erp: the ERP's visit days (not editable in Campo); campo: set by a supervisor; nenhum: none
+                             * @enum {string}
+                             */
+                            origem: "erp" | "campo" | "nenhum";
+                            /** @description The visit days */
+                            dias: {
+                                /**
+                                 * Format: int32
+                                 * @description ISO weekday: 1 Monday to 7 Sunday
+                                 */
+                                diaSemana: number;
+                                /**
+                                 * Format: int32
+                                 * @description 1: every week; N: every N weeks from the week of dataBase
+                                 * @default 1
+                                 */
+                                intervaloSemanas: number;
+                                /**
+                                 * @description A day of a week the client is visited (needed when intervaloSemanas > 1)
+                                 * @default null
+                                 */
+                                dataBase: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input: every bad field is listed in `errors` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "MALFORMED_JSON";
+                        };
+                    };
+                };
+                /** @description Missing, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "UNAUTHORIZED";
+                        };
+                    };
+                };
+                /** @description The role may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "FORBIDDEN";
+                        };
+                    };
+                };
+                /** @description Not found, or not in the caller’s scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "NOT_FOUND";
+                        };
+                    };
+                };
+                /** @description The ERP keeps the visit days */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "VISIT_PLAN_FROM_ERP";
+                        };
+                    };
+                };
+                /** @description The body is larger than the route accepts */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "PAYLOAD_TOO_LARGE";
+                        };
+                    };
+                };
+                /** @description Unexpected error: logged with the request id, which the answer carries */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "INTERNAL_ERROR";
+                        };
+                    };
+                };
+                /** @description The database is unavailable (restarting, failing over): retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"] & {
+                            /** @enum {string} */
+                            code: "DATABASE_UNAVAILABLE";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sync/{collection}/pull": {
         parameters: {
             query?: never;
@@ -11096,7 +13929,7 @@ export interface paths {
                     "campo-sync-version"?: string;
                 };
                 path: {
-                    /** @description Collection: produtos, clientes, regras, ajustes, pedidos, funil, chamados, cadastros (another name answers 404) */
+                    /** @description Collection: produtos, clientes, regras, ajustes, pedidos, funil, chamados, cadastros, visitas (another name answers 404) */
                     collection: string;
                 };
                 cookie?: never;
@@ -11735,6 +14568,79 @@ export interface paths {
                                 criadoEm: string | null;
                                 /** @description True when the device discards a refused registration */
                                 _deleted: boolean;
+                            } | {
+                                /** @description The visit id the device made */
+                                id: string;
+                                /** @description Representative */
+                                codVendedor: number;
+                                /** @description Client */
+                                idCliente: number;
+                                /** @description The client's trade name, else legal name */
+                                nomeCliente: string | null;
+                                /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+                                data: string;
+                                /**
+                                 * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+                                 * @enum {string}
+                                 */
+                                estado: "aberta" | "com_pedido" | "sem_pedido";
+                                /** @description Check-in, device clock (ISO 8601) */
+                                entradaEm: string;
+                                /** @description When the server received the check-in */
+                                entradaRecebidaEm: string;
+                                /** @description Check-out, device clock; null while open */
+                                saidaEm: string | null;
+                                /** @description When the server received the check-out */
+                                saidaRecebidaEm: string | null;
+                                /** @description Where the check-in was made; null without location */
+                                posicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                } | null;
+                                /** @description Where the check-out was made; null without location */
+                                saidaPosicao: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                    /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                    precisao: number | null;
+                                } | null;
+                                /** @description Metres from the check-in to the client's known position; null when either is unknown */
+                                distanciaMetros: number | null;
+                                /** @description Minutes between check-in and check-out (device clock); null while open */
+                                minutos: number | null;
+                                /** @description The client was on the representative's route of that day */
+                                noRoteiro: boolean;
+                                /** @description The order placed during the visit */
+                                idPedido: number | null;
+                                /** @description That order's Campo number */
+                                numPedSar: number | null;
+                                /** @description Why nothing was sold */
+                                idMotivo: number | null;
+                                /** @description The reason's text */
+                                motivo: string | null;
+                                /** @description The note, as typed */
+                                observacao: string | null;
+                                /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+                                foto: boolean;
+                                /** @description Set only in a push answer: the check-in or the check-out was not taken, and why (CLIENT_NOT_IN_PORTFOLIO, VISIT_ALREADY_OPEN, VISIT_REASON_REQUIRED, VISIT_PHOTO_REQUIRED, ...); the device shows it with fix or discard. Absent on pulled visits */
+                                recusa?: {
+                                    /** @description Stable code: VALIDATION, CLIENT_NOT_IN_PORTFOLIO, TICKET_CLOSED, ORDER_NOT_FOUND, ... */
+                                    code: string;
+                                    /** @description Why, in plain pt-BR, as the representative sees it */
+                                    message: string;
+                                    /** @description The values the device sent that were not taken (an edit refused over the server state) */
+                                    campos?: {
+                                        [key: string]: unknown;
+                                    };
+                                } | null;
+                                /** @description True when the device discards a visit the server refused; visits the server holds are never deleted */
+                                _deleted: boolean;
                             })[];
                             /** @description Opaque checkpoint to send next; the same as sent when nothing changed. Fewer documents than `limit`: the device is up to date */
                             checkpoint: string;
@@ -11856,7 +14762,7 @@ export interface paths {
                     "campo-sync-version"?: string;
                 };
                 path: {
-                    /** @description Writable collection: pedidos, funil, chamados, cadastros (another answers 404) */
+                    /** @description Writable collection: pedidos, funil, chamados, cadastros, visitas (another answers 404) */
                     collection: string;
                 };
                 cookie?: never;
@@ -12276,6 +15182,79 @@ export interface paths {
                             /** @description When the server registered it */
                             criadoEm: string | null;
                             /** @description True when the device discards a refused registration */
+                            _deleted: boolean;
+                        } | {
+                            /** @description The visit id the device made */
+                            id: string;
+                            /** @description Representative */
+                            codVendedor: number;
+                            /** @description Client */
+                            idCliente: number;
+                            /** @description The client's trade name, else legal name */
+                            nomeCliente: string | null;
+                            /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+                            data: string;
+                            /**
+                             * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+                             * @enum {string}
+                             */
+                            estado: "aberta" | "com_pedido" | "sem_pedido";
+                            /** @description Check-in, device clock (ISO 8601) */
+                            entradaEm: string;
+                            /** @description When the server received the check-in */
+                            entradaRecebidaEm: string;
+                            /** @description Check-out, device clock; null while open */
+                            saidaEm: string | null;
+                            /** @description When the server received the check-out */
+                            saidaRecebidaEm: string | null;
+                            /** @description Where the check-in was made; null without location */
+                            posicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Where the check-out was made; null without location */
+                            saidaPosicao: {
+                                /** @description Degrees, WGS 84 */
+                                latitude: number;
+                                /** @description Degrees, WGS 84 */
+                                longitude: number;
+                                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                                precisao: number | null;
+                            } | null;
+                            /** @description Metres from the check-in to the client's known position; null when either is unknown */
+                            distanciaMetros: number | null;
+                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            minutos: number | null;
+                            /** @description The client was on the representative's route of that day */
+                            noRoteiro: boolean;
+                            /** @description The order placed during the visit */
+                            idPedido: number | null;
+                            /** @description That order's Campo number */
+                            numPedSar: number | null;
+                            /** @description Why nothing was sold */
+                            idMotivo: number | null;
+                            /** @description The reason's text */
+                            motivo: string | null;
+                            /** @description The note, as typed */
+                            observacao: string | null;
+                            /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+                            foto: boolean;
+                            /** @description Set only in a push answer: the check-in or the check-out was not taken, and why (CLIENT_NOT_IN_PORTFOLIO, VISIT_ALREADY_OPEN, VISIT_REASON_REQUIRED, VISIT_PHOTO_REQUIRED, ...); the device shows it with fix or discard. Absent on pulled visits */
+                            recusa?: {
+                                /** @description Stable code: VALIDATION, CLIENT_NOT_IN_PORTFOLIO, TICKET_CLOSED, ORDER_NOT_FOUND, ... */
+                                code: string;
+                                /** @description Why, in plain pt-BR, as the representative sees it */
+                                message: string;
+                                /** @description The values the device sent that were not taken (an edit refused over the server state) */
+                                campos?: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
+                            /** @description True when the device discards a visit the server refused; visits the server holds are never deleted */
                             _deleted: boolean;
                         })[];
                     };
@@ -13211,6 +16190,87 @@ export interface components {
             /** @description True when the device discards a refused registration */
             _deleted: boolean;
         };
+        /** @description A visit (collection visitas, served ahead of the app: docs/sync.md). A push of a new id checks in (idCliente, entradaEm, posicao), with saidaEm set it also checks out (saidaPosicao, idMotivo, observacao), through the same service as POST /visits, idempotent by id. The server's fields (entradaRecebidaEm, distanciaMetros, idPedido, estado...) are its own; a pull holds the representative's visits of the last 30 days */
+        SyncVisit: {
+            /** @description The visit id the device made */
+            id: string;
+            /**
+             * Format: int64
+             * @description Representative
+             */
+            codVendedor: number;
+            /**
+             * Format: int64
+             * @description Client
+             */
+            idCliente: number;
+            /** @description The client's trade name, else legal name */
+            nomeCliente: string | null;
+            /** @description The route day it counts for (São Paulo calendar day of the check-in) */
+            data: string;
+            /**
+             * @description aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one
+             * @enum {string}
+             */
+            estado: "aberta" | "com_pedido" | "sem_pedido";
+            /** @description Check-in, device clock (ISO 8601) */
+            entradaEm: string;
+            /** @description When the server received the check-in */
+            entradaRecebidaEm: string;
+            /** @description Check-out, device clock; null while open */
+            saidaEm: string | null;
+            /** @description When the server received the check-out */
+            saidaRecebidaEm: string | null;
+            /** @description Where the check-in was made; null without location */
+            posicao: {
+                /** @description Degrees, WGS 84 */
+                latitude: number;
+                /** @description Degrees, WGS 84 */
+                longitude: number;
+                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                precisao: number | null;
+            } | null;
+            /** @description Where the check-out was made; null without location */
+            saidaPosicao: {
+                /** @description Degrees, WGS 84 */
+                latitude: number;
+                /** @description Degrees, WGS 84 */
+                longitude: number;
+                /** @description Accuracy in metres, as the browser's Geolocation API gave it */
+                precisao: number | null;
+            } | null;
+            /** @description Metres from the check-in to the client's known position; null when either is unknown */
+            distanciaMetros: number | null;
+            /** @description Minutes between check-in and check-out (device clock); null while open */
+            minutos: number | null;
+            /** @description The client was on the representative's route of that day */
+            noRoteiro: boolean;
+            /** @description The order placed during the visit */
+            idPedido: number | null;
+            /** @description That order's Campo number */
+            numPedSar: number | null;
+            /** @description Why nothing was sold */
+            idMotivo: number | null;
+            /** @description The reason's text */
+            motivo: string | null;
+            /** @description The note, as typed */
+            observacao: string | null;
+            /** @description The server holds a photo of the visit (GET /visits/{id}/photo) */
+            foto: boolean;
+            /** @description Set only in a push answer: the check-in or the check-out was not taken, and why (CLIENT_NOT_IN_PORTFOLIO, VISIT_ALREADY_OPEN, VISIT_REASON_REQUIRED, VISIT_PHOTO_REQUIRED, ...); the device shows it with fix or discard. Absent on pulled visits */
+            recusa?: {
+                /** @description Stable code: VALIDATION, CLIENT_NOT_IN_PORTFOLIO, TICKET_CLOSED, ORDER_NOT_FOUND, ... */
+                code: string;
+                /** @description Why, in plain pt-BR, as the representative sees it */
+                message: string;
+                /** @description The values the device sent that were not taken (an edit refused over the server state) */
+                campos?: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            /** @description True when the device discards a visit the server refused; visits the server holds are never deleted */
+            _deleted: boolean;
+        };
         /** @description An error, as application/problem+json (RFC 9457) */
         Problem: {
             /** @description URI naming the problem type: urn:campo:problem:<code> */
@@ -13226,7 +16286,7 @@ export interface components {
              * @description Stable machine-readable code; docs/errors.md lists each with its status and meaning
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_COMPANY_REQUIRED" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "PRODUCT_IMAGE_NOT_FOUND" | "PRODUCT_IMAGE_UNAVAILABLE" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "FLEX_BALANCE_INSUFFICIENT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
+            code: "VALIDATION_FAILED" | "MALFORMED_JSON" | "INVALID_CHARACTER" | "UNSUPPORTED_CHARACTER" | "HTTP_ERROR" | "PAYLOAD_TOO_LARGE" | "ROUTE_NOT_FOUND" | "INTERNAL_ERROR" | "DATABASE_UNAVAILABLE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "TOO_MANY_LOGIN_ATTEMPTS" | "LOGIN_COMPANY_REQUIRED" | "LOGIN_BUSY" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "ORDER_REFUSED" | "ORDER_ALREADY_DECIDED" | "ERP_REPLICATION_FAILED" | "PAUTA_NOT_FOUND" | "PRICE_LIST_NOT_FOUND" | "CLIENT_DOCUMENT_EXISTS" | "ERP_REFUSED_CLIENT" | "PRODUCT_IMAGE_NOT_FOUND" | "PRODUCT_IMAGE_UNAVAILABLE" | "LOGO_EMPTY" | "LOGO_TOO_LARGE" | "LOGO_TYPE_NOT_SUPPORTED" | "LOGO_UNREADABLE" | "LOGO_TRUNCATED" | "LOGO_TRAILING_DATA" | "LOGO_DIMENSIONS_TOO_LARGE" | "TICKET_CLOSED" | "ORDER_NOT_FOUND" | "CLIENT_NOT_IN_PORTFOLIO" | "LOSS_REASON_REQUIRED" | "CLIENT_OR_PROSPECT_REQUIRED" | "OPPORTUNITY_ID_TAKEN" | "OPPORTUNITY_CONFLICT" | "VISIT_ALREADY_OPEN" | "VISIT_NOT_CHECKED_IN" | "VISIT_ALREADY_CLOSED" | "VISIT_ID_TAKEN" | "VISIT_REASON_REQUIRED" | "VISIT_REASON_NOT_FOUND" | "VISIT_NOTE_REQUIRED" | "VISIT_PHOTO_REQUIRED" | "VISIT_PHOTO_EMPTY" | "VISIT_PHOTO_TOO_LARGE" | "VISIT_PHOTO_TYPE_NOT_SUPPORTED" | "VISIT_PHOTO_INVALID" | "VISIT_PLAN_FROM_ERP" | "VISIT_REASONS_FULL" | "FLEX_BALANCE_INSUFFICIENT" | "COD_VENDEDOR_REQUIRED" | "ERP_RECORD_NOT_FOUND" | "LOGIN_UNAVAILABLE" | "CANNOT_DISABLE_SELF" | "PUSH_DISABLED" | "TOO_MANY_CLIENT_ERRORS" | "CHECKPOINT_INVALID" | "CHECKPOINT_SCOPE" | "SYNC_VERSION_UNSUPPORTED" | "SYNC_STREAM_DISABLED" | "SYNC_BUSY";
             /** @description What happened in this occurrence, in pt-BR */
             detail?: string;
             /** @description The request path */

@@ -47,6 +47,7 @@ import { targetRoutes } from './targets/routes.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { SERVER_VERSION } from './version.ts';
+import { visitRoutes } from './visits/routes.ts';
 import { webRoutes } from './web/routes.ts';
 
 z.config(z.locales.pt());
@@ -77,6 +78,8 @@ export interface AppConfig {
   syncPageCache?: PageCacheOptions;
   /** Where product photos come from and how many resized ones are kept (catalog/images.ts); absent: no folder, no URLs. */
   productImages?: ProductImagesOptions;
+  /** The map tiles' URL template of the supervisor's visits screen (MAP_TILE_URL); absent: no map. */
+  mapTileUrl?: string;
 }
 
 export interface AppDeps {
@@ -168,6 +171,7 @@ export function createApp(deps: AppDeps) {
   secured.route('/', flexRoutes({ db }));
   secured.route('/', userRoutes({ db }));
   secured.route('/', directoryRoutes({ db }));
+  secured.route('/', visitRoutes({ db, mapTileUrl: deps.config.mapTileUrl ?? null }));
   secured.route(
     '/',
     syncRoutes({

@@ -31,6 +31,16 @@ describe('loadServerConfig', () => {
     expect(() => loadServerConfig({ DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
   });
 
+  it('reads MAP_TILE_URL as an https template with {z}, {x} and {y}, unset when empty', () => {
+    const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret };
+    const tiles = 'https://tiles.example.com/{z}/{x}/{y}.png';
+    expect(loadServerConfig({ ...env, MAP_TILE_URL: tiles }).MAP_TILE_URL).toBe(tiles);
+    expect(loadServerConfig({ ...env, MAP_TILE_URL: ' ' }).MAP_TILE_URL).toBeUndefined();
+    for (const bad of ['http://tiles.example.com/{z}/{x}/{y}.png', 'https://tiles.example.com/{z}/{x}.png']) {
+      expect(() => loadServerConfig({ ...env, MAP_TILE_URL: bad })).toThrow(/MAP_TILE_URL/);
+    }
+  });
+
   it('refuses DEV_LOGIN in production', () => {
     const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret, DEV_LOGIN: '1' };
     expect(loadServerConfig({ ...env, NODE_ENV: 'development' }).DEV_LOGIN).toBe('1');

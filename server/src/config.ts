@@ -106,6 +106,19 @@ const ZServerEnv = z
     PRODUCT_IMAGES_URLS: z.enum(['0', '1']).default('0'),
     /** MiB of resized product photos this process keeps in memory; 0: none (every request resizes). */
     PRODUCT_IMAGES_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+    /**
+     * The map tiles of the supervisor's visits screen: an https URL template with {z}, {x} and {y}
+     * (docs/visits.md); unset: the screen lists the visits by time instead of drawing a map.
+     */
+    MAP_TILE_URL: z.preprocess(
+      unsetWhenEmpty,
+      z
+        .string()
+        .max(500)
+        .regex(/^https:\/\/[^\s]+$/, 'MAP_TILE_URL must be an https URL')
+        .refine((u) => ['{z}', '{x}', '{y}'].every((p) => u.includes(p)), 'MAP_TILE_URL must hold {z}, {x} and {y}')
+        .optional(),
+    ),
     /** Port of GET /metrics (Prometheus), apart from the API's; unset: no metrics endpoint. */
     METRICS_PORT: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   })

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SYNC_COLLECTIONS } from '@campo/shared';
+import { SYNC_SERVED } from '@campo/shared';
 import { describe, expect, it } from 'vitest';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
@@ -65,6 +65,7 @@ const LAYERS: Record<string, number> = {
   targets: 4,
   tickets: 4,
   users: 4,
+  visits: 4,
   // Replication: the registry of the domains' collections, pull, push and the change stream.
   sync: 5,
   // What assembles and runs the server.
@@ -169,7 +170,7 @@ describe('server structure', () => {
     });
 
     it('names no collection in the sync layer: it reads their definitions', () => {
-      const names = new RegExp(`['"\`](${SYNC_COLLECTIONS.join('|')})['"\`]`);
+      const names = new RegExp(`['"\`](${SYNC_SERVED.join('|')})['"\`]`);
       const named = files
         .filter((f) => slashed(f.name).startsWith('sync/') && !f.name.endsWith('.test.ts'))
         .flatMap((f) =>

@@ -65,6 +65,22 @@ export const ERRORS = {
   OPPORTUNITY_ID_TAKEN: { status: 409, title: 'Id de oportunidade em uso' },
   OPPORTUNITY_CONFLICT: { status: 409, title: 'Oportunidade alterada' },
 
+  // Visits and the route (docs/visits.md).
+  VISIT_ALREADY_OPEN: { status: 409, title: 'Visita em andamento' },
+  VISIT_NOT_CHECKED_IN: { status: 404, title: 'Visita sem check-in' },
+  VISIT_ALREADY_CLOSED: { status: 409, title: 'Visita já encerrada' },
+  VISIT_ID_TAKEN: { status: 409, title: 'Id de visita em uso' },
+  VISIT_REASON_REQUIRED: { status: 422, title: 'Motivo da visita obrigatório' },
+  VISIT_REASON_NOT_FOUND: { status: 422, title: 'Motivo não cadastrado' },
+  VISIT_NOTE_REQUIRED: { status: 422, title: 'Observação obrigatória' },
+  VISIT_PHOTO_REQUIRED: { status: 422, title: 'Foto obrigatória' },
+  VISIT_PHOTO_EMPTY: { status: 400, title: 'Foto vazia' },
+  VISIT_PHOTO_TOO_LARGE: { status: 413, title: 'Foto grande demais' },
+  VISIT_PHOTO_TYPE_NOT_SUPPORTED: { status: 415, title: 'Tipo de foto não aceito' },
+  VISIT_PHOTO_INVALID: { status: 422, title: 'Foto ilegível' },
+  VISIT_PLAN_FROM_ERP: { status: 409, title: 'Roteiro mantido pelo ERP' },
+  VISIT_REASONS_FULL: { status: 409, title: 'Lista de motivos cheia' },
+
   // Credit and flex (docs/credit-and-flex.md).
   FLEX_BALANCE_INSUFFICIENT: { status: 409, title: 'Saldo flex insuficiente' },
 

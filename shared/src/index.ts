@@ -31,3 +31,4 @@ export * from './targets.ts';
 export * from './text.ts';
 export * from './tickets.ts';
 export * from './users.ts';
+export * from './visits.ts';

@@ -28,3 +28,25 @@ export const SYNC_REPRESENTATIVE_ONLY = [
   'chamados',
   'cadastros',
 ] as const satisfies readonly SyncCollection[];
+
+/**
+ * Collections the server serves ahead of the app (docs/sync.md, "Collections served ahead"): their
+ * pull and push work and are tested with a stock RxDB client, but the app's store does not open
+ * them yet, so they stay out of SYNC_COLLECTIONS (what the app opens, declares a schema for and
+ * counts against RxDB's 13 collections). When the app opens one, it moves into SYNC_COLLECTIONS
+ * (and SYNC_WRITABLE, SYNC_REPRESENTATIVE_ONLY as it is) and leaves this list.
+ */
+export const SYNC_SERVED_AHEAD = ['visitas'] as const;
+
+/** Every collection the server serves: what the app opens and what it serves ahead. */
+export const SYNC_SERVED = [...SYNC_COLLECTIONS, ...SYNC_SERVED_AHEAD] as const;
+export type SyncServedCollection = (typeof SYNC_SERVED)[number];
+
+/** The served collections a device writes to. */
+export const SYNC_SERVED_WRITABLE = [...SYNC_WRITABLE, 'visitas'] as const satisfies readonly SyncServedCollection[];
+
+/** The served collections only representatives replicate. */
+export const SYNC_SERVED_REPRESENTATIVE_ONLY = [
+  ...SYNC_REPRESENTATIVE_ONLY,
+  'visitas',
+] as const satisfies readonly SyncServedCollection[];

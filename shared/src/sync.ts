@@ -9,8 +9,9 @@ import { ZOpportunity } from './funnel.ts';
 import { CLIENT_TITLES_SYNC_MAX, ZSyncClientTitle } from './invoices.ts';
 import { CLIENT_MIX_MAX, CLIENT_MIX_MONTHS, ZSyncMixEntry } from './mix.ts';
 import { ZCreditRefusal, ZFlexRefusal, ZOrderDetail } from './orders.ts';
-import { SYNC_COLLECTIONS, SYNC_WRITABLE, type SyncCollection } from './sync-collections.ts';
+import { SYNC_COLLECTIONS, SYNC_SERVED, SYNC_SERVED_WRITABLE, type SyncServedCollection } from './sync-collections.ts';
 import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
+import { ZVisit } from './visits.ts';
 
 export * from './sync-collections.ts';
 
@@ -121,7 +122,7 @@ export const ZSyncPullParams = z.object({
   collection: z
     .string()
     .max(40)
-    .describe(`Collection: ${SYNC_COLLECTIONS.join(', ')} (another name answers 404)`),
+    .describe(`Collection: ${SYNC_SERVED.join(', ')} (another name answers 404)`),
 });
 
 export const ZSyncPullQuery = z.object({
@@ -426,6 +427,20 @@ export const ZSyncRegistration = z
   );
 export type SyncRegistration = z.infer<typeof ZSyncRegistration>;
 
+export const ZSyncVisit = ZVisit.extend({
+  recusa: ZSyncRefusal.nullable()
+    .optional()
+    .describe(
+      'Set only in a push answer: the check-in or the check-out was not taken, and why (CLIENT_NOT_IN_PORTFOLIO, VISIT_ALREADY_OPEN, VISIT_REASON_REQUIRED, VISIT_PHOTO_REQUIRED, ...); the device shows it with fix or discard. Absent on pulled visits',
+    ),
+  _deleted: z
+    .boolean()
+    .describe('True when the device discards a visit the server refused; visits the server holds are never deleted'),
+}).describe(
+  "A visit (collection visitas, served ahead of the app: docs/sync.md). A push of a new id checks in (idCliente, entradaEm, posicao), with saidaEm set it also checks out (saidaPosicao, idMotivo, observacao), through the same service as POST /visits, idempotent by id. The server's fields (entradaRecebidaEm, distanciaMetros, idPedido, estado...) are its own; a pull holds the representative's visits of the last 30 days",
+);
+export type SyncVisit = z.infer<typeof ZSyncVisit>;
+
 /** Any replicated document (a deletion is one with `_deleted: true`). */
 export type SyncDocument =
   | SyncProduct
@@ -435,7 +450,8 @@ export type SyncDocument =
   | SyncOrder
   | SyncOpportunity
   | SyncTicket
-  | SyncRegistration;
+  | SyncRegistration
+  | SyncVisit;
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
@@ -445,7 +461,7 @@ const EPOCH = '1970-01-01T00:00:00.000Z';
  * so that it still validates against the collection's schema. Every other deletion carries
  * the last known document.
  */
-export function blankDocument(colecao: SyncCollection, id: string): SyncDocument {
+export function blankDocument(colecao: SyncServedCollection, id: string): SyncDocument {
   const deleted = { id, _deleted: true } as const;
   switch (colecao) {
     case 'produtos':
@@ -546,6 +562,30 @@ export function blankDocument(colecao: SyncCollection, id: string): SyncDocument
         reasons: [],
         criadoEm: null,
       };
+    case 'visitas':
+      return {
+        ...deleted,
+        codVendedor: 0,
+        idCliente: 0,
+        nomeCliente: null,
+        data: '1970-01-01',
+        estado: 'sem_pedido',
+        entradaEm: EPOCH,
+        entradaRecebidaEm: EPOCH,
+        saidaEm: null,
+        saidaRecebidaEm: null,
+        posicao: null,
+        saidaPosicao: null,
+        distanciaMetros: null,
+        minutos: null,
+        noRoteiro: false,
+        idPedido: null,
+        numPedSar: null,
+        idMotivo: null,
+        motivo: null,
+        observacao: null,
+        foto: false,
+      };
   }
 }
 
@@ -562,6 +602,7 @@ export const ZSyncPull = z
           ZSyncOpportunity,
           ZSyncTicket,
           ZSyncRegistration,
+          ZSyncVisit,
         ]),
       )
       .describe(
@@ -587,8 +628,8 @@ export type SyncRefreshCounts = z.infer<typeof ZSyncRefreshCounts>;
 
 export const ZSyncRefresh = z
   .object(
-    Object.fromEntries(SYNC_COLLECTIONS.map((c) => [c, ZSyncRefreshCounts])) as Record<
-      SyncCollection,
+    Object.fromEntries(SYNC_SERVED.map((c) => [c, ZSyncRefreshCounts])) as Record<
+      SyncServedCollection,
       typeof ZSyncRefreshCounts
     >,
   )
@@ -625,7 +666,7 @@ export const ZSyncPushBody = z
   .describe(`The documents the device changed, at most ${SYNC_PUSH_MAX}`);
 
 export const ZSyncPushResult = z
-  .array(z.union([ZSyncOrder, ZSyncOpportunity, ZSyncTicket, ZSyncRegistration]))
+  .array(z.union([ZSyncOrder, ZSyncOpportunity, ZSyncTicket, ZSyncRegistration, ZSyncVisit]))
   .describe(
     'RxDB conflicts: the master state of each pushed document whose server state differs from what the device sent in a way the device cannot know by itself (a refusal with its reason, a merge with another device, numbers and names the server assigned, a deletion that won). A write taken as sent is not answered: it comes back by pull like every change. docs/sync.md lists, per collection, what the push answers',
   );
@@ -635,5 +676,5 @@ export const ZSyncPushParams = z.object({
   collection: z
     .string()
     .max(40)
-    .describe(`Writable collection: ${SYNC_WRITABLE.join(', ')} (another answers 404)`),
+    .describe(`Writable collection: ${SYNC_SERVED_WRITABLE.join(', ')} (another answers 404)`),
 });

@@ -162,6 +162,9 @@ create table corrent (
   origem          varchar(10) not null default 'ERP',
   ativo           char(1) not null default 'S' check (ativo in ('S', 'N')),
   id_condicao     integer,
+  -- Where the client is (WGS 84 degrees), when the ERP keeps it: optional in the contract.
+  latitude        numeric(9, 6),
+  longitude       numeric(9, 6),
   unique (id_empresa, tipo, cnpj_cpf),
   foreign key (id_empresa, cod_vendedor) references vendedores (id_empresa, cod_vendedor),
   foreign key (id_empresa, id_pauta) references pautas (id_empresa, id_pauta),
@@ -177,6 +180,17 @@ create table corrent_condicoes (
   id_condicao     integer not null,
   primary key (id_corrent, id_condicao),
   foreign key (id_empresa, id_condicao) references condicoes_pagamento (id_empresa, id_condicao)
+);
+
+-- The days a representative visits a client (the route, roteiro): on a weekday every week, or
+-- every intervalo_semanas weeks counted from data_base. Optional in the contract: an ERP
+-- without it leaves the plan to Campo's supervisors (docs/visits.md).
+create table corrent_visitas (
+  id_corrent        integer not null references corrent (id_corrent),
+  dia_semana        smallint not null check (dia_semana between 1 and 7),
+  intervalo_semanas smallint not null default 1 check (intervalo_semanas between 1 and 8),
+  data_base         date,
+  primary key (id_corrent, dia_semana)
 );
 
 -- Sales orders of the ERP. situacao: 'A' open, 'F' invoiced, 'C' cancelled. Orders that

@@ -14,6 +14,7 @@ import { ticketMatrixCases } from './tickets.ts';
 import type { MatrixCase } from './types.ts';
 import { everyone } from './types.ts';
 import { userMatrixCases } from './users.ts';
+import { visitMatrixCases } from './visits.ts';
 
 /** Routes that belong to no domain folder. */
 const core: MatrixCase[] = [
@@ -68,6 +69,7 @@ export const MATRIX_CASES: MatrixCase[] = [
   ...syncMatrixCases,
   ...targetMatrixCases,
   ...userMatrixCases,
+  ...visitMatrixCases,
   ...directoryMatrixCases,
   ...flexMatrixCases,
 ];

@@ -31,6 +31,19 @@ export interface MatrixContext {
   newOpportunity: () => Promise<string>;
   /** Creates a manager login of the tenant (as ops would, outside the API); its id. */
   newUser: () => Promise<number>;
+  /** The representative caller's visits at idCliente (docs/visits.md), through the API. */
+  visits: {
+    /** An open visit (the one open already, or a new check-in with a position); its id. */
+    open: () => Promise<string>;
+    /** A visit checked in with a position and out with a reason, with a photo; its id. */
+    closed: () => Promise<string>;
+    /** Closes the open visit, if any, so that a check-in may open one. */
+    none: () => Promise<void>;
+    /** A reason of the tenant's list; its id. */
+    reason: () => Promise<number>;
+    /** idCliente, without the ERP's visit days (so Campo's plan may be set). */
+    planClient: () => Promise<number>;
+  };
 }
 
 export interface MatrixRequest {

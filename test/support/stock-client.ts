@@ -3,14 +3,17 @@
 // collection's schema as the server publishes it in components/schemas) and
 // replicateRxCollection, over real HTTP.
 import { randomBytes } from 'node:crypto';
-import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER, type SyncCollection } from '@campo/shared';
+import { SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER, type SyncServedCollection } from '@campo/shared';
 import { createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 
-/** docs/sync.md: the component that describes each collection's documents. */
-export const COMPONENT: Record<SyncCollection, string> = {
+/**
+ * docs/sync.md: the component that describes each collection's documents (those served ahead
+ * of the app included).
+ */
+export const COMPONENT: Record<SyncServedCollection, string> = {
   produtos: 'SyncProduct',
   clientes: 'SyncClient',
   regras: 'SyncRule',
@@ -19,6 +22,7 @@ export const COMPONENT: Record<SyncCollection, string> = {
   funil: 'SyncOpportunity',
   chamados: 'SyncTicket',
   cadastros: 'SyncRegistration',
+  visitas: 'SyncVisit',
 };
 
 export type StockDoc = Record<string, unknown> & { id: string };
@@ -45,7 +49,10 @@ export const stockHeaders = (token: string) => ({
 });
 
 /** A fresh store with the collections, each with the schema the server serves for it. */
-export async function stockDatabase(baseUrl: string, collections: readonly SyncCollection[]): Promise<RxDatabase> {
+export async function stockDatabase(
+  baseUrl: string,
+  collections: readonly SyncServedCollection[],
+): Promise<RxDatabase> {
   const openapi = (await (await fetch(`${baseUrl}/api/v1/openapi.json`)).json()) as {
     components: { schemas: Record<string, JsonSchema> };
   };
@@ -65,7 +72,7 @@ export async function stockDatabase(baseUrl: string, collections: readonly SyncC
 /** RxDB's pull handler as docs/sync.md describes the pull; `pages` hears each answer's size. */
 export function stockPullHandler(
   baseUrl: string,
-  c: SyncCollection,
+  c: SyncServedCollection,
   token: string,
   pages?: (documents: number) => void,
 ) {
@@ -88,7 +95,7 @@ export function stockPullHandler(
 export async function stockInitialSync(options: {
   baseUrl: string;
   token: string;
-  collection: SyncCollection;
+  collection: SyncServedCollection;
   batchSize: number;
 }): Promise<{ ids: string[]; pages: number[] }> {
   const { baseUrl, token, collection: c, batchSize } = options;

@@ -63,6 +63,16 @@ const ACTIONS = {
     refusal: 'Só representantes usam os chamados do representante; a empresa usa /ger/chamados.',
   },
   'tickets.company': { roles: ['manager', 'admin'], refusal: 'Só gerentes e administradores atendem chamados.' },
+  // Visits (docs/visits.md): a representative checks in and out of their own; supervisors and
+  // managers read their reach's day and plan the route where the ERP keeps none; the reasons
+  // list is the manager's.
+  'visits.representative': { roles: ['representative'], refusal: 'Só representantes registram visitas.' },
+  'visits.team': { roles: ['supervisor', 'manager', 'admin'] },
+  'visits.plan': {
+    roles: ['supervisor', 'manager'],
+    refusal: 'Só supervisores e gerentes planejam o roteiro e confirmam a posição de clientes.',
+  },
+  'visits.reasons': { roles: ['manager'], refusal: 'Só gerentes mantêm a lista de motivos de não venda.' },
   // The collections only a representative replicates; the refusal names the collection (sync/service.ts).
   'sync.representative': { roles: ['representative'] },
 } as const satisfies Record<string, ActionRule>;

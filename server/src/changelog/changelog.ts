@@ -14,7 +14,7 @@
 //
 // Every revision records its writing transaction (xid, migration 0009): see the pull.
 import { createHash } from 'node:crypto';
-import type { SyncCollection, SyncRefreshCounts } from '@campo/shared';
+import type { SyncRefreshCounts, SyncServedCollection } from '@campo/shared';
 import { type RawBuilder, sql } from 'kysely';
 import { type DrawnNumber, splicedBytes, splicedText } from '../db/drawn.ts';
 import { PREPARED } from '../db/prepared.ts';
@@ -86,7 +86,7 @@ async function refreshSqlCollection(tx: Tx, idEmpresa: number, source: SqlDocume
  * generic plan of the join scanned the tenant's whole collection per order, 4–7 ms of CPU
  * growing with the orders), and its WHERE leaves an unchanged document alone.
  */
-function upsertRevisions(idEmpresa: number, colecao: SyncCollection, source: RawBuilder<unknown>, bulk: boolean) {
+function upsertRevisions(idEmpresa: number, colecao: SyncServedCollection, source: RawBuilder<unknown>, bulk: boolean) {
   const changed = (a: string, d: string) =>
     sql.raw(
       `${a}.excluido or ${a}.hash <> ${d}.hash or ${a}.escopo is distinct from ${d}.escopo or ${a}.dados is null`,
@@ -170,7 +170,7 @@ export async function touchSqlDocuments(
  * (the order's), with a number the statement draws in place of `drawn`'s placeholder (the
  * order's own number): the same text and hash as the document written with the number in it.
  */
-export function drawnDocumentWrite(idEmpresa: number, colecao: SyncCollection, doc: SyncDoc, drawn: DrawnNumber) {
+export function drawnDocumentWrite(idEmpresa: number, colecao: SyncServedCollection, doc: SyncDoc, drawn: DrawnNumber) {
   const json = JSON.stringify(doc.doc);
   return upsertRevisions(
     idEmpresa,
@@ -192,7 +192,7 @@ function unnestDocs(docs: readonly SyncDoc[]) {
 }
 
 /** The advisory lock key of a collection's refreshes (lockCollection), for callers that take it in their own statement. */
-export const collectionLockKey = (colecao: SyncCollection) => `campo.sync:${colecao}`;
+export const collectionLockKey = (colecao: SyncServedCollection) => `campo.sync:${colecao}`;
 
 /**
  * Refreshes of one collection of a tenant are serialised by an exclusive advisory lock, and
@@ -203,7 +203,7 @@ export const collectionLockKey = (colecao: SyncCollection) => `campo.sync:${cole
 export async function lockCollection(
   tx: Tx,
   idEmpresa: number,
-  colecao: SyncCollection,
+  colecao: SyncServedCollection,
   mode: 'shared' | 'exclusive',
 ): Promise<void> {
   const key = collectionLockKey(colecao);
@@ -232,7 +232,7 @@ const asciiJson = (json: string) =>
 async function writeRevisions(
   tx: Tx,
   idEmpresa: number,
-  colecao: SyncCollection,
+  colecao: SyncServedCollection,
   docs: readonly SyncDoc[],
   gone: readonly string[],
   /** A refresh's whole collection, rather than a touch's few documents (upsertRevisions). */
@@ -273,7 +273,7 @@ async function writeRevisions(
 async function refreshLoadedCollection(
   tx: Tx,
   idEmpresa: number,
-  colecao: SyncCollection,
+  colecao: SyncServedCollection,
   load: DocumentLoader,
 ): Promise<SyncRefreshCounts> {
   await lockCollection(tx, idEmpresa, colecao, 'exclusive');
@@ -303,7 +303,7 @@ async function refreshLoadedCollection(
 export async function touchDocuments(
   tx: Tx,
   idEmpresa: number,
-  colecao: SyncCollection,
+  colecao: SyncServedCollection,
   codVendedor: number | null,
   docs: readonly SyncDoc[],
   gone: readonly string[] = [],
@@ -336,13 +336,13 @@ export async function touchDocuments(
  * builds it when this was never recorded: rows in the log are no proof, since a write before
  * any build (an order logs its client into clientes) leaves one or two there.
  */
-async function markBuilt(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<void> {
+async function markBuilt(tx: Tx, idEmpresa: number, colecao: SyncServedCollection): Promise<void> {
   await sql`insert into app.sync_construidas (id_empresa, colecao) values (${idEmpresa}, ${colecao})
             on conflict do nothing`.execute(tx);
 }
 
 /** Whether a full refresh has built the tenant's collection (markBuilt). */
-export async function isBuilt(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<boolean> {
+export async function isBuilt(tx: Tx, idEmpresa: number, colecao: SyncServedCollection): Promise<boolean> {
   const row = await tx
     .selectFrom('app.sync_construidas')
     .select('colecao')
@@ -358,9 +358,9 @@ export async function isBuilt(tx: Tx, idEmpresa: number, colecao: SyncCollection
  * of its own: taking the refresh's exclusive lock before the orders' reconciliation would
  * reverse the order in which an order's decision takes its row and the shared lock.
  */
-export async function lockFirstBuild(tx: Tx, idEmpresa: number, colecao: SyncCollection): Promise<void> {
+export async function lockFirstBuild(tx: Tx, idEmpresa: number, colecao: SyncServedCollection): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${firstBuildLockKey(colecao)}), ${idEmpresa})`.execute(tx);
 }
 
 /** The advisory lock key of a collection's first builds (lockFirstBuild). */
-export const firstBuildLockKey = (colecao: SyncCollection) => `campo.sync.build:${colecao}`;
+export const firstBuildLockKey = (colecao: SyncServedCollection) => `campo.sync.build:${colecao}`;

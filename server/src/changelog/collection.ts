@@ -3,7 +3,7 @@
 // the sync layer's registry (sync/collections.ts) is the table of them: the sync layer reads a
 // definition to authorise a pull, build and refresh the documents, apply a push and name the
 // document's schema, so it never asks which collection it holds.
-import type { SyncCollection, SyncPushResult, SyncPushRow } from '@campo/shared';
+import type { SyncPushResult, SyncPushRow, SyncServedCollection } from '@campo/shared';
 import type { RawBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/kysely.ts';
@@ -35,7 +35,7 @@ export type DocumentLoader = (tx: Tx, idEmpresa: number, chaves: string[] | null
  * refresh (the hash) and the pull (the current JSON of the changed keys), so both always agree.
  * A key's part before '@' is the document's id (idOfKey).
  */
-export interface SqlDocuments<C extends SyncCollection = SyncCollection> {
+export interface SqlDocuments<C extends SyncServedCollection = SyncServedCollection> {
   colecao: C;
   /** Every document of the tenant (ids null), or those of the given ids, with their keys. */
   documents(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow>;
@@ -46,7 +46,7 @@ export interface SqlDocuments<C extends SyncCollection = SyncCollection> {
 /** Applies a device's push: the masters the device must adopt (changelog/push-answer.ts). */
 export type PushHandler = (db: Db, auth: AuthContext, rows: SyncPushRow[]) => Promise<SyncPushResult>;
 
-interface Definition<C extends SyncCollection> {
+interface Definition<C extends SyncServedCollection> {
   name: C;
   /** A representative's own work: only representatives replicate it (the action sync.representative). */
   representativeOnly: boolean;
@@ -65,5 +65,5 @@ interface Definition<C extends SyncCollection> {
 }
 
 /** A collection, built either by its domain in TypeScript (load) or in SQL (sql). */
-export type CollectionDefinition<C extends SyncCollection = SyncCollection> = Definition<C> &
+export type CollectionDefinition<C extends SyncServedCollection = SyncServedCollection> = Definition<C> &
   ({ load: DocumentLoader; sql?: never } | { sql: SqlDocuments<C>; load?: never });

@@ -3,7 +3,7 @@
 // It is kept until the representative fixes or discards it, and the domain's loader puts it
 // back into the document every pull answers, so a later change of the ticket or card can never
 // erase what the representative typed.
-import type { SyncCollection } from '@campo/shared';
+import type { SyncServedCollection } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
 import { storedJson } from './changelog.ts';
 
@@ -16,7 +16,7 @@ export interface Refusal {
 export async function keepRefusal(
   tx: Tx,
   idEmpresa: number,
-  colecao: SyncCollection,
+  colecao: SyncServedCollection,
   codVendedor: number,
   refusal: Refusal,
 ): Promise<void> {
@@ -40,7 +40,7 @@ export async function keepRefusal(
 export async function refusalsOf(
   tx: Tx,
   idEmpresa: number,
-  colecao: SyncCollection,
+  colecao: SyncServedCollection,
   chaves: string[] | null,
 ): Promise<Map<string, Refusal[]>> {
   if (chaves !== null && chaves.length === 0) return new Map();
@@ -64,7 +64,7 @@ export async function refusalsOf(
 export async function dropRefusals(
   tx: Tx,
   idEmpresa: number,
-  colecao: SyncCollection,
+  colecao: SyncServedCollection,
   chave: string,
   items: string[],
 ): Promise<number> {

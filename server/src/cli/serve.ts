@@ -82,6 +82,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
         fetchUrls: config.PRODUCT_IMAGES_URLS === '1',
         cacheBytes: config.PRODUCT_IMAGES_CACHE_MB * 2 ** 20,
       },
+      ...(config.MAP_TILE_URL ? { mapTileUrl: config.MAP_TILE_URL } : {}),
     },
   });
   // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.

@@ -2,7 +2,8 @@
 // orders. The bytes decide, never the declared Content-Type: an SVG (which can carry script)
 // or an HTML page labelled image/png must not become the company's logo. The type comes from
 // the file's magic bytes (file-type), the dimensions from its header (image-size), and a
-// file cut short in transit is refused by checking that it ends as its format requires.
+// file cut short in transit is refused by checking that it ends as its format requires. A
+// visit's photo is checked the same way (inspectImage), with its own limits and refusals.
 import { LOGO_MAX_BYTES, LOGO_MAX_DIMENSION, LOGO_MIME_TYPES } from '@campo/shared';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
@@ -23,7 +24,22 @@ const PNG_HEADER_BYTES = 8 + 25;
 // Every PNG ends with an empty IEND chunk: length 0, type "IEND", and its fixed CRC.
 const PNG_IEND = Uint8Array.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 
-export const logoProblems = {
+/** The refusals of an image check, worded for what the image is (a logo, a visit's photo). */
+export interface ImageProblems {
+  tooLarge: () => DomainError;
+  unsupportedType: (detected: string | null) => DomainError;
+  unreadable: () => DomainError;
+  truncated: () => DomainError;
+  trailingData: () => DomainError;
+  dimensions: (width: number, height: number) => DomainError;
+}
+
+export interface ImageLimits {
+  maxBytes: number;
+  maxDimension: number;
+}
+
+export const logoProblems: ImageProblems = {
   tooLarge: () =>
     new DomainError(
       'LOGO_TOO_LARGE',
@@ -89,32 +105,41 @@ function isLogoMime(mime: string): mime is LogoMime {
 }
 
 /** The logo's type and size, or the problem that refuses it (413, 415 or 422). */
-export async function inspectLogo(bytes: Uint8Array): Promise<InspectedLogo> {
-  if (bytes.length > LOGO_MAX_BYTES) throw logoProblems.tooLarge();
+export function inspectLogo(bytes: Uint8Array): Promise<InspectedLogo> {
+  return inspectImage(bytes, { maxBytes: LOGO_MAX_BYTES, maxDimension: LOGO_MAX_DIMENSION }, logoProblems);
+}
+
+/** A PNG, JPEG or WebP image's type and size, or the problem that refuses it (413, 415 or 422). */
+export async function inspectImage(
+  bytes: Uint8Array,
+  limits: ImageLimits,
+  problems: ImageProblems,
+): Promise<InspectedLogo> {
+  if (bytes.length > limits.maxBytes) throw problems.tooLarge();
   const detected = await fileTypeFromBuffer(bytes);
-  if (!detected || !isLogoMime(detected.mime)) throw logoProblems.unsupportedType(detected?.mime ?? null);
+  if (!detected || !isLogoMime(detected.mime)) throw problems.unsupportedType(detected?.mime ?? null);
   const mime = detected.mime;
   // image-size reads a PNG's dimensions at fixed offsets, past the end of a file cut inside
   // its header: the signature and the whole IHDR chunk (33 bytes) must be there first.
-  if (mime === 'image/png' && bytes.length < PNG_HEADER_BYTES) throw logoProblems.unreadable();
+  if (mime === 'image/png' && bytes.length < PNG_HEADER_BYTES) throw problems.unreadable();
   let width: number;
   let height: number;
   try {
     const size = imageSize(bytes);
-    if (size.type !== SIZE_TYPES[mime]) throw logoProblems.unreadable();
+    if (size.type !== SIZE_TYPES[mime]) throw problems.unreadable();
     width = size.width;
     height = size.height;
   } catch {
-    throw logoProblems.unreadable();
+    throw problems.unreadable();
   }
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
-    throw logoProblems.unreadable();
+    throw problems.unreadable();
   }
-  if (width > LOGO_MAX_DIMENSION || height > LOGO_MAX_DIMENSION) throw logoProblems.dimensions(width, height);
+  if (width > limits.maxDimension || height > limits.maxDimension) throw problems.dimensions(width, height);
   if (!isComplete(mime, bytes)) {
     // The end marker inside but not at the end: something rides behind the image (a polyglot:
     // an HTML page, a ZIP). Absent altogether: the transfer was cut short.
-    throw hasEndMarker(mime, bytes) ? logoProblems.trailingData() : logoProblems.truncated();
+    throw hasEndMarker(mime, bytes) ? problems.trailingData() : problems.truncated();
   }
   return { mime, width, height };
 }

@@ -78,6 +78,18 @@ export interface AppClientesNovos {
   uf: string;
 }
 
+export interface AppClientesPosicao {
+  chave_visita: string | null;
+  confirmada: Generated<boolean>;
+  confirmada_em: Timestamp | null;
+  confirmada_por: string | null;
+  id_cliente: number;
+  id_empresa: number;
+  latitude: number;
+  longitude: number;
+  precisao_m: number | null;
+}
+
 export interface AppConfigEmpresa {
   atualizado_em: Generated<Timestamp>;
   flex_maximo_pontos: Generated<Numeric>;
@@ -259,6 +271,24 @@ export interface AppRegrasDesconto {
   vigencia_inicio: string;
 }
 
+export interface AppRoteiroOrdem {
+  atualizado_em: Generated<Timestamp>;
+  clientes: number[];
+  cod_vendedor: number;
+  data: string;
+  id_empresa: number;
+}
+
+export interface AppRoteiroPlano {
+  atualizado_em: Generated<Timestamp>;
+  atualizado_por: string;
+  data_base: string | null;
+  dia_semana: number;
+  id_cliente: number;
+  id_empresa: number;
+  intervalo_semanas: Generated<number>;
+}
+
 export interface AppSyncAlteracoes {
   atualizado_em: Generated<Timestamp>;
   chave: string;
@@ -308,6 +338,53 @@ export interface AppUsuarios {
   papel: Role;
   senha_hash: string;
   versao_token: Generated<number>;
+}
+
+export interface AppVisitaFotos {
+  altura: number;
+  bytes: Buffer;
+  chave_visita: string;
+  cod_vendedor: number;
+  criado_em: Generated<Timestamp>;
+  id_empresa: number;
+  largura: number;
+  mime: string;
+}
+
+export interface AppVisitaMotivos {
+  ativo: Generated<boolean>;
+  atualizado_em: Generated<Timestamp>;
+  codigo: string | null;
+  descricao: string;
+  exige_foto: Generated<boolean>;
+  exige_observacao: Generated<boolean>;
+  id: Generated<number>;
+  id_empresa: number;
+  ordem: Generated<number>;
+}
+
+export interface AppVisitas {
+  atualizado_em: Generated<Timestamp>;
+  chave: string;
+  cod_vendedor: number;
+  data: string;
+  distancia_m: number | null;
+  entrada_em: Timestamp;
+  entrada_recebida_em: Generated<Timestamp>;
+  id: Generated<number>;
+  id_cliente: number;
+  id_empresa: number;
+  id_motivo: number | null;
+  id_pedido: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  observacao: string | null;
+  precisao_m: number | null;
+  saida_em: Timestamp | null;
+  saida_latitude: number | null;
+  saida_longitude: number | null;
+  saida_precisao_m: number | null;
+  saida_recebida_em: Timestamp | null;
 }
 
 export interface AppVwClientes {
@@ -611,6 +688,7 @@ export interface DB {
   "app.chamados": AppChamados;
   "app.chaves_idempotencia": AppChavesIdempotencia;
   "app.clientes_novos": AppClientesNovos;
+  "app.clientes_posicao": AppClientesPosicao;
   "app.config_empresa": AppConfigEmpresa;
   "app.flex_lancamentos": AppFlexLancamentos;
   "app.flex_saldos": AppFlexSaldos;
@@ -624,11 +702,16 @@ export interface DB {
   "app.push_inscricoes": AppPushInscricoes;
   "app.push_outbox": AppPushOutbox;
   "app.regras_desconto": AppRegrasDesconto;
+  "app.roteiro_ordem": AppRoteiroOrdem;
+  "app.roteiro_plano": AppRoteiroPlano;
   "app.sync_alteracoes": AppSyncAlteracoes;
   "app.sync_construidas": AppSyncConstruidas;
   "app.sync_recusas": AppSyncRecusas;
   "app.tentativas_login": AppTentativasLogin;
   "app.usuarios": AppUsuarios;
+  "app.visita_fotos": AppVisitaFotos;
+  "app.visita_motivos": AppVisitaMotivos;
+  "app.visitas": AppVisitas;
   "app.vw_clientes": AppVwClientes;
   "app.vw_clientes_condicoes": AppVwClientesCondicoes;
   "app.vw_condicoes_pagamento": AppVwCondicoesPagamento;

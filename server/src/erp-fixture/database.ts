@@ -19,6 +19,7 @@ export const ERP_TABLES = [
   'condicoes_pagamento',
   'corrent',
   'corrent_condicoes',
+  'corrent_visitas',
   'pedidos_venda',
   'pedidos_venda_itens',
   'notas_fiscais',

@@ -130,6 +130,7 @@ const COLUMNS = {
   condicoes_pagamento: ['id_empresa', 'id_condicao', 'descricao', 'dias_prazo', 'ativo'],
   estoque: ['id_empresa', 'id_produto', 'quantidade'],
   corrent_condicoes: ['id_corrent', 'id_empresa', 'id_condicao'],
+  corrent_visitas: ['id_corrent', 'dia_semana', 'intervalo_semanas', 'data_base'],
   pedidos_venda: [
     'id_pedido',
     'id_empresa',
@@ -191,6 +192,17 @@ type ErpTable = keyof typeof COLUMNS;
  */
 function stockRows(idEmpresa: number, table: ProductTable | undefined): CopyValue[][] {
   return [...(table?.ids ?? [])].filter((id) => id % 10 !== 0).map((id) => [idEmpresa, id, `${(id * 7919) % 240}.000`]);
+}
+
+/**
+ * Visit days (corrent_visitas): two clients in three have one, a weekday from Monday to Friday,
+ * one in five of those every other week from a Monday; taken from the client id rather than the
+ * random stream, so adding them changed no other value.
+ */
+function visitDayRows(c: { id: number }): CopyValue[][] {
+  if (c.id % 3 === 0) return [];
+  const day = (c.id % 5) + 1;
+  return c.id % 5 === 1 ? [[c.id, day, 2, '2026-01-05']] : [[c.id, day, 1, null]];
 }
 
 function checkOptions(options: FixtureOptions): { seed: number; asOf: number; lastSecond: number } {
@@ -313,6 +325,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
     for (const s of plan.suppliers) await clients.write(s);
     await finish('corrent', clients);
     await copyRows('corrent_condicoes', plan.clients.flatMap(clientTermRows));
+    await copyRows('corrent_visitas', plan.clients.flatMap(visitDayRows));
     progress('clients', corrent, corrent);
 
     progress('orders', 0, plan.events.length);

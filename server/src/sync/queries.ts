@@ -2,7 +2,7 @@
 // scope itself; the row-level security policies of app.sync_alteracoes are the second line.
 // Prepared, like page.ts's short pages: most pulls read a few rows, and planning these
 // statements on every pull cost more than running them.
-import type { SyncCollection } from '@campo/shared';
+import type { SyncServedCollection } from '@campo/shared';
 import { sql } from 'kysely';
 import { PREPARED } from '../db/prepared.ts';
 import { type Tx, WRITER_LOCK_NS } from '../db/scope.ts';
@@ -45,7 +45,7 @@ export async function selectHorizon(tx: Tx): Promise<number> {
 
 export interface ChangeWindow {
   idEmpresa: number;
-  colecao: SyncCollection;
+  colecao: SyncServedCollection;
   /** A representative reads the tenant-wide rows and their own; null: every row. */
   codVendedor: number | null;
   /** Only the tenant-wide rows (escopo null), whoever asks. */

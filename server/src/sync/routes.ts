@@ -1,9 +1,9 @@
 import {
-  SYNC_COLLECTIONS,
   SYNC_LIMIT_MAX,
   SYNC_PROTOCOL_MIN_VERSION,
   SYNC_PROTOCOL_VERSION,
   SYNC_PUSH_MAX,
+  SYNC_SERVED,
   SYNC_VERSION_HEADER,
   syncVersionOf,
   ZSyncPull,
@@ -143,7 +143,7 @@ const streamRoute = createRoute({
  * named in docs/sync.md), so a device generated from it knows the shape of every collection,
  * deletions included.
  */
-const DOCUMENT_SCHEMAS = SYNC_COLLECTIONS.map((c) => definitionOf(c).document);
+const DOCUMENT_SCHEMAS = SYNC_SERVED.map((c) => definitionOf(c).document);
 
 export function syncRoutes(deps: {
   db: Db;

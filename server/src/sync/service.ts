@@ -9,13 +9,13 @@ import {
   blankDocument,
   decodeCheckpoint,
   encodeCheckpoint,
-  SYNC_COLLECTIONS,
-  type SyncCollection,
+  SYNC_SERVED,
   type SyncDocument,
   type SyncPullQuery,
   type SyncPushResult,
   type SyncPushRow,
   type SyncRefreshCounts,
+  type SyncServedCollection,
 } from '@campo/shared';
 import type pg from 'pg';
 import { can, scopeOf } from '../auth/authorize.ts';
@@ -36,13 +36,13 @@ const REPLICA_WAIT_MS = 200;
 const REPLICA_STEP_MS = 10;
 const DOCUMENTS_OPEN = Buffer.from('{"documents":[');
 
-export function collectionOf(name: string): SyncCollection {
-  const found = SYNC_COLLECTIONS.find((c) => c === name);
+export function collectionOf(name: string): SyncServedCollection {
+  const found = SYNC_SERVED.find((c) => c === name);
   if (!found) throw notFound('Coleção');
   return found;
 }
 
-function assertMayReplicate(auth: AuthContext, colecao: SyncCollection): void {
+function assertMayReplicate(auth: AuthContext, colecao: SyncServedCollection): void {
   if (definitionOf(colecao).representativeOnly && !can(auth, 'sync.representative')) {
     throw forbidden(`Só representantes replicam a coleção ${colecao}.`);
   }
@@ -52,7 +52,7 @@ function assertMayReplicate(auth: AuthContext, colecao: SyncCollection): void {
  * What a checkpoint is valid for. Supervisors, managers and admins read the tenant's whole
  * collection for now (a supervisor's team is not narrowed yet), so they share the scope `*`.
  */
-function scopeKey(scope: Scope, colecao: SyncCollection): string {
+function scopeKey(scope: Scope, colecao: SyncServedCollection): string {
   return `${scope.idEmpresa}:${colecao}:${scope.codVendedor ?? '*'}`;
 }
 
@@ -72,7 +72,11 @@ function checkpointAfter(value: string | undefined, expectedScope: string): { xi
 const tenantScope = (idEmpresa: number): Scope => ({ idEmpresa, codVendedor: null });
 
 /** Refreshes one collection's change log of the tenant. */
-export function refreshCollection(db: Db, idEmpresa: number, colecao: SyncCollection): Promise<SyncRefreshCounts> {
+export function refreshCollection(
+  db: Db,
+  idEmpresa: number,
+  colecao: SyncServedCollection,
+): Promise<SyncRefreshCounts> {
   return withScope(db, tenantScope(idEmpresa), (tx) => refreshChangeLog(tx, idEmpresa, colecao));
 }
 
@@ -80,9 +84,9 @@ export function refreshCollection(db: Db, idEmpresa: number, colecao: SyncCollec
  * Refreshes every collection of the tenant, each in its own transaction: a long catalog
  * refresh never holds back the writes that touch the other collections.
  */
-export async function refreshAll(db: Db, idEmpresa: number): Promise<Record<SyncCollection, SyncRefreshCounts>> {
-  const result = {} as Record<SyncCollection, SyncRefreshCounts>;
-  for (const colecao of SYNC_COLLECTIONS) result[colecao] = await refreshCollection(db, idEmpresa, colecao);
+export async function refreshAll(db: Db, idEmpresa: number): Promise<Record<SyncServedCollection, SyncRefreshCounts>> {
+  const result = {} as Record<SyncServedCollection, SyncRefreshCounts>;
+  for (const colecao of SYNC_SERVED) result[colecao] = await refreshCollection(db, idEmpresa, colecao);
   return result;
 }
 
@@ -98,7 +102,7 @@ const knownBuilt = new WeakMap<Db, Set<string>>();
  * write before any build logs its own documents only). Devices starting at once wait for the
  * first one's build and then find it recorded.
  */
-async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollection): Promise<void> {
+async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncServedCollection): Promise<void> {
   let known = knownBuilt.get(db);
   if (!known) {
     known = new Set();
@@ -117,7 +121,7 @@ async function ensureChangeLog(db: Db, idEmpresa: number, colecao: SyncCollectio
   known.add(key);
 }
 
-async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncCollection, chaves: string[]) {
+async function buildDocuments(tx: Tx, idEmpresa: number, colecao: SyncServedCollection, chaves: string[]) {
   if (chaves.length === 0) return new Map<string, unknown>();
   const definition = definitionOf(colecao);
   if (definition.sql) {
