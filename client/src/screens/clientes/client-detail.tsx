@@ -353,6 +353,35 @@ const MONTHS = new Intl.DateTimeFormat('pt-BR', { month: 'long', timeZone: 'UTC'
  * positivação de produto: which of those products the client has not bought yet this month,
  * by name, so the rep knows what to offer on the visit.
  */
+/** How many names show before "Mais N": a visit's glance, the rest one tap away. */
+const MISSING_SHOWN = 6;
+
+function MissingList(props: { names: readonly string[] }) {
+  const shown = props.names.slice(0, MISSING_SHOWN);
+  const rest = props.names.slice(MISSING_SHOWN);
+  return (
+    <>
+      <ul class="mix-missing">
+        {shown.map((n, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: two products may share a description; the list never reorders
+          <li key={i}>{n}</li>
+        ))}
+      </ul>
+      {rest.length > 0 && (
+        <details>
+          <summary>Mais {rest.length === 1 ? '1 produto' : `${rest.length} produtos`}</summary>
+          <ul class="mix-missing">
+            {rest.map((n, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: as above
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
+  );
+}
+
 function MixBlock(props: { client: ClientDoc }) {
   const now = today();
   const items = useMemo(() => mixItems(props.client, now), [props.client, now]);
@@ -375,7 +404,7 @@ function MixBlock(props: { client: ClientDoc }) {
                 : `${missing.length} de ${items.length} produtos do mix sem compra em ${month}`}
             </h3>
             {missing.length > 0 && (
-              <p>{missing.map((i) => mixProductName(i, products.get(String(i.idProduto)))).join(' · ')}</p>
+              <MissingList names={missing.map((i) => mixProductName(i, products.get(String(i.idProduto))))} />
             )}
           </section>
           <ul class="mix-list" aria-label="Mix do cliente">
