@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ClientPage, OrderDetail, OrderSummary, Session } from '@campo/shared';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../server/src/demo/users.ts';
 import { launchBrowser } from '../support/chromium.ts';
 
@@ -68,8 +68,8 @@ async function partlyInvoicedOrder(login: string): Promise<OrderDetail> {
 }
 
 /** Brings a section to the top of the screen: a full-page picture would draw the tab bar over its middle. */
-async function scrollTo(page: Page, heading: string): Promise<void> {
-  const h = page.getByRole('heading', { name: heading });
+async function scrollTo(page: Page, heading: string | Locator): Promise<void> {
+  const h = typeof heading === 'string' ? page.getByRole('heading', { name: heading }) : heading;
   await h.waitFor(WAIT);
   await h.evaluate((el) => el.scrollIntoView({ block: 'start' }));
 }
@@ -89,23 +89,26 @@ async function representative(page: Page): Promise<void> {
   await open(page, '/clientes');
   await shoot(page, 'rep-360-clientes');
   await open(page, '/catalogo');
+  await page.locator('.product-list .product-photo[data-photo="loaded"]').first().waitFor(WAIT);
   await shoot(page, 'rep-360-catalogo');
-  const codes = (await page.locator('.product-list .muted').allTextContents())
-    .map((t) => /Cód\. (\S+)/.exec(t)?.[1])
-    .filter((c): c is string => !!c)
-    .slice(0, 2);
+  await page.locator('.product-list a').first().click(WAIT);
+  await page.locator('.product-photo[data-photo="loaded"]').first().waitFor(WAIT);
+  await shoot(page, 'rep-360-produto');
+  await open(page, '/catalogo');
   await open(page, '/pedidos');
   await shoot(page, 'rep-360-pedidos');
   // A cart with two products, the total stuck above the tab bar: the first client that can
-  // receive orders, then the first products the search finds.
+  // receive orders, then the first two products of its mix.
   await open(page, '/pedidos/novo');
   await page.getByRole('heading', { name: 'Novo pedido' }).waitFor(WAIT);
   await page.getByLabel('Buscar cliente').fill('a');
   await page.locator('.pick-list button:not([disabled])').first().click(WAIT);
-  const search = page.getByLabel('Buscar produto');
-  for (const code of codes) {
-    await search.fill(code);
-    await page.locator('.product-picker .pick-list button:not([disabled])').first().click(WAIT);
+  // The client's mix, suggested (demo clients have a year of ERP orders).
+  await scrollTo(page, page.getByRole('list', { name: 'Sugestão' }));
+  await shoot(page, 'rep-360-sugestao');
+  // Two of them into the cart, as a representative does on a visit.
+  for (let i = 0; i < 2; i++) {
+    await page.getByRole('list', { name: 'Sugestão' }).getByRole('button', { name: 'Adicionar' }).first().click(WAIT);
   }
   await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 400));
   await shoot(page, 'rep-360-carrinho');
@@ -126,12 +129,17 @@ async function representative(page: Page): Promise<void> {
     await open(page, `/clientes/${debtor.id}`);
     await scrollTo(page, 'Títulos em aberto');
     await shoot(page, 'rep-360-cliente-titulos');
+    await scrollTo(page, 'Mix do cliente');
+    await shoot(page, 'rep-360-cliente-mix');
   }
   await open(page, '/funil');
   await shoot(page, 'rep-360-funil');
   await open(page, '/sac');
   await shoot(page, 'rep-360-sac');
   await open(page, '/sincronizacao');
+  // Every thumbnail kept for offline use: the demo's 2,000 photos take a minute or so.
+  await page.getByRole('button', { name: 'Baixar fotos para usar offline' }).click(WAIT);
+  await page.getByText('Fotos prontas para usar offline.', { exact: false }).waitFor({ timeout: 600_000 });
   await shoot(page, 'rep-360-sincronizacao', true);
   await page.getByRole('button', { name: 'Sair' }).click();
   await page.waitForURL(/\/login$/, WAIT);
