@@ -22,12 +22,15 @@ const FROM_WIN1252 = Buffer.from(SEARCH_FOLD_WIN1252.from, 'latin1');
  * encoding (LATIN1, or WIN1252 and UTF8) holds them.
  */
 export function foldSql(value: Expression<string | null> | RawBuilder<unknown>): RawBuilder<string> {
+  // Scalar subqueries: PostgreSQL reads the alphabets once per statement (an InitPlan), not per row.
   return sql<string>`translate(lower(${value}),
-    case getdatabaseencoding() when 'LATIN1' then convert_from(${FROM_LATIN1}::bytea, 'LATIN1')
-                               else convert_from(${FROM_WIN1252}::bytea, 'WIN1252') end,
-    case getdatabaseencoding() when 'LATIN1' then ${SEARCH_FOLD_TO}::text else ${SEARCH_FOLD_WIN1252.to}::text end)`;
+    (select case getdatabaseencoding() when 'LATIN1' then convert_from(${FROM_LATIN1}::bytea, 'LATIN1')
+                                       else convert_from(${FROM_WIN1252}::bytea, 'WIN1252') end),
+    (select case getdatabaseencoding() when 'LATIN1' then ${SEARCH_FOLD_TO}::text
+                                       else ${SEARCH_FOLD_WIN1252.to}::text end))`;
 }
 
+/** foldSql for the query builders' expressions. */
 export function folded<TB extends keyof DB>(_eb: ExpressionBuilder<DB, TB>, value: Expression<string | null>) {
   return foldSql(value);
 }
