@@ -1,7 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: pure unit tests, and database tests (*.pg.test.ts) that share one PostgreSQL
-// started by the global setup, each file in a database of its own.
+// The database tests that touch text, provisioning and the triggers, run again on WIN1252 and
+// UTF8 ERP databases (the other project runs every database test on LATIN1): the text Campo
+// writes into the ERP (toErpText, app.texto_erp, both triggers), Campo's own lossless text,
+// every text input of every route, client and product search (folded in SQL per encoding),
+// and provisioning twice. docs/erp-contract.md, "Encodings".
+const ENCODING_MATRIX = [
+  'test/latin1.pg.test.ts',
+  'test/text-inputs.pg.test.ts',
+  'server/src/provisioning/provision.pg.test.ts',
+  'server/src/clients/register.pg.test.ts',
+  'server/src/clients/clients.pg.test.ts',
+  'server/src/catalog/catalog.pg.test.ts',
+  'server/src/orders/orders.pg.test.ts',
+  'server/src/tickets/tickets.pg.test.ts',
+  'server/src/funnel/funnel.pg.test.ts',
+];
+
+const pgProject = (name: string, include: string[], env: Record<string, string> = {}) => ({
+  test: {
+    name,
+    env: { LOG_LEVEL: 'warn', ...env },
+    include,
+    exclude: ['**/node_modules/**'],
+    globalSetup: ['test/support/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
+
+// Pure unit tests, and database tests (*.pg.test.ts) that share one PostgreSQL started by the
+// global setup per project, each file in a database of its own.
 export default defineConfig({
   test: {
     projects: [
@@ -13,17 +42,9 @@ export default defineConfig({
           exclude: ['**/*.pg.test.ts', '**/node_modules/**'],
         },
       },
-      {
-        test: {
-          name: 'pg',
-          env: { LOG_LEVEL: 'warn' },
-          include: ['{server,shared,client}/src/**/*.pg.test.ts', 'test/**/*.pg.test.ts'],
-          exclude: ['**/node_modules/**'],
-          globalSetup: ['test/support/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      },
+      pgProject('pg', ['{server,shared,client}/src/**/*.pg.test.ts', 'test/**/*.pg.test.ts']),
+      pgProject('pg-win1252', ENCODING_MATRIX, { CAMPO_TEST_ENCODING: 'WIN1252' }),
+      pgProject('pg-utf8', ENCODING_MATRIX, { CAMPO_TEST_ENCODING: 'UTF8' }),
     ],
   },
 });

@@ -9,7 +9,8 @@ import { orderableClient, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
 import { apiAs, logInAs } from './support/session.ts';
 
-const db = useTestDatabase();
+// Bytes 0x80-0x9F as C1 characters exist only in a LATIN1 database (WIN1252 reads them as “ ” – €).
+const db = useTestDatabase({ encoding: 'LATIN1' });
 const SHOWN = '“Premium” – 5 € D’Ávila';
 
 describe('ERP text holding Windows-1252 bytes', () => {

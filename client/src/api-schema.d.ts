@@ -2264,7 +2264,7 @@ export interface paths {
         put?: never;
         /**
          * Register a new client (representatives)
-         * @description A representative registers a client in the field (docs/clients.md). The row goes into app.clientes_novos and trg_cliente_novo creates the ERP record (corrent) with every mandatory field, in the same transaction: the answer carries the new ERP id, and the client is in the representative's portfolio (and its devices' clientes collection) at once. Idempotent by the body's id (a UUID made by the device): the same id again answers 200 with the same client. CPF/CNPJ check digits are verified (alphanumeric CNPJ accepted), CEP has 8 digits, UF is one of the 27; each bad field is named in errors. Text bound for the ERP is transliterated to LATIN1. A document already registered for the tenant (in the ERP or through Campo) is 409 CLIENT_DOCUMENT_EXISTS, naming the client only when it is the caller's own. Offline, the app queues the same body in the cadastros collection.
+         * @description A representative registers a client in the field (docs/clients.md). The row goes into app.clientes_novos and trg_cliente_novo creates the ERP record (corrent) with every mandatory field, in the same transaction: the answer carries the new ERP id, and the client is in the representative's portfolio (and its devices' clientes collection) at once. Idempotent by the body's id (a UUID made by the device): the same id again answers 200 with the same client. CPF/CNPJ check digits are verified (alphanumeric CNPJ accepted), CEP has 8 digits, UF is one of the 27; each bad field is named in errors. Text bound for the ERP is made to fit the ERP database's encoding (transliterated where LATIN1 or WIN1252 lacks a character). A document already registered for the tenant (in the ERP or through Campo) is 409 CLIENT_DOCUMENT_EXISTS, naming the client only when it is the caller's own. Offline, the app queues the same body in the cadastros collection.
          */
         post: {
             parameters: {
@@ -3498,6 +3498,11 @@ export interface paths {
                                 /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
                                 flexMaxBeyondCeilingPoints: number;
                             };
+                            /**
+                             * @description The encoding of the ERP database: the cart shows how text bound for the ERP will arrive only where it must change (LATIN1 and WIN1252 lack some characters, UTF8 none); absent from older servers (then LATIN1)
+                             * @enum {string}
+                             */
+                            erpEncoding?: "LATIN1" | "WIN1252" | "UTF8";
                         };
                     };
                 };
@@ -4272,6 +4277,11 @@ export interface paths {
                                 /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
                                 flexMaxBeyondCeilingPoints: number;
                             };
+                            /**
+                             * @description The encoding of the ERP database: the cart shows how text bound for the ERP will arrive only where it must change (LATIN1 and WIN1252 lack some characters, UTF8 none); absent from older servers (then LATIN1)
+                             * @enum {string}
+                             */
+                            erpEncoding?: "LATIN1" | "WIN1252" | "UTF8";
                         };
                     };
                 };
@@ -14136,6 +14146,11 @@ export interface paths {
                                         /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
                                         flexMaxBeyondCeilingPoints: number;
                                     };
+                                    /**
+                                     * @description The encoding of the ERP database: the cart shows how text bound for the ERP will arrive only where it must change (LATIN1 and WIN1252 lack some characters, UTF8 none); absent from older servers (then LATIN1)
+                                     * @enum {string}
+                                     */
+                                    erpEncoding?: "LATIN1" | "WIN1252" | "UTF8";
                                 } | null;
                                 /** @description The representative's discount ceilings (document 'tetos', representatives only) */
                                 tetos: {
@@ -15695,6 +15710,11 @@ export interface components {
                     /** @description Percentage points a line's discount may go past its ceiling, paid by the flex balance; 0: flex off */
                     flexMaxBeyondCeilingPoints: number;
                 };
+                /**
+                 * @description The encoding of the ERP database: the cart shows how text bound for the ERP will arrive only where it must change (LATIN1 and WIN1252 lack some characters, UTF8 none); absent from older servers (then LATIN1)
+                 * @enum {string}
+                 */
+                erpEncoding?: "LATIN1" | "WIN1252" | "UTF8";
             } | null;
             /** @description The representative's discount ceilings (document 'tetos', representatives only) */
             tetos: {

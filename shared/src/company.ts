@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CREDIT_POLICIES, DEFAULT_CREDIT_POLICY } from './credit.ts';
 import { FLEX_OFF, type FlexPolicy } from './flex.ts';
+import { ERP_ENCODINGS } from './latin1.ts';
 import { ZPaymentTerm } from './orders.ts';
 
 /** 500 KB as the spec says, read as 500 KiB: 512,000 bytes is accepted, 512,001 refused. */
@@ -97,6 +98,12 @@ export const ZCompany = z
     moneyRules: ZMoneyRules.optional().describe(
       'The credit policy and flex settings the cart previews orders with offline; absent from older servers (then the defaults: flag, flex off)',
     ),
+    erpEncoding: z
+      .enum(ERP_ENCODINGS)
+      .optional()
+      .describe(
+        'The encoding of the ERP database: the cart shows how text bound for the ERP will arrive only where it must change (LATIN1 and WIN1252 lack some characters, UTF8 none); absent from older servers (then LATIN1)',
+      ),
   })
   .describe('The caller’s company (tenant) and its Campo settings');
 export type Company = z.infer<typeof ZCompany>;

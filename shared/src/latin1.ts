@@ -1,8 +1,9 @@
-// Text bound for the ERP must fit LATIN1: PostgreSQL converts every statement from the
-// connection's UTF8 to the database's LATIN1 and fails the whole statement on the first
-// character it cannot hold ("has no equivalent in encoding LATIN1"). Everything Campo writes
-// into ERP tables goes through toErpText first; the triggers then pass it through the SQL
-// function app.texto_erp, which applies the same in-LATIN1 clean-up and the column width.
+// Text bound for the ERP must fit the ERP database's encoding (LATIN1, WIN1252 or UTF8):
+// PostgreSQL converts every statement from the connection's UTF8 to the database's encoding
+// and fails the whole statement on the first character it cannot hold ("has no equivalent in
+// encoding LATIN1"). Everything Campo writes into ERP tables goes through toErpText first, for
+// that database's encoding; the triggers then pass it through the SQL function app.texto_erp,
+// which applies the same clean-up and the column width inside the database.
 import anyAscii from 'any-ascii';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
@@ -30,11 +31,38 @@ export function readCp1252(text: string): string {
   });
 }
 
+/** The encodings of ERP databases Campo lives in (docs/erp-contract.md); others are refused. */
+export const ERP_ENCODINGS = ['LATIN1', 'WIN1252', 'UTF8'] as const;
+export type ErpEncoding = (typeof ERP_ENCODINGS)[number];
+
+export function isErpEncoding(name: string): name is ErpEncoding {
+  return (ERP_ENCODINGS as readonly string[]).includes(name);
+}
+
+/** True when a database in `encoding` stores the character as it is. */
+function holds(encoding: ErpEncoding, ch: string): boolean {
+  const cp = ch.codePointAt(0) ?? 0;
+  if (encoding === 'UTF8' || cp < 0x80 || (cp >= 0xa0 && cp <= 0xff)) return true;
+  // WIN1252 gives 0x80-0x9F to “ ” – € and friends, so it has no C1 control characters.
+  if (encoding === 'LATIN1') return cp <= 0x9f;
+  return CP1252_CHARS.includes(ch);
+}
+
 /** Maps every character LATIN1 cannot hold to its closest ASCII (€ → EUR, — → -, “ → "), dropping emoji. */
 export function toLatin1(text: string): string {
+  return toEncoding(text, 'LATIN1');
+}
+
+/**
+ * Maps every character `encoding` cannot hold to its closest ASCII (emoji dropped): LATIN1
+ * as toLatin1, WIN1252 keeps “ ” – € … as well, UTF8 keeps everything but a lone surrogate,
+ * which no encoding holds (it becomes U+FFFD, as the connection would send it).
+ */
+export function toEncoding(text: string, encoding: ErpEncoding): string {
+  if (encoding === 'UTF8') return text.replace(/[\ud800-\udfff]/gu, '\ufffd');
   let out = '';
   for (const ch of text) {
-    if ((ch.codePointAt(0) ?? 0) <= 0xff) {
+    if (holds(encoding, ch)) {
       out += ch;
       continue;
     }
@@ -51,13 +79,18 @@ export function isLatin1(text: string): boolean {
 }
 
 /**
- * The text as the ERP receives it: LATIN1 only, no control characters, single spaces,
- * trimmed, and cut to the column width when one is given. Same rules as app.texto_erp.
+ * The text as the ERP receives it: only what `encoding` holds (LATIN1 unless told), no
+ * control characters, single spaces, trimmed, and cut to the column width (in characters,
+ * as varchar(n) counts them) when one is given. Same rules as app.texto_erp.
  */
-export function toErpText(text: string, width?: number): string {
-  const clean = toLatin1(text)
-    .replace(CONTROL, '')
-    .replace(/[\s\u00a0]+/gu, ' ')
-    .trim();
-  return width === undefined ? clean : clean.slice(0, width).trimEnd();
+export function toErpText(text: string, width?: number, encoding: ErpEncoding = 'LATIN1'): string {
+  const clean = toEncoding(text, encoding).replace(CONTROL, '').replace(/\s+/gu, ' ').trim();
+  if (width === undefined) return clean;
+  const chars = Array.from(clean);
+  return chars.length <= width ? clean : chars.slice(0, width).join('').trimEnd();
+}
+
+/** Whether the ERP would receive `text` other than as typed (beyond white space): what the cart warns of. */
+export function erpChangesText(text: string, encoding: ErpEncoding = 'LATIN1'): boolean {
+  return toErpText(text, undefined, encoding) !== text.replace(/\s+/gu, ' ').trim();
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readCp1252 } from './latin1.ts';
-import { containsPattern, foldSearchText, SEARCH_FOLD_FROM, SEARCH_FOLD_TO, searchTerms } from './search.ts';
+import {
+  containsPattern,
+  foldSearchText,
+  SEARCH_FOLD_FROM,
+  SEARCH_FOLD_TO,
+  SEARCH_FOLD_WIN1252,
+  searchTerms,
+} from './search.ts';
 
 describe('foldSearchText', () => {
   it('drops case and accents', () => {
@@ -46,5 +53,17 @@ describe('searchTerms', () => {
 describe('containsPattern', () => {
   it('takes LIKE wildcards literally', () => {
     expect(containsPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
+  });
+});
+
+describe('translate() alphabets of a WIN1252 or UTF8 database', () => {
+  it('are those of LATIN1 without the bytes Windows-1252 leaves undefined', () => {
+    const { from, to } = SEARCH_FOLD_WIN1252;
+    expect([...from]).toHaveLength([...to].length);
+    expect(from).toContain('\u0092');
+    expect(readCp1252('\u0092')).toBe('’');
+    expect(from).not.toContain('\u0081');
+    expect(to[from.indexOf('\u0092')]).toBe("'");
+    expect(to[from.indexOf('Ç')]).toBe('c');
   });
 });

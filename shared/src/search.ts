@@ -42,9 +42,29 @@ function foldAlphabets(): { from: string; to: string } {
 }
 
 const ALPHABETS = foldAlphabets();
-/** translate(lower(column), SEARCH_FOLD_FROM, SEARCH_FOLD_TO) is foldSearchText in SQL. */
+/** translate(lower(column), SEARCH_FOLD_FROM, SEARCH_FOLD_TO) is foldSearchText in SQL, in a LATIN1 database. */
 export const SEARCH_FOLD_FROM = ALPHABETS.from;
 export const SEARCH_FOLD_TO = ALPHABETS.to;
+
+/**
+ * The same alphabets for a WIN1252 or UTF8 database, whose ERP text holds “ ’ Š as such, not
+ * as the C1 characters of a LATIN1 column. `from` is spelled as Windows-1252 bytes (one
+ * character U+0000-U+00FF per byte), to be bound as bytea and read with convert_from(…,
+ * 'WIN1252'): SEARCH_FOLD_FROM less the five bytes Windows-1252 leaves undefined, which no
+ * such database holds and convert_from would refuse. `to` keeps the same positions.
+ */
+export const SEARCH_FOLD_WIN1252 = ((): { from: string; to: string } => {
+  let from = '';
+  let to = '';
+  const target = [...ALPHABETS.to];
+  [...ALPHABETS.from].forEach((ch, i) => {
+    const cp = ch.codePointAt(0) as number;
+    if (cp >= 0x80 && cp <= 0x9f && readCp1252(ch) === ch) return;
+    from += ch;
+    to += target[i] ?? '';
+  });
+  return { from, to };
+})();
 
 export const SEARCH_MAX_TERMS = 8;
 

@@ -1,21 +1,24 @@
-// Lossless text for a LATIN1 database. Text that only Campo reads (ticket subjects and
-// messages, funnel prospect names and notes) must come back exactly as the user typed it,
-// emoji included, but PostgreSQL converts every statement to LATIN1 and fails the whole
-// statement on a character that encoding lacks. So such text is stored escaped: every
-// LATIN1 character stays itself (searchable with LIKE and readable in psql), and each
-// character LATIN1 cannot hold, plus NUL (which no PostgreSQL text holds), becomes
-// `¤<hex code point>;`. The marker `¤` (U+00A4, almost never typed) is itself doubled.
-// Text bound for the ERP is transliterated instead (latin1.ts): the ERP never decodes.
+// Lossless text for any ERP database (LATIN1, WIN1252 or UTF8). Text that only Campo reads
+// (ticket subjects and messages, funnel prospect names and notes) must come back exactly as
+// the user typed it, emoji included, but PostgreSQL converts every statement to the
+// database's encoding and fails the whole statement on a character that encoding lacks. So
+// such text is stored escaped, in the one form all three encodings hold: ASCII and the
+// printable LATIN1 letters stay themselves (searchable with LIKE and readable in psql), and
+// every other character (U+0080-U+009F, which WIN1252 spends on “ ” – €, everything beyond
+// U+00FF, and NUL, which no PostgreSQL text holds) becomes `¤<hex code point>;`. The marker
+// `¤` (U+00A4, almost never typed) is itself doubled. One form everywhere keeps searches and
+// stored rows alike on every encoding; decodeLossless also reads rows written before the C1
+// range was escaped. Text bound for the ERP is made to fit instead (latin1.ts): the ERP never decodes.
 
 const MARK = '\u00a4';
 
-/** Escapes `text` so that it is pure LATIN1 without NUL; decodeLossless gives it back exactly. */
+/** Escapes `text` to printable LATIN1 that every ERP encoding holds; decodeLossless gives it back exactly. */
 export function encodeLossless(text: string): string {
   let out = '';
   for (const ch of text) {
     const cp = ch.codePointAt(0) as number;
     if (ch === MARK) out += MARK + MARK;
-    else if (cp === 0 || cp > 0xff) out += `${MARK}${cp.toString(16)};`;
+    else if (cp === 0 || (cp >= 0x80 && cp <= 0x9f) || cp > 0xff) out += `${MARK}${cp.toString(16)};`;
     else out += ch;
   }
   return out;

@@ -3,7 +3,7 @@
 // supervisor), the real server with the built app, Chromium at 360 px, a screenshot of a failed
 // test, and everything closed when the file ends. A file adds its own data in `setUp` (before the
 // server starts) and binds what it needs in a beforeAll of its own, which runs after this one.
-import type { Role } from '@campo/shared';
+import type { ErpEncoding, Role } from '@campo/shared';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createDb } from '../../server/src/db/kysely.ts';
@@ -36,6 +36,8 @@ export interface SuiteUser {
 }
 
 export interface BrowserSuiteOptions {
+  /** The ERP database's encoding; TEST_ENCODING (LATIN1 outside the encoding matrix) unless given. */
+  encoding?: ErpEncoding;
   /** The password of every user that names none. */
   password?: string;
   users?: SuiteUser[];
@@ -79,7 +81,7 @@ export interface BrowserSuite {
 }
 
 export function useBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
-  const db = useTestDatabase();
+  const db = useTestDatabase(options.encoding ? { encoding: options.encoding } : {});
   const state = {
     erp: undefined as ErpPeople | undefined,
     rep: undefined as Representative | undefined,

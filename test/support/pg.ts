@@ -1,6 +1,9 @@
-// Each database test file gets its own fresh LATIN1 database, as the ERP has, created from
-// template0 with the C collation, and dropped when the file ends.
+// Each database test file gets its own fresh database, created from template0 with the C
+// collation, and dropped when the file ends. LATIN1 unless CAMPO_TEST_ENCODING names another
+// ERP encoding: the encoding projects of vitest.config.ts run the tests that touch text,
+// provisioning and the triggers again on WIN1252 and UTF8 databases.
 import { randomBytes } from 'node:crypto';
+import { ERP_ENCODINGS, type ErpEncoding, isErpEncoding } from '@campo/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { prepareMarkedStatements } from '../../server/src/db/prepared.ts';
@@ -10,6 +13,15 @@ declare module 'vitest' {
     /** Superuser URL of the run's PostgreSQL, provided by the global setup. */
     adminDatabaseUrl: string;
   }
+}
+
+/** The encoding of the run's ERP databases: LATIN1, or CAMPO_TEST_ENCODING in the encoding matrix. */
+export const TEST_ENCODING: ErpEncoding = testEncoding(process.env.CAMPO_TEST_ENCODING);
+
+function testEncoding(name: string | undefined): ErpEncoding {
+  if (name === undefined || name === '') return 'LATIN1';
+  if (!isErpEncoding(name)) throw new Error(`CAMPO_TEST_ENCODING=${name}: not one of ${ERP_ENCODINGS.join(', ')}`);
+  return name;
 }
 
 /** The database role the API server uses in tests (created by the global setup). */
@@ -59,14 +71,14 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>, adminUrl = inject
 }
 
 /**
- * A new LATIN1 (or `encoding`) database. `template` copies a database of the run's server
+ * A new database in TEST_ENCODING (or `encoding`). `template` copies a database of the run's server
  * instead (with nobody connected to it), e.g. one that already holds the reference ERP.
  */
 export async function createDatabase(
   options: { encoding?: string; name?: string; template?: string } = {},
 ): Promise<{ name: string; url: string }> {
   const name = options.name ?? `campo_test_${randomBytes(6).toString('hex')}`;
-  const encoding = options.encoding ?? 'LATIN1';
+  const encoding = options.encoding ?? TEST_ENCODING;
   await admin((c) =>
     c.query(
       options.template
@@ -89,7 +101,7 @@ export async function dropDatabase(name: string): Promise<void> {
 }
 
 /**
- * Registers a fresh LATIN1 database for the calling test file. The returned object is filled
+ * Registers a fresh database (TEST_ENCODING unless `encoding` is given) for the calling test file. The returned object is filled
  * in by beforeAll; `pool` is a small pool on it that is closed before the database is dropped.
  */
 export function useTestDatabase(options: { encoding?: string } = {}) {

@@ -1,6 +1,6 @@
 // The company document and the ceilings as the device's store holds them (the settings the
 // sync brings), for every field screen that names a price list or prints the company.
-import { type Company, DEFAULT_MONEY_RULES, type MoneyRules } from '@campo/shared';
+import { type Company, DEFAULT_MONEY_RULES, type ErpEncoding, type MoneyRules } from '@campo/shared';
 import { map } from 'rxjs';
 import { collectionOf } from '../db/database.ts';
 import type { SettingsDoc } from '../db/schemas.ts';
@@ -26,6 +26,11 @@ export function useCompany(): Company | null | undefined {
 export function usePautaName(): (idPauta: number) => string {
   const pautas = useCompany()?.pautas ?? [];
   return (idPauta) => pautas.find((p) => p.id === idPauta)?.descricao || `Pauta ${idPauta}`;
+}
+
+/** The ERP database's encoding, which the cart previews ERP-bound text with; LATIN1 (the strictest) until the company document names it. */
+export function useErpEncoding(): ErpEncoding {
+  return useCompany()?.erpEncoding ?? 'LATIN1';
 }
 
 /** The tenant's credit policy and flex settings; the defaults until the company document names them (docs/credit-and-flex.md). */

@@ -13,17 +13,18 @@ import {
   formatCnpj,
   formatCpf,
   type Problem,
-  SEARCH_FOLD_FROM,
-  SEARCH_FOLD_TO,
+  readCp1252,
 } from '@campo/shared';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { signedIn } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
-import { useTestDatabase } from '../../../test/support/pg.ts';
+import { TEST_ENCODING, useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, pullClients, type SessionUser } from '../../../test/support/session.ts';
 import { createDb } from '../db/kysely.ts';
 import { refreshCollection } from '../sync/service.ts';
+import { foldSql } from './search.ts';
 
 const db = useTestDatabase();
 
@@ -148,12 +149,13 @@ describe('clients', () => {
       const [acute, cp1252] = tenantClients;
       if (!acute || !cp1252) throw new Error('the fixture has fewer than two clients');
       // chr() in a LATIN1 database gives the byte: 180 is the acute accent, 146 the
-      // Windows-1252 right single quote that PostgreSQL knows only as the control U+0092.
+      // Windows-1252 right single quote that PostgreSQL knows only as the control U+0092. In a
+      // WIN1252 database byte 146 is that quote itself; a UTF8 one stores it as U+2019.
       await db.pool.query(
         `update corrent set razao_social = case id_corrent when $1 then 'Mercado D' || chr(180) || 'Avila'
-                                                         else 'Padaria D' || chr(146) || 'Avila' end
+                                                         else 'Padaria D' || chr($3) || 'Avila' end
           where id_corrent in ($1, $2)`,
-        [acute.id, cp1252.id],
+        [acute.id, cp1252.id, TEST_ENCODING === 'UTF8' ? 0x2019 : 146],
       );
       try {
         for (const q of ["D'Ávila", 'd´avila', 'D’AVILA', 'D`Ávila']) {
@@ -594,17 +596,19 @@ describe('clients', () => {
   });
 
   it('folds text in SQL exactly as foldSearchText does, for every LATIN1 character', async () => {
-    // The C1 range too (Windows-1252 in ERP text), except the few that fold to several
-    // characters (0x80 "€" → "eur"), which translate() cannot express.
-    const chars = Array.from({ length: 0xff - 0x20 + 1 }, (_, i) => String.fromCharCode(0x20 + i)).filter(
+    // The C1 range too (Windows-1252 in ERP text: bytes in a LATIN1 database, the characters
+    // themselves in WIN1252 and UTF8), except the few that fold to several characters
+    // (0x80 "€" → "eur"), which translate() cannot express.
+    const bytes = Array.from({ length: 0xff - 0x20 + 1 }, (_, i) => String.fromCharCode(0x20 + i)).filter(
       (ch) => ch !== '\u007f' && foldSearchText(ch).length === 1,
     );
-    expect(chars).toContain('\u0092');
+    const chars =
+      TEST_ENCODING === 'LATIN1' ? bytes : bytes.map(readCp1252).filter((ch) => !/[\u0080-\u009f]/u.test(ch));
+    expect(chars).toContain(TEST_ENCODING === 'LATIN1' ? '\u0092' : '’');
     expect(chars).toContain('\u00b4');
-    const { rows } = await db.pool.query<{ folded: string[] }>(
-      'select array(select translate(lower(c), $2, $3) from unnest($1::text[]) c) as folded',
-      [chars, SEARCH_FOLD_FROM, SEARCH_FOLD_TO],
-    );
+    const { rows } = await sql<{
+      folded: string[];
+    }>`select array(select ${foldSql(sql`c`)} from unnest(${chars}::text[]) c) as folded`.execute(createDb(db.pool));
     expect(rows[0]?.folded).toEqual(chars.map(foldSearchText));
   });
 });

@@ -1,4 +1,4 @@
-// New clients registered in the field, against a real LATIN1 PostgreSQL: the ERP record the
+// New clients registered in the field, against a real PostgreSQL in each ERP encoding: the ERP record the
 // trigger writes, idempotency, duplicate documents, field-level refusals, and the offline path
 // (collection cadastros).
 import { randomUUID } from 'node:crypto';
@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { signedIn } from '../../../test/support/builders.ts';
 import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
-import { useTestDatabase } from '../../../test/support/pg.ts';
+import { TEST_ENCODING, useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
 
 const db = useTestDatabase();
@@ -96,7 +96,12 @@ describe('new clients', () => {
     expect(row).toMatchObject({
       tipo: 'C',
       tipo_pessoa: 'J',
-      razao_social: 'Padaria São João "Ltda"',
+      // What the ERP's encoding holds: WIN1252 keeps the curly quotes, UTF8 the emoji too.
+      razao_social: {
+        LATIN1: 'Padaria São João "Ltda"',
+        WIN1252: 'Padaria São João “Ltda”',
+        UTF8: 'Padaria São João 🍞 “Ltda”',
+      }[TEST_ENCODING],
       nome_fantasia: 'Pão Quente',
       inscricao_estadual: 'ISENTO',
       cep: '01310100',

@@ -2,13 +2,14 @@
 // goes into app.clientes_novos and trg_cliente_novo creates the ERP record in the same
 // statement, so the client is in the ERP — and in the representative's portfolio — when the
 // answer comes. Idempotent by the device's id: a registration sent twice (a lost answer, an
-// outbox retry) creates one client. Text bound for the ERP is made LATIN1-safe here, before it
-// reaches the database (an emoji would fail the statement); the trigger cuts it to the ERP's
-// column widths.
+// outbox retry) creates one client. Text bound for the ERP is made to fit the database's
+// encoding here, before it reaches the database (an emoji would fail the statement in a LATIN1
+// or WIN1252 database); the trigger cuts it to the ERP's column widths.
 import { type ErrorCode, type NewClient, type NewClientResult, toErpText } from '@campo/shared';
 import { sql } from 'kysely';
 import { assertOwner, owns, representativeFor, scopeOf } from '../auth/authorize.ts';
 import { touchDocuments, touchSqlDocuments } from '../changelog/changelog.ts';
+import { erpEncoding } from '../db/encoding.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { pautaExists } from '../directory/service.ts';
@@ -16,8 +17,6 @@ import { DomainError, type ProblemExtra } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import { loadRegistrationDocs } from './documents.ts';
 import { portfolioDocuments } from './portfolio-documents.ts';
-
-const erp = (v: string | null, max = 100) => (v === null ? null : toErpText(v, max));
 
 function fieldProblem(code: ErrorCode, field: string, detail: string, extra: ProblemExtra = {}): DomainError {
   return new DomainError(code, detail, {
@@ -94,6 +93,8 @@ export async function registerClient(
     if (!(await pautaExists(tx, auth.idEmpresa, input.idPauta))) {
       throw fieldProblem('PRICE_LIST_NOT_FOUND', 'idPauta', `A pauta ${input.idPauta} não existe nesta empresa.`);
     }
+    const encoding = await erpEncoding(tx);
+    const erp = (v: string | null, max = 100) => (v === null ? null : toErpText(v, max, encoding));
     let row: { id: number; id_corrent_erp: number | null; razao_social: string; cnpj_cpf: string; criado_em: Date };
     try {
       row = await tx

@@ -25,6 +25,7 @@ export function selectCompany(tx: Tx, idEmpresa: number) {
       'c.politica_credito',
       'c.flex_percentual_credito',
       'c.flex_maximo_pontos',
+      sql<string>`getdatabaseencoding()`.as('codificacao'),
     ])
     .where('e.id_empresa', '=', idEmpresa)
     .where('e.matriz', '=', true)

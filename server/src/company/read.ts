@@ -1,6 +1,6 @@
 // The company as the API shows it, read by the service and by the ajustes documents alike,
 // and its money rules, which other domains (orders, flex) read inside their own transaction.
-import { type Company, type CreditPolicy, DEFAULT_MONEY_RULES, type MoneyRules } from '@campo/shared';
+import { type Company, type CreditPolicy, DEFAULT_MONEY_RULES, isErpEncoding, type MoneyRules } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
 import { notFound } from '../errors.ts';
 import { selectCompany, selectMoneyRules, selectPautaNames, selectPaymentTerms } from './queries.ts';
@@ -45,5 +45,7 @@ export async function readCompany(tx: Tx, idEmpresa: number): Promise<Company> {
     paymentTerms: terms.map((t) => ({ id: t.id_condicao as number, descricao: t.descricao ?? '' })),
     pautas: pautas.map((p) => ({ id: p.id_pauta as number, descricao: p.descricao ?? `Pauta ${p.id_pauta}` })),
     moneyRules: moneyRulesFrom(row),
+    // Provisioning refuses any other encoding.
+    ...(isErpEncoding(row.codificacao) ? { erpEncoding: row.codificacao } : {}),
   };
 }

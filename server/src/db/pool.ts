@@ -4,9 +4,9 @@ import { prepareMarkedStatements } from './prepared.ts';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
-// The ERP database is LATIN1. The connection speaks UTF8 and PostgreSQL converts on the way in
-// and out, so JavaScript strings stay Unicode; text that cannot be held in LATIN1 must be made
-// safe before it is sent (see the transliteration module).
+// The ERP database is LATIN1, WIN1252 or UTF8. The connection speaks UTF8 and PostgreSQL
+// converts on the way in and out, so JavaScript strings stay Unicode; text the database's
+// encoding cannot hold must be made safe before it is sent (toErpText, encodeLossless).
 export interface PoolOptions {
   prepared?: boolean;
   /** How long opening a connection may take (DATABASE_CONNECT_TIMEOUT_SECONDS); 10 s by default. */

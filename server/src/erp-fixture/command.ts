@@ -1,4 +1,4 @@
-// `campo erp-fixture`: builds the reference ERP in an empty LATIN1 database. Progress goes
+// `campo erp-fixture`: builds the reference ERP in an empty LATIN1, WIN1252 or UTF8 database. Progress goes
 // to stderr and the summary to stdout, so `campo erp-fixture --json > summary.json` works.
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { loadDatabaseUrl } from '../config.ts';
@@ -39,7 +39,7 @@ function parseDay(value: string): Date {
 const HELP = `
 Builds the reference ERP (the tables in sql/erp-reference and realistic Brazilian data with
 LATIN1 accents) for tests, demos and benchmarks. It never touches a real ERP: it refuses a
-database that is not LATIN1 or that already has ERP tables, and --replace only drops tables
+database that is not LATIN1, WIN1252 or UTF8 or that already has ERP tables, and --replace only drops tables
 that erp-fixture itself created.
 
 Scales (2 tenants each, with a branch):
@@ -53,7 +53,7 @@ Exit codes:
   0  done; the summary (rows per table) is on stdout
   1  bad option or unexpected failure
   2  DATABASE_URL missing or malformed
-  3  database refused (not LATIN1, ERP tables present, or --replace on tables it did not create)
+  3  database refused (not LATIN1, WIN1252 or UTF8, ERP tables present, or --replace on tables it did not create)
 
 Examples:
   createdb -E LATIN1 -T template0 --lc-collate=C --lc-ctype=C erp
@@ -64,7 +64,9 @@ Examples:
 export function registerErpFixtureCommand(program: Command): void {
   program
     .command('erp-fixture')
-    .description('Create a reference ERP with realistic data in an empty LATIN1 database (tests, demo, benchmarks)')
+    .description(
+      'Create a reference ERP with realistic data in an empty LATIN1, WIN1252 or UTF8 database (tests, demo, benchmarks)',
+    )
     .addOption(
       new Option('--scale <scale>', 'how much data: tiny, small, medium or large')
         .choices(FIXTURE_SCALES)

@@ -1,6 +1,8 @@
 // The safety checks around the fixture (it must never touch a real ERP) and the bulk-load
 // tricks: foreign keys and secondary indexes are dropped while COPY runs and rebuilt once at
 // the end, which is many times faster than checking and indexing row by row.
+
+import { ERP_ENCODINGS, isErpEncoding } from '@campo/shared';
 import type pg from 'pg';
 import { FixtureError } from './errors.ts';
 
@@ -40,16 +42,17 @@ export const FIXTURE_MARKER = 'campo reference ERP fixture';
 
 const CREATE_LATIN1 = "CREATE DATABASE erp ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0";
 
-export async function assertLatin1(pool: pg.Pool): Promise<void> {
+/** The reference ERP goes into a database of an encoding Campo supports (LATIN1, WIN1252 or UTF8), as a real ERP's. */
+export async function assertErpEncoding(pool: pg.Pool): Promise<void> {
   const { rows } = await pool.query<{ encoding: string; database: string }>(
     'select pg_encoding_to_char(encoding) as encoding, current_database() as database from pg_database where datname = current_database()',
   );
   const { encoding, database } = rows[0] ?? { encoding: 'unknown', database: 'unknown' };
-  if (encoding !== 'LATIN1') {
+  if (!isErpEncoding(encoding)) {
     throw new FixtureError(
       'WRONG_ENCODING',
-      `database "${database}" has encoding ${encoding}, but the reference ERP is LATIN1 like the ERPs Campo runs in. ` +
-        `Create a LATIN1 database and point DATABASE_URL at it, e.g.: ${CREATE_LATIN1}`,
+      `database "${database}" has encoding ${encoding}, but the reference ERP, like the ERPs Campo runs in, is ${ERP_ENCODINGS.join(', ')}. ` +
+        `Create such a database and point DATABASE_URL at it, e.g.: ${CREATE_LATIN1}`,
     );
   }
 }
@@ -75,7 +78,7 @@ export async function clearPreviousFixture(pool: pg.Pool, replace: boolean): Pro
     throw new FixtureError(
       'TABLES_EXIST',
       `the database already has ERP tables (${found}); erp-fixture only builds a reference ERP in a database without one. ` +
-        'Use an empty LATIN1 database, or --replace to rebuild a reference ERP that erp-fixture created earlier.',
+        'Use an empty database, or --replace to rebuild a reference ERP that erp-fixture created earlier.',
     );
   }
   const marker = await pool.query<{ comment: string | null }>(

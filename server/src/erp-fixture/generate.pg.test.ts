@@ -412,19 +412,19 @@ describe('determinism', () => {
 });
 
 describe('refusals', () => {
-  const utf8 = extraDatabase('UTF8');
+  const ascii = extraDatabase('SQL_ASCII');
   const erp = extraDatabase();
   const fixture = extraDatabase();
 
-  it('refuses a database that is not LATIN1, saying how to create one, and creates nothing', async () => {
-    const err = await createErpFixture(utf8.pool, { scale: 'tiny' }).catch((e: unknown) => e);
+  it('refuses a database that is not LATIN1, WIN1252 or UTF8, saying how to create one, and creates nothing', async () => {
+    const err = await createErpFixture(ascii.pool, { scale: 'tiny' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FixtureError);
     expect((err as FixtureError).code).toBe('WRONG_ENCODING');
-    expect((err as FixtureError).message).toMatch(/encoding UTF8/);
+    expect((err as FixtureError).message).toMatch(/encoding SQL_ASCII, .* LATIN1, WIN1252, UTF8/);
     expect((err as FixtureError).message).toContain(
       "CREATE DATABASE erp ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0",
     );
-    expect(await scalar(utf8.pool, "select count(*)::int as v from pg_tables where schemaname = 'public'")).toBe(0);
+    expect(await scalar(ascii.pool, "select count(*)::int as v from pg_tables where schemaname = 'public'")).toBe(0);
   });
 
   it('refuses ERP tables it did not create, with or without replace, and drops nothing', async () => {

@@ -8,7 +8,7 @@ import { type CopyValue, CopyWriter } from './copy.ts';
 import {
   advanceSequences,
   analyze,
-  assertLatin1,
+  assertErpEncoding,
   clearPreviousFixture,
   deferConstraints,
   ERP_TABLES,
@@ -223,7 +223,7 @@ function checkOptions(options: FixtureOptions): { seed: number; asOf: number; la
 
 /**
  * Creates the reference ERP tables in `pool`'s database and loads them. Throws FixtureError
- * (before writing anything) when the database is not LATIN1 or already has ERP tables that
+ * (before writing anything) when the database is not LATIN1, WIN1252 or UTF8 or already has ERP tables that
  * it may not replace.
  */
 export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): Promise<FixtureSummary> {
@@ -233,7 +233,7 @@ export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): 
   const historyStart = asOf - spec.historyDays + 1;
   const progress = (phase: string, done: number, total: number) => options.onProgress?.({ phase, done, total });
 
-  await assertLatin1(pool);
+  await assertErpEncoding(pool);
   await clearPreviousFixture(pool, options.replace ?? false);
   progress('schema', 0, 1);
   await createErpSchema(pool);

@@ -139,7 +139,7 @@ export const refuseNulInUrl: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** PostgreSQL's refusals of text a LATIN1 database cannot hold (22P05) or a NUL byte (22021). */
+/** PostgreSQL's refusals of text the database's encoding (LATIN1, WIN1252) cannot hold (22P05) or a NUL byte (22021). */
 const UNSTORABLE_TEXT = new Set(['22P05', '22021']);
 
 /** Neither a DomainError nor the database away: the unstorable-text safety net, framework refusals, or a 500. */

@@ -1,4 +1,12 @@
-import { CREDIT_POLICIES, type CreditPolicy, DEFAULT_CREDIT_POLICY, FLEX_OFF, type FlexPolicy } from '@campo/shared';
+import {
+  CREDIT_POLICIES,
+  type CreditPolicy,
+  DEFAULT_CREDIT_POLICY,
+  type ErpEncoding,
+  FLEX_OFF,
+  type FlexPolicy,
+  isErpEncoding,
+} from '@campo/shared';
 import { type Insertable, type RawBuilder, sql } from 'kysely';
 import { collectionLockKey } from '../changelog/changelog.ts';
 import { PREPARED } from '../db/prepared.ts';
@@ -68,6 +76,8 @@ export interface OrderContext {
   idPedido: number;
   /** The transaction's start: the order's criado_em. */
   now: Date;
+  /** The ERP database's encoding: what the order's ERP-bound text is made to fit. */
+  encoding: ErpEncoding;
 }
 
 /** The context read's row, as PostgreSQL sends it (readOrderContext). */
@@ -89,6 +99,7 @@ export type OrderContextRow = {
   } | null;
   id_pedido: number;
   agora: Date;
+  codificacao: string;
 } & PendingApprovalAudience;
 
 /**
@@ -172,7 +183,8 @@ export function orderContextSql(p: {
                                      'flex_maximo_pontos', cf.flex_maximo_pontos)
               from app.config_empresa cf where cf.id_empresa = ${p.idEmpresa}) as regras_dinheiro,
            ${pendingApprovalAudienceSql(p.idEmpresa, p.codVendedor)},
-           nextval('app.pedidos_id_seq') as id_pedido, now() as agora
+           nextval('app.pedidos_id_seq') as id_pedido, now() as agora,
+           getdatabaseencoding() as codificacao
       from (select) um
       left join app.chaves_idempotencia k
              on k.id_empresa = ${p.idEmpresa} and k.id_usuario = ${p.idUsuario} and k.chave = ${p.chave}`;
@@ -208,6 +220,8 @@ export function readOrderContext(rows: OrderContextRow[]): OrderContext {
     audience: { nome_vendedor: r.nome_vendedor, aprovadores: r.aprovadores },
     idPedido: r.id_pedido,
     now: r.agora,
+    // Provisioning refuses any other encoding; LATIN1's text fits the other two as well.
+    encoding: isErpEncoding(r.codificacao) ? r.codificacao : 'LATIN1',
   };
 }
 

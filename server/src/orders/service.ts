@@ -11,6 +11,7 @@ import {
   checkCredit,
   checkLineDiscount,
   creditOutcome,
+  type ErpEncoding,
   encodeLossless,
   formatBrl,
   lineAmounts,
@@ -107,9 +108,9 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
   if (idPauta === null) {
     throw refused([{ code: 'NO_PRICE_LIST', message: 'O cliente não tem pauta de preços; informe idPauta.' }]);
   }
-  // Approval writes the address into the ERP: never an invented one (" - , CEP "). LATIN1-safe
-  // now, so the approval can never fail on it.
-  const endEntrega = toErpText(input.endEntrega ?? client.end_entrega ?? '', 200).trim();
+  // Approval writes the address into the ERP: never an invented one (" - , CEP "). Made to fit
+  // the ERP's encoding now, so the approval can never fail on it.
+  const endEntrega = toErpText(input.endEntrega ?? client.end_entrega ?? '', 200, context.encoding).trim();
   if (!endEntrega) {
     throw refused([
       {
@@ -121,7 +122,7 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
   if (!context.pautaExists) {
     throw refused([{ code: 'PRICE_LIST_NOT_FOUND', message: `A pauta ${idPauta} não existe.` }]);
   }
-  const condicao = paymentTermOf(input, client, context.paymentTerm);
+  const condicao = paymentTermOf(input, client, context.paymentTerm, context.encoding);
 
   const products = new Map(context.products.map((p) => [p.id_produto, p]));
   const { ceilings, rules } = ceilingInputs(context.ceilings, context.rules);
@@ -294,7 +295,7 @@ function judgeCredit(context: q.OrderContext, orderTotal: number): Order['credit
 /**
  * The order's payment term: the one asked, else the client's default; it must be active and,
  * where the ERP restricts the client's terms, one of them. Its name is copied into the order
- * (LATIN1-safe, like the client's name) so the order shows what was agreed even after the ERP
+ * (made to fit the ERP's encoding, like the client's name) so the order shows what was agreed even after the ERP
  * renames the term. Neither (a client registered through Campo has no default, and an app
  * older than terms sends none): the order goes without, and the ERP applies its own rule;
  * the app's cart never sends such an order, it asks for the term.
@@ -303,6 +304,7 @@ function paymentTermOf(
   input: OrderCreate,
   client: { id_condicao: number | null; razao_social: string | null },
   term: q.OrderPaymentTermRow | null,
+  encoding: ErpEncoding,
 ): { id: number; descricao: string } | null {
   const id = input.idCondicao ?? client.id_condicao;
   if (id === null) return null;
@@ -319,7 +321,7 @@ function paymentTermOf(
       },
     ]);
   }
-  return { id, descricao: toErpText(term.descricao ?? '') };
+  return { id, descricao: toErpText(term.descricao ?? '', undefined, encoding) };
 }
 
 /**
@@ -335,21 +337,22 @@ async function insertOrderTx(
   input: OrderCreate,
   checked: ReturnType<typeof priceAndCheck>,
   idempotency: { key: string; hash: string },
-  context: Pick<q.OrderContext, 'audience' | 'idPedido' | 'now'>,
+  context: Pick<q.OrderContext, 'audience' | 'idPedido' | 'now' | 'encoding'>,
   flexWrite: FlexWrite | null,
 ): Promise<{ body: Order; changed: Changed[]; clientDocumentLeft: boolean }> {
   const { client, idPauta, endEntrega, condicao, lines, totals, credit } = checked;
-  const observacao = input.observacao ? toErpText(input.observacao, 500) : null;
+  const erp = (text: string, width?: number) => toErpText(text, width, context.encoding);
+  const observacao = input.observacao ? erp(input.observacao, 500) : null;
   const id = context.idPedido;
   const row = q.insertOrderSql(auth.idEmpresa, {
     id,
     cod_vendedor: auth.codVendedor,
     id_cliente: input.idCliente,
     // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
-    // which the LATIN1 database cannot store: written back in its LATIN1 spelling.
-    nome_cliente: toErpText(client.razao_social ?? ''),
+    // which a LATIN1 database cannot store: written back in its LATIN1 spelling there.
+    nome_cliente: erp(client.razao_social ?? ''),
     cnpj_cpf_cliente: client.cnpj_cpf,
-    // Both go to the ERP on approval: LATIN1-safe now, so the approval can never fail on them.
+    // Both go to the ERP on approval: made to fit now, so the approval can never fail on them.
     end_entrega: endEntrega,
     id_pauta: idPauta,
     observacao,
@@ -421,9 +424,9 @@ async function insertOrderTx(
     id,
     lines.map((l) => ({
       id_produto: l.item.idProduto,
-      cod_produto: toErpText(l.product.cod_produto ?? ''),
-      descricao: toErpText(l.product.descricao ?? ''),
-      categoria: l.product.categoria === null ? null : toErpText(l.product.categoria),
+      cod_produto: erp(l.product.cod_produto ?? ''),
+      descricao: erp(l.product.descricao ?? ''),
+      categoria: l.product.categoria === null ? null : erp(l.product.categoria),
       cod_grupo: l.product.cod_grupo,
       cod_subgrupo: l.product.cod_subgrupo,
       quantidade: l.item.quantidade,

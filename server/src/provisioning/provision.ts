@@ -3,6 +3,8 @@
 // refuse what Campo cannot live in (before any change), plan, then apply: each migration in
 // its own transaction, and all repeatable objects together in one more, so that the views
 // and triggers are never seen half-replaced.
+
+import { ERP_ENCODINGS, isErpEncoding } from '@campo/shared';
 import type pg from 'pg';
 import { type AppCounts, appCounts } from './catalog.ts';
 import { checkErpContract } from './erp-check.ts';
@@ -489,10 +491,10 @@ export async function provision(pool: pg.Pool, options: ProvisionOptions = {}): 
           `database ${server.database} runs PostgreSQL ${server.version}; Campo needs PostgreSQL 12 or newer`,
         );
       }
-      if (server.encoding !== 'LATIN1') {
+      if (!isErpEncoding(server.encoding)) {
         throw new ProvisionError(
           'refused',
-          `database ${server.database} has encoding ${server.encoding}; Campo lives in the ERP's LATIN1 database and refuses any other encoding (is DATABASE_URL pointing at the ERP?)`,
+          `database ${server.database} has encoding ${server.encoding}; Campo lives in ERP databases encoded ${ERP_ENCODINGS.join(', ')} and refuses any other encoding (is DATABASE_URL pointing at the ERP?)`,
         );
       }
       detail(`database ${server.database}: PostgreSQL ${server.version}, encoding ${server.encoding}`);

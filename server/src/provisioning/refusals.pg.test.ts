@@ -36,13 +36,20 @@ async function hasAppSchema(pool: pg.Pool): Promise<boolean> {
 }
 
 describe('provisioning refuses', () => {
-  it('a database that is not LATIN1, naming its encoding, and creates nothing', async () => {
-    const pool = await erpDatabase({ encoding: 'UTF8' });
-    const err = await failure(provision(pool));
-    expect(err.exitCode).toBe(3);
-    expect(err.message).toMatch(/^database campo_test_\w+ has encoding UTF8; Campo .* refuses any other encoding/);
-    expect(await hasAppSchema(pool)).toBe(false);
-  });
+  it.each(['SQL_ASCII', 'LATIN2'])(
+    'a database encoded %s, naming its encoding and the ones supported, and creates nothing',
+    async (encoding) => {
+      const pool = await erpDatabase({ encoding });
+      const err = await failure(provision(pool));
+      expect(err.exitCode).toBe(3);
+      expect(err.message).toMatch(
+        new RegExp(
+          `^database campo_test_\\w+ has encoding ${encoding}; Campo lives in ERP databases encoded LATIN1, WIN1252, UTF8 and refuses any other encoding`,
+        ),
+      );
+      expect(await hasAppSchema(pool)).toBe(false);
+    },
+  );
 
   it('an ERP that lacks tables or columns, listing exactly those, and creates nothing', async () => {
     const pool = await erpDatabase();

@@ -23,7 +23,7 @@ function sqlFiles(dir: string): string[] {
 }
 
 describe('the SQL under sql/', () => {
-  it('is pure ASCII, byte for byte: PostgreSQL converts every statement to LATIN1', () => {
+  it('is pure ASCII, byte for byte: it reads alike in every ERP encoding', () => {
     const files = sqlFiles(SQL_DIR);
     expect(files.length).toBeGreaterThan(20);
     const offenders: string[] = [];

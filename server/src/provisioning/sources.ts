@@ -154,7 +154,7 @@ function checkText(file: string, sql: string): void {
   const bad = nonAsciiLines(sql);
   if (bad.length > 0) {
     throw new SqlSourceError(
-      `${file}: non-ASCII characters on line ${bad.join(', ')}; SQL files must be pure ASCII because the ERP database is LATIN1`,
+      `${file}: non-ASCII characters on line ${bad.join(', ')}; SQL files must be pure ASCII, which reads alike in every ERP encoding (LATIN1, WIN1252, UTF8)`,
     );
   }
   if (headerOf(sql) === '') throw new SqlSourceError(`${file}: must open with a comment saying why it exists`);

@@ -1,4 +1,4 @@
-// Helpers for the provisioning tests: a LATIN1 ERP database on a chosen PostgreSQL major,
+// Helpers for the provisioning tests: an ERP database (TEST_ENCODING) on a chosen PostgreSQL major,
 // a few rows picked from the reference ERP to build orders and clients with, and the CLI.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
+import { createDatabase, dropDatabase, TEST_ENCODING } from '../../../test/support/pg.ts';
 import { type EmbeddedPostgres, type PgMajor, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
 import { checksum, loadSqlSources, type RepeatableKind } from './sources.ts';
@@ -18,7 +18,7 @@ export interface ErpDatabase {
 }
 
 /**
- * A fresh LATIN1 database with the tiny reference ERP, for the calling describe block. Major
+ * A fresh database (in TEST_ENCODING: LATIN1 unless the encoding matrix runs) with the tiny reference ERP, for the calling describe block. Major
  * 18 uses the run's shared server; other majors get a throw-away embedded server of their
  * own, stopped when the block ends.
  */
@@ -35,7 +35,9 @@ export function useErpDatabase(major: PgMajor = 18, options: { fixture?: boolean
       server = await startEmbeddedPostgres({ major, fast: true });
       const admin = new pg.Client({ connectionString: server.url() });
       await admin.connect();
-      await admin.query("create database erp encoding 'LATIN1' lc_collate 'C' lc_ctype 'C' template template0");
+      await admin.query(
+        `create database erp encoding '${TEST_ENCODING}' lc_collate 'C' lc_ctype 'C' template template0`,
+      );
       await admin.end();
       handle.url = server.url('erp');
     }

@@ -3,8 +3,8 @@
 // the order in the device's outbox, and the replication pushes it when there is a connection.
 // Its state is useCart() (use-cart.ts); a line is cart-line.tsx, the two searches are
 // client-picker.tsx and product-picker.tsx.
-import { toErpText } from '@campo/shared';
-import { usePautaName } from '../../data/company.ts';
+import { type ErpEncoding, erpChangesText, toErpText } from '@campo/shared';
+import { useErpEncoding, usePautaName } from '../../data/company.ts';
 import { formatDocument, formatMoney } from '../../kit/order-format.ts';
 import { CartLine } from './cart-line.tsx';
 import { type CartFlex, flexRefusal } from './cart-model.ts';
@@ -19,6 +19,7 @@ import { useCart } from './use-cart.ts';
 export function CartScreen(props: { fixId?: string }) {
   const cart = useCart(props.fixId);
   const pautaName = usePautaName();
+  const erpEncoding = useErpEncoding();
   const {
     fixing,
     client,
@@ -128,12 +129,12 @@ export function CartScreen(props: { fixId?: string }) {
             <label>
               Endereço de entrega
               <textarea rows={2} value={address} onInput={(e) => cart.setEndEntrega(e.currentTarget.value)} />
-              <ErpText typed={address} />
+              <ErpText typed={address} encoding={erpEncoding} />
             </label>
             <label>
               Observação
               <textarea rows={2} value={cart.observacao} onInput={(e) => cart.setObservacao(e.currentTarget.value)} />
-              <ErpText typed={cart.observacao} />
+              <ErpText typed={cart.observacao} encoding={erpEncoding} />
             </label>
           </section>
         ) : null}
@@ -209,13 +210,13 @@ export function CartScreen(props: { fixId?: string }) {
 }
 
 /**
- * The address and the note go to the ERP, whose LATIN1 tables cannot hold every character: the
- * rep sees what the ERP will receive (an emoji dropped, "—" as "-", "€" as "EUR") before sending.
+ * The address and the note go to the ERP, whose database may not hold every character (LATIN1
+ * and WIN1252 do not; UTF8 does): the rep sees what the ERP will receive (an emoji dropped, "—"
+ * as "-", "€" as "EUR" in LATIN1) before sending, and only when it differs from what was typed.
  */
-function ErpText({ typed }: { typed: string }) {
-  const erp = toErpText(typed);
-  if (erp === typed.replace(/\s+/g, ' ').trim()) return null;
-  return <small class="erp-text">O ERP receberá: «{erp}»</small>;
+function ErpText({ typed, encoding }: { typed: string; encoding: ErpEncoding }) {
+  if (!erpChangesText(typed, encoding)) return null;
+  return <small class="erp-text">O ERP receberá: «{toErpText(typed, undefined, encoding)}»</small>;
 }
 
 /** The order's flex: what it uses and earns, and the balance before and after it. */
