@@ -27,7 +27,14 @@ describe('pulls from a hot standby', () => {
   let replicaPool: pg.Pool;
   let standbyAdmin: pg.Pool;
   const sources: ('replica' | 'primary')[] = [];
-  const replica: PullReplica = { pool: undefined as unknown as pg.Pool, waitMs: 5000, onPage: (s) => sources.push(s) };
+  // The wait is long on purpose: on a loaded CI machine the standby replayed an order past 5 s
+  // (2026-11-28); replay can be held up to max_standby_streaming_delay (30 s by default).
+  const REPLAY_WAIT_MS = 30_000;
+  const replica: PullReplica = {
+    pool: undefined as unknown as pg.Pool,
+    waitMs: REPLAY_WAIT_MS,
+    onPage: (s) => sources.push(s),
+  };
   let withReplica: ReturnType<typeof createApp>;
   let primaryOnly: ReturnType<typeof createApp>;
   let token = '';
@@ -132,7 +139,7 @@ describe('pulls from a hot standby', () => {
       expect(after.documents.map((d) => d.id)).toEqual([key]);
       expect(sources).toEqual(['primary']);
     } finally {
-      replica.waitMs = 5000;
+      replica.waitMs = REPLAY_WAIT_MS;
       await standbyAdmin.query('select pg_wal_replay_resume()');
     }
     // Caught up, the standby answers the same page again.

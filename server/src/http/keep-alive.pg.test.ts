@@ -3,7 +3,7 @@
 // server and a keep-alive Agent with one socket, and sends its next request on that socket.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LOGO_MAX_BYTES } from '@campo/shared';
+import { LOGO_MAX_BYTES, VISIT_PHOTO_MAX_BYTES } from '@campo/shared';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
@@ -165,9 +165,11 @@ describe('keep-alive after a refused body', () => {
     for (const { method, path, type } of withBody) {
       const limit = path.endsWith('/catalog/company/logo')
         ? LOGO_MAX_BYTES
-        : /\/sync\/[^/]+\/push$/.test(path)
-          ? SYNC_PUSH_BODY_LIMIT_BYTES
-          : BODY_LIMIT_BYTES;
+        : /\/visits\/[^/]+\/photo$/.test(path)
+          ? VISIT_PHOTO_MAX_BYTES
+          : /\/sync\/[^/]+\/push$/.test(path)
+            ? SYNC_PUSH_BODY_LIMIT_BYTES
+            : BODY_LIMIT_BYTES;
       const { refused, next } = await refusedThenNext(method, path, limit + 1, type);
       if (refused.status !== 413 || refused.connection !== 'close' || next.status !== 200) {
         failures.push(`${method} ${path}: ${refused.status} ${refused.connection}, then ${next.status}`);

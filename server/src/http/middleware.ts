@@ -117,11 +117,16 @@ export const closeAfterRefusedBody: MiddlewareHandler<AppEnv> = async (c, next) 
   if (c.res.status === 413 || incoming?.complete === false) c.header('Connection', 'close');
 };
 
+/** Uploads whose route refuses a body over its own limit (LOGO_TOO_LARGE, VISIT_PHOTO_TOO_LARGE). */
+export function ownBodyLimit(path: string): boolean {
+  return path.endsWith('/catalog/company/logo') || /\/visits\/[^/]+\/photo$/.test(path);
+}
+
 /** Refuses a body over the limit (declared or streamed) with 413 before any handler reads it. */
 export const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
-  // The logo upload has its own, tighter limit (500 KiB); wrapping its stream twice would only
-  // read further ahead before refusing.
-  if (c.req.path.endsWith('/catalog/company/logo')) return next();
+  // The logo and visit photo uploads have their own, tighter limits (500 and 768 KiB) and
+  // their own 413 code; wrapping their streams twice would only read further ahead before refusing.
+  if (ownBodyLimit(c.req.path)) return next();
   const max = /\/sync\/[^/]+\/push$/.test(c.req.path) ? SYNC_PUSH_BODY_LIMIT_BYTES : BODY_LIMIT_BYTES;
   return (limits.get(max) as MiddlewareHandler<AppEnv>)(c, next);
 };

@@ -241,10 +241,11 @@ const putPhotoRoute = createRoute({
     `At most ${VISIT_PHOTO_MAX_BYTES} bytes (768 KiB), refused while the body is read (413); unreadable, truncated images, data after the image or sides over ${VISIT_PHOTO_MAX_DIMENSION} pixels answer 422.`,
   ].join(' '),
   security: bearer,
+  // The size first, as every other route's body limit runs before its role check.
   middleware: [
+    limitBodyTo(VISIT_PHOTO_MAX_BYTES, photoProblems.tooLarge),
     permit('visits.representative'),
     acceptedContentType(),
-    limitBodyTo(VISIT_PHOTO_MAX_BYTES, photoProblems.tooLarge),
   ] as const,
   request: {
     params: ZVisitId,
@@ -464,7 +465,6 @@ export function visitRoutes(deps: { db: Db; mapTileUrl: string | null }) {
       c.header('Content-Type', photo.mime);
       c.header('X-Content-Type-Options', 'nosniff');
       c.header('Content-Security-Policy', "default-src 'none'; sandbox");
-      c.header('Cache-Control', 'private, max-age=3600');
       return c.body(new Uint8Array(photo.bytes), 200);
     })
     .openapi(confirmPositionRoute, async (c) =>
