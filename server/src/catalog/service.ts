@@ -167,6 +167,21 @@ export function getProduct(db: Db, auth: AuthContext, id: number, now = new Date
 }
 
 /**
+ * Each unusable photo is said once per process, not at every request: a phone downloading its
+ * photos for offline use asks for every product, and a server without an images folder would
+ * otherwise write thousands of the same line. Bounded: past it, everything is said again.
+ */
+const SAID_MAX = 5_000;
+const said = new Set<string>();
+function firstTime(imagem: string | null, reason: string): boolean {
+  const key = `${imagem}\u0000${reason}`;
+  if (said.has(key)) return false;
+  if (said.size >= SAID_MAX) said.clear();
+  said.add(key);
+  return true;
+}
+
+/**
  * The product's photo at `size`. The ERP's reference is read in a short transaction, closed
  * before the photo is read or fetched: a slow image URL must not hold a database connection.
  */
@@ -184,7 +199,7 @@ export async function getProductImage(
   } catch (err) {
     // A photo the ERP names but Campo cannot serve is the operator's to fix (a path outside the
     // folder, an internal URL, a broken file): said in the log, where they look.
-    if (err instanceof DomainError && err.code === 'PRODUCT_IMAGE_UNAVAILABLE') {
+    if (err instanceof DomainError && err.code === 'PRODUCT_IMAGE_UNAVAILABLE' && firstTime(row.imagem, err.message)) {
       log.warn('product image unavailable', { idProduto: id, imagem: row.imagem, reason: err.message });
     }
     throw err;
