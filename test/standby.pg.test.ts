@@ -30,6 +30,9 @@ describe('pulls from a hot standby', () => {
   // The wait is long on purpose: on a loaded CI machine the standby replayed an order past 5 s
   // (2026-11-28); replay can be held up to max_standby_streaming_delay (30 s by default).
   const REPLAY_WAIT_MS = 30_000;
+  // The standby replays the whole test cluster's WAL, every other test file's included: a test
+  // waits for its replay, and may wait more than once.
+  const REPLAY_TEST_TIMEOUT_MS = 180_000;
   const replica: PullReplica = {
     pool: undefined as unknown as pg.Pool,
     waitMs: REPLAY_WAIT_MS,
@@ -103,50 +106,58 @@ describe('pulls from a hot standby', () => {
     return key;
   };
 
-  it('serves pages from the standby with every row the primary has, right after a write', async ({ skip }) => {
-    if (!standby) return skip(skipped);
-    // The first pulls fill the change log on the primary; the standby answers once it replayed it.
-    sources.length = 0;
-    const catalog = await pullAll(withReplica, 'produtos');
-    expect(catalog.documents.length).toBeGreaterThan(50);
-    expect(sources.length).toBeGreaterThan(1);
-    expect(new Set(sources)).toEqual(new Set(['replica']));
-    expect(catalog.documents).toEqual((await pullAll(primaryOnly, 'produtos')).documents);
+  it(
+    'serves pages from the standby with every row the primary has, right after a write',
+    async ({ skip }) => {
+      if (!standby) return skip(skipped);
+      // The first pulls fill the change log on the primary; the standby answers once it replayed it.
+      sources.length = 0;
+      const catalog = await pullAll(withReplica, 'produtos');
+      expect(catalog.documents.length).toBeGreaterThan(50);
+      expect(sources.length).toBeGreaterThan(1);
+      expect(new Set(sources)).toEqual(new Set(['replica']));
+      expect(catalog.documents).toEqual((await pullAll(primaryOnly, 'produtos')).documents);
 
-    const before = await pullAll(withReplica, 'pedidos');
-    const key = await placeOrder();
-    // Pulled at once: the page waits for the standby to replay the order, or reads the primary.
-    sources.length = 0;
-    const after = await pullAll(withReplica, 'pedidos', before.checkpoint);
-    expect(after.documents.map((d) => d.id)).toEqual([key]);
-    expect(sources).toEqual(['replica']);
-  });
-
-  it('reads the primary while the standby lags, and misses nothing', async ({ skip }) => {
-    if (!standby) return skip(skipped);
-    const before = await pullAll(withReplica, 'pedidos');
-    await standbyAdmin.query('select pg_wal_replay_pause()');
-    try {
-      // Pausing takes effect at the next record the standby replays: the order's own.
+      const before = await pullAll(withReplica, 'pedidos');
       const key = await placeOrder();
-      const onStandby = await standbyAdmin.query('select count(*)::int as n from app.pedidos');
-      const onPrimary = await db.pool.query('select count(*)::int as n from app.pedidos');
-      expect(onStandby.rows[0].n).toBeLessThan(onPrimary.rows[0].n);
-
-      replica.waitMs = 50;
+      // Pulled at once: the page waits for the standby to replay the order, or reads the primary.
       sources.length = 0;
       const after = await pullAll(withReplica, 'pedidos', before.checkpoint);
       expect(after.documents.map((d) => d.id)).toEqual([key]);
-      expect(sources).toEqual(['primary']);
-    } finally {
-      replica.waitMs = REPLAY_WAIT_MS;
-      await standbyAdmin.query('select pg_wal_replay_resume()');
-    }
-    // Caught up, the standby answers the same page again.
-    await standby.caughtUp();
-    sources.length = 0;
-    const again = await pullAll(withReplica, 'pedidos', before.checkpoint);
-    expect(again.documents.map((d) => d.id)).toHaveLength(1);
-    expect(sources).toEqual(['replica']);
-  });
+      expect(sources).toEqual(['replica']);
+    },
+    REPLAY_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'reads the primary while the standby lags, and misses nothing',
+    async ({ skip }) => {
+      if (!standby) return skip(skipped);
+      const before = await pullAll(withReplica, 'pedidos');
+      await standbyAdmin.query('select pg_wal_replay_pause()');
+      try {
+        // Pausing takes effect at the next record the standby replays: the order's own.
+        const key = await placeOrder();
+        const onStandby = await standbyAdmin.query('select count(*)::int as n from app.pedidos');
+        const onPrimary = await db.pool.query('select count(*)::int as n from app.pedidos');
+        expect(onStandby.rows[0].n).toBeLessThan(onPrimary.rows[0].n);
+
+        replica.waitMs = 50;
+        sources.length = 0;
+        const after = await pullAll(withReplica, 'pedidos', before.checkpoint);
+        expect(after.documents.map((d) => d.id)).toEqual([key]);
+        expect(sources).toEqual(['primary']);
+      } finally {
+        replica.waitMs = REPLAY_WAIT_MS;
+        await standbyAdmin.query('select pg_wal_replay_resume()');
+      }
+      // Caught up, the standby answers the same page again.
+      await standby.caughtUp();
+      sources.length = 0;
+      const again = await pullAll(withReplica, 'pedidos', before.checkpoint);
+      expect(again.documents.map((d) => d.id)).toHaveLength(1);
+      expect(sources).toEqual(['replica']);
+    },
+    REPLAY_TEST_TIMEOUT_MS,
+  );
 });
