@@ -11,6 +11,16 @@ export function selectReps(tx: Tx, idEmpresa: number, codSupervisor: number | nu
   return q.orderBy('nome').orderBy('cod_vendedor').execute();
 }
 
+/** One representative of the tenant, with their supervisor: what a reach check or a name needs. */
+export function selectRep(tx: Tx, idEmpresa: number, codVendedor: number) {
+  return tx
+    .selectFrom('app.vw_vendedores')
+    .select(['cod_vendedor', 'nome', 'cod_supervisor', 'ativo'])
+    .where('id_empresa', '=', idEmpresa)
+    .where('cod_vendedor', '=', codVendedor)
+    .executeTakeFirst();
+}
+
 export function selectSupervisors(tx: Tx, idEmpresa: number) {
   return tx
     .selectFrom('app.vw_supervisores')

@@ -3,7 +3,7 @@ import { scopeOf, teamOf } from '../auth/authorize.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import type { AuthContext } from '../http/env.ts';
-import { selectPautaExists, selectPautas, selectReps, selectSupervisors } from './queries.ts';
+import { selectPautaExists, selectPautas, selectRep, selectReps, selectSupervisors } from './queries.ts';
 
 const present = <T>(v: T | null): v is T => v !== null;
 
@@ -48,4 +48,12 @@ export async function listPautas(db: Db, auth: AuthContext): Promise<DirectoryPa
 /** Whether the tenant has this pauta; for a service that checks one inside its own transaction. */
 export async function pautaExists(tx: Tx, idEmpresa: number, idPauta: number): Promise<boolean> {
   return (await selectPautaExists(tx, idEmpresa, idPauta)) !== undefined;
+}
+
+/**
+ * A representative of the tenant (active or not) with their supervisor, or undefined; for a
+ * service that checks a code or names a representative inside its own transaction.
+ */
+export function findRep(tx: Tx, idEmpresa: number, codVendedor: number) {
+  return selectRep(tx, idEmpresa, codVendedor);
 }

@@ -118,16 +118,6 @@ export function selectOrderMove(tx: Tx, idEmpresa: number, idPedido: number, tip
     .executeTakeFirst();
 }
 
-/** A representative of the tenant with their supervisor, as the reach needs them. */
-export function selectRep(tx: Tx, idEmpresa: number, codVendedor: number) {
-  return tx
-    .selectFrom('app.vw_vendedores')
-    .select(['cod_vendedor', 'nome', 'cod_supervisor'])
-    .where('id_empresa', '=', idEmpresa)
-    .where('cod_vendedor', '=', codVendedor)
-    .executeTakeFirst();
-}
-
 /** Whose balances a list shows: one representative, one supervisor's team, or the tenant. */
 export interface BalanceFilter {
   codVendedor?: number | undefined;

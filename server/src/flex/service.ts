@@ -23,6 +23,7 @@ import { drawnDocumentWrite } from '../changelog/changelog.ts';
 import { drawnNumber } from '../db/drawn.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Pipeline, type Tx, withScope } from '../db/scope.ts';
+import { findRep } from '../directory/service.ts';
 import { DomainError, notFound, validationFailed } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import { entryOf, flexDocument, flexDocumentKey, relogFlex } from './documents.ts';
@@ -184,7 +185,7 @@ export function creditFlex(tx: Tx, m: OrderFlexMove & { amount: number }): Promi
 
 /** The representative named, if the caller may see them; otherwise 404, as if absent. */
 async function repInReach(tx: Tx, auth: AuthContext, codVendedor: number) {
-  const rep = await q.selectRep(tx, auth.idEmpresa, codVendedor);
+  const rep = await findRep(tx, auth.idEmpresa, codVendedor);
   if (!rep || !reaches(auth, { codVendedor: rep.cod_vendedor, codSupervisor: rep.cod_supervisor })) {
     throw notFound('Representante');
   }

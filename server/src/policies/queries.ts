@@ -239,19 +239,6 @@ export async function selectCeilings(
     .execute();
 }
 
-export async function selectRepresentative(
-  tx: Tx,
-  idEmpresa: number,
-  codVendedor: number,
-): Promise<{ cod_vendedor: number | null; cod_supervisor: number | null } | undefined> {
-  return tx
-    .selectFrom('app.vw_vendedores')
-    .select(['cod_vendedor', 'cod_supervisor'])
-    .where('id_empresa', '=', idEmpresa)
-    .where('cod_vendedor', '=', codVendedor)
-    .executeTakeFirst();
-}
-
 export async function selectGroupExists(tx: Tx, idEmpresa: number, codGrupo: number): Promise<boolean> {
   const row = await tx
     .selectFrom('app.vw_grupos_produto')

@@ -26,6 +26,7 @@ import { ownCeilingOnly, reaches, representativeCode, scopeOf } from '../auth/au
 import { refreshCollectionLog } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
+import { findRep } from '../directory/service.ts';
 import { DomainError, validationFailed } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import { rulesCollection } from './collection.ts';
@@ -43,7 +44,6 @@ import {
   selectOverlappingRules,
   selectPautaIds,
   selectProducts,
-  selectRepresentative,
   selectRule,
   selectRulePage,
   selectRulesReaching,
@@ -164,7 +164,7 @@ async function checkReferences(tx: Tx, idEmpresa: number, refs: References): Pro
       message: `o subgrupo ${refs.subgrupo} não existe no grupo ${refs.grupo}`,
     });
   }
-  if (refs.representante !== null && !(await selectRepresentative(tx, idEmpresa, refs.representante))) {
+  if (refs.representante !== null && !(await findRep(tx, idEmpresa, refs.representante))) {
     errors.push({
       path: 'body.representante',
       message: `o representante ${refs.representante} não existe nesta empresa`,
@@ -358,7 +358,7 @@ async function ceilingSubject(
   if (query.codVendedor === undefined) {
     throw validationFailed([{ path: 'query.codVendedor', message: 'informe o representante (codVendedor)' }]);
   }
-  const rep = await selectRepresentative(tx, auth.idEmpresa, query.codVendedor);
+  const rep = await findRep(tx, auth.idEmpresa, query.codVendedor);
   if (!rep || !reaches(auth, { codVendedor: query.codVendedor, codSupervisor: rep.cod_supervisor })) {
     throw new DomainError('NOT_FOUND', 'Representante não encontrado na sua equipe.');
   }

@@ -436,15 +436,6 @@ export async function selectClientsByIds(tx: Tx, idEmpresa: number, ids: number[
   return clients(tx, idEmpresa).where('c.id_cliente', 'in', ids).execute();
 }
 
-export function selectRepresentative(tx: Tx, idEmpresa: number, codVendedor: number) {
-  return tx
-    .selectFrom('app.vw_vendedores')
-    .select(['cod_vendedor', 'cod_supervisor', 'nome'])
-    .where('id_empresa', '=', idEmpresa)
-    .where('cod_vendedor', '=', codVendedor)
-    .executeTakeFirst();
-}
-
 /** Active representatives of the tenant (one team when codSupervisor is set), by name. */
 export function selectRepresentatives(
   tx: Tx,

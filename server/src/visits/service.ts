@@ -30,6 +30,7 @@ import { authorize, notYours, type RepresentativeAuth, reaches, scopeOf, teamSco
 import { touchDocuments } from '../changelog/changelog.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
+import { findRep } from '../directory/service.ts';
 import { DomainError, notFound } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import { plansOf, visitSyncDoc, visitsOf } from './documents.ts';
@@ -73,7 +74,7 @@ async function repInReach(tx: Tx, auth: AuthContext, asked: number | undefined):
   if (scope.codVendedor === undefined) {
     throw new DomainError('COD_VENDEDOR_REQUIRED', 'Informe codVendedor: o roteiro é de um representante.');
   }
-  const rep = await q.selectRepresentative(tx, auth.idEmpresa, scope.codVendedor);
+  const rep = await findRep(tx, auth.idEmpresa, scope.codVendedor);
   if (!rep || !reaches(auth, { codVendedor: rep.cod_vendedor, codSupervisor: rep.cod_supervisor })) {
     throw notFound('Representante');
   }
@@ -312,7 +313,7 @@ export function getVisit(db: Db, auth: AuthContext, chave: string): Promise<Visi
 }
 
 async function assertReaches(tx: Tx, auth: AuthContext, codVendedor: number, what: string): Promise<void> {
-  const rep = await q.selectRepresentative(tx, auth.idEmpresa, codVendedor);
+  const rep = await findRep(tx, auth.idEmpresa, codVendedor);
   if (!reaches(auth, { codVendedor, codSupervisor: rep?.cod_supervisor ?? null })) throw notFound(what);
 }
 
