@@ -25,12 +25,14 @@ describe.each(ERP_ENCODINGS)('an ERP database in %s', (encoding) => {
   let rep: Api;
   let sup: Api;
   let repName: string;
+  let erpRep: { idEmpresa: number; codVendedor: number };
   let order: (observacao: string) => Promise<Order>;
 
   beforeAll(async () => {
     const erp = await provisionedErp(db.pool);
     const app = testApp(db.pool);
     const r = await aRepresentative(db.pool, erp, { ceiling: 10 });
+    erpRep = r;
     const client = await aPricedClient(db.pool, r, { products: 1 });
     repName = `Zé ${TYPED}`;
     rep = await signedIn(app, db.pool, {
@@ -96,6 +98,24 @@ describe.each(ERP_ENCODINGS)('an ERP database in %s', (encoding) => {
       [placed.id],
     );
     expect(stored.rows[0]?.motivo).toBe('Preço Ação ¤201c;aspas¤201d; ¤2013; 5 ¤20ac; ç ã ¤1f600;');
+  });
+
+  it('copies an ERP client name into a ticket as the encoding holds it, and finds it by that name', async () => {
+    const { rows } = await db.pool.query<{ num: number; id: number }>(
+      `select num_pedido as num, id_corrent as id from app.vw_sitpedido
+        where id_empresa = $1 and cod_vendedor = $2 order by id_pedido limit 1`,
+      [erpRep.idEmpresa, erpRep.codVendedor],
+    );
+    const erpOrder = rows[0];
+    if (!erpOrder) throw new Error('the fixture gave the representative no ERP order');
+    await db.pool.query('update corrent set razao_social = $1 where id_corrent = $2', [ERP_GOT[encoding], erpOrder.id]);
+    const res = await rep('POST', '/chamados', { numPedErp: erpOrder.num, assunto: 'Nota', mensagem: 'Segunda via' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(((await res.json()) as { nomeCliente: string }).nomeCliente).toBe(ERP_GOT[encoding]);
+    const found = await rep('GET', `/chamados?cliente=${encodeURIComponent('“aspas” – 5 €')}`);
+    expect(found.status, await found.clone().text()).toBe(200);
+    const list = (await found.json()) as { items: { nomeCliente: string }[] };
+    expect(list.items.map((t) => t.nomeCliente)).toEqual([ERP_GOT[encoding]]);
   });
 
   it('tells the app the ERP encoding in the company document', async () => {

@@ -108,7 +108,7 @@ export interface TicketFilters {
   codVendedor?: number;
   status?: TicketStatus[];
   idCliente?: number;
-  /** A LIKE pattern on nome_cliente (ERP text, already LATIN1), case-insensitive. */
+  /** A LIKE pattern on nome_cliente (ERP text in the database's encoding), case-insensitive. */
   clienteLike?: string;
   from?: string;
   to?: string;

@@ -14,10 +14,11 @@ import {
   type TicketStatus,
   type TicketSummary,
   ticketTransition,
-  toLatin1,
+  toEncoding,
 } from '@campo/shared';
 import { assertOwner, authorize, representativeFor, scopeOf } from '../auth/authorize.ts';
 import { touchDocuments } from '../changelog/changelog.ts';
+import { erpEncoding } from '../db/encoding.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { DomainError, notFound } from '../errors.ts';
@@ -148,8 +149,9 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
         num_ped_sar: null,
         num_ped_erp: num,
         id_cliente: order.id_corrent,
-        // ERP text read as Windows-1252 may hold "€" or curly quotes, which LATIN1 cannot store.
-        nome_cliente: toLatin1(order.razao_social ?? ''),
+        // The copy must fit the database's encoding: a LATIN1 ERP's text is read as Windows-1252
+        // (server/src/db/pool.ts) and may hold "€" or curly quotes that LATIN1 cannot store back.
+        nome_cliente: toEncoding(order.razao_social ?? '', await erpEncoding(tx)),
       };
     }
     const id = await q.insertTicket(tx, {
@@ -188,9 +190,12 @@ export interface TicketListQuery {
 export async function listTickets(db: Db, auth: AuthContext, side: Side, query: TicketListQuery) {
   assertSide(auth, side);
   return withScope(db, scopeOf(auth), async (tx) => {
-    // nome_cliente is ERP text (LATIN1): the search is transliterated so it cannot fail the statement.
+    // nome_cliente is ERP text in the database's encoding: the search is made to fit it, as the
+    // copy was, so it matches and cannot fail the statement.
     const like =
-      query.cliente === undefined ? undefined : `%${toLatin1(query.cliente).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.cliente === undefined
+        ? undefined
+        : `%${toEncoding(query.cliente, await erpEncoding(tx)).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const { items, total } = await q.selectTickets(tx, {
       idEmpresa: auth.idEmpresa,
       codVendedor: side === 'representative' ? representativeFor(auth, 'tickets.representative') : query.codVendedor,
