@@ -138,4 +138,13 @@ describe('the order PDF', () => {
     expectLaidOut(boxes);
     expect(Math.max(...boxes.map((b) => b.page))).toBe(1);
   });
+
+  it('prints curly quotes, dashes and the euro sign as typed, an emoji dropped', () => {
+    const short = order(1, 10);
+    const typed = { ...short, nomeCliente: 'Mercado “Premium” – 5 € 😀', observacao: 'Entregar — “manhã” ☀️' };
+    const texts = recorded(typed, null).map((b) => b.text);
+    expect(texts.some((t) => t.includes('Mercado “Premium” – 5 €'))).toBe(true);
+    expect(texts.some((t) => t.includes('Entregar — “manhã”'))).toBe(true);
+    expect(texts.join(' ')).not.toMatch(/[\u{1F300}-\u{1FAFF}\u2600-\u27BF]/u);
+  });
 });

@@ -1,8 +1,9 @@
 // The PDF of an order, with the company's letterhead, for the representative to send to the
 // client. jsPDF is loaded only here, and this module only when someone shares an order, so the
-// app's first load does not carry it. Its built-in fonts write WinAnsi (Latin-1), so the text is
-// brought to Latin-1 first: a "—" or an emoji must not turn into garbage on the client's copy.
-import { type Company, type Order, toLatin1 } from '@campo/shared';
+// app's first load does not carry it. Its built-in fonts write WinAnsi (Windows-1252, which jsPDF
+// maps “ ” – — € … to), so the text is brought to Windows-1252 first: an emoji must not turn
+// into garbage on the client's copy.
+import { type Company, type Order, toEncoding } from '@campo/shared';
 import type { jsPDF } from 'jspdf';
 import {
   companyAddress,
@@ -61,7 +62,7 @@ export function drawOrder(
   company: Company | null,
   logo: { data: string; w: number; h: number } | null,
 ): void {
-  const t = (s: string | null | undefined) => toLatin1(s ?? '');
+  const t = (s: string | null | undefined) => toEncoding(s ?? '', 'WIN1252');
   const width = (s: string) => doc.getTextWidth(s);
   const wrap = (s: string, w: number) => doc.splitTextToSize(s, w) as string[];
   const bottom = PAGE_H - MARGIN;
