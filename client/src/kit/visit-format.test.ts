@@ -41,8 +41,8 @@ describe("the supervisor's visit wording", () => {
   });
 
   it('gives positivation against visits with the clients behind it', () => {
-    expect(positivationText(0.667, 3)).toBe('67% (2 de 3 clientes)');
-    expect(positivationText(1, 1)).toBe('100% (1 de 1 cliente)');
+    expect(positivationText(0.667, 3)).toBe('2/3 (67%)');
+    expect(positivationText(1, 1)).toBe('1/1 (100%)');
     expect(positivationText(null, 0)).toBe('—');
   });
 

@@ -89,9 +89,8 @@ export function shiftDay(iso: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Positivation against visits: "67% (2 de 3 clientes)"; "—" without visits. */
+/** Positivation against visits, shaped like coverage: "2/3 (67%)"; "—" without visits. */
 export function positivationText(ratio: number | null, visitedClients: number): string {
   if (ratio === null || visitedClients === 0) return '—';
-  const withOrder = Math.round(ratio * visitedClients);
-  return `${formatPercent(Math.round(ratio * 100))} (${withOrder} de ${visitedClients} ${visitedClients === 1 ? 'cliente' : 'clientes'})`;
+  return shareText(Math.round(ratio * visitedClients), visitedClients);
 }

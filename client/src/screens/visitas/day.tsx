@@ -112,14 +112,14 @@ export function DayView() {
         <div class="mg-scroll">
           <table class="visit-summary">
             <caption class="mg-muted">
-              O dia {brDay(s.data)} de cada representante. Longe: check-in a mais de {lengthText(s.longeMetros)} do
-              cliente.
+              O dia {brDay(s.data)} de cada representante. Roteiro: clientes do dia visitados; positivação: clientes
+              visitados com pedido; longe: check-in a mais de {lengthText(s.longeMetros)} do cliente.
             </caption>
             <thead>
               <tr>
                 <th scope="col">Representante</th>
                 <th scope="col" class="mg-num">
-                  Roteiro (visitados)
+                  Roteiro
                 </th>
                 <th scope="col" class="mg-num">
                   Visitas
@@ -127,9 +127,9 @@ export function DayView() {
                 <th scope="col" class="mg-num">
                   Positivação nas visitas
                 </th>
-                <th scope="col">Sem pedido, por motivo</th>
+                <th scope="col">Sem pedido (motivo)</th>
                 <th scope="col" class="mg-num">
-                  Tempo em visita
+                  Tempo
                 </th>
                 <th scope="col" class="mg-num">
                   Sem localização
@@ -153,7 +153,12 @@ export function DayView() {
                   <td>
                     {r.semPedidoPorMotivo.length === 0
                       ? '—'
-                      : r.semPedidoPorMotivo.map((m) => `${m.motivo ?? 'sem motivo'}: ${m.visitas}`).join('; ')}
+                      : r.semPedidoPorMotivo.map((m, i) => (
+                          <span key={m.idMotivo ?? 0} class="visit-reason-count">
+                            {i > 0 && '; '}
+                            {m.motivo ?? 'sem motivo'}: {m.visitas}
+                          </span>
+                        ))}
                   </td>
                   <td class="mg-num">{minutesText(r.minutosEmVisita)}</td>
                   <td class="mg-num">{r.semPosicao}</td>

@@ -55,7 +55,7 @@ function ReasonRow(props: { reason: VisitReason; onSaved: (message: string) => v
         aria-label={`Motivo ${r.descricao}`}
       >
         <label for={id}>
-          Texto do motivo
+          <span class="reason-label">Texto do motivo</span>
           <input
             id={id}
             type="text"
