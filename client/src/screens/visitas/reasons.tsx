@@ -2,6 +2,7 @@
 // ends without an order (GET/POST /visit-reasons, PATCH /visit-reasons/{id}). A reason is
 // renamed, asks a photo or a note, and is deactivated, never deleted: past visits name it.
 import type { VisitReason } from '@campo/shared';
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
 import { FieldError } from '../../kit/field-error.tsx';
@@ -9,21 +10,69 @@ import { fieldMessages, useApi } from '../../kit/use-api.ts';
 
 const TEXT_MAX = 60;
 
+interface Fields {
+  descricao: string;
+  exigeFoto: boolean;
+  exigeObservacao: boolean;
+}
+
+/** A reason's text and what it requires: the same fields to edit one and to add one. */
+function ReasonFields(props: {
+  id: string;
+  /** The text's label, hidden on a desk for a listed reason (its value says what it is). */
+  labelClass?: string;
+  fields: Fields;
+  onChange: (fields: Fields) => void;
+  problem: string | null;
+  children?: ComponentChildren;
+}) {
+  const { id, fields: f, problem } = props;
+  const set = (change: Partial<Fields>) => props.onChange({ ...f, ...change });
+  return (
+    <>
+      <label for={id}>
+        <span class={props.labelClass}>Texto do motivo</span>
+        <input
+          id={id}
+          type="text"
+          maxLength={TEXT_MAX}
+          value={f.descricao}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-erro` : undefined}
+          onInput={(e) => set({ descricao: e.currentTarget.value })}
+        />
+        <FieldError id={`${id}-erro`} message={problem ?? undefined} />
+      </label>
+      <div class="mg-actions reason-flags">
+        <label>
+          <input type="checkbox" checked={f.exigeFoto} onChange={(e) => set({ exigeFoto: e.currentTarget.checked })} />
+          Exige foto
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={f.exigeObservacao}
+            onChange={(e) => set({ exigeObservacao: e.currentTarget.checked })}
+          />
+          Exige observação
+        </label>
+        {props.children}
+      </div>
+    </>
+  );
+}
+
 function ReasonRow(props: { reason: VisitReason; onSaved: (message: string) => void }) {
   const r = props.reason;
-  const [descricao, setDescricao] = useState(r.descricao);
-  const [exigeFoto, setExigeFoto] = useState(r.exigeFoto);
-  const [exigeObservacao, setExigeObservacao] = useState(r.exigeObservacao);
+  const [fields, setFields] = useState<Fields>({
+    descricao: r.descricao,
+    exigeFoto: r.exigeFoto,
+    exigeObservacao: r.exigeObservacao,
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const id = `motivo-${r.id}`;
 
-  const patch = async (body: {
-    descricao?: string;
-    exigeFoto?: boolean;
-    exigeObservacao?: boolean;
-    ativo?: boolean;
-  }) => {
+  const patch = async (body: Partial<Fields> & { ativo?: boolean }) => {
     setBusy(true);
     setProblem(null);
     try {
@@ -42,46 +91,29 @@ function ReasonRow(props: { reason: VisitReason; onSaved: (message: string) => v
     }
   };
   const changed =
-    descricao.trim() !== r.descricao || exigeFoto !== r.exigeFoto || exigeObservacao !== r.exigeObservacao;
+    fields.descricao.trim() !== r.descricao ||
+    fields.exigeFoto !== r.exigeFoto ||
+    fields.exigeObservacao !== r.exigeObservacao;
 
   return (
     <article class={`mg-card reason-card${r.ativo ? '' : ' reason-off'}`}>
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void patch({ descricao: descricao.trim(), exigeFoto, exigeObservacao });
+          void patch({ ...fields, descricao: fields.descricao.trim() });
         }}
         noValidate
         aria-label={`Motivo ${r.descricao}`}
       >
-        <label for={id}>
-          <span class="reason-label">Texto do motivo</span>
-          <input
-            id={id}
-            type="text"
-            maxLength={TEXT_MAX}
-            value={descricao}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-erro` : undefined}
-            onInput={(e) => setDescricao(e.currentTarget.value)}
-          />
-          <FieldError id={`${id}-erro`} message={problem ?? undefined} />
-        </label>
-        <div class="mg-actions reason-flags">
-          <label>
-            <input type="checkbox" checked={exigeFoto} onChange={(e) => setExigeFoto(e.currentTarget.checked)} />
-            Exige foto
-          </label>
-          <label>
-            <input
-              type="checkbox"
-              checked={exigeObservacao}
-              onChange={(e) => setExigeObservacao(e.currentTarget.checked)}
-            />
-            Exige observação
-          </label>
+        <ReasonFields
+          id={`motivo-${r.id}`}
+          labelClass="reason-label"
+          fields={fields}
+          onChange={setFields}
+          problem={problem}
+        >
           {!r.ativo && <span class="mg-chip">Desativado</span>}
-        </div>
+        </ReasonFields>
         <div class="mg-actions">
           <button type="submit" disabled={busy || !changed}>
             Salvar
@@ -95,28 +127,24 @@ function ReasonRow(props: { reason: VisitReason; onSaved: (message: string) => v
   );
 }
 
+const EMPTY: Fields = { descricao: '', exigeFoto: false, exigeObservacao: false };
+
 function NewReason(props: { onSaved: (message: string) => void }) {
-  const [descricao, setDescricao] = useState('');
-  const [exigeFoto, setExigeFoto] = useState(false);
-  const [exigeObservacao, setExigeObservacao] = useState(false);
+  const [fields, setFields] = useState<Fields>(EMPTY);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const add = async (e: Event) => {
     e.preventDefault();
-    if (descricao.trim() === '') {
+    if (fields.descricao.trim() === '') {
       setProblem('Escreva o motivo.');
       return;
     }
     setBusy(true);
     setProblem(null);
     try {
-      const saved = await api.POST('/visit-reasons', {
-        body: { descricao: descricao.trim(), exigeFoto, exigeObservacao },
-      });
-      setDescricao('');
-      setExigeFoto(false);
-      setExigeObservacao(false);
+      const saved = await api.POST('/visit-reasons', { body: { ...fields, descricao: fields.descricao.trim() } });
+      setFields(EMPTY);
       props.onSaved(`Motivo “${saved.descricao}” incluído.`);
     } catch (err) {
       setProblem(fieldMessages(err).descricao ?? errorMessage(err));
@@ -128,33 +156,7 @@ function NewReason(props: { onSaved: (message: string) => void }) {
   return (
     <form class="mg-card reason-new" onSubmit={add} noValidate aria-labelledby="motivo-novo-titulo">
       <h3 id="motivo-novo-titulo">Novo motivo</h3>
-      <label for="motivo-novo">
-        Texto do motivo
-        <input
-          id="motivo-novo"
-          type="text"
-          maxLength={TEXT_MAX}
-          value={descricao}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? 'motivo-novo-erro' : undefined}
-          onInput={(e) => setDescricao(e.currentTarget.value)}
-        />
-        <FieldError id="motivo-novo-erro" message={problem ?? undefined} />
-      </label>
-      <div class="mg-actions reason-flags">
-        <label>
-          <input type="checkbox" checked={exigeFoto} onChange={(e) => setExigeFoto(e.currentTarget.checked)} />
-          Exige foto
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={exigeObservacao}
-            onChange={(e) => setExigeObservacao(e.currentTarget.checked)}
-          />
-          Exige observação
-        </label>
-      </div>
+      <ReasonFields id="motivo-novo" fields={fields} onChange={setFields} problem={problem} />
       <button type="submit" disabled={busy} aria-busy={busy ? 'true' : undefined}>
         Incluir motivo
       </button>
