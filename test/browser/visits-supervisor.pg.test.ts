@@ -250,6 +250,12 @@ describe('the supervisor at 1280 px', () => {
     expect(shown[3]).toContain(clientNames.get(extra));
     expect(shown[3]).toContain('fora do roteiro');
     expect(shown[3]).toContain('Sem localização');
+    // Only the far ones: the visit 1.2 km away.
+    await page.getByLabel('Só as visitas longe do cliente (> 300 m)').check();
+    await expect.poll(() => visits.count(), WAIT).toBe(1);
+    expect(await text(visits.first())).toContain(clientNames.get(b));
+    await page.getByLabel('Só as visitas longe do cliente (> 300 m)').uncheck();
+    await expect.poll(() => visits.count(), WAIT).toBe(4);
     // No tile server: no map, the list alone.
     expect(await page.locator('.visit-map').count()).toBe(0);
 

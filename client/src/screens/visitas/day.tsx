@@ -8,6 +8,7 @@ import { lazy, useLocation } from 'preact-iso';
 import { DateField, isIsoDate } from '../../kit/date-field.tsx';
 import { day as brDay, today } from '../../kit/format.ts';
 import { Pager } from '../../kit/pager.tsx';
+import { useRepName } from '../../kit/rep-name.ts';
 import { useApi } from '../../kit/use-api.ts';
 import {
   clockTime,
@@ -204,14 +205,25 @@ function RepVisits(props: {
 }) {
   const { query, route } = useLocation();
   const page = Math.max(1, Number(query.vpagina) || 1);
+  const onlyFar = query.longe === '1';
   const visits = useApi('/visits', {
-    params: { query: { data: props.data, codVendedor: props.codVendedor, page, pageSize: VISITS_PAGE } },
+    params: {
+      query: {
+        data: props.data,
+        codVendedor: props.codVendedor,
+        page,
+        pageSize: VISITS_PAGE,
+        ...(onlyFar ? { alemMetros: props.longeMetros } : {}),
+      },
+    },
   });
+  // A representative on another page of the summary is still named, from the directory.
+  const repName = useRepName();
   // The route gives the clients' known positions, for the map's client markers.
   const routeDay = useApi(props.tileUrl ? '/visits/route' : null, {
     params: { query: { data: props.data, codVendedor: props.codVendedor } },
   });
-  const nome = props.nome || `Vendedor ${props.codVendedor}`;
+  const nome = props.nome || repName(props.codVendedor);
   const v = visits.data;
   const clients = routeDay.data ? [...routeDay.data.clientes, ...routeDay.data.extras] : [];
   const located = (v?.items ?? []).some((x) => x.posicao) || clients.some((c) => c.posicao);
@@ -220,13 +232,25 @@ function RepVisits(props: {
       <h2 id="visitas-rep-titulo">
         Visitas de {nome} em {brDay(props.data)}
       </h2>
+      <label class="visit-only-far">
+        <input
+          type="checkbox"
+          checked={onlyFar}
+          onChange={(e) =>
+            route(visitsHref(query, { longe: e.currentTarget.checked ? '1' : undefined, vpagina: undefined }))
+          }
+        />
+        Só as visitas longe do cliente ({farThresholdText(props.longeMetros)})
+      </label>
       {visits.error && (
         <p role="alert" class="error">
           {visits.error}
         </p>
       )}
       {visits.loading && !v && <p aria-busy="true">Carregando as visitas…</p>}
-      {v && v.items.length === 0 && <p>Nenhuma visita neste dia.</p>}
+      {v && v.items.length === 0 && (
+        <p>{onlyFar ? 'Nenhuma visita longe do cliente neste dia.' : 'Nenhuma visita neste dia.'}</p>
+      )}
       {v && v.items.length > 0 && props.tileUrl && located && (
         <VisitMap
           tileUrl={props.tileUrl}
