@@ -11,8 +11,8 @@ describe('routes by role', () => {
       'Funil',
       'SAC',
     ]);
-    expect(navFor('supervisor').map((r) => r.label)).toEqual(['Início', 'Aprovações', 'Equipe']);
-    expect(navFor('manager').map((r) => r.label)).toEqual(['Início', 'Regras', 'Metas', 'Empresa', 'SAC']);
+    expect(navFor('supervisor').map((r) => r.label)).toEqual(['Início', 'Aprovações', 'Equipe', 'Visitas']);
+    expect(navFor('manager').map((r) => r.label)).toEqual(['Início', 'Visitas', 'Regras', 'Metas', 'Empresa', 'SAC']);
     expect(navFor('admin').map((r) => r.label)).toEqual(['Usuários']);
   });
 

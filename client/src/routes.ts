@@ -19,6 +19,7 @@ export const ROUTES: readonly ScreenRoute[] = [
   { path: '/funil', label: 'Funil', roles: ['representative'] },
   { path: '/aprovacoes', label: 'Aprovações', roles: ['supervisor'] },
   { path: '/equipe', label: 'Equipe', roles: ['supervisor'] },
+  { path: '/visitas', label: 'Visitas', roles: ['supervisor', 'manager'] },
   { path: '/regras', label: 'Regras', roles: ['manager'] },
   { path: '/metas', label: 'Metas', roles: ['manager'] },
   { path: '/empresa', label: 'Empresa', roles: ['manager'] },

@@ -204,7 +204,7 @@ export function createApp(deps: AppDeps) {
   app.route(API_BASE, api);
   // The interactive reference, served whole from this server (http/docs.ts).
   app.route('/api/docs', docsRoutes());
-  if (deps.webRoot) app.route('/', webRoutes(deps.webRoot));
+  if (deps.webRoot) app.route('/', webRoutes(deps.webRoot, { mapTileUrl: deps.config.mapTileUrl ?? null }));
   app.notFound(notFound);
   app.onError(errorHandler(availabilityOf(deps.pool)));
   return app;

@@ -196,6 +196,9 @@ describe('every screen is readable and fits the phone', () => {
       ['/aprovacoes', 'Aprovações'],
       [review, 'revisão'],
       ['/equipe', 'Equipe'],
+      ['/visitas', 'Visitas'],
+      ['/visitas/roteiros', 'Roteiros'],
+      ['/visitas/posicoes', 'Posições a confirmar'],
       ['/sincronizacao', 'Sincronização'],
     ] as const) {
       await visit(path, `${name} ${path}`, [DESK, PHONE]);
@@ -220,6 +223,8 @@ describe('every screen is readable and fits the phone', () => {
       ['/metas', 'Metas'],
       [`/metas/equipe/${codSupervisor}`, 'Equipe'],
       ['/empresa', 'Empresa'],
+      ['/visitas', 'Visitas'],
+      ['/visitas/motivos', 'Motivos de não venda'],
       ['/sac', 'SAC'],
       [ticket, 'chamado'],
       ['/sincronizacao', 'Sincronização'],

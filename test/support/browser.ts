@@ -85,6 +85,8 @@ export async function startWebServer(
     changeStream?: boolean;
     /** Draws the reference ERP's product photos (fixtureImages) and serves them; without it every product has none. */
     productImages?: boolean;
+    /** MAP_TILE_URL: the Visitas screen draws its map from these tiles (and the CSP allows them). */
+    mapTileUrl?: string;
   } = {},
 ): Promise<WebServer> {
   const url = pool.options.connectionString;
@@ -98,7 +100,10 @@ export async function startWebServer(
       : undefined;
   const appOptions = (webRoot: string) => ({ webRoot, ...(hub ? { hub } : {}) });
   const images = options.productImages ? await fixtureImages(pool) : undefined;
-  const config = images ? { productImages: { dir: images.dir } } : {};
+  const config = {
+    ...(images ? { productImages: { dir: images.dir } } : {}),
+    ...(options.mapTileUrl ? { mapTileUrl: options.mapTileUrl } : {}),
+  };
   let app = testApp(pool, config, appOptions(requireClientBuild()));
   const fetchApp: FetchApp = options.wrap ? options.wrap((req) => app.fetch(req)) : (req) => app.fetch(req);
   let server: Server | null = await listen(fetchApp, 0);

@@ -38,6 +38,13 @@ const PATHS: Record<string, JSX.Element> = {
     </>
   ),
   '/equipe': <path d="M3 21h18M6 21V11M11 21V5M16 21v-7M21 21V9" />,
+  // A map pin: where the representatives were.
+  '/visitas': (
+    <>
+      <path d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21z" />
+      <circle cx="12" cy="9.5" r="2.5" />
+    </>
+  ),
   '/regras': (
     <>
       <circle cx="7" cy="7" r="2.5" />

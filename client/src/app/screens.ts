@@ -15,6 +15,7 @@ export const SCREENS: Record<string, ComponentType> = {
   '/sac': lazy(() => import('../screens/sac/index.tsx')),
   '/aprovacoes': lazy(() => import('../screens/aprovacoes/index.tsx')),
   '/equipe': lazy(() => import('../screens/equipe/index.tsx')),
+  '/visitas': lazy(() => import('../screens/visitas/index.tsx')),
   '/regras': lazy(() => import('../screens/regras/index.tsx')),
   '/metas': lazy(() => import('../screens/metas/index.tsx')),
   '/empresa': lazy(() => import('../screens/empresa/index.tsx')),

@@ -42,6 +42,27 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Where the map tiles of the visits screen come from, as a CSP source: the origin of the
+ * MAP_TILE_URL template, a `{s}` subdomain as `*.`; any other placeholder in the host leaves
+ * only the scheme (the operator chose the server, so its images are allowed, nothing else).
+ */
+export function tileSource(template: string): string | null {
+  const m = /^(https?:)\/\/([^/?#]+)/i.exec(template);
+  if (!m) return null;
+  const [, scheme, host] = m as unknown as [string, string, string];
+  const wild = host.replace(/^\{s\}\./, '*.');
+  return /[{}]/.test(wild) ? scheme.toLowerCase() : `${scheme.toLowerCase()}//${wild.toLowerCase()}`;
+}
+
+/** The app's CSP; with a tile server configured, its images are allowed too (docs/visits.md). */
+export function contentSecurityPolicy(mapTileUrl?: string | null): string {
+  const tiles = mapTileUrl ? tileSource(mapTileUrl) : null;
+  return tiles
+    ? CONTENT_SECURITY_POLICY.replace("img-src 'self' data: blob:", `img-src 'self' data: blob: ${tiles}`)
+    : CONTENT_SECURITY_POLICY;
+}
+
 const WEB_PATH = '/:path{(?!api(?:/|$)).*}';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Stored but checked every time (a cheap 304): the entry points must never be stale. */
@@ -88,8 +109,9 @@ async function findFile(root: string, path: string): Promise<Found | null> {
  * extension (/assets/old-hash.js after a deploy) is a 404, not HTML that the browser would
  * try to run as a script.
  */
-export function webRoutes(webRoot: string) {
+export function webRoutes(webRoot: string, options: { mapTileUrl?: string | null } = {}) {
   const root = resolve(webRoot);
+  const csp = contentSecurityPolicy(options.mapTileUrl);
   const app = new Hono<AppEnv>();
   // Pico's stylesheet alone is 87 kB raw and 12 kB gzipped, on a phone's mobile data.
   app.use(WEB_PATH, compress());
@@ -105,7 +127,7 @@ export function webRoutes(webRoot: string) {
     const hashed = path.startsWith('/assets/');
     c.header('Cache-Control', hashed ? IMMUTABLE : REVALIDATE);
     c.header('ETag', etag);
-    c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    c.header('Content-Security-Policy', csp);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Frame-Options', 'DENY');

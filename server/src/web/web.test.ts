@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
-import { CONTENT_SECURITY_POLICY } from './routes.ts';
+import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, tileSource } from './routes.ts';
 
 // A stand-in for client/dist; the real build is served in test/browser.
 const root = mkdtempSync(join(tmpdir(), 'campo-web-'));
@@ -81,5 +81,26 @@ describe('the web app routes', () => {
       const res = await app.request(path);
       expect(await res.text(), path).not.toContain('root:');
     }
+  });
+
+  it('allows the map tiles of a configured tile server as images, and nothing else from there', async () => {
+    const tiled = createApp({
+      pool,
+      webRoot: root,
+      config: {
+        jwtSecret: 'x'.repeat(40),
+        tokenTtlHours: 1,
+        devLogin: false,
+        mapTileUrl: 'https://{s}.Tiles.example.com/{z}/{x}/{y}.png',
+      },
+    });
+    const csp = (await tiled.request('/visitas')).headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("img-src 'self' data: blob: https://*.tiles.example.com;");
+    expect(csp.split('; ').filter((d) => d.includes('tiles.example.com'))).toEqual([
+      "img-src 'self' data: blob: https://*.tiles.example.com",
+    ]);
+    expect(contentSecurityPolicy(null)).toBe(CONTENT_SECURITY_POLICY);
+    expect(tileSource('https://tiles.example.com:8443/{z}/{x}/{y}.png')).toBe('https://tiles.example.com:8443');
+    expect(tileSource('https://{a}.example.com/{z}/{x}/{y}.png')).toBe('https:');
   });
 });

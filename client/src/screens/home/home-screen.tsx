@@ -6,6 +6,7 @@ import './home.css';
 // Loaded on demand: it reads the RxDB store, which must stay out of the initial JavaScript.
 const RepDashboard = lazy(() => import('./rep-dashboard.tsx').then((m) => m.RepDashboard));
 const TeamGlance = lazy(() => import('./team-glance.tsx').then((m) => m.TeamGlance));
+const RouteCards = lazy(() => import('./team-glance.tsx').then((m) => m.RouteCards));
 
 const ROLE_NAMES = {
   representative: 'Representante',
@@ -16,7 +17,8 @@ const ROLE_NAMES = {
 
 /**
  * Início: a representative's dashboard; a supervisor's team at a glance; managers get a
- * welcome (their dashboards live under their own screens). Supervisors and managers also get
+ * welcome (their dashboards live under their own screens). Both get today's route of each
+ * representative, which opens Visitas. Supervisors and managers also get
  * the notifications switch, since approvals reach them by push.
  */
 export function HomeScreen() {
@@ -30,6 +32,7 @@ export function HomeScreen() {
         Olá, <strong>{user.name}</strong>. Você entrou como {ROLE_NAMES[user.role].toLowerCase()}.
       </p>
       {user.role === 'supervisor' && <TeamGlance />}
+      {(user.role === 'supervisor' || user.role === 'manager') && <RouteCards />}
       {(user.role === 'supervisor' || user.role === 'manager') && (
         <p>
           <a href="/flex">{user.role === 'supervisor' ? 'Saldo flex da equipe' : 'Saldo flex dos representantes'}</a>
