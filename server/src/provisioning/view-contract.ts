@@ -654,3 +654,39 @@ export function typeFits(type: ContractType, actual: string): boolean {
 export function isPaddedChar(actual: string): boolean {
   return /^character(\(\d+\))?$/.test(actual);
 }
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/**
+ * The contract as docs/erp-contract.md prints it, between its "view-contract" markers:
+ * view-contract.test.ts fails when the page and this file differ.
+ */
+export function renderViewContract(): string {
+  const out: string[] = [];
+  for (const v of VIEW_CONTRACT) {
+    const call = v.kind === 'function' ? `app.${v.name}(...)` : `app.${v.name}`;
+    out.push(`### ${call}`, '');
+    const notes = [`${v.meaning.charAt(0).toUpperCase()}${v.meaning.slice(1)}.`];
+    if (v.key) notes.push(`Unique per tenant: (${v.key.join(', ')}).`);
+    if (v.references?.length) {
+      const refs = v.references.map((r) => `(${r.columns.join(', ')}) names a row of ${r.view}`);
+      notes.push(`When not null, ${refs.join('; ')}.`);
+    }
+    if (v.campoOnly) notes.push("Reads only Campo's tables: a profile copies the reference file unchanged.");
+    else if (v.optional) notes.push('May return no rows: the ERP keeps none.');
+    out.push(notes.join(' '), '');
+    out.push('| column | type | reference profile | never null | meaning |', '| --- | --- | --- | --- | --- |');
+    for (const col of v.columns) {
+      out.push(
+        `| ${col.name} | ${col.type} | ${col.reference} | ${col.required ? 'yes' : ''} | ${cell(col.meaning)} |`,
+      );
+    }
+    out.push('');
+  }
+  out.push('### What the triggers must produce', '');
+  for (const t of TRIGGER_EFFECTS) {
+    out.push(`- \`${t.trigger}\` (${t.on}):`);
+    for (const e of t.effects) out.push(`  - ${e}`);
+  }
+  return out.join('\n');
+}
