@@ -214,7 +214,7 @@ interface Sample {
 }
 
 /**
- * Looks `rows` (their `cols`) up in `view` by `as`, through the view, never scanning it:
+ * Looks `rows` (their `cols`) up in `view` by `as`, only those, through the view's key:
  * returns the distinct tuples `view` lacks, or those it holds more than once.
  */
 async function lookup(

@@ -664,7 +664,9 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 export function renderViewContract(): string {
   const out: string[] = [];
   for (const v of VIEW_CONTRACT) {
-    const call = v.kind === 'function' ? `app.${v.name}(...)` : `app.${v.name}`;
+    // A function's heading is its probe's call, arguments as types: app.notas_itens_erp(bigint[]).
+    const probe = /app\.\w+\([^)]*\)/.exec(v.probe ?? '')?.[0]?.replace(/'\{\}'::/g, '');
+    const call = v.kind === 'function' ? (probe ?? `app.${v.name}()`) : `app.${v.name}`;
     out.push(`### ${call}`, '');
     const notes = [`${v.meaning.charAt(0).toUpperCase()}${v.meaning.slice(1)}.`];
     if (v.key) notes.push(`Unique per tenant: (${v.key.join(', ')}).`);
