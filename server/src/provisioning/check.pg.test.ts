@@ -183,7 +183,10 @@ describe('campo provision --check on a fit reference ERP', () => {
     const edited = replaceRepeatable(sources, 'trg_pedido_aprovado', (sql) =>
       sql.replace(/\nbegin\n[\s\S]*?\nend\n\$fn\$/, '\nbegin\n  return new;\nend\n$fn$'),
     );
+    const before = await snapshot(db.pool);
     const report = await checkProvisioning(db.pool, { sources: edited });
+    // The provisioned trigger is back, and nothing else moved either.
+    expect(await snapshot(db.pool)).toEqual(before);
     expect(lines(report)).toEqual([
       'triggers: trg_pedido_aprovado: the approval left app.pedidos.erp_id_pedido empty; the trigger must write the ERP order and set it',
     ]);
