@@ -100,6 +100,32 @@ describe('campo provision --check on a fit reference ERP', () => {
     expect(Number(left.rows[0]?.n)).toBe(0);
   });
 
+  it('holds a sequence the approval trigger names in nextval, and reports one it cannot', async () => {
+    await db.pool.query('create sequence numeracao_pedidos');
+    const edited = replaceRepeatable(sources, 'trg_pedido_aprovado', (sql) =>
+      sql.replace(
+        '  perform pg_advisory_xact_lock(1128353104, v_empresa_erp);\n',
+        "  perform pg_advisory_xact_lock(1128353104, v_empresa_erp);\n  perform nextval('public.numeracao_pedidos');\n",
+      ),
+    );
+    const report = await checkProvisioning(db.pool, { sources: edited });
+    expect(lines(report)).toEqual([]);
+    const { rows } = await db.pool.query<{ called: boolean }>('select is_called as called from numeracao_pedidos');
+    expect(rows[0]?.called).toBe(false);
+    // Named only at run time, it cannot be held: the gap it leaves is reported.
+    const hidden = replaceRepeatable(sources, 'trg_pedido_aprovado', (sql) =>
+      sql.replace(
+        '  perform pg_advisory_xact_lock(1128353104, v_empresa_erp);\n',
+        "  perform pg_advisory_xact_lock(1128353104, v_empresa_erp);\n  perform nextval(('public.numeracao' || '_pedidos')::regclass);\n",
+      ),
+    );
+    const gap = await checkProvisioning(db.pool, { sources: hidden });
+    expect(gap.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^sequence public\.numeracao_pedidos moved from unused to 1 while the check ran: /),
+    ]);
+    await db.pool.query('drop sequence numeracao_pedidos');
+  });
+
   it('matches the views of the reference profile column for column, with the reference types', async () => {
     const { rows } = await db.pool.query<{ view: string; col: string; type: string }>(
       `select c.relname as view, a.attname as col, format_type(a.atttypid, a.atttypmod) as type

@@ -8,12 +8,14 @@
 // never the ERP indexes, whose build would lock ERP tables) runs in one transaction that is
 // always rolled back, and so do the data sampling and the rehearsal of the triggers. The one
 // thing a rollback does not undo is a sequence's nextval. So before the rehearsal every
-// sequence it can advance (the defaults of the ERP tables the triggers write, and of
-// Campo's tables) is rewritten inside the transaction (ALTER SEQUENCE ... RESTART gives it
-// new storage, transactionally) and set back to its value: the rehearsal draws from that
-// copy, the rollback throws the copy away, and the ERP's own inserts wait on the sequence
-// meanwhile instead of drawing numbers twice. That needs the sequence's owner; a role that
-// is not gets a problem line and no rehearsal.
+// sequence it can advance (the defaults of the ERP tables the triggers write and of
+// Campo's tables, and those the SQL names in nextval) is rewritten inside the transaction
+// (ALTER SEQUENCE ... RESTART gives it new storage, transactionally) and set back to its
+// value: the rehearsal draws from that copy, the rollback throws the copy away, and the
+// ERP's own inserts wait on the sequence meanwhile instead of drawing numbers twice. That
+// needs the sequence's owner; a role that is not gets a problem line and no rehearsal. A
+// sequence reached only through dynamic SQL cannot be held: any sequence that moved while
+// the check ran is reported as a warning.
 import { isErpEncoding } from '@campo/shared';
 import type pg from 'pg';
 import { checkErpContract } from './erp-check.ts';
@@ -350,12 +352,17 @@ async function checkData(client: pg.ClientBase, usable: Set<string>, sampleRows:
 
 /**
  * Every sequence the rehearsal can advance, held inside the transaction: the defaults and
- * identities of the tables the triggers write and of Campo's tables.
+ * identities of the tables the triggers write and of Campo's tables, and the sequences the
+ * profile's functions and triggers name in a nextval call (an ERP that numbers its orders
+ * from a sequence of its own).
  */
 async function holdSequences(client: pg.ClientBase, sources: SqlSources, f: Findings): Promise<boolean> {
   const written = erpContract(sources)
     .filter((r) => r.access === 'write')
     .map((r) => r.table);
+  const named = sources.repeatables
+    .filter((r) => r.kind === 'function' || r.kind === 'trigger')
+    .flatMap((r) => [...r.sql.matchAll(/nextval\s*\(\s*'([^']+)'/gi)].map((m) => m[1] ?? ''));
   const { rows } = await client.query<{ seq: string }>(
     `with tabelas as (
        select c.oid from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -374,8 +381,11 @@ async function holdSequences(client: pg.ClientBase, sources: SqlSources, f: Find
        join pg_class s on s.oid = d.objid and s.relkind = 'S'
       where d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass
         and d.deptype in ('a', 'i') and d.refobjid in (select oid from tabelas)
+     union
+     select to_regclass(n)::text from unnest($2::text[]) as n
+      where (select relkind from pg_class where oid = to_regclass(n)) = 'S'
       order by 1`,
-    [written],
+    [written, named],
   );
   for (const { seq } of rows) {
     const held = await guarded(client, async () => {
@@ -650,6 +660,14 @@ async function rehearse(client: pg.ClientBase, sources: SqlSources, f: Findings)
   }
 }
 
+/** Every sequence's last value the role may see (null: never used, or not visible). */
+async function sequenceValues(client: pg.ClientBase): Promise<Map<string, string | null>> {
+  const { rows } = await client.query<{ seq: string; value: string | null }>(
+    "select format('%I.%I', schemaname, sequencename) as seq, last_value::text as value from pg_sequences",
+  );
+  return new Map(rows.map((r) => [r.seq, r.value]));
+}
+
 /** Checks the database the pool points at against the profile's SQL and the views' contract. */
 export async function checkProvisioning(pool: pg.Pool, options: CheckOptions = {}): Promise<CheckReport> {
   const started = performance.now();
@@ -682,6 +700,7 @@ export async function checkProvisioning(pool: pg.Pool, options: CheckOptions = {
       return report();
     }
 
+    const sequencesBefore = await sequenceValues(client);
     await client.query('begin');
     try {
       await client.query(
@@ -707,6 +726,17 @@ export async function checkProvisioning(pool: pg.Pool, options: CheckOptions = {
       }
     } finally {
       await client.query('rollback');
+    }
+    // What the hold could not know of (a nextval through dynamic SQL) leaves a gap: say so.
+    const sequencesAfter = await sequenceValues(client);
+    for (const [seq, value] of sequencesAfter) {
+      const was = sequencesBefore.get(seq);
+      if (was !== undefined && was !== value) {
+        f.warning(
+          'triggers',
+          `sequence ${seq} moved from ${was ?? 'unused'} to ${value ?? 'unused'} while the check ran: the ERP's own inserts, or a trigger drawing from it without naming it in nextval('...') (then a gap in its numbers)`,
+        );
+      }
     }
     return report();
   } finally {
