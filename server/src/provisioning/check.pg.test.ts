@@ -205,6 +205,22 @@ describe('campo provision --check on a fit reference ERP', () => {
     );
   });
 
+  it('bounds every statement: a view too slow to sample is a line, not a hang', async () => {
+    const edited = replaceRepeatable(sources, 'vw_produtos', (sql) =>
+      sql.replace(
+        '         on s.id_empresa = p.id_empresa and s.cod_grupo = p.cod_grupo and s.cod_subgrupo = p.cod_subgrupo;',
+        '         on s.id_empresa = p.id_empresa and s.cod_grupo = p.cod_grupo and s.cod_subgrupo = p.cod_subgrupo\n where pg_sleep(0.05) is not null;',
+      ),
+    );
+    const report = await checkProvisioning(db.pool, { sources: edited, statementTimeoutMs: 1500 });
+    expect(lines(report)).toEqual(
+      expect.arrayContaining([
+        'data: vw_produtos: the sample of 1000 rows failed: did not finish within the statement timeout',
+      ]),
+    );
+    expect(report.durationMs).toBeLessThan(30_000);
+  });
+
   it('names a trigger that writes nothing into the ERP', async () => {
     const edited = replaceRepeatable(sources, 'trg_pedido_aprovado', (sql) =>
       sql.replace(/\nbegin\n[\s\S]*?\nend\n\$fn\$/, '\nbegin\n  return new;\nend\n$fn$'),

@@ -712,14 +712,18 @@ export async function checkProvisioning(pool: pg.Pool, options: CheckOptions = {
         log(
           `sampling the data through the views (at most ${sampleRows} rows each, ${statementTimeoutMs / 1000} s per query)`,
         );
-        await checkData(client, usable, sampleRows, f);
+        // A statement that fails outside the per-query guards (a timeout in a follow-up read)
+        // costs the step one line, never the report.
+        const data = await guarded(client, () => checkData(client, usable, sampleRows, f));
+        if (!data.ok) f.problem('data', `the data check stopped: ${messageOf(data.error)}`);
         log('rehearsing the triggers: approving a synthetic order, registering a synthetic client');
         if (
           ['vw_clientes', 'vw_sitpedido', 'vw_pedidos_erp_itens', 'vw_precos', 'vw_produtos'].every((v) =>
             usable.has(v),
           )
         ) {
-          await rehearse(client, sources, f);
+          const run = await guarded(client, () => rehearse(client, sources, f));
+          if (!run.ok) f.problem('triggers', `the rehearsal stopped: ${messageOf(run.error)}`);
         } else {
           f.problem('triggers', 'not rehearsed: the views it reads back through do not fit the contract');
         }
