@@ -66,5 +66,11 @@ describe('campo provision', () => {
       expect(run.stderr).toMatch(/^campo: database campo_test_\w+ has encoding SQL_ASCII;.* LATIN1, WIN1252, UTF8/);
       expect(run.stdout).toBe('');
     });
+
+    it('--check says so on stdout and exits 3', async () => {
+      const run = await runCampo(['provision', '--check'], ascii.url);
+      expect(run.status).toBe(3);
+      expect(run.stdout).toMatch(/^problem \(database\): encoding SQL_ASCII; Campo needs LATIN1, WIN1252 or UTF8$/m);
+    });
   });
 });

@@ -1,16 +1,17 @@
 import type { Command } from 'commander';
 import { loadDatabaseUrl } from '../config.ts';
 import { createPool } from '../db/pool.ts';
+import { checkProvisioning, checkReportText } from './check.ts';
 import { EXIT_CODES, ProvisionError } from './errors.ts';
 import { grantServerRole } from './grant.ts';
 import { type ProvisionReport, provision } from './provision.ts';
 
 const EXIT_HELP = `
 Exit codes:
-  ${EXIT_CODES.ok}  done, or already up to date
+  ${EXIT_CODES.ok}  done, or already up to date (--check: the database fits)
   ${EXIT_CODES.unexpected}  unexpected error
   ${EXIT_CODES.config}  bad configuration (DATABASE_URL missing or malformed)
-  ${EXIT_CODES.refused}  database refused: cannot connect, not LATIN1, PostgreSQL older than 12, ERP tables or columns missing
+  ${EXIT_CODES.refused}  database refused: cannot connect, not LATIN1, PostgreSQL older than 12, ERP tables or columns missing (--check: any problem found)
   ${EXIT_CODES.schemaMismatch}  schema app is not what this release expects (baseline differs, an applied migration was edited, a view not Campo's selects from one Campo replaces or retired)
   ${EXIT_CODES.migrationFailed}  a migration, view or trigger failed; its transaction was rolled back
 
@@ -30,6 +31,10 @@ export interface ProvisionCommandOptions {
   dryRun?: boolean;
   verbose?: boolean;
   grantTo?: string;
+  /** Check the database against the profile's SQL and the views' contract; change nothing. */
+  check?: boolean;
+  /** With check: the report as JSON on stdout, progress on stderr. */
+  json?: boolean;
 }
 
 /**
@@ -45,6 +50,12 @@ export async function runProvisionCommand(
 ): Promise<number> {
   const pool = createPool(url, 2);
   try {
+    if (opts.check) {
+      const progress = opts.json ? err : out;
+      const checked = await checkProvisioning(pool, { log: (line) => progress(`${line}\n`) });
+      out(opts.json ? `${JSON.stringify(checked, null, 2)}\n` : checkReportText(checked));
+      return checked.fit ? EXIT_CODES.ok : EXIT_CODES.refused;
+    }
     const report = await provision(pool, {
       dryRun: opts.dryRun === true,
       verbose: opts.verbose === true,
@@ -78,13 +89,18 @@ async function provisionCommand(opts: ProvisionCommandOptions): Promise<void> {
   if (code !== EXIT_CODES.ok) process.exitCode = code;
 }
 
-/** `campo provision [--dry-run] [--verbose]` */
+/** `campo provision [--dry-run] [--verbose] [--check [--json]]` */
 export function registerProvisionCommand(program: Command): void {
   program
     .command('provision')
     .description("Create or upgrade Campo's schema app, its views over the ERP and its triggers (safe to re-run)")
     .option('--dry-run', 'print the plan and change nothing')
     .option('--verbose', 'print every check and every object')
+    .option(
+      '--check',
+      "check the mapped ERP database against the views' contract, rehearse the triggers, change nothing",
+    )
+    .option('--json', 'with --check: print the report as JSON')
     .option('--grant-to <role>', "give the server's database role (not a superuser, not the owner) what the API needs")
     .addHelpText('after', EXIT_HELP)
     .action(provisionCommand);

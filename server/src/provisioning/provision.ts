@@ -66,7 +66,7 @@ export interface ProvisionReport {
 }
 
 /** Lowest major Campo supports: the ERP databases it meets run old majors. */
-const MIN_SERVER_VERSION_NUM = 120000;
+export const MIN_SERVER_VERSION_NUM = 120000;
 /** Session advisory lock held for a whole run: 'CAMP' and 1, so two runs never interleave. */
 const LOCK_KEY = [1128353104, 1] as const;
 
@@ -155,7 +155,7 @@ function isUpToDate(plan: Plan): boolean {
   return plan.actions.length === 0;
 }
 
-async function sqlSources(given: SqlSources | undefined): Promise<SqlSources> {
+export async function sqlSources(given: SqlSources | undefined): Promise<SqlSources> {
   if (given) return given;
   try {
     return await loadSqlSources();
@@ -167,7 +167,7 @@ async function sqlSources(given: SqlSources | undefined): Promise<SqlSources> {
   }
 }
 
-async function serverFacts(client: pg.ClientBase) {
+export async function serverFacts(client: pg.ClientBase) {
   const { rows } = await client.query<{ num: string; version: string; encoding: string; database: string }>(
     `select current_setting('server_version_num') as num, current_setting('server_version') as version,
             pg_encoding_to_char(d.encoding) as encoding, d.datname as database
