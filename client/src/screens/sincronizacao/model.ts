@@ -159,6 +159,7 @@ export const COLLECTION_LABEL: Record<SyncCollection, string> = {
   funil: 'Funil',
   chamados: 'Chamados (SAC)',
   cadastros: 'Clientes novos',
+  visitas: 'Visitas',
 };
 
 /**
