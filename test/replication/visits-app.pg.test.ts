@@ -4,8 +4,9 @@
 // visit's push (PUT /visits/{id}/photo); a photo whose upload fails holds its visit back on the
 // phone, never lost, until it goes through.
 
-import type { Visit } from '@campo/shared';
+import type { Visit, VisitReason } from '@campo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkInRefused, visitHeld, visitIsOpen } from '../../client/src/db/outbox.ts';
 import type { VisitDoc } from '../../client/src/db/schemas.ts';
 import { memoryVisitPhotos } from '../../client/src/db/visit-photos.ts';
 import { jpeg } from '../fixtures/images.ts';
@@ -24,6 +25,7 @@ describe("the app's visits, offline and back", () => {
   let supervisor: ReturnType<typeof apiAs>;
   let clients: number[];
   let comFoto: { id: number; descricao: string };
+  let semFoto: { id: number; descricao: string };
   const shop = { latitude: -23.5505, longitude: -46.6333 };
   const user = () => ({ id: 7, idEmpresa: t1, role: 'representative' as const });
 
@@ -78,6 +80,9 @@ describe("the app's visits, offline and back", () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const reason = (await created.json()) as { id: number; descricao: string };
     comFoto = { id: reason.id, descricao: reason.descricao };
+    const list = (await (await manager('GET', '/visit-reasons')).json()) as { items: VisitReason[] };
+    const preco = list.items.find((r) => r.codigo === 'preco') as VisitReason;
+    semFoto = { id: preco.id, descricao: preco.descricao };
   });
 
   afterAll(async () => {
@@ -123,6 +128,47 @@ describe("the app's visits, offline and back", () => {
       expect(visit).toMatchObject({ idMotivo: comFoto.id, foto: true, estado: 'sem_pedido' });
       expect(visit?.distanciaMetros).toBeGreaterThanOrEqual(35);
       expect(visit?.distanciaMetros).toBeLessThanOrEqual(45);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('shows a check-in the server refused as not open, and discards it for good', async () => {
+    const foreign = (
+      await db.pool.query<{ id: number }>(
+        `select id_cliente as id from app.vw_clientes
+          where id_empresa = $1 and cod_vendedor <> $2 order by 1 limit 1`,
+        [t1, rep],
+      )
+    ).rows[0]?.id as number;
+    const device = await openDevice({ user: user(), baseUrl: served.server.url, token });
+    try {
+      const outbox = device.outbox;
+      if (!outbox) throw new Error('no outbox');
+      await device.replication.awaitInitialSync();
+      const id = await outbox.checkIn({ codVendedor: rep, idCliente: foreign, nomeCliente: null, posicao: null });
+      const refused = await eventually('the refusal on the phone', async () => {
+        const doc = (await device.db.collections.visitas?.findOne(id).exec())?.toJSON() as VisitDoc | undefined;
+        return doc?.recusa ? doc : undefined;
+      });
+      expect(refused.recusa?.code).toBe('CLIENT_NOT_IN_PORTFOLIO');
+      expect([checkInRefused(refused), visitIsOpen(refused), visitHeld(refused)]).toEqual([true, false, false]);
+      // Not open: the representative may check in elsewhere meanwhile.
+      const next = await outbox.checkIn({
+        codVendedor: rep,
+        idCliente: clients[0] as number,
+        nomeCliente: null,
+        posicao: null,
+      });
+      await outbox.discardVisit(id);
+      await device.replication.syncNow();
+      expect(await device.db.collections.visitas?.findOne(id).exec()).toBeNull();
+      expect((await heldVisits(id))?.n).toBe(0);
+      await outbox.checkOut(next, { posicao: null, motivo: semFoto, foto: null });
+      await eventually('the other visit closed on the server', async () => {
+        const r = await db.pool.query('select saida_em from app.visitas where chave = $1', [next]);
+        return r.rows[0]?.saida_em != null;
+      });
     } finally {
       await device.close();
     }

@@ -5,7 +5,7 @@
 import type { OrderCreate, RouteState } from '@campo/shared';
 import { businessDate } from '@campo/shared/dates';
 import { ROUTE_MAX_CLIENTS, visitDue } from '@campo/shared/visits';
-import { visitIsOpen } from '../db/outbox.ts';
+import { checkInRefused, visitIsOpen } from '../db/outbox.ts';
 import type { ClientDoc, OrderDoc, VisitDoc } from '../db/schemas.ts';
 
 export interface RouteEntry {
@@ -42,7 +42,7 @@ export function clientsWithOrderOn(orders: readonly OrderDoc[], day: string): Se
 }
 
 /** A visit that counts: not a check-in the server refused (it never opened there). */
-const counts = (v: VisitDoc) => !(v.recusa && v.entradaRecebidaEm === null);
+const counts = (v: VisitDoc) => !checkInRefused(v);
 
 const clientName = (c: Pick<ClientDoc, 'tradeName' | 'name' | 'id'>) => c.tradeName || c.name || `Cliente ${c.id}`;
 

@@ -124,11 +124,23 @@ export interface VisitCheckOut {
   foto?: Blob | null;
 }
 
+/**
+ * Whether the server holds the visit: it has stamped its receipt of the check-in. Null until the
+ * push's answer or a pull brings the stamp; the answer to a refused check-in is the pushed
+ * visit filled in from the blank document (blankDocument in shared), whose stamp is the epoch.
+ */
+export function visitHeld(v: Pick<VisitDoc, 'entradaRecebidaEm'>): boolean {
+  return v.entradaRecebidaEm !== null && v.entradaRecebidaEm >= '1970-01-02';
+}
+
+/** A check-in the server refused: it never opened there, and waits for a new try or "Descartar". */
+export function checkInRefused(v: Pick<VisitDoc, 'recusa' | 'entradaRecebidaEm'>): boolean {
+  return !!v.recusa && !visitHeld(v);
+}
+
 /** A visit not closed here yet (checked out on the phone or not): at most one at a time. */
 export function visitIsOpen(v: Pick<VisitDoc, 'saidaEm' | 'recusa' | 'entradaRecebidaEm'>): boolean {
-  // A refused check-in never opened on the server: it waits for "Descartar" or a new try.
-  if (v.recusa && v.entradaRecebidaEm === null) return false;
-  return v.saidaEm === null;
+  return !checkInRefused(v) && v.saidaEm === null;
 }
 
 export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
@@ -521,7 +533,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
     async discardVisit(id: string): Promise<void> {
       const doc = await visitas?.findOne(id).exec();
       if (!doc) return;
-      if (doc.entradaRecebidaEm !== null) throw new OutboxError('Esta visita já foi recebida pelo servidor.');
+      if (visitHeld(doc)) throw new OutboxError('Esta visita já foi recebida pelo servidor.');
       await options.visitPhotos?.delete(id);
       await doc.incrementalRemove();
     },

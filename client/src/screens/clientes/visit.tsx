@@ -12,7 +12,7 @@ import { clientsWithOrderOn } from '../../data/route.ts';
 import { store } from '../../data/store.ts';
 import { useVisitReasons } from '../../data/visits.ts';
 import { collectionOf } from '../../db/database.ts';
-import { visitIsOpen } from '../../db/outbox.ts';
+import { checkInRefused, visitHeld, visitIsOpen } from '../../db/outbox.ts';
 import type { ClientDoc, OrderDoc, VisitDoc } from '../../db/schemas.ts';
 import { currentPosition, NO_POSITION, type PositionResult } from '../../kit/geolocation.ts';
 import { resizePhoto } from '../../kit/photo-resize.ts';
@@ -67,7 +67,7 @@ export function VisitBlock(props: { client: ClientDoc }) {
   const today = businessDate();
   const open = visits.find(visitIsOpen);
   const mine = visits.filter((v) => v.idCliente === idCliente);
-  const refused = mine.filter((v) => v.recusa && v.entradaRecebidaEm === null);
+  const refused = mine.filter(checkInRefused);
   const todays = mine
     .filter((v) => v.data === today && !refused.includes(v) && !visitIsOpen(v))
     .sort((a, b) => (a.entradaEm < b.entradaEm ? -1 : 1));
@@ -158,7 +158,7 @@ export function VisitBlock(props: { client: ClientDoc }) {
               </span>
               <small>
                 {v.idPedido !== null || v.estado === 'com_pedido' ? 'com pedido' : `sem pedido: ${v.motivo ?? '—'}`}
-                {v.entradaRecebidaEm === null ? ' · aguardando envio' : ''}
+                {visitHeld(v) ? '' : ' · aguardando envio'}
               </small>
             </li>
           ))}
