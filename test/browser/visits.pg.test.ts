@@ -7,7 +7,7 @@
 import type { RouteDay, Visit } from '@campo/shared';
 import { isoWeekday } from '@campo/shared/visits';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { callApi, logInAndSync, type WebServer } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { auditScreen } from '../support/screen-audit.ts';
@@ -228,5 +228,49 @@ describe("the representative's day in the field", () => {
     await goHome();
     await routeCard().getByText('Roteiro de hoje: 2 de 2 visitados, 0 com pedido').waitFor(WAIT);
     await routeCard().getByRole('listitem').filter({ hasText: second.name }).getByText('Em visita').waitFor(WAIT);
+  });
+});
+
+describe('a check-out the server refuses', () => {
+  it('shows its reason on the client page, and the visit is closed again with another', async () => {
+    const [, second] = route as [unknown, { id: number; name: string }];
+    const manager = await suite.token(MANAGER);
+    const reasons = (await (
+      await fetch(`${server.url}/api/v1/visit-reasons`, { headers: { authorization: `Bearer ${manager}` } })
+    ).json()) as { items: { id: number; codigo: string | null }[] };
+    const preco = reasons.items.find((r) => r.codigo === 'preco')?.id as number;
+    const semNecessidade = reasons.items.find((r) => r.codigo === 'sem_necessidade')?.id as number;
+
+    // The phone loses its signal; meanwhile the manager retires "Preço", which the phone still offers.
+    await suite.context.setOffline(true);
+    onTestFinished(() => suite.context.setOffline(false));
+    expect((await callApi(server, manager, 'PATCH', `/visit-reasons/${preco}`, { ativo: false })).status).toBe(200);
+    await routeCard().getByRole('link', { name: second.name }).click();
+    await visitBlock().getByRole('button', { name: 'Saí' }).click();
+    const sheet = page.getByRole('dialog', { name: `Saída de ${second.name}` });
+    await sheet.getByRole('radio', { name: 'Preço' }).check();
+    await sheet.getByRole('button', { name: 'Confirmar saída' }).click();
+    await visitBlock().getByText('Saída registrada.').waitFor(WAIT);
+
+    await suite.context.setOffline(false);
+    await visitBlock().getByRole('alert').filter({ hasText: 'A saída não foi aceita pelo servidor' }).waitFor(WAIT);
+    await visitBlock()
+      .getByText(/Em visita desde \d\d:\d\d/)
+      .waitFor(WAIT);
+    await audited('Saída recusada');
+    await visitBlock().getByRole('button', { name: 'Saí' }).click();
+    await expect.poll(() => sheet.getByRole('radio', { name: 'Preço' }).count(), WAIT).toBe(0);
+    await sheet.getByRole('radio', { name: 'Sem necessidade' }).check();
+    await sheet.getByRole('button', { name: 'Confirmar saída' }).click();
+    await expect
+      .poll(async () => {
+        const r = await db.pool.query<{ motivo: number | null }>(
+          'select id_motivo as motivo from app.visitas where id_cliente = $1 and saida_em is not null',
+          [second.id],
+        );
+        return r.rows[0]?.motivo ?? null;
+      }, WAIT)
+      .toBe(semNecessidade);
+    await visitBlock().getByRole('button', { name: 'Cheguei' }).waitFor(WAIT);
   });
 });
