@@ -66,13 +66,14 @@ function mixes(idEmpresa: number, ids: number[] | null) {
 
 /**
  * The clients asked for as one array, for the ERP's optional functions that read only the
- * clients they are given (app.dias_visita_erp, app.posicao_clientes_erp): the tenant's clients
- * on a refresh.
+ * clients they are given (app.dias_visita_erp, app.posicao_clientes_erp): on a refresh, the
+ * tenant's clients, read once for both (CLIENT_IDS, the builder's own CTE).
  */
-const clientIds = (idEmpresa: number, ids: number[] | null) =>
-  ids === null
-    ? sql`(select coalesce(array_agg(v.id_cliente), '{}') from app.vw_clientes v where v.id_empresa = ${idEmpresa})`
-    : sql`${ids}::integer[]`;
+const clientIds = (ids: number[] | null) =>
+  ids === null ? sql`(select a.ids from ids_carteira a)` : sql`${ids}::integer[]`;
+const CLIENT_IDS = (idEmpresa: number) =>
+  sql`with ids_carteira as materialized (select coalesce(array_agg(v.id_cliente), '{}') as ids
+                                           from app.vw_clientes v where v.id_empresa = ${idEmpresa})`;
 
 /**
  * The clients' visit days as their documents carry them (issue #42): the ERP's where it keeps
@@ -81,7 +82,7 @@ const clientIds = (idEmpresa: number, ids: number[] | null) =>
  */
 function visitDays(idEmpresa: number, ids: number[] | null) {
   const only = ids === null ? sql`` : sql`and p.id_cliente = any(${ids}::integer[])`;
-  return sql`(with erp as (select * from app.dias_visita_erp(${clientIds(idEmpresa, ids)}))
+  return sql`(with erp as (select * from app.dias_visita_erp(${clientIds(ids)}))
               select d.id_cliente,
                      json_agg(json_build_object('diaSemana', d.dia_semana,
                                                 'intervaloSemanas', d.intervalo_semanas,
@@ -102,7 +103,7 @@ function visitDays(idEmpresa: number, ids: number[] | null) {
  */
 function positions(idEmpresa: number, ids: number[] | null) {
   const only = ids === null ? sql`` : sql`and p.id_cliente = any(${ids}::integer[])`;
-  return sql`(with erp as (select * from app.posicao_clientes_erp(${clientIds(idEmpresa, ids)}))
+  return sql`(with erp as (select * from app.posicao_clientes_erp(${clientIds(ids)}))
               select e.id_cliente, e.latitude, e.longitude from erp e
               union all
               select p.id_cliente, p.latitude, p.longitude
@@ -114,6 +115,7 @@ function positions(idEmpresa: number, ids: number[] | null) {
 function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
   const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
   return sql<DocumentRow>`
+    ${ids === null ? CLIENT_IDS(idEmpresa) : sql``}
     select ${CLIENT_KEY} as chave,
            c.cod_vendedor as escopo,
            c.id_cliente::text as documento,
