@@ -71,6 +71,7 @@ async function audited(name: string) {
   expect(found.contrast, name).toEqual([]);
 }
 
+const strip = () => page.getByRole('status', { name: 'Sincronização' });
 const routeCard = () => page.getByRole('article', { name: 'Roteiro de hoje' });
 const visitBlock = () => page.getByRole('region', { name: 'Visita' });
 const goHome = () =>
@@ -164,6 +165,7 @@ describe("the representative's day in the field", () => {
       .filter({ hasText: first.name })
       .getByText('Visitado sem pedido')
       .waitFor(WAIT);
+    await expect.poll(() => strip().textContent(), WAIT).toContain('Aguardando envio: 1 visita');
     const held = await db.pool.query('select 1 from app.visitas where id_cliente = $1', [first.id]);
     expect(held.rowCount).toBe(0);
   });
@@ -257,6 +259,7 @@ describe('a check-out the server refuses', () => {
     await visitBlock()
       .getByText(/Em visita desde \d\d:\d\d/)
       .waitFor(WAIT);
+    await strip().getByRole('link', { name: '1 visita recusada' }).waitFor(WAIT);
     await audited('Saída recusada');
     await visitBlock().getByRole('button', { name: 'Saí' }).click();
     await expect.poll(() => sheet.getByRole('radio', { name: 'Preço' }).count(), WAIT).toBe(0);

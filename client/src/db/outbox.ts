@@ -21,7 +21,7 @@ import {
   ZTicketCreate,
   ZTicketReply,
 } from '@campo/shared';
-import { BehaviorSubject, combineLatest, map, type Observable } from 'rxjs';
+import { BehaviorSubject, combineLatest, map, type Observable, of } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
 import type { OpportunityDoc, OrderDoc, RegistrationDoc, TicketDoc, VisitDoc } from './schemas.ts';
 import { writeFirst } from './storage-pressure.ts';
@@ -93,6 +93,8 @@ export function ticketNeedsAttention(doc: Pick<TicketDoc, 'recusa' | 'mensagens'
 export interface Attention {
   funil: number;
   chamados: number;
+  /** Visits with a refused check-in or check-out. */
+  visitas: number;
 }
 
 export class OutboxError extends Error {
@@ -380,11 +382,12 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       await doc.incrementalModify((t) => ({ ...t, mensagens: t.mensagens.filter((m) => m.id !== messageId) }));
     },
 
-    /** Refused cards and tickets, for the sync strip. */
+    /** Refused cards, tickets and visits, for the sync strip. */
     attention$: combineLatest([
       funil.find().$.pipe(map((docs) => docs.filter((d) => opportunityRefusal(d) !== null).length)),
       chamados.find().$.pipe(map((docs) => docs.filter((d) => ticketNeedsAttention(d)).length)),
-    ]).pipe(map(([f, c]): Attention => ({ funil: f, chamados: c }))),
+      visitas ? visitas.find().$.pipe(map((docs) => docs.filter((d) => !!d.recusa).length)) : of(0),
+    ]).pipe(map(([f, c, v]): Attention => ({ funil: f, chamados: c, visitas: v }))),
 
     async cancelTicket(id: string): Promise<void> {
       const doc = await ticket(id);
