@@ -19,7 +19,11 @@ import { resizePhoto } from '../../kit/photo-resize.ts';
 import './visit.css';
 
 const clock = new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digit' });
+const dayMonth = new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit' });
 const hhmm = (iso: string) => clock.format(new Date(iso));
+/** "14:05" today; "27/11 14:05" for a visit left open on another day. */
+const since = (iso: string) =>
+  businessDate(iso) === businessDate() ? hhmm(iso) : `${dayMonth.format(new Date(iso))} ${hhmm(iso)}`;
 const metres = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
 
 /** "a 40 m do cliente", or why no distance is known. */
@@ -102,7 +106,7 @@ export function VisitBlock(props: { client: ClientDoc }) {
       {refused.map((v) => (
         <div key={v.id} class="notice" role="alert">
           <p>
-            Visita de {hhmm(v.entradaEm)} recusada pelo servidor: {v.recusa?.message}
+            Visita de {since(v.entradaEm)} recusada pelo servidor: {v.recusa?.message}
           </p>
           <div class="form-actions">
             <button type="button" class="secondary" onClick={() => void outbox.retryVisit(v.id)}>
@@ -117,7 +121,7 @@ export function VisitBlock(props: { client: ClientDoc }) {
       {open && open.idCliente === idCliente ? (
         <>
           <p class="visit-open">
-            <strong>Em visita desde {hhmm(open.entradaEm)}</strong> · {distanceText(props.client, open)}
+            <strong>Em visita desde {since(open.entradaEm)}</strong> · {distanceText(props.client, open)}
           </p>
           {open.recusa && (
             <p class="notice" role="alert">
@@ -132,7 +136,7 @@ export function VisitBlock(props: { client: ClientDoc }) {
         <p>
           Você está em visita em{' '}
           <a href={`/clientes/${open.idCliente}`}>{open.nomeCliente ?? `Cliente ${open.idCliente}`}</a> desde{' '}
-          {hhmm(open.entradaEm)}: registre a saída lá antes de chegar aqui.
+          {since(open.entradaEm)}: registre a saída lá antes de chegar aqui.
         </p>
       ) : (
         <button type="button" onClick={arrive} disabled={busy.value} aria-busy={busy.value ? 'true' : undefined}>
