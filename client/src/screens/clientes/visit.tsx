@@ -11,7 +11,6 @@ import { useStoreObservable } from '../../data/hooks.ts';
 import { clientsWithOrderOn } from '../../data/route.ts';
 import { store } from '../../data/store.ts';
 import { useVisitReasons } from '../../data/visits.ts';
-import { collectionOf } from '../../db/database.ts';
 import { checkInRefused, visitHeld, visitIsOpen } from '../../db/outbox.ts';
 import type { ClientDoc, OrderDoc, VisitDoc } from '../../db/schemas.ts';
 import { currentPosition, NO_POSITION, type PositionResult } from '../../kit/geolocation.ts';
@@ -44,11 +43,9 @@ function useVisits(): VisitDoc[] {
 }
 
 function useOrders(): OrderDoc[] {
+  // Optional like the visits: only a representative's store has them.
   return useStoreObservable<OrderDoc[]>(
-    (s) =>
-      collectionOf(s.db, 'pedidos')
-        .find()
-        .$.pipe(map((docs) => docs.map((d) => d.toJSON() as OrderDoc))),
+    (s) => s.db.collections.pedidos?.find().$.pipe(map((docs) => docs.map((d) => d.toJSON() as OrderDoc))) ?? null,
     [],
   );
 }
