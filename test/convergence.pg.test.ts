@@ -1,7 +1,7 @@
 // The offline-convergence simulation (issue 10). Representatives of one tenant, and one of
 // another, each with two phones (real client stores on fake-indexeddb, each in a worker thread
 // of its own: RxDB's open-source core opens 13 collections per realm and a representative's
-// store opens 8), write offline through the outbox while a seeded PRNG injects faults: a phone
+// store opens 9), write offline through the outbox while a seeded PRNG injects faults: a phone
 // offline for a while, a push whose answer is lost, a push sent twice, a server restart. Once
 // the network heals, every phone must hold exactly what the server holds for its
 // representative, every queued order must exist once on the server or be visibly refused or

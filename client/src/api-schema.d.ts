@@ -14060,6 +14060,32 @@ export interface paths {
                                 paymentTermId?: number | null;
                                 /** @description The only payment terms the ERP lets the client buy on; null when it may use every active one */
                                 paymentTermIds?: number[] | null;
+                                /** @description The client's visit days (the ERP's, else Campo's plan: docs/visits.md), from which the phone computes today's route with visitDue; absent from older servers */
+                                diasVisita?: {
+                                    /**
+                                     * Format: int32
+                                     * @description ISO weekday: 1 Monday to 7 Sunday
+                                     */
+                                    diaSemana: number;
+                                    /**
+                                     * Format: int32
+                                     * @description 1: every week; N: every N weeks from the week of dataBase
+                                     * @default 1
+                                     */
+                                    intervaloSemanas: number;
+                                    /**
+                                     * @description A day of a week the client is visited (needed when intervaloSemanas > 1)
+                                     * @default null
+                                     */
+                                    dataBase: string | null;
+                                }[];
+                                /** @description The client's known position (the ERP's, else a confirmed check-in), for the distance the phone shows at check-in; null when unknown, absent from older servers */
+                                posicao?: {
+                                    /** @description Degrees, WGS 84 */
+                                    latitude: number;
+                                    /** @description Degrees, WGS 84 */
+                                    longitude: number;
+                                } | null;
                                 /** @description True on a deletion, which carries the last known document */
                                 _deleted: boolean;
                             } | {
@@ -15611,6 +15637,32 @@ export interface components {
             paymentTermId?: number | null;
             /** @description The only payment terms the ERP lets the client buy on; null when it may use every active one */
             paymentTermIds?: number[] | null;
+            /** @description The client's visit days (the ERP's, else Campo's plan: docs/visits.md), from which the phone computes today's route with visitDue; absent from older servers */
+            diasVisita?: {
+                /**
+                 * Format: int32
+                 * @description ISO weekday: 1 Monday to 7 Sunday
+                 */
+                diaSemana: number;
+                /**
+                 * Format: int32
+                 * @description 1: every week; N: every N weeks from the week of dataBase
+                 * @default 1
+                 */
+                intervaloSemanas: number;
+                /**
+                 * @description A day of a week the client is visited (needed when intervaloSemanas > 1)
+                 * @default null
+                 */
+                dataBase: string | null;
+            }[];
+            /** @description The client's known position (the ERP's, else a confirmed check-in), for the distance the phone shows at check-in; null when unknown, absent from older servers */
+            posicao?: {
+                /** @description Degrees, WGS 84 */
+                latitude: number;
+                /** @description Degrees, WGS 84 */
+                longitude: number;
+            } | null;
             /** @description True on a deletion, which carries the last known document */
             _deleted: boolean;
         };
@@ -16210,7 +16262,7 @@ export interface components {
             /** @description True when the device discards a refused registration */
             _deleted: boolean;
         };
-        /** @description A visit (collection visitas, served ahead of the app: docs/sync.md). A push of a new id checks in (idCliente, entradaEm, posicao), with saidaEm set it also checks out (saidaPosicao, idMotivo, observacao), through the same service as POST /visits, idempotent by id. The server's fields (entradaRecebidaEm, distanciaMetros, idPedido, estado...) are its own; a pull holds the representative's visits of the last 30 days */
+        /** @description A visit (collection visitas: docs/sync.md). A push of a new id checks in (idCliente, entradaEm, posicao), with saidaEm set it also checks out (saidaPosicao, idMotivo, observacao), through the same service as POST /visits, idempotent by id. The server's fields (entradaRecebidaEm, distanciaMetros, idPedido, estado...) are its own; a pull holds the representative's visits of the last 30 days */
         SyncVisit: {
             /** @description The visit id the device made */
             id: string;

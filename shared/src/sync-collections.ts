@@ -14,11 +14,18 @@ export const SYNC_COLLECTIONS = [
   'funil',
   'chamados',
   'cadastros',
+  'visitas',
 ] as const;
 export type SyncCollection = (typeof SYNC_COLLECTIONS)[number];
 
 /** Collections a device writes to (POST /sync/{collection}/push). */
-export const SYNC_WRITABLE = ['pedidos', 'funil', 'chamados', 'cadastros'] as const satisfies readonly SyncCollection[];
+export const SYNC_WRITABLE = [
+  'pedidos',
+  'funil',
+  'chamados',
+  'cadastros',
+  'visitas',
+] as const satisfies readonly SyncCollection[];
 export type SyncWritableCollection = (typeof SYNC_WRITABLE)[number];
 
 /** A representative's own work: only representatives replicate these. */
@@ -27,6 +34,7 @@ export const SYNC_REPRESENTATIVE_ONLY = [
   'funil',
   'chamados',
   'cadastros',
+  'visitas',
 ] as const satisfies readonly SyncCollection[];
 
 /**
@@ -36,17 +44,16 @@ export const SYNC_REPRESENTATIVE_ONLY = [
  * counts against RxDB's 13 collections). When the app opens one, it moves into SYNC_COLLECTIONS
  * (and SYNC_WRITABLE, SYNC_REPRESENTATIVE_ONLY as it is) and leaves this list.
  */
-export const SYNC_SERVED_AHEAD = ['visitas'] as const;
+export const SYNC_SERVED_AHEAD = [] as const satisfies readonly string[];
 
 /** Every collection the server serves: what the app opens and what it serves ahead. */
 export const SYNC_SERVED = [...SYNC_COLLECTIONS, ...SYNC_SERVED_AHEAD] as const;
 export type SyncServedCollection = (typeof SYNC_SERVED)[number];
 
 /** The served collections a device writes to. */
-export const SYNC_SERVED_WRITABLE = [...SYNC_WRITABLE, 'visitas'] as const satisfies readonly SyncServedCollection[];
+export const SYNC_SERVED_WRITABLE = [...SYNC_WRITABLE] as const satisfies readonly SyncServedCollection[];
 
 /** The served collections only representatives replicate. */
 export const SYNC_SERVED_REPRESENTATIVE_ONLY = [
   ...SYNC_REPRESENTATIVE_ONLY,
-  'visitas',
 ] as const satisfies readonly SyncServedCollection[];

@@ -11,7 +11,7 @@ import { CLIENT_MIX_MAX, CLIENT_MIX_MONTHS, ZSyncMixEntry } from './mix.ts';
 import { ZCreditRefusal, ZFlexRefusal, ZOrderDetail } from './orders.ts';
 import { SYNC_COLLECTIONS, SYNC_SERVED, SYNC_SERVED_WRITABLE, type SyncServedCollection } from './sync-collections.ts';
 import { ZTicketAuthorType, ZTicketStatus } from './tickets.ts';
-import { ZVisit } from './visits.ts';
+import { ZVisit, ZVisitDay } from './visits.ts';
 
 export * from './sync-collections.ts';
 
@@ -239,6 +239,23 @@ export const ZSyncClient = z
       .nullable()
       .optional()
       .describe('The only payment terms the ERP lets the client buy on; null when it may use every active one'),
+    diasVisita: z
+      .array(ZVisitDay)
+      .max(7)
+      .optional()
+      .describe(
+        "The client's visit days (the ERP's, else Campo's plan: docs/visits.md), from which the phone computes today's route with visitDue; absent from older servers",
+      ),
+    posicao: z
+      .object({
+        latitude: z.number().min(-90).max(90).describe('Degrees, WGS 84'),
+        longitude: z.number().min(-180).max(180).describe('Degrees, WGS 84'),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        "The client's known position (the ERP's, else a confirmed check-in), for the distance the phone shows at check-in; null when unknown, absent from older servers",
+      ),
     _deleted: z.boolean().describe('True on a deletion, which carries the last known document'),
   })
   .describe('A client document (collection clientes)');
@@ -437,7 +454,7 @@ export const ZSyncVisit = ZVisit.extend({
     .boolean()
     .describe('True when the device discards a visit the server refused; visits the server holds are never deleted'),
 }).describe(
-  "A visit (collection visitas, served ahead of the app: docs/sync.md). A push of a new id checks in (idCliente, entradaEm, posicao), with saidaEm set it also checks out (saidaPosicao, idMotivo, observacao), through the same service as POST /visits, idempotent by id. The server's fields (entradaRecebidaEm, distanciaMetros, idPedido, estado...) are its own; a pull holds the representative's visits of the last 30 days",
+  "A visit (collection visitas: docs/sync.md). A push of a new id checks in (idCliente, entradaEm, posicao), with saidaEm set it also checks out (saidaPosicao, idMotivo, observacao), through the same service as POST /visits, idempotent by id. The server's fields (entradaRecebidaEm, distanciaMetros, idPedido, estado...) are its own; a pull holds the representative's visits of the last 30 days",
 );
 export type SyncVisit = z.infer<typeof ZSyncVisit>;
 

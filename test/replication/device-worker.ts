@@ -1,6 +1,6 @@
 // A second simulated device in a worker thread (run with `--import tsx`): RxDB's open-source
 // core counts open collections per JavaScript realm (13 at most), so two representative devices
-// (8 collections each) cannot be open in one realm at once. The test drives it by messages.
+// (9 collections each) cannot be open in one realm at once. The test drives it by messages.
 // With `faults: true` the device's fetch can be made to fail (test/convergence/faulty-fetch.ts):
 // the convergence simulation takes it offline, loses push answers and repeats pushes.
 import { createRequire } from 'node:module';

@@ -1,7 +1,7 @@
 // A write before the first build of a collection never makes a phone's initial sync partial
 // (docs/sync.md, "When the log is refreshed"). On a fresh install, every write the app makes
 // logs its own documents in the writing transaction: an order its order and its client's
-// document, a card, a ticket, a new client. The first pull of a collection used to take a log
+// document, a card, a ticket, a new client, a visit. The first pull of a collection used to take a log
 // that held anything as built, and a stock client ended its initial sync with those one or two
 // documents of a portfolio of 150, until the scheduled refresh. Here every collection gets such
 // a write before anyone pulls it, then a stock RxDB client's initial sync, in small pages, must
@@ -140,6 +140,19 @@ describe('a write before the first pull of a collection', () => {
     await unlogged('cadastros', newClient);
     // A new client logs itself into cadastros and its ERP record into clientes.
     await newClient();
+    // A visit (check-in, then check-out with a reason) logs itself into visitas.
+    const reasons = await fetch(`${served.server.url}/api/v1/visit-reasons`, {
+      headers: { authorization: `Bearer ${tokens.rep}` },
+    });
+    const idMotivo = ((await reasons.json()) as { items: { id: number }[] }).items[0]?.id;
+    const visit = async () => {
+      const id = randomUUID();
+      const em = new Date().toISOString();
+      await api(tokens.rep, 'POST', '/visits', { id, idCliente: sale.idCliente, em, posicao: null });
+      await api(tokens.rep, 'POST', `/visits/${id}/checkout`, { em, idMotivo });
+    };
+    await unlogged('visitas', visit);
+    await visit();
     // A manager's rule or settings change rebuilds those collections whole in its transaction.
     await api(tokens.manager, 'POST', '/politicas/regras', {
       descricao: 'Semana do cliente',

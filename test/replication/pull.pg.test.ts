@@ -75,7 +75,7 @@ describe('client replication: pull', () => {
     expect(tetos?.tetos?.codVendedor).toBe(rep);
 
     const state = d.replication.syncState.get();
-    expect(state.initial).toMatchObject({ done: 8, total: 8 });
+    expect(state.initial).toMatchObject({ done: 9, total: 9 });
     expect(state.initial.received).toBeGreaterThanOrEqual((await productsOf(t1)).length);
     expect(state.error).toBeNull();
     expect(state.lastSuccessAt).not.toBeNull();
@@ -178,7 +178,7 @@ describe('client replication: pull', () => {
   });
 
   it('a server restart in the middle of the first download loses nothing', async () => {
-    // Two representative devices (8 collections each) would exceed RxDB's 13 per realm.
+    // Two representative devices (9 collections each) would exceed RxDB's 13 per realm.
     for (const open of devices.splice(0)) await open.close();
     let pulls = 0;
     let restarted: Promise<void> | undefined;

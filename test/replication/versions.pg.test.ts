@@ -26,6 +26,7 @@ import { SCHEMAS_V2 } from '../fixtures/schemas-v2.ts';
 import { SCHEMAS_V3 } from '../fixtures/schemas-v3.ts';
 import { SCHEMAS_V4 } from '../fixtures/schemas-v4.ts';
 import { SCHEMAS_V5 } from '../fixtures/schemas-v5.ts';
+import { SCHEMAS_V6 } from '../fixtures/schemas-v6.ts';
 import { ordersOf } from '../support/builders.ts';
 import { orderableClient, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
@@ -46,16 +47,27 @@ const RELEASED: [number, Schemas][] = [
   [3, released(SCHEMAS_V3)],
   [4, released(SCHEMAS_V4)],
   [5, released(SCHEMAS_V5)],
+  [6, released(SCHEMAS_V6)],
 ];
 
 /**
  * What the migrations must keep: a client's payment terms (2), open amounts (4), open
- * titles (5) and mix (6), a product's stock (2), the representative's flex balance (4).
+ * titles (5), mix (6), visit days and position (7), a product's stock (2), the
+ * representative's flex balance (4).
  */
 interface ServerFields {
   client: Pick<
     ClientDoc,
-    'id' | 'paymentTermId' | 'paymentTermIds' | 'openReceivables' | 'openOrders' | 'titulos' | 'titulosAlem' | 'mix'
+    | 'id'
+    | 'paymentTermId'
+    | 'paymentTermIds'
+    | 'openReceivables'
+    | 'openOrders'
+    | 'titulos'
+    | 'titulosAlem'
+    | 'mix'
+    | 'diasVisita'
+    | 'posicao'
   >;
   product: Pick<ProductDoc, 'id' | 'stock'>;
   flex: SettingsDoc['flex'];
@@ -70,6 +82,8 @@ const clientFields = (c: ClientDoc): ServerFields['client'] => ({
   titulos: c.titulos,
   titulosAlem: c.titulosAlem,
   mix: c.mix,
+  diasVisita: c.diasVisita,
+  posicao: c.posicao,
 });
 const flexOf = async (db: CampoDatabase) =>
   ((await db.collections.ajustes?.findOne('flex').exec())?.toJSON() as SettingsDoc | undefined)?.flex;
@@ -87,13 +101,14 @@ async function serverFields(db: CampoDatabase, busy: number): Promise<ServerFiel
       typeof c.openOrders === 'number' &&
       (c.titulos?.length ?? 0) > 0 &&
       (c.mix?.length ?? 0) > 0 &&
+      (c.diasVisita?.length ?? 0) > 0 &&
       Number(c.id) !== busy,
   );
   const product = products.find((p) => p.stock != null);
   const flex = await flexOf(db);
   if (!client || !product || !flex?.lancamentos.length) {
     throw new Error(
-      'the store holds no client with a payment term, open titles and a mix, no product with stock or no flex balance',
+      'the store holds no client with a payment term, open titles, a mix and visit days, no product with stock or no flex balance',
     );
   }
   return { client: clientFields(client), product: { id: product.id, stock: product.stock }, flex };
@@ -176,8 +191,8 @@ describe('client replication across versions', () => {
         async () => (await device.outbox?.listOutbox())?.find((e) => e.id === id)?.state === 'accepted',
       );
       const seen = gate.seen.slice(seenBefore);
-      // Pulls of 8 collections, at least one push and the stream.
-      expect(seen.length).toBeGreaterThanOrEqual(10);
+      // Pulls of 9 collections, at least one push and the stream.
+      expect(seen.length).toBeGreaterThanOrEqual(11);
       expect(new Set(seen)).toEqual(new Set([SYNC_PROTOCOL_VERSION]));
     } finally {
       await device.close();

@@ -1,4 +1,4 @@
-// The visits' collection (visitas, served ahead of the app: docs/sync.md) replicated by a stock
+// The visits' collection (visitas: docs/sync.md) replicated by a stock
 // RxDB client built from the OpenAPI document alone (test/support/stock-client.ts), with RxDB's
 // default conflict handler, over real HTTP: a visit written offline (check-in and check-out
 // without an order, with a reason) whose push answer is lost is pushed again by RxDB and held

@@ -151,7 +151,10 @@ export async function openDevice(options: DeviceOptions): Promise<Device & { ind
     getToken: () => token,
   });
   const outbox = db.campo.collections.includes('pedidos')
-    ? createOutbox(db, { inFlight$: replication.inFlight$ })
+    ? createOutbox(db, {
+        inFlight$: replication.inFlight$,
+        ...(options.visitPhotos ? { visitPhotos: options.visitPhotos } : {}),
+      })
     : null;
   return {
     db,

@@ -35,12 +35,14 @@ export function waitingToLeave(w: {
   unsentFunil: number;
   unsentChamados: number;
   unsentCadastros: number;
+  unsentVisitas?: number;
 }): string | null {
   const parts = [
     w.pending > 0 && plural(w.pending, 'pedido', 'pedidos'),
     w.unsentFunil > 0 && plural(w.unsentFunil, 'alteração no funil', 'alterações no funil'),
     w.unsentChamados > 0 && plural(w.unsentChamados, 'chamado', 'chamados'),
     w.unsentCadastros > 0 && plural(w.unsentCadastros, 'cliente novo', 'clientes novos'),
+    (w.unsentVisitas ?? 0) > 0 && plural(w.unsentVisitas ?? 0, 'visita', 'visitas'),
   ].filter((p): p is string => typeof p === 'string');
   return parts.length ? `Aguardando envio: ${parts.join(', ')}` : null;
 }
@@ -70,13 +72,25 @@ function SyncStrip() {
               refused: entries.filter((e) => e.state === 'refused').length,
               funil: attention.funil,
               chamados: attention.chamados,
+              visitas: attention.visitas,
               unsentFunil: unsent.funil?.size ?? 0,
               unsentChamados: unsent.chamados?.size ?? 0,
               unsentCadastros: unsent.cadastros?.size ?? 0,
+              unsentVisitas: unsent.visitas?.size ?? 0,
             })),
           )
         : null,
-    { pending: 0, refused: 0, funil: 0, chamados: 0, unsentFunil: 0, unsentChamados: 0, unsentCadastros: 0 },
+    {
+      pending: 0,
+      refused: 0,
+      funil: 0,
+      chamados: 0,
+      visitas: 0,
+      unsentFunil: 0,
+      unsentChamados: 0,
+      unsentCadastros: 0,
+      unsentVisitas: 0,
+    },
   );
   const leaving = waitingToLeave(waiting);
 
@@ -130,6 +144,11 @@ function SyncStrip() {
       {waiting.chamados > 0 && (
         <a class="sync-refused" href="/sac">
           {plural(waiting.chamados, 'chamado precisa de atenção', 'chamados precisam de atenção')}
+        </a>
+      )}
+      {waiting.visitas > 0 && (
+        <a class="sync-refused" href="/sincronizacao">
+          {plural(waiting.visitas, 'visita recusada', 'visitas recusadas')}
         </a>
       )}
       {full && (

@@ -59,6 +59,8 @@ async function open(user: SessionUser): Promise<Store | null> {
       save: (v) => writeLocal(HEALTH_KEY, v),
     },
   });
+  // Representatives only: the visits' photos wait here to be sent before their visits.
+  const visitPhotos = user.role === 'representative' && db.canKeepVisitPhotos() ? db.cachedVisitPhotos() : undefined;
   let drop: () => Promise<number> = async () => 0;
   /** A full disk: the catalog gives way, and the representative is told (device-storage.ts). */
   const makeRoom = async () => {
@@ -82,6 +84,7 @@ async function open(user: SessionUser): Promise<Store | null> {
     onUnauthorized: () => undefined,
     retryTimeMs: localMs('campo.sync.retryMs'),
     health,
+    ...(visitPhotos ? { visitPhotos } : {}),
     onQuotaExceeded: (collection, err) => {
       console.error('storage full', collection, err);
       void makeRoom();
@@ -92,7 +95,13 @@ async function open(user: SessionUser): Promise<Store | null> {
     syncState.value = s;
   });
   const outbox =
-    user.role === 'representative' ? db.createOutbox(database, { inFlight$: replication.inFlight$, makeRoom }) : null;
+    user.role === 'representative'
+      ? db.createOutbox(database, {
+          inFlight$: replication.inFlight$,
+          makeRoom,
+          ...(visitPhotos ? { visitPhotos } : {}),
+        })
+      : null;
   // After the first order of the session: ask again, since Chrome grants by engagement.
   let asked = false;
   outbox?.outbox$.subscribe((entries) => {
@@ -158,4 +167,5 @@ onWipe(async () => {
   await s.replication.stop();
   const db = await import('../db/index.ts');
   await db.wipe(s.db);
+  await db.dropVisitPhotos();
 });

@@ -4,3 +4,4 @@ export * from './outbox.ts';
 export * from './replication.ts';
 export * from './schemas.ts';
 export * from './sync-state.ts';
+export * from './visit-photos.ts';

@@ -11,6 +11,7 @@ import { SCHEMAS_V2 } from '../../../test/fixtures/schemas-v2.ts';
 import { SCHEMAS_V3 } from '../../../test/fixtures/schemas-v3.ts';
 import { SCHEMAS_V4 } from '../../../test/fixtures/schemas-v4.ts';
 import { SCHEMAS_V5 } from '../../../test/fixtures/schemas-v5.ts';
+import { SCHEMAS_V6 } from '../../../test/fixtures/schemas-v6.ts';
 import { collectionOf, openCampoDb } from './database.ts';
 import { type CampoDocTypes, MIGRATIONS, SCHEMAS, STORE_VERSION } from './schemas.ts';
 
@@ -21,6 +22,7 @@ const v2 = Object.fromEntries(Object.entries(SCHEMAS_V2).map(([c, schema]) => [c
 const v3 = Object.fromEntries(Object.entries(SCHEMAS_V3).map(([c, schema]) => [c, { schema }]));
 const v4 = Object.fromEntries(Object.entries(SCHEMAS_V4).map(([c, schema]) => [c, { schema }]));
 const v5 = Object.fromEntries(Object.entries(SCHEMAS_V5).map(([c, schema]) => [c, { schema }]));
+const v6 = Object.fromEntries(Object.entries(SCHEMAS_V6).map(([c, schema]) => [c, { schema }]));
 
 const order = {
   id: 'a0000000-0000-4000-8000-000000000001',
@@ -156,6 +158,8 @@ describe('store migration', () => {
         titulos: null,
         titulosAlem: null,
         mix: null,
+        diasVisita: null,
+        posicao: null,
       });
     } finally {
       await db.close();
@@ -248,6 +252,8 @@ const SERVER_DOCS: { [C in SyncCollection]: CampoDocTypes[C] } = {
     titulos: [{ documento: '1234-1', vencimento: '2026-11-01', valor: 800, valorPago: 100 }],
     titulosAlem: 0,
     mix: [[7, 3, 12, 10.5, '2026-10-20']],
+    diasVisita: [{ diaSemana: 2, intervaloSemanas: 2, dataBase: '2026-11-03' }],
+    posicao: { latitude: -23.55, longitude: -46.63 },
     busca: 'boi gordo acougue boi gordo ltda 11222333000181 sao paulo',
   },
   regras: {
@@ -319,6 +325,30 @@ const SERVER_DOCS: { [C in SyncCollection]: CampoDocTypes[C] } = {
     recusa: { code: 'TICKET_CLOSED', message: 'O chamado foi encerrado.' },
   } as never,
   cadastros: { ...registration, status: 'created', idCliente: 77, criadoEm: '2026-11-21T10:00:00.000Z' },
+  visitas: {
+    id: 'a0000000-0000-4000-8000-000000000042',
+    codVendedor: 3,
+    idCliente: 1,
+    nomeCliente: 'Boi Gordo',
+    data: '2026-11-24',
+    estado: 'sem_pedido',
+    entradaEm: '2026-11-24T14:05:00.000-03:00',
+    entradaRecebidaEm: '2026-11-24T17:30:00.000Z',
+    saidaEm: '2026-11-24T14:25:00.000-03:00',
+    saidaRecebidaEm: '2026-11-24T17:30:01.000Z',
+    posicao: { latitude: -23.55, longitude: -46.63, precisao: 12 },
+    saidaPosicao: { latitude: -23.55, longitude: -46.63, precisao: 20 },
+    distanciaMetros: 8,
+    minutos: 20,
+    noRoteiro: true,
+    idPedido: 44,
+    numPedSar: 1044,
+    idMotivo: 3,
+    motivo: 'Estoque alto',
+    observacao: 'volta na sexta 🙂',
+    foto: true,
+    recusa: { code: 'VISIT_ALREADY_OPEN', message: 'Há uma visita aberta.' },
+  },
 };
 
 describe('every migration strategy', () => {
@@ -358,10 +388,12 @@ describe("a store of an older release holding documents as today's server sends 
     [3, v3],
     [4, v4],
     [5, v5],
+    [6, v6],
   ])('of version %i is opened with every document as it was', async (_version, schemas) => {
     const indexedDb = { indexedDB: new IDBFactory(), IDBKeyRange };
     const old = await openCampoDb({ user, indexedDb, multiInstance: false, schemas });
-    const collections = Object.keys(SERVER_DOCS) as SyncCollection[];
+    // Those the release had (visitas came with 7).
+    const collections = (Object.keys(SERVER_DOCS) as SyncCollection[]).filter((c) => c in schemas);
     for (const c of collections) await collectionOf(old, c).insert(SERVER_DOCS[c] as never);
     await old.close();
 

@@ -13,7 +13,8 @@ import {
   outboxStateOf,
   ticketNeedsAttention,
 } from './outbox.ts';
-import type { OrderDoc } from './schemas.ts';
+import type { OrderDoc, VisitDoc } from './schemas.ts';
+import { memoryVisitPhotos } from './visit-photos.ts';
 
 const order = (id: string, status: OrderDoc['status'], queuedAt: string | null = '2026-01-01T10:00:00.000Z') =>
   ({ id, status, draft: null, order: null, reasons: [], queuedAt, updatedAt: queuedAt ?? '2026-01-01' }) as OrderDoc;
@@ -235,5 +236,82 @@ describe('outbox on a local store', () => {
     await wipe({ user, indexedDb });
     db = await openCampoDb({ user, indexedDb, multiInstance: false });
     expect(await db.collections.pedidos?.count().exec()).toBe(0);
+  });
+});
+
+describe('visits on a local store', () => {
+  let db: CampoDatabase;
+  let outbox: Outbox;
+  const photos = memoryVisitPhotos();
+  const user = { id: 8, idEmpresa: 1, role: 'representative' as const };
+  const indexedDb = { indexedDB: new IDBFactory(), IDBKeyRange };
+  // 13:05 in São Paulo on 2026-11-24, as the device clock says.
+  let clock = new Date('2026-11-24T16:05:00.000Z');
+  const here = { latitude: -23.55, longitude: -46.63, precisao: 12 };
+  const visit = async (id: string) => (await db.collections.visitas?.findOne(id).exec())?.toJSON() as VisitDoc;
+
+  beforeAll(async () => {
+    db = await openCampoDb({ user, indexedDb, multiInstance: false });
+    outbox = createOutbox(db, { now: () => clock, visitPhotos: photos });
+  });
+
+  afterAll(async () => {
+    outbox?.close();
+    await db?.close();
+  });
+
+  it('checks in once at a time and checks out with a reason and a photo kept out of the document', async () => {
+    const id = await outbox.checkIn({ codVendedor: 3, idCliente: 10, nomeCliente: 'Boi Gordo', posicao: here });
+    expect(await visit(id)).toMatchObject({
+      id,
+      idCliente: 10,
+      data: '2026-11-24',
+      estado: 'aberta',
+      entradaEm: '2026-11-24T16:05:00.000Z',
+      entradaRecebidaEm: null,
+      saidaEm: null,
+      posicao: here,
+    });
+    await expect(outbox.checkIn({ codVendedor: 3, idCliente: 11, nomeCliente: null, posicao: null })).rejects.toThrow(
+      'Há uma visita em aberto em Boi Gordo: registre a saída antes.',
+    );
+    clock = new Date('2026-11-24T16:25:00.000Z');
+    const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xd9])], { type: 'image/jpeg' });
+    await outbox.checkOut(id, {
+      posicao: null,
+      motivo: { id: 4, descricao: 'Preço' },
+      observacao: ' volta sexta ',
+      foto: photo,
+    });
+    expect(await visit(id)).toMatchObject({
+      saidaEm: '2026-11-24T16:25:00.000Z',
+      idMotivo: 4,
+      motivo: 'Preço',
+      observacao: 'volta sexta',
+      estado: 'sem_pedido',
+      foto: true,
+    });
+    expect(await photos.get(id)).toBe(photo);
+    await expect(outbox.checkOut(id, { posicao: null, motivo: null })).rejects.toThrow('Esta visita já foi encerrada.');
+  });
+
+  it('lets a check-in the server refused be tried again or discarded, never one it holds', async () => {
+    const refused = await outbox.checkIn({ codVendedor: 3, idCliente: 12, nomeCliente: null, posicao: null });
+    await (await db.collections.visitas?.findOne(refused).exec())?.incrementalPatch({
+      recusa: { code: 'CLIENT_NOT_IN_PORTFOLIO', message: 'O cliente não é da sua carteira.' },
+    });
+    // It never opened on the server: another check-in may go ahead.
+    const other = await outbox.checkIn({ codVendedor: 3, idCliente: 13, nomeCliente: null, posicao: null });
+    await outbox.retryVisit(refused);
+    expect((await visit(refused)).recusa).toBeNull();
+    await (await db.collections.visitas?.findOne(refused).exec())?.incrementalPatch({
+      recusa: { code: 'CLIENT_NOT_IN_PORTFOLIO', message: 'O cliente não é da sua carteira.' },
+    });
+    await outbox.discardVisit(refused);
+    expect(await db.collections.visitas?.findOne(refused).exec()).toBeNull();
+    await (await db.collections.visitas?.findOne(other).exec())?.incrementalPatch({
+      entradaRecebidaEm: '2026-11-24T16:30:00.000Z',
+    });
+    await expect(outbox.discardVisit(other)).rejects.toThrow(OutboxError);
   });
 });

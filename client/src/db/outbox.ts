@@ -1,26 +1,31 @@
-// What the screens write offline: orders (the outbox), funnel opportunities and tickets. Every
+// What the screens write offline: orders (the outbox), funnel opportunities, tickets and visits. Every
 // change is a local write; the replication pushes it when it can, and the server's answer (the
 // master state) replaces the local document. Nothing queued is dropped: a queued order leaves
 // the device only as a server-held order, or when the representative discards it.
 import {
+  businessDate,
   type FunnelStage,
   type OpportunityCreate,
   type OpportunityPatch,
   type OrderCreate,
+  type Position,
   type SyncOrderReason,
   type SyncOrderState,
   type SyncRefusal,
   type TicketCreate,
+  VISIT_NOTE_MAX,
   ZOpportunityCreate,
   ZOpportunityPatch,
   ZOrderCreate,
+  ZPosition,
   ZTicketCreate,
   ZTicketReply,
 } from '@campo/shared';
-import { BehaviorSubject, combineLatest, map, type Observable } from 'rxjs';
+import { BehaviorSubject, combineLatest, map, type Observable, of } from 'rxjs';
 import { type CampoDatabase, collectionOf } from './database.ts';
-import type { OpportunityDoc, OrderDoc, RegistrationDoc, TicketDoc } from './schemas.ts';
+import type { OpportunityDoc, OrderDoc, RegistrationDoc, TicketDoc, VisitDoc } from './schemas.ts';
 import { writeFirst } from './storage-pressure.ts';
+import type { VisitPhotoStore } from './visit-photos.ts';
 
 /** The outbox's four states (DESIGN.md "Product decisions"). */
 export type OutboxState = 'queued' | 'sent' | 'accepted' | 'refused';
@@ -88,6 +93,8 @@ export function ticketNeedsAttention(doc: Pick<TicketDoc, 'recusa' | 'mensagens'
 export interface Attention {
   funil: number;
   chamados: number;
+  /** Visits with a refused check-in or check-out. */
+  visitas: number;
 }
 
 export class OutboxError extends Error {
@@ -105,6 +112,37 @@ export interface OutboxOptions {
    * write then goes first, before anything else takes the space back.
    */
   makeRoom?: () => Promise<unknown>;
+  /** Where a visit's photo waits, out of the visit's document (visit-photos.ts). */
+  visitPhotos?: VisitPhotoStore;
+}
+
+/** "Saí": how the visit ends. Without an order, a reason of the manager's list. */
+export interface VisitCheckOut {
+  posicao: Position | null;
+  /** Null when the client has an order today: the server links it and asks no reason. */
+  motivo: { id: number; descricao: string } | null;
+  observacao?: string | null;
+  /** The photo the reason asks for, already resized (at most 768 KiB). */
+  foto?: Blob | null;
+}
+
+/**
+ * Whether the server holds the visit: it has stamped its receipt of the check-in. Null until the
+ * push's answer or a pull brings the stamp; the answer to a refused check-in is the pushed
+ * visit filled in from the blank document (blankDocument in shared), whose stamp is the epoch.
+ */
+export function visitHeld(v: Pick<VisitDoc, 'entradaRecebidaEm'>): boolean {
+  return v.entradaRecebidaEm !== null && v.entradaRecebidaEm >= '1970-01-02';
+}
+
+/** A check-in the server refused: it never opened there, and waits for a new try or "Descartar". */
+export function checkInRefused(v: Pick<VisitDoc, 'recusa' | 'entradaRecebidaEm'>): boolean {
+  return !!v.recusa && !visitHeld(v);
+}
+
+/** A visit not closed here yet (checked out on the phone or not): at most one at a time. */
+export function visitIsOpen(v: Pick<VisitDoc, 'saidaEm' | 'recusa' | 'entradaRecebidaEm'>): boolean {
+  return !checkInRefused(v) && v.saidaEm === null;
 }
 
 export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
@@ -112,6 +150,7 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
   const funil = collectionOf(db, 'funil');
   const chamados = collectionOf(db, 'chamados');
   const cadastros = collectionOf(db, 'cadastros');
+  const visitas = db.collections.visitas;
   const now = () => (options.now ?? (() => new Date()))().toISOString();
   const uuid = options.randomUUID ?? (() => crypto.randomUUID());
   const inFlight$ = options.inFlight$ ?? new BehaviorSubject<ReadonlySet<string>>(new Set());
@@ -343,11 +382,12 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       await doc.incrementalModify((t) => ({ ...t, mensagens: t.mensagens.filter((m) => m.id !== messageId) }));
     },
 
-    /** Refused cards and tickets, for the sync strip. */
+    /** Refused cards, tickets and visits, for the sync strip. */
     attention$: combineLatest([
       funil.find().$.pipe(map((docs) => docs.filter((d) => opportunityRefusal(d) !== null).length)),
       chamados.find().$.pipe(map((docs) => docs.filter((d) => ticketNeedsAttention(d)).length)),
-    ]).pipe(map(([f, c]): Attention => ({ funil: f, chamados: c }))),
+      visitas ? visitas.find().$.pipe(map((docs) => docs.filter((d) => !!d.recusa).length)) : of(0),
+    ]).pipe(map(([f, c, v]): Attention => ({ funil: f, chamados: c, visitas: v }))),
 
     async cancelTicket(id: string): Promise<void> {
       const doc = await ticket(id);
@@ -401,6 +441,103 @@ export function createOutbox(db: CampoDatabase, options: OutboxOptions = {}) {
       if (!doc) throw new OutboxError('Cadastro não encontrado neste aparelho.');
       if (doc.status === 'created') throw new OutboxError('Este cliente já foi cadastrado no ERP.');
       if (inFlight.has(id)) throw new OutboxError('Este cadastro está sendo enviado; tente de novo em instantes.');
+      await doc.incrementalRemove();
+    },
+
+    /**
+     * "Cheguei": a visit opens on the phone under a new UUID (the server checks in under it,
+     * once, whatever the retries), with the device time and the position, or null when the
+     * representative refused location or the phone could not get one.
+     */
+    async checkIn(input: {
+      codVendedor: number;
+      idCliente: number;
+      nomeCliente: string | null;
+      posicao: Position | null;
+    }): Promise<string> {
+      if (!visitas) throw new OutboxError('Visitas não disponíveis neste aparelho.');
+      const posicao = input.posicao === null ? null : ZPosition.parse(input.posicao);
+      const open = (await visitas.find().exec()).map((d) => d.toJSON() as VisitDoc).find(visitIsOpen);
+      if (open) {
+        throw new OutboxError(
+          `Há uma visita em aberto${open.nomeCliente ? ` em ${open.nomeCliente}` : ''}: registre a saída antes.`,
+        );
+      }
+      const id = uuid();
+      const at = now();
+      const doc: VisitDoc = {
+        id,
+        codVendedor: input.codVendedor,
+        idCliente: input.idCliente,
+        nomeCliente: input.nomeCliente,
+        data: businessDate(at),
+        estado: 'aberta',
+        entradaEm: at,
+        entradaRecebidaEm: null,
+        saidaEm: null,
+        saidaRecebidaEm: null,
+        posicao,
+        saidaPosicao: null,
+        distanciaMetros: null,
+        minutos: null,
+        noRoteiro: false,
+        idPedido: null,
+        numPedSar: null,
+        idMotivo: null,
+        motivo: null,
+        observacao: null,
+        foto: false,
+        recusa: null,
+      };
+      await room(() => visitas.insert(doc));
+      return id;
+    },
+
+    /**
+     * "Saí" (and "Corrigir" on a check-out the server refused): the photo is kept first, out of
+     * the document, so the push that carries the check-out finds it to send before.
+     */
+    async checkOut(id: string, input: VisitCheckOut): Promise<void> {
+      const doc = await visitas?.findOne(id).exec();
+      if (!doc) throw new OutboxError('Visita não encontrada neste aparelho.');
+      if (!visitIsOpen(doc.toJSON() as VisitDoc)) throw new OutboxError('Esta visita já foi encerrada.');
+      const observacao = input.observacao?.trim() || null;
+      if (observacao && Array.from(observacao).length > VISIT_NOTE_MAX)
+        throw new OutboxError(`A observação tem no máximo ${VISIT_NOTE_MAX} caracteres.`);
+      if (input.foto) {
+        if (!options.visitPhotos) throw new OutboxError('Este aparelho não guarda fotos de visitas.');
+        await room(() => options.visitPhotos?.put(id, input.foto as Blob) ?? Promise.resolve());
+      }
+      await room(() =>
+        doc.incrementalPatch({
+          saidaEm: now(),
+          saidaPosicao: input.posicao === null ? null : ZPosition.parse(input.posicao),
+          idMotivo: input.motivo?.id ?? null,
+          motivo: input.motivo?.descricao ?? null,
+          observacao,
+          estado: input.motivo ? 'sem_pedido' : 'com_pedido',
+          foto: doc.foto || !!input.foto,
+          recusa: null,
+        }),
+      );
+    },
+
+    /** "Tentar de novo" on a check-in the server refused (another visit was open there). */
+    async retryVisit(id: string): Promise<void> {
+      const doc = await visitas?.findOne(id).exec();
+      if (!doc?.recusa) return;
+      await room(() => doc.incrementalPatch({ recusa: null }));
+    },
+
+    /**
+     * "Descartar" on a check-in the server refused: deleted here, and the deletion pushed (the
+     * server never held it). A visit the server holds is never discarded: it comes back.
+     */
+    async discardVisit(id: string): Promise<void> {
+      const doc = await visitas?.findOne(id).exec();
+      if (!doc) return;
+      if (visitHeld(doc)) throw new OutboxError('Esta visita já foi recebida pelo servidor.');
+      await options.visitPhotos?.delete(id);
       await doc.incrementalRemove();
     },
 

@@ -28,7 +28,11 @@ describe('refetch after an upgrade', () => {
     expect(mustRefetch('pedidos', { checkpoint: 'x', store: 5 })).toBe(false);
     // Version 6 (issue #41): the clients' mix.
     expect(mustRefetch('clientes', { checkpoint: 'x', store: 5 })).toBe(true);
-    expect(mustRefetch('clientes', { checkpoint: 'x', store: 6 })).toBe(false);
+    // Version 7 (issue #42): the clients' visit days and position.
+    expect(mustRefetch('clientes', { checkpoint: 'x', store: 6 })).toBe(true);
+    expect(mustRefetch('clientes', { checkpoint: 'x', store: 7 })).toBe(false);
+    // A collection new in 7 has no checkpoint of an older store to distrust.
+    expect(mustRefetch('visitas', { checkpoint: 'x', store: 6 })).toBe(false);
     // Collections that never gained a server field are never pulled again.
     expect(mustRefetch('cadastros', { checkpoint: 'x' })).toBe(false);
   });

@@ -19,6 +19,7 @@ import { createSyncHandlers, localFields, type PullCheckpoint } from './sync-han
 import { createSyncHealth, type SyncHealthStore } from './sync-health.ts';
 import { createSyncHttp } from './sync-http.ts';
 import { createSyncState, type SyncStateStore } from './sync-state.ts';
+import type { VisitPhotoStore } from './visit-photos.ts';
 
 export interface ReplicationOptions {
   /** Origin of the server ('' for the page's own); the routes are under /api/v1. */
@@ -58,6 +59,8 @@ export interface ReplicationOptions {
    * a fresh one in memory by default.
    */
   health?: SyncHealthStore;
+  /** Where the visits' photos wait to be sent, before their visits' push (visit-photos.ts). */
+  visitPhotos?: VisitPhotoStore;
   /**
    * A write of pulled documents failed for want of room (QuotaExceededError): the app frees
    * the catalog's bulk data (storage-pressure.ts) and tells the representative.
@@ -119,6 +122,7 @@ const PULL_BATCH: Record<SyncCollection, number> = {
   funil: 200,
   chamados: 200,
   cadastros: 200,
+  visitas: 200,
 };
 
 export function startReplication(db: CampoDatabase, options: ReplicationOptions): CampoReplication {
@@ -139,7 +143,7 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     stopped: isStopped,
     stop: () => stop(),
   });
-  const handlers = createSyncHandlers({ http, syncState, health });
+  const handlers = createSyncHandlers({ http, syncState, health, visitPhotos: options.visitPhotos });
   const downloadHost = {
     db,
     http,

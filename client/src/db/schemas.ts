@@ -39,6 +39,7 @@ import {
   type SyncRule,
   type SyncSettings,
   type SyncTicket,
+  type SyncVisit,
 } from '@campo/shared';
 import type { RxJsonSchema } from 'rxdb';
 
@@ -60,6 +61,14 @@ export type OrderDoc = Local<SyncOrder>;
 export type OpportunityDoc = Local<SyncOpportunity>;
 export type TicketDoc = Local<SyncTicket>;
 export type RegistrationDoc = Local<SyncRegistration>;
+/**
+ * A visit as the phone holds it: the server's fields (receipt times, distance, order, state)
+ * stay null or as written here until the push's answer or a pull brings them.
+ */
+export type VisitDoc = Omit<Local<SyncVisit>, 'entradaRecebidaEm' | 'recusa'> & {
+  entradaRecebidaEm: string | null;
+  recusa?: SyncVisit['recusa'];
+};
 
 export interface CampoDocTypes {
   produtos: ProductDoc;
@@ -70,6 +79,7 @@ export interface CampoDocTypes {
   funil: OpportunityDoc;
   chamados: TicketDoc;
   cadastros: RegistrationDoc;
+  visitas: VisitDoc;
 }
 
 /**
@@ -85,10 +95,11 @@ const FIXTURE_NEXT_STORE = typeof __CAMPO_NEXT_STORE__ !== 'undefined' && __CAMP
  * The shape of the local store (see "Versions" above); 1 since protocol 2 (refusals), 2 since
  * payment terms, 3 since products lost their search indexes, 4 since the clients' open amounts
  * and the representative's flex balance (issue #40), 5 since the clients' open titles and the
- * orders' invoices (issue #41), 6 since the clients' mix (issue #41). The literal is the
+ * orders' invoices (issue #41), 6 since the clients' mix (issue #41), 7 since visits (the
+ * collection visitas, the clients' visit days and positions: issue #42). The literal is the
  * released version, the one to bump; the fixture build is always one ahead.
  */
-export const STORE_VERSION = 6 + (FIXTURE_NEXT_STORE ? 1 : 0);
+export const STORE_VERSION = 7 + (FIXTURE_NEXT_STORE ? 1 : 0);
 
 const ID_MAX = 200;
 const SEARCH_MAX = 600;
@@ -178,6 +189,16 @@ const clientes: RxJsonSchema<ClientDoc> = {
     // Since version 6 (issue #41): the client's mix, the most bought first, each entry
     // [idProduto, pedidos, quantidadeUsual, ultimoPreco, ultimaCompra] (shared/src/mix.ts).
     mix: { type: ['array', 'null'], items: { type: 'array' } },
+    // Since version 7 (issue #42): the visit days (today's route is computed here with
+    // visitDue) and the known position (the distance shown at check-in).
+    diasVisita: {
+      type: ['array', 'null'],
+      items: {
+        type: 'object',
+        properties: { diaSemana: { type: 'integer' }, intervaloSemanas: { type: 'integer' }, dataBase: str },
+      },
+    },
+    posicao: obj,
     busca: { type: 'string', maxLength: SEARCH_MAX },
   },
   required: ['id', 'busca'],
@@ -323,6 +344,39 @@ const cadastros: RxJsonSchema<RegistrationDoc> = {
   required: ['id'],
 };
 
+// Since version 7 (issue #42): the representative's visits of the last 30 days and those made
+// here; a few a day, listed without an index (today's route filters them in memory).
+const visitas: RxJsonSchema<VisitDoc> = {
+  version: STORE_VERSION,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id,
+    codVendedor: { type: 'integer' },
+    idCliente: { type: 'integer' },
+    nomeCliente: str,
+    data: { type: 'string' },
+    estado: { type: 'string' },
+    entradaEm: { type: 'string' },
+    entradaRecebidaEm: str,
+    saidaEm: str,
+    saidaRecebidaEm: str,
+    posicao: obj,
+    saidaPosicao: obj,
+    distanciaMetros: int,
+    minutos: int,
+    noRoteiro: { type: 'boolean' },
+    idPedido: int,
+    numPedSar: int,
+    idMotivo: int,
+    motivo: str,
+    observacao: str,
+    foto: { type: 'boolean' },
+    recusa: obj,
+  },
+  required: ['id'],
+};
+
 export const SCHEMAS: { [C in SyncCollection]: RxJsonSchema<CampoDocTypes[C]> } = {
   produtos,
   clientes,
@@ -332,6 +386,7 @@ export const SCHEMAS: { [C in SyncCollection]: RxJsonSchema<CampoDocTypes[C]> } 
   funil,
   chamados,
   cadastros,
+  visitas,
 };
 
 /** A document as a migration strategy gets it (without _meta and _deleted, kept by RxDB). */
@@ -376,6 +431,9 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
   // refetch brings them with their invoices. A queued order (order null) is untouched.
   // 6 (the client's mix, issue #41): clients gained `mix`, kept when already pulled, null
   // otherwise until the refetch; nothing else changed.
+  // 7 (visits, issue #42): the collection visitas opened (new: nothing to carry), and clients
+  // gained `diasVisita` and `posicao`, kept when already pulled, null otherwise until the
+  // refetch; nothing else changed.
   produtos: {
     1: same,
     2: (doc) => ({ ...doc, stock: doc.stock ?? null }),
@@ -383,6 +441,7 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
     4: same,
     5: same,
     6: same,
+    7: same,
     ...fixtureNext,
   },
   clientes: {
@@ -392,9 +451,10 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
     4: (doc) => ({ ...doc, openReceivables: doc.openReceivables ?? null, openOrders: doc.openOrders ?? null }),
     5: (doc) => ({ ...doc, titulos: doc.titulos ?? null, titulosAlem: doc.titulosAlem ?? null }),
     6: (doc) => ({ ...doc, mix: doc.mix ?? null }),
+    7: (doc) => ({ ...doc, diasVisita: doc.diasVisita ?? null, posicao: doc.posicao ?? null }),
     ...fixtureNext,
   },
-  regras: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, ...fixtureNext },
+  regras: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, 7: same, ...fixtureNext },
   ajustes: {
     1: same,
     2: same,
@@ -402,9 +462,10 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
     4: (doc) => ({ ...doc, flex: doc.flex ?? null }),
     5: same,
     6: same,
+    7: same,
     ...fixtureNext,
   },
-  pedidos: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, ...fixtureNext },
+  pedidos: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, 7: same, ...fixtureNext },
   funil: {
     1: (doc) => ({ ...doc, recusa: doc.recusa ?? null }),
     2: same,
@@ -412,6 +473,7 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
     4: same,
     5: same,
     6: same,
+    7: same,
     ...fixtureNext,
   },
   chamados: {
@@ -421,9 +483,12 @@ export const MIGRATIONS: { [C in SyncCollection]: Record<number, (doc: OldDoc) =
     4: same,
     5: same,
     6: same,
+    7: same,
     ...fixtureNext,
   },
-  cadastros: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, ...fixtureNext },
+  cadastros: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, 7: same, ...fixtureNext },
+  // New in version 7: RxDB still asks a strategy for every version below the schema's.
+  visitas: { 1: same, 2: same, 3: same, 4: same, 5: same, 6: same, 7: same, ...fixtureNext },
 };
 
 /**
@@ -444,8 +509,8 @@ export const REFETCH_SINCE: { readonly [C in SyncCollection]?: number } = {
   ajustes: 4,
   // 5: an order's invoices and open quantities (issue #41).
   pedidos: 5,
-  // 6: a client's mix (issue #41); since 5, its open titles.
-  clientes: 6,
+  // 7: a client's visit days and position (issue #42); since 6 its mix, since 5 its open titles.
+  clientes: 7,
 };
 
 /** Catalog search key: what the product search box matches, folded like the server's search. */

@@ -7,6 +7,7 @@ import { type CampoDocTypes, clientSearchKey, INDEX_DEFAULTS, productSearchKey }
 import type { SyncHealthStore } from './sync-health.ts';
 import { httpError, type SyncHttp } from './sync-http.ts';
 import { SyncStalledError, type SyncStateStore } from './sync-state.ts';
+import type { VisitPhotoStore } from './visit-photos.ts';
 
 /**
  * RxDB merges checkpoints with Object.assign, which would spread a bare string into its
@@ -46,9 +47,19 @@ export interface SyncHandlersHost {
   http: SyncHttp;
   syncState: SyncStateStore;
   health: SyncHealthStore;
+  /** The visits' photos waiting on the phone, sent before their visits' push. */
+  visitPhotos?: VisitPhotoStore | undefined;
 }
 
-export function createSyncHandlers({ http, syncState, health }: SyncHandlersHost) {
+/**
+ * Answers to a photo the server will never take (not an image, too large, unreadable): sending
+ * it again cannot help, and holding the visit back for it would hold it forever. The photo is
+ * dropped and the visit pushed; a reason that needs a photo then refuses its check-out
+ * (VISIT_PHOTO_REQUIRED), and the representative takes another one.
+ */
+const PHOTO_REFUSED = new Set([413, 415, 422]);
+
+export function createSyncHandlers({ http, syncState, health, visitPhotos }: SyncHandlersHost) {
   /** Per collection, aborts the push under way when the collection is restarted. */
   const pushAborts = new Map<SyncCollection, AbortController>();
   const pushSignal = (collection: SyncCollection) => {
@@ -92,6 +103,28 @@ export function createSyncHandlers({ http, syncState, health }: SyncHandlersHost
     }
   };
 
+  /**
+   * Each pushed visit's photo first (PUT /visits/{id}/photo, kept under the visit id on the
+   * server even before the visit exists): a failure throws, and RxDB retries the whole push
+   * later, photo first again, so the visit never reaches the server without the photo it holds.
+   */
+  const sendVisitPhotos = async (rows: unknown[], signal: AbortSignal) => {
+    if (!visitPhotos) return;
+    for (const r of rows) {
+      const doc = (r as { newDocumentState: { id: string; _deleted?: boolean } }).newDocumentState;
+      if (doc._deleted) continue;
+      const photo = await visitPhotos.get(doc.id);
+      if (!photo) continue;
+      const res = await http.request(
+        `/visits/${encodeURIComponent(doc.id)}/photo`,
+        { method: 'PUT', signal, headers: { 'content-type': photo.type || 'application/octet-stream' }, body: photo },
+        '/api/v1',
+      );
+      if (!res.ok && !PHOTO_REFUSED.has(res.status)) throw await httpError(res);
+      await visitPhotos.delete(doc.id);
+    }
+  };
+
   const push = (collection: SyncWritableCollection) => async (rows: unknown[]) => {
     const rowIds = rows.map((r) => (r as { newDocumentState: { id: string } }).newDocumentState.id);
     const ids = TRACKED.has(collection) ? rowIds : [];
@@ -101,6 +134,7 @@ export function createSyncHandlers({ http, syncState, health }: SyncHandlersHost
     health.pushStarted(collection, rowIds);
     const signal = pushSignal(collection);
     try {
+      if (collection === 'visitas') await sendVisitPhotos(rows, signal);
       const res = await http.request(`/${collection}/push`, {
         method: 'POST',
         signal,

@@ -29,8 +29,11 @@ export interface SyncHttpHost {
 }
 
 export interface SyncHttp {
-  /** A request to `/api/v1/sync<path>`; a 401 or 426 stops the replication and throws. */
-  request(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * A request to `/api/v1/sync<path>` (or `<root><path>`: a visit's photo goes to /api/v1/visits
+   * before the visit's push); a 401 or 426 stops the replication and throws.
+   */
+  request(path: string, init?: RequestInit, root?: string): Promise<Response>;
   /**
    * A pull page, waiting its turn while the server says it is busy (503 SYNC_BUSY: too many
    * devices downloading at once; docs/sync.md, "Morning burst"). The device keeps its place in
@@ -69,13 +72,13 @@ export function createSyncHttp(
     await options.onUpdateRequired?.();
   };
 
-  const request = async (path: string, init: RequestInit = {}): Promise<Response> => {
+  const request = async (path: string, init: RequestInit = {}, root = API): Promise<Response> => {
     const token = await options.getToken();
     const headers = new Headers(init.headers);
     if (token) headers.set('authorization', `Bearer ${token}`);
     // Every request names the protocol it speaks, so the server can refuse one too old (426).
     headers.set(SYNC_VERSION_HEADER, String(SYNC_PROTOCOL_VERSION));
-    const res = await doFetch(`${options.baseUrl}${API}${path}`, { ...init, headers });
+    const res = await doFetch(`${options.baseUrl}${root}${path}`, { ...init, headers });
     if (res.status === 401) {
       const err = await httpError(res);
       await unauthorized(err);

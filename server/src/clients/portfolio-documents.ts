@@ -64,9 +64,58 @@ function mixes(idEmpresa: number, ids: number[] | null) {
                group by m.id_cliente)`;
 }
 
+/**
+ * The clients asked for as one array, for the ERP's optional functions that read only the
+ * clients they are given (app.dias_visita_erp, app.posicao_clientes_erp): on a refresh, the
+ * tenant's clients, read once for both (CLIENT_IDS, the builder's own CTE).
+ */
+const clientIds = (ids: number[] | null) =>
+  ids === null ? sql`(select a.ids from ids_carteira a)` : sql`${ids}::integer[]`;
+const CLIENT_IDS = (idEmpresa: number) =>
+  sql`with ids_carteira as materialized (select coalesce(array_agg(v.id_cliente), '{}') as ids
+                                           from app.vw_clientes v where v.id_empresa = ${idEmpresa})`;
+
+/**
+ * The clients' visit days as their documents carry them (issue #42): the ERP's where it keeps
+ * some for the client, else Campo's plan (docs/visits.md, "The route"), so the phone computes
+ * today's route offline with visitDue. PUT /visit-plans touches the client's document.
+ */
+function visitDays(idEmpresa: number, ids: number[] | null) {
+  const only = ids === null ? sql`` : sql`and p.id_cliente = any(${ids}::integer[])`;
+  return sql`(with erp as (select * from app.dias_visita_erp(${clientIds(ids)}))
+              select d.id_cliente,
+                     json_agg(json_build_object('diaSemana', d.dia_semana,
+                                                'intervaloSemanas', d.intervalo_semanas,
+                                                'dataBase', to_char(d.data_base, 'YYYY-MM-DD'))
+                              order by d.dia_semana, d.intervalo_semanas, d.data_base) as dias
+                from (select e.id_cliente, e.dia_semana, e.intervalo_semanas, e.data_base from erp e
+                      union all
+                      select p.id_cliente, p.dia_semana::integer, p.intervalo_semanas::integer, p.data_base
+                        from app.roteiro_plano p
+                       where p.id_empresa = ${idEmpresa} ${only}
+                         and not exists (select 1 from erp e where e.id_cliente = p.id_cliente)) d
+               group by d.id_cliente)`;
+}
+
+/**
+ * The clients' known positions (issue #42): the ERP's, else one a supervisor confirmed from a
+ * check-in; a proposal does not count (docs/visits.md, "Distance").
+ */
+function positions(idEmpresa: number, ids: number[] | null) {
+  const only = ids === null ? sql`` : sql`and p.id_cliente = any(${ids}::integer[])`;
+  return sql`(with erp as (select * from app.posicao_clientes_erp(${clientIds(ids)}))
+              select e.id_cliente, e.latitude, e.longitude from erp e
+              union all
+              select p.id_cliente, p.latitude, p.longitude
+                from app.clientes_posicao p
+               where p.id_empresa = ${idEmpresa} and p.confirmada ${only}
+                 and not exists (select 1 from erp e where e.id_cliente = p.id_cliente))`;
+}
+
 function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<DocumentRow> {
   const only = ids === null ? sql`` : sql`and c.id_cliente = any(${ids}::integer[])`;
   return sql<DocumentRow>`
+    ${ids === null ? CLIENT_IDS(idEmpresa) : sql``}
     select ${CLIENT_KEY} as chave,
            c.cod_vendedor as escopo,
            c.id_cliente::text as documento,
@@ -105,9 +154,14 @@ function clientDocuments(idEmpresa: number, ids: number[] | null): RawBuilder<Do
                                   from app.vw_clientes_condicoes cc
                                  where cc.id_empresa = c.id_empresa and cc.id_cliente = c.id_cliente),
              'mix', coalesce(m.mix, '[]'::json),
+             'diasVisita', coalesce(d.dias, '[]'::json),
+             'posicao', case when pos.id_cliente is null then null
+                             else json_build_object('latitude', pos.latitude, 'longitude', pos.longitude) end,
              '_deleted', false) as doc
       from app.vw_clientes c
       left join ${mixes(idEmpresa, ids)} m on m.id_cliente = c.id_cliente
+      left join ${visitDays(idEmpresa, ids)} d on d.id_cliente = c.id_cliente
+      left join ${positions(idEmpresa, ids)} pos on pos.id_cliente = c.id_cliente
      where c.id_empresa = ${idEmpresa} ${only}`;
 }
 

@@ -1,6 +1,6 @@
 // The visits' replicated collection (docs/sync.md): visitas, a representative's visits of the
-// last 30 days, written offline and pushed (check-in, check-out). Served ahead of the app: the
-// app's store does not open it yet (SYNC_SERVED_AHEAD in shared/src/sync-collections.ts).
+// last 30 days, written offline and pushed (check-in, check-out), the ninth collection of a
+// representative's store since its version 7.
 import { ZSyncVisit } from '@campo/shared';
 import type { CollectionDefinition } from '../changelog/collection.ts';
 import { loadVisitDocs } from './documents.ts';

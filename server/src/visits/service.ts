@@ -27,7 +27,8 @@ import {
   visitDue,
 } from '@campo/shared';
 import { authorize, notYours, type RepresentativeAuth, reaches, scopeOf, teamScope } from '../auth/authorize.ts';
-import { touchDocuments } from '../changelog/changelog.ts';
+import { touchDocuments, touchSqlDocuments } from '../changelog/changelog.ts';
+import { portfolioDocuments } from '../clients/portfolio-documents.ts';
 import type { Db } from '../db/kysely.ts';
 import { type Tx, withScope } from '../db/scope.ts';
 import { findRep } from '../directory/service.ts';
@@ -65,6 +66,15 @@ async function touched(tx: Tx, idEmpresa: number, chave: string): Promise<Visit>
   const visit = await visitOf(tx, idEmpresa, chave);
   await touchDocuments(tx, idEmpresa, 'visitas', visit.codVendedor, [visitSyncDoc(visit)]);
   return visit;
+}
+
+/**
+ * The client's portfolio document (collection clientes) carries its visit days and known
+ * position, from which the phone computes the route and the distance offline: a change of
+ * either is a change of the document.
+ */
+async function touchClient(tx: Tx, idEmpresa: number, client: q.PortfolioClient): Promise<void> {
+  await touchSqlDocuments(tx, idEmpresa, portfolioDocuments, client.cod_vendedor, [client.id_cliente]);
 }
 
 /** A representative in the caller's reach, or 404 (as for one who does not exist). */
@@ -541,7 +551,7 @@ export function putPlan(db: Db, auth: AuthContext, idCliente: number, dias: Visi
     );
   }
   return withScope(db, scopeOf(auth), async (tx) => {
-    await clientInReach(tx, auth, idCliente);
+    const client = await clientInReach(tx, auth, idCliente);
     const current = (await plansOf(tx, auth.idEmpresa, [idCliente])).get(idCliente);
     if (current?.origem === 'erp') {
       throw new DomainError('VISIT_PLAN_FROM_ERP', 'Os dias de visita deste cliente vêm do ERP; altere-os no ERP.');
@@ -553,6 +563,7 @@ export function putPlan(db: Db, auth: AuthContext, idCliente: number, dias: Visi
       dias.map((d) => ({ dia_semana: d.diaSemana, intervalo_semanas: d.intervaloSemanas, data_base: d.dataBase })),
       auth.login,
     );
+    await touchClient(tx, auth.idEmpresa, client);
     return (await plansOf(tx, auth.idEmpresa, [idCliente])).get(idCliente) as VisitPlan;
   });
 }
@@ -613,6 +624,8 @@ export function confirmPosition(db: Db, auth: AuthContext, chave: string): Promi
       },
       auth.login,
     );
+    const client = await q.selectClient(tx, auth.idEmpresa, visit.idCliente);
+    if (client) await touchClient(tx, auth.idEmpresa, client);
     const measured = await q.fillDistances(tx, auth.idEmpresa, visit.idCliente, at);
     const rows = await q.selectRecentVisits(
       tx,

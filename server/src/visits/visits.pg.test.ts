@@ -8,6 +8,7 @@ import {
   isoWeekday,
   type Problem,
   type RouteDay,
+  type SyncClient,
   type SyncVisit,
   type Visit,
   type VisitPlan,
@@ -301,6 +302,40 @@ describe('visits', () => {
     expect((await body<RouteDay>(seen)).clientes.map((x) => x.idCliente)).toEqual([b, d, a]);
     expect((await otherSupervisor('GET', `/visits/route?codVendedor=${r1.codVendedor}`)).status).toBe(404);
     expect((await body<Problem>(await supervisor('GET', '/visits/route'))).code).toBe('COD_VENDEDOR_REQUIRED');
+  });
+
+  it("carries each client's visit days and position to the phone, and a new plan as a change of the client", async () => {
+    type Pulled = { documents: SyncClient[]; checkpoint: string };
+    const pullAll = async (checkpoint?: string) => {
+      const docs: SyncClient[] = [];
+      let at = checkpoint;
+      for (;;) {
+        const query = at === undefined ? 'limit=1000' : `limit=1000&checkpoint=${encodeURIComponent(at)}`;
+        const page = await body<Pulled>(await rep('GET', `/sync/clientes/pull?${query}`));
+        docs.push(...page.documents);
+        at = page.checkpoint;
+        if (page.documents.length < 1000) return { docs, checkpoint: at };
+      }
+    };
+    const [a, , , , , , , , f] = clients as number[];
+    const shop = { latitude: -22.9068, longitude: -43.1729 };
+    await db.pool.query('update public.corrent set latitude = $2, longitude = $3 where id_corrent = $1', [
+      a,
+      shop.latitude,
+      shop.longitude,
+    ]);
+    const first = await pullAll();
+    const docOf = (docs: SyncClient[], id: number | undefined) => docs.find((d) => d.id === String(id));
+    expect(docOf(first.docs, a)?.diasVisita).toEqual([
+      { diaSemana: isoWeekday(today), intervaloSemanas: 1, dataBase: null },
+    ]);
+    expect(docOf(first.docs, a)?.posicao).toEqual(shop);
+    expect(docOf(first.docs, f)).toMatchObject({ diasVisita: [], posicao: null });
+
+    const dias = [{ diaSemana: 3, intervaloSemanas: 2, dataBase: '2026-01-07' }];
+    expect((await supervisor('PUT', `/visit-plans/${f}`, { dias })).status).toBe(200);
+    const next = await pullAll(first.checkpoint);
+    expect(docOf(next.docs, f)?.diasVisita).toEqual(dias);
   });
 
   it("measures the distance to the client's position: the ERP's, or a first check-in a supervisor confirms", async () => {

@@ -19,6 +19,7 @@ import { daysOverdue, dueText } from '../../kit/invoices.tsx';
 import { mixItems, notBoughtThisMonth } from '../../kit/mix.ts';
 import { MixEntry, mixProductName } from '../../kit/mix-list.tsx';
 import { StoreGate } from '../../kit/store-gate.tsx';
+import { VisitBlock } from './visit.tsx';
 
 const ORDER_LIMIT = 10;
 
@@ -206,6 +207,8 @@ function ClientDetailBody(props: { id: string }) {
         )}
         <a href={`/catalogo?cliente=${encodeURIComponent(client.id)}`}>Ver catálogo com os preços deste cliente</a>
       </div>
+
+      <VisitBlock client={client} />
 
       <dl class="facts">
         <dt>Situação financeira</dt>

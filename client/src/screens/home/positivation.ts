@@ -1,7 +1,7 @@
 // Today's positivation counted from the orders on the device: orders taken offline are not on
 // the server yet, so the dashboard cannot wait for the server's figure.
-import type { OrderCreate } from '@campo/shared';
 import { businessDate } from '@campo/shared/dates';
+import { clientsWithOrderOn } from '../../data/route.ts';
 import type { OrderDoc } from '../../db/schemas.ts';
 
 /** The São Paulo calendar day of an instant, YYYY-MM-DD (the server's days are São Paulo's). */
@@ -12,14 +12,5 @@ export const saoPauloDay = (at: Date | string): string => businessDate(at);
  * by the supervisor nor refused by the server), as the positivation definition counts them.
  */
 export function localPositivation(orders: readonly OrderDoc[], now = new Date()): number {
-  const today = saoPauloDay(now);
-  const clients = new Set<number>();
-  for (const o of orders) {
-    if (o.status === 'rejected' || o.status === 'refused') continue;
-    const at = o.order?.criadoEm ?? o.queuedAt;
-    if (!at || saoPauloDay(at) !== today) continue;
-    const client = o.order?.idCliente ?? (o.draft as OrderCreate | null)?.idCliente;
-    if (typeof client === 'number') clients.add(client);
-  }
-  return clients.size;
+  return clientsWithOrderOn(orders, saoPauloDay(now)).size;
 }

@@ -1,6 +1,7 @@
-// Início of a representative: the month's target and commission (from the server, the last
-// figures kept for offline use), inactive clients to visit, the latest orders, today's
-// positivation against the company's daily target and the flex balance (from the device).
+// Início of a representative: today's route (from the device), the month's target and
+// commission (from the server, the last figures kept for offline use), inactive clients to
+// visit, the latest orders, today's positivation against the company's daily target and the
+// flex balance (from the device).
 
 import type { RepDashboard as Dashboard, OrderStatus } from '@campo/shared';
 import { formatBrl, formatMonth } from '@campo/shared/format';
@@ -15,6 +16,7 @@ import { collectionOf } from '../../db/database.ts';
 import type { OrderDoc, SettingsDoc } from '../../db/schemas.ts';
 import { PushButton } from '../../push/push-button.tsx';
 import { localPositivation, saoPauloDay } from './positivation.ts';
+import { RouteCard } from './route-card.tsx';
 
 const pct = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 0 });
 const rate = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
@@ -317,6 +319,7 @@ export function RepDashboard(props: { name: string }) {
         </p>
       )}
       <div class="dashboard-grid">
+        <RouteCard />
         <Positivation count={positivated} target={target} />
         <FlexCard />
         {c ? (

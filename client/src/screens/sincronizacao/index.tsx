@@ -14,7 +14,7 @@ import { useStoreObservable } from '../../data/hooks.ts';
 import { readLocal } from '../../data/local-cache.ts';
 import { syncEverythingNow, syncState } from '../../data/store.ts';
 import { collectionOf } from '../../db/database.ts';
-import type { ClientDoc, OpportunityDoc, RegistrationDoc, TicketDoc } from '../../db/schemas.ts';
+import type { ClientDoc, OpportunityDoc, RegistrationDoc, TicketDoc, VisitDoc } from '../../db/schemas.ts';
 import { createSyncHealth, type SyncHealth } from '../../db/sync-health.ts';
 import { currentUser } from '../../session/session.ts';
 import '../../kit/kit.css';
@@ -55,14 +55,18 @@ function useWaiting(health: SyncHealth): WaitingItem[] | null {
         docs<OpportunityDoc>('funil'),
         docs<TicketDoc>('chamados'),
         docs<RegistrationDoc>('cadastros'),
+        s.db.collections.visitas
+          ? s.db.collections.visitas.find().$.pipe(map((ds) => ds.map((d) => d.toJSON() as VisitDoc)))
+          : of([] as VisitDoc[]),
         s.replication.unsent$,
         s.replication.inFlight$,
       ]).pipe(
-        map(([orders, funil, chamados, cadastros, unsent, inFlight]) => ({
+        map(([orders, funil, chamados, cadastros, visitas, unsent, inFlight]) => ({
           orders,
           funil,
           chamados,
           cadastros,
+          visitas,
           unsent,
           inFlight,
         })),
@@ -73,6 +77,7 @@ function useWaiting(health: SyncHealth): WaitingItem[] | null {
       funil: OpportunityDoc[];
       chamados: TicketDoc[];
       cadastros: RegistrationDoc[];
+      visitas: VisitDoc[];
       unsent: Partial<Record<SyncWritableCollection, ReadonlySet<string>>>;
       inFlight: ReadonlySet<string>;
     },

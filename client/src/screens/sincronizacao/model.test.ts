@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../db/outbox.ts';
-import type { OpportunityDoc, RegistrationDoc, TicketDoc } from '../../db/schemas.ts';
+import type { OpportunityDoc, RegistrationDoc, TicketDoc, VisitDoc } from '../../db/schemas.ts';
 import { createSyncHealth } from '../../db/sync-health.ts';
 import { SyncHttpError } from '../../db/sync-state.ts';
 import {
@@ -70,18 +70,32 @@ describe('the items waiting to leave', () => {
           reasons: [],
         } as unknown as RegistrationDoc,
       ],
-      unsent: { funil: new Set(['f1']) },
+      visitas: [
+        { id: 'v1', idCliente: 10, nomeCliente: null, entradaEm: '2026-02-28T10:00:00.000Z', recusa: null },
+        { id: 'v2', idCliente: 12, nomeCliente: 'Bar do Zé', entradaEm: '2026-02-26T10:00:00.000Z', recusa: null },
+        {
+          id: 'v3',
+          idCliente: 13,
+          nomeCliente: 'Empório',
+          entradaEm: '2026-02-25T10:00:00.000Z',
+          recusa: { code: 'CLIENT_NOT_IN_PORTFOLIO', message: 'O cliente não é da sua carteira.' },
+        },
+      ] as unknown as VisitDoc[],
+      unsent: { funil: new Set(['f1']), visitas: new Set(['v1']) },
       inFlight: new Set(['o1']),
       health: health.get(),
     });
     expect(items.map((i) => [i.label, i.state, i.tries, i.lastError])).toEqual([
+      ['Visita a Empório', 'refused', 0, 'O cliente não é da sua carteira.'],
       ['Pedido para o cliente 11', 'refused', 0, 'Cliente bloqueado no financeiro.'],
+      ['Visita a Mercado Boa Vista', 'waiting', 0, null],
       ['Pedido para Mercado Boa Vista', 'sending', 2, 'Servidor indisponível; tentaremos de novo em instantes.'],
       ['Oportunidade Padaria Central', 'waiting', 1, null],
       ['Chamado “Troca de mercadoria”', 'refused', 0, 'O chamado foi encerrado.'],
       ['Cliente novo Loja Nova Ltda', 'waiting', 0, null],
     ]);
-    expect(items[1]?.href).toBe('/pedidos/o1');
+    expect(items[3]?.href).toBe('/pedidos/o1');
+    expect(items[0]?.href).toBe('/clientes/13');
   });
 });
 

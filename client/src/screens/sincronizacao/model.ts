@@ -5,7 +5,7 @@
 import type { SyncCollection, SyncWritableCollection } from '@campo/shared';
 import type { DownloadPhase } from '../../data/photos.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
-import type { OpportunityDoc, RegistrationDoc, TicketDoc } from '../../db/schemas.ts';
+import type { OpportunityDoc, RegistrationDoc, TicketDoc, VisitDoc } from '../../db/schemas.ts';
 import { itemKey, type SyncHealth } from '../../db/sync-health.ts';
 
 export type WaitingState = 'sending' | 'waiting' | 'refused';
@@ -32,6 +32,8 @@ export interface WaitingSources {
   funil: readonly OpportunityDoc[];
   chamados: readonly TicketDoc[];
   cadastros: readonly RegistrationDoc[];
+  /** Visits on the phone (store version 7); absent in a store without them. */
+  visitas?: readonly VisitDoc[];
   unsent: Partial<Record<SyncWritableCollection, ReadonlySet<string>>>;
   inFlight: ReadonlySet<string>;
   health: SyncHealth;
@@ -90,6 +92,13 @@ export function waitingItems(s: WaitingSources): WaitingItem[] {
     const refusal = refused ? d.reasons.map((r) => r.message).join(' ') || 'Recusado pelo servidor.' : null;
     const name = d.razaoSocial ?? d.documento ?? 'sem nome';
     push('cadastros', d.id, `Cliente novo ${name}`, null, '/clientes', refusal);
+  }
+  const unsentVisitas = s.unsent.visitas ?? new Set<string>();
+  for (const d of s.visitas ?? []) {
+    const refusal = d.recusa?.message ?? null;
+    if (!refusal && !unsentVisitas.has(d.id)) continue;
+    const name = d.nomeCliente ?? s.clientName(d.idCliente) ?? `cliente ${d.idCliente}`;
+    push('visitas', d.id, `Visita a ${name}`, d.entradaEm, `/clientes/${d.idCliente}`, refusal);
   }
   return items.sort((a, b) => (a.since ?? '9').localeCompare(b.since ?? '9'));
 }
@@ -159,6 +168,7 @@ export const COLLECTION_LABEL: Record<SyncCollection, string> = {
   funil: 'Funil',
   chamados: 'Chamados (SAC)',
   cadastros: 'Clientes novos',
+  visitas: 'Visitas',
 };
 
 /**
