@@ -10,7 +10,7 @@ Exit codes:
   ${EXIT_CODES.ok}  done, or already up to date
   ${EXIT_CODES.unexpected}  unexpected error
   ${EXIT_CODES.config}  bad configuration (DATABASE_URL missing or malformed)
-  ${EXIT_CODES.refused}  database refused: cannot connect, not LATIN1, PostgreSQL older than 12, ERP tables or columns missing
+  ${EXIT_CODES.refused}  database refused: cannot connect, not LATIN1, PostgreSQL older than 12, ERP tables or columns missing, unknown --profile
   ${EXIT_CODES.schemaMismatch}  schema app is not what this release expects (baseline differs, an applied migration was edited, a view not Campo's selects from one Campo replaces or retired)
   ${EXIT_CODES.migrationFailed}  a migration, view or trigger failed; its transaction was rolled back
 
@@ -30,6 +30,7 @@ export interface ProvisionCommandOptions {
   dryRun?: boolean;
   verbose?: boolean;
   grantTo?: string;
+  profile?: string;
 }
 
 /**
@@ -48,6 +49,7 @@ export async function runProvisionCommand(
     const report = await provision(pool, {
       dryRun: opts.dryRun === true,
       verbose: opts.verbose === true,
+      ...(opts.profile === undefined ? {} : { profile: opts.profile }),
       log: (line) => out(`${line}\n`),
     });
     out(`${summaryLine(report)}\n`);
@@ -78,13 +80,17 @@ async function provisionCommand(opts: ProvisionCommandOptions): Promise<void> {
   if (code !== EXIT_CODES.ok) process.exitCode = code;
 }
 
-/** `campo provision [--dry-run] [--verbose]` */
+/** `campo provision [--dry-run] [--verbose] [--profile <name>] [--grant-to <role>]` */
 export function registerProvisionCommand(program: Command): void {
   program
     .command('provision')
     .description("Create or upgrade Campo's schema app, its views over the ERP and its triggers (safe to re-run)")
     .option('--dry-run', 'print the plan and change nothing')
     .option('--verbose', 'print every check and every object')
+    .option(
+      '--profile <name>',
+      "the ERP profile whose views and triggers to install (default: the one recorded by the last run, else 'referencia'); see docs/provisioning.md",
+    )
     .option('--grant-to <role>', "give the server's database role (not a superuser, not the owner) what the API needs")
     .addHelpText('after', EXIT_HELP)
     .action(provisionCommand);
