@@ -17,6 +17,23 @@ const ENCODING_MATRIX = [
   'server/src/funnel/funnel.pg.test.ts',
 ];
 
+// The spec-level database tests run again on the odoo ERP profile (sql/erp-profiles/odoo), the
+// Odoo-shaped second reference ERP: orders end to end into sale_order through its trigger and
+// approvals (orders, order-push), new clients into res_partner (register), dashboards against
+// figures computed from Odoo's own tables, replication to devices (pull, push), and the
+// tickets, funnel and flex documents that read ERP orders and prices. docs/erp-profile-odoo.md.
+const ODOO_PROFILE = [
+  'server/src/orders/orders.pg.test.ts',
+  'server/src/orders/order-push.pg.test.ts',
+  'server/src/clients/register.pg.test.ts',
+  'server/src/dashboards/dashboards.pg.test.ts',
+  'test/replication/pull.pg.test.ts',
+  'test/replication/push.pg.test.ts',
+  'server/src/tickets/tickets.pg.test.ts',
+  'server/src/funnel/funnel.pg.test.ts',
+  'server/src/flex/documents.pg.test.ts',
+];
+
 const pgProject = (name: string, include: string[], env: Record<string, string> = {}) => ({
   test: {
     name,
@@ -45,6 +62,7 @@ export default defineConfig({
       pgProject('pg', ['{server,shared,client}/src/**/*.pg.test.ts', 'test/**/*.pg.test.ts']),
       pgProject('pg-win1252', ENCODING_MATRIX, { CAMPO_TEST_ENCODING: 'WIN1252' }),
       pgProject('pg-utf8', ENCODING_MATRIX, { CAMPO_TEST_ENCODING: 'UTF8' }),
+      pgProject('pg-odoo', ODOO_PROFILE, { CAMPO_TEST_ERP_PROFILE: 'odoo' }),
     ],
   },
 });

@@ -441,3 +441,60 @@ export async function erpAddressBlank(pool: pg.Pool, idCliente: number): Promise
     [idCliente],
   );
 }
+
+/**
+ * The ERP's own client row (what trg_cliente_novo wrote), under the reference ERP's column
+ * names: corrent as it is, or Odoo's res_partner mapped onto those names.
+ */
+export async function erpClientWritten(pool: pg.Pool, idCliente: number): Promise<Record<string, unknown>> {
+  const odoo = (await profileOf(pool)) === 'odoo';
+  const { rows } = await pool.query(
+    odoo
+      ? `select p.id as id_corrent, p.company_id as id_empresa, case when p.customer_rank > 0 then 'C' else 'F' end as tipo,
+                case when p.is_company then 'J' else 'F' end as tipo_pessoa, p.name as razao_social,
+                p.x_nome_fantasia as nome_fantasia, regexp_replace(p.vat, '[^0-9A-Za-z]', '', 'g') as cnpj_cpf,
+                p.l10n_br_ie_code as inscricao_estadual, p.street as endereco, p.street_number as numero,
+                p.street2 as complemento, p.l10n_br_district as bairro, p.city as cidade, s.code as uf,
+                regexp_replace(p.zip, '[^0-9]', '', 'g') as cep, p.phone as telefone, p.email,
+                p.user_id as cod_vendedor, p.property_product_pricelist as id_pauta,
+                case when p.x_bloqueio_financeiro = 'S' then 'B' else 'N' end as situacao,
+                p.x_data_ultima_compra as dt_ultima_compra, p.create_date as dt_cadastro, p.x_origem as origem,
+                case when p.active then 'S' else 'N' end as ativo, p.property_payment_term_id as id_condicao,
+                p.partner_latitude as latitude, p.partner_longitude as longitude
+           from res_partner p left join res_country_state s on s.id = p.state_id where p.id = $1`
+      : 'select * from corrent where id_corrent = $1',
+    [idCliente],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`the ERP has no client ${idCliente}`);
+  return row;
+}
+
+/** The ERP changes a product's price on a price list. */
+export async function erpSetPrice(pool: pg.Pool, idPauta: number, idProduto: number, preco: number): Promise<void> {
+  if ((await profileOf(pool)) === 'odoo') {
+    await pool.query(
+      'update product_pricelist_item set fixed_price = $3, write_date = now() where pricelist_id = $1 and product_id = $2',
+      [idPauta, idProduto, preco],
+    );
+  } else {
+    await pool.query('update pautas_precos set preco = $3 where id_pauta = $1 and id_produto = $2', [
+      idPauta,
+      idProduto,
+      preco,
+    ]);
+  }
+}
+
+/** The ERP deletes a product (and its prices, and its stock). */
+export async function erpDeleteProduct(pool: pg.Pool, idProduto: number): Promise<void> {
+  if ((await profileOf(pool)) === 'odoo') {
+    await pool.query('delete from product_pricelist_item where product_id = $1', [idProduto]);
+    await pool.query('delete from stock_quant where product_id = $1', [idProduto]);
+    await pool.query('delete from product_product where id = $1', [idProduto]);
+    await pool.query('delete from product_template where id = $1', [idProduto]);
+  } else {
+    await pool.query('delete from pautas_precos where id_produto = $1', [idProduto]);
+    await pool.query('delete from produtos where id_produto = $1', [idProduto]);
+  }
+}

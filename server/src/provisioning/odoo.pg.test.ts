@@ -16,7 +16,9 @@ function useFixture(profile: 'referencia' | 'odoo') {
   beforeAll(async () => {
     const db = await createDatabase();
     handle.name = db.name;
-    handle.pool = new pg.Pool({ connectionString: db.url, max: 4 });
+    // The session's wall clock is Sao Paulo's, as the API sets it: Odoo's UTC datetimes and the
+    // reference ERP's local ones then read alike.
+    handle.pool = new pg.Pool({ connectionString: db.url, max: 4, options: '-c TimeZone=America/Sao_Paulo' });
     handle.pool.on('error', () => undefined);
     await createErpFixture(handle.pool, { scale: 'tiny', asOf: AS_OF, profile });
   });

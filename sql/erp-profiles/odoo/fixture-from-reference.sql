@@ -13,8 +13,8 @@
 -- 100 * company + cod_supervisor, a price list 100 * company + id_pauta, a payment term
 -- 100 * company + id_condicao, a group category 10000 * company + 100 * cod_grupo and its
 -- subgroups that plus cod_subgrupo. Users' own contacts are partners 1000000 + user id.
--- Odoo keeps datetimes in UTC: an order's date_order is the reference's local dt_emissao
--- (read in this session's time zone) in UTC.
+-- Odoo keeps datetimes in UTC: an order's date_order is the reference's dt_emissao, the
+-- distributor's wall clock in Sao Paulo, in UTC.
 
 insert into res_country_state (id, code, name)
 select row_number() over (order by uf), uf, uf
@@ -160,11 +160,11 @@ insert into sale_order (id, name, company_id, partner_id, user_id, team_id, pric
 select pv.id_pedido, 'S' || lpad(pv.num_pedido::text, 5, '0'), pv.id_empresa, pv.id_corrent,
        1000 * pv.id_empresa + pv.cod_vendedor, 100 * v.id_empresa + v.cod_supervisor,
        100 * pv.id_empresa + pv.id_pauta, 100 * pv.id_empresa + pv.id_condicao,
-       pv.dt_emissao::timestamptz at time zone 'UTC',
+       pv.dt_emissao at time zone 'America/Sao_Paulo' at time zone 'UTC',
        case pv.situacao when 'C' then 'cancel' else 'sale' end,
        case pv.situacao when 'F' then 'invoiced' when 'A' then 'to invoice' else 'no' end,
        pv.valor_total, pv.valor_total, case when pv.origem = 'CAMPO' then 'CAMPO' end, pv.num_ped_sar::text,
-       pv.observacao, pv.end_entrega, pv.dt_emissao::timestamptz at time zone 'UTC'
+       pv.observacao, pv.end_entrega, pv.dt_emissao at time zone 'America/Sao_Paulo' at time zone 'UTC'
   from referencia.pedidos_venda pv
   join referencia.vendedores v on v.id_empresa = pv.id_empresa and v.cod_vendedor = pv.cod_vendedor;
 
