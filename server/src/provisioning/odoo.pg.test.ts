@@ -2,11 +2,16 @@
 // reference profile on the reference ERP filled with the same data: provisioning selects and
 // remembers the profile, every app view has the same columns and the same figures on both,
 // and the triggers write Odoo's tables.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
+import { writeProductImages } from '../erp-fixture/images.ts';
 import { provision } from './provision.ts';
+import { loadSqlSources } from './sources.ts';
 import { collectLog, insertPendingOrder, orderScenario } from './testing.ts';
 
 const AS_OF = new Date();
@@ -81,6 +86,30 @@ describe('the odoo profile', () => {
         )
       ).rows;
     expect(await columns(odoo.pool)).toEqual(await columns(reference.pool));
+  });
+
+  it('declare exactly the Odoo columns they read, and expose no char(n) column', async () => {
+    const sources = await loadSqlSources(undefined, 'odoo');
+    for (const v of sources.repeatables.filter((r) => r.kind === 'view')) {
+      const { rows } = await odoo.pool.query<{ col: string }>(
+        `select distinct n.nspname || '.' || c.relname || '.' || a.attname as col
+           from pg_depend d
+           join pg_rewrite r on r.oid = d.objid
+           join pg_class c on c.oid = d.refobjid
+           join pg_namespace n on n.oid = c.relnamespace
+           join pg_attribute a on a.attrelid = c.oid and a.attnum = d.refobjsubid
+          where d.classid = 'pg_rewrite'::regclass and r.ev_class = $1::regclass
+            and n.nspname not in ('app', 'pg_catalog')`,
+        [`app.${v.name}`],
+      );
+      const declared = v.erp.flatMap((req) => req.columns.map((c) => `${req.table}.${c}`));
+      expect([...new Set(declared)].sort(), v.name).toEqual(rows.map((r) => r.col).sort());
+    }
+    const padded = await odoo.pool.query(
+      `select table_name, column_name from information_schema.columns
+        where table_schema = 'app' and table_name like 'vw\\_%' and data_type = 'character'`,
+    );
+    expect(padded.rows).toEqual([]);
   });
 
   it('maps the same data onto the same figures in every view', async () => {
@@ -300,5 +329,25 @@ describe('the odoo profile', () => {
         [s.idEmpresa, s.codVendedor],
       ),
     ).rejects.toThrow(/already registered in the ERP \(res_partner \d+\)/);
+  });
+
+  it('draws the same product photos from the Odoo ERP as from the reference (erp-fixture --images)', async () => {
+    const dirs = [await mkdtemp(join(tmpdir(), 'campo-odoo-')), await mkdtemp(join(tmpdir(), 'campo-ref-'))];
+    try {
+      const [o, r] = [
+        await writeProductImages(odoo.pool, dirs[0] as string),
+        await writeProductImages(reference.pool, dirs[1] as string),
+      ];
+      expect(o.written).toBeGreaterThan(0);
+      expect(o.written).toBe(r.written);
+      const files = await readdir(join(dirs[0] as string, 'produtos'));
+      expect(files).toEqual(await readdir(join(dirs[1] as string, 'produtos')));
+      const first = files[0] as string;
+      expect(await readFile(join(dirs[0] as string, 'produtos', first))).toEqual(
+        await readFile(join(dirs[1] as string, 'produtos', first)),
+      );
+    } finally {
+      for (const d of dirs) await rm(d, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@
 -- their group. A subgroup is a category of a company whose parent is a group
 -- (app.vw_grupos_produto).
 --
--- erp-reads: public.product_category(id, name, parent_id, company_id)
+-- erp-reads: public.product_category(id, name, parent_id)
 create view app.vw_subgrupos_produto as
 select g.id_empresa,
        g.id_filial,
