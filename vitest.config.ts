@@ -4,11 +4,13 @@ import { defineConfig } from 'vitest/config';
 // UTF8 ERP databases (the other project runs every database test on LATIN1): the text Campo
 // writes into the ERP (toErpText, app.texto_erp, both triggers), Campo's own lossless text,
 // every text input of every route, client and product search (folded in SQL per encoding),
-// and provisioning twice. docs/erp-contract.md, "Encodings".
+// and provisioning twice (and the odoo profile's, against the reference). docs/erp-contract.md,
+// "Encodings".
 const ENCODING_MATRIX = [
   'test/latin1.pg.test.ts',
   'test/text-inputs.pg.test.ts',
   'server/src/provisioning/provision.pg.test.ts',
+  'server/src/provisioning/odoo.pg.test.ts',
   'server/src/clients/register.pg.test.ts',
   'server/src/clients/clients.pg.test.ts',
   'server/src/catalog/catalog.pg.test.ts',

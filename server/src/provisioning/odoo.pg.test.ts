@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearForOrders, owesOverdueBoleto, partlyInvoiced } from '../../../test/support/erp.ts';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
 import { writeProductImages } from '../erp-fixture/images.ts';
@@ -349,5 +350,56 @@ describe('the odoo profile', () => {
     } finally {
       for (const d of dirs) await rm(d, { recursive: true, force: true });
     }
+  });
+
+  it("gives the test helpers' ERP writes the same meaning on both: a paid client, an overdue boleto, a partial invoice", async () => {
+    const seen = async (pool: pg.Pool) => {
+      const s = await orderScenario(pool);
+      await clearForOrders(pool, s.idCliente);
+      const cleared = await pool.query(
+        'select status_financeiro, valor_em_aberto from app.vw_clientes where id_cliente = $1',
+        [s.idCliente],
+      );
+      await owesOverdueBoleto(pool, s.idCliente, 'BOL-77');
+      const owing = await pool.query(
+        `select c.status_financeiro, c.valor_vencido, c.dias_atraso_max, t.num_documento, t.valor, t.valor_pago,
+                t.dias_atraso, t.pago, t.id_nota, t.dt_vencimento::text
+           from app.vw_clientes c join app.vw_titulos_cliente t on t.id_cliente = c.id_cliente
+          where c.id_cliente = $1 and t.num_documento = 'BOL-77'`,
+        [s.idCliente],
+      );
+      await clearForOrders(pool, s.idCliente);
+      const id = await insertPendingOrder(pool, { ...s, products: s.products.slice(0, 1) });
+      await pool.query('update app.pedidos set situa = 2 where id = $1', [id]);
+      await partlyInvoiced(pool, id, 5002);
+      const notas = await pool.query(
+        `select n.num_nota, n.serie, n.cancelada, n.valor_total, n.dt_emissao::text
+           from app.vw_notas_pedido n join app.pedidos p on p.erp_id_pedido = n.id_pedido
+          where p.id = $1 order by n.num_nota`,
+        [id],
+      );
+      const itens = await pool.query(
+        `select i.seq, i.id_produto, i.quantidade, i.valor_unitario, i.valor_total
+           from app.notas_itens_erp((select array_agg(n.id_nota::bigint) from app.vw_notas_pedido n
+                                       join app.pedidos p on p.erp_id_pedido = n.id_pedido where p.id = $1)) i
+          order by i.valor_total, i.seq`,
+        [id],
+      );
+      const status = await pool.query(
+        "select status from app.vw_pedidos_cliente where origem = 'campo' and id_pedido = $1",
+        [id],
+      );
+      return {
+        cleared: cleared.rows,
+        owing: owing.rows,
+        notas: notas.rows,
+        itens: itens.rows,
+        status: status.rows,
+      };
+    };
+    const [o, r] = [await seen(odoo.pool), await seen(reference.pool)];
+    expect(r.owing).toHaveLength(1);
+    expect(r.notas).toHaveLength(2);
+    expect(o).toEqual(r);
   });
 });
