@@ -65,14 +65,6 @@ async function inTransaction(pool: pg.Pool, fn: (client: pg.PoolClient) => Promi
   }
 }
 
-/** Creates the Odoo-like ERP's tables (no rows) in the connected database. */
-export async function createOdooSchema(pool: pg.Pool): Promise<void> {
-  const files = await readSqlFiles(`${PROFILE_DIR}/erp`);
-  await inTransaction(pool, async (client) => {
-    for (const file of files) await client.query(file.sql);
-  });
-}
-
 /**
  * Refuses a database that already has Odoo-like tables, unless `replace` is set and they are
  * a previous fixture's (the marker on res_company); then drops exactly those tables.
@@ -130,7 +122,7 @@ export async function clearPreviousOdooFixture(pool: pg.Pool, replace: boolean):
  * the staging schema, all in one transaction.
  */
 export async function mapReferenceToOdoo(pool: pg.Pool): Promise<Record<string, number>> {
-  const [tables] = await Promise.all([readSqlFiles(`${PROFILE_DIR}/erp`)]);
+  const tables = await readSqlFiles(`${PROFILE_DIR}/erp`);
   const mapping = (await readSqlFiles(PROFILE_DIR)).find((f) => f.name === 'fixture-from-reference.sql');
   if (!mapping) throw new Error(`sql/${PROFILE_DIR}/fixture-from-reference.sql is missing`);
   const counts: Record<string, number> = {};

@@ -1,9 +1,12 @@
 import type pg from 'pg';
 import { readSqlFiles } from '../sql-files.ts';
 
-/** Creates the reference ERP's tables (no rows) in the connected database, in one transaction. */
-export async function createErpSchema(pool: pg.Pool): Promise<void> {
-  const files = await readSqlFiles('erp-reference');
+/**
+ * Creates the reference ERP's tables (no rows) in the connected database, in one transaction;
+ * `folder` (under sql/) names another ERP's, such as the odoo profile's.
+ */
+export async function createErpSchema(pool: pg.Pool, folder = 'erp-reference'): Promise<void> {
+  const files = await readSqlFiles(folder);
   const client = await pool.connect();
   try {
     await client.query('begin');

@@ -13,7 +13,7 @@ import { createErpFixture } from '../erp-fixture/generate.ts';
 import { writeProductImages } from '../erp-fixture/images.ts';
 import { provision } from './provision.ts';
 import { loadSqlSources } from './sources.ts';
-import { collectLog, insertPendingOrder, orderScenario } from './testing.ts';
+import { collectLog, insertPendingOrder, orderScenario, viewErpColumns } from './testing.ts';
 
 const AS_OF = new Date();
 
@@ -92,19 +92,8 @@ describe('the odoo profile', () => {
   it('declare exactly the Odoo columns they read, and expose no char(n) column', async () => {
     const sources = await loadSqlSources(undefined, 'odoo');
     for (const v of sources.repeatables.filter((r) => r.kind === 'view')) {
-      const { rows } = await odoo.pool.query<{ col: string }>(
-        `select distinct n.nspname || '.' || c.relname || '.' || a.attname as col
-           from pg_depend d
-           join pg_rewrite r on r.oid = d.objid
-           join pg_class c on c.oid = d.refobjid
-           join pg_namespace n on n.oid = c.relnamespace
-           join pg_attribute a on a.attrelid = c.oid and a.attnum = d.refobjsubid
-          where d.classid = 'pg_rewrite'::regclass and r.ev_class = $1::regclass
-            and n.nspname not in ('app', 'pg_catalog')`,
-        [`app.${v.name}`],
-      );
       const declared = v.erp.flatMap((req) => req.columns.map((c) => `${req.table}.${c}`));
-      expect([...new Set(declared)].sort(), v.name).toEqual(rows.map((r) => r.col).sort());
+      expect([...new Set(declared)].sort(), v.name).toEqual(await viewErpColumns(odoo.pool, v.name));
     }
     const padded = await odoo.pool.query(
       `select table_name, column_name from information_schema.columns

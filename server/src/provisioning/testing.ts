@@ -53,6 +53,22 @@ export function useErpDatabase(major: PgMajor = 18, options: { fixture?: boolean
   return handle;
 }
 
+/** The ERP columns (schema.table.column) PostgreSQL records a view of schema app as reading. */
+export async function viewErpColumns(pool: pg.Pool, view: string): Promise<string[]> {
+  const { rows } = await pool.query<{ col: string }>(
+    `select distinct n.nspname || '.' || c.relname || '.' || a.attname as col
+       from pg_depend d
+       join pg_rewrite r on r.oid = d.objid
+       join pg_class c on c.oid = d.refobjid
+       join pg_namespace n on n.oid = c.relnamespace
+       join pg_attribute a on a.attrelid = c.oid and a.attnum = d.refobjsubid
+      where d.classid = 'pg_rewrite'::regclass and r.ev_class = $1::regclass
+        and n.nspname not in ('app', 'pg_catalog')`,
+    [`app.${view}`],
+  );
+  return rows.map((r) => r.col).sort();
+}
+
 /** Collects provisioning's progress lines, for assertions on what it said. */
 export function collectLog(): { lines: string[]; log: (line: string) => void } {
   const lines: string[] = [];
