@@ -268,28 +268,38 @@ async function partlyInvoicedOdoo(pool: pg.Pool, idPedido: number, numNota: numb
 
 /** The client owes a boleto of R$ 321,50, issued 40 days ago and 12 days overdue. */
 export async function owesOverdueBoleto(pool: pg.Pool, idCliente: number, numDocumento: string): Promise<void> {
+  await erpReceivable(pool, idCliente, { numDocumento, valor: 321.5, issuedDaysAgo: 40, dueInDays: -12 });
+}
+
+/** The ERP issues the client a receivable (not an invoice's) of `valor`, unpaid. */
+export async function erpReceivable(
+  pool: pg.Pool,
+  idCliente: number,
+  r: { numDocumento: string; valor: number; issuedDaysAgo: number; dueInDays: number },
+): Promise<void> {
+  const params = [idCliente, r.numDocumento, r.valor, r.issuedDaysAgo, r.dueInDays];
   if ((await profileOf(pool)) === 'odoo') {
-    // A receivable without an invoice: an entry of its own with one receivable line.
+    // An entry of its own with one receivable line.
     await pool.query(
       `with m as (
          insert into account_move (name, move_type, state, company_id, partner_id, date, amount_total)
-         select 'LANC/' || $2, 'entry', 'posted', company_id, id, current_date - 40, 321.5
+         select 'LANC/' || $2, 'entry', 'posted', company_id, id, current_date - $4::int, $3
            from res_partner where id = $1
          returning id, company_id, partner_id)
        insert into account_move_line (move_id, company_id, partner_id, display_type, account_type, name, date,
                                       date_maturity, debit, amount_residual)
-       select m.id, m.company_id, m.partner_id, 'payment_term', 'asset_receivable', $2, current_date - 40,
-              current_date - 12, 321.5, 321.5
+       select m.id, m.company_id, m.partner_id, 'payment_term', 'asset_receivable', $2, current_date - $4::int,
+              current_date + $5::int, $3, $3
          from m`,
-      [idCliente, numDocumento],
+      params,
     );
     return;
   }
   await pool.query(
     `insert into titulos_receber (id_empresa, id_corrent, num_documento, dt_emissao, dt_vencimento, valor)
-     select id_empresa, id_corrent, $2, current_date - 40, current_date - 12, 321.5
+     select id_empresa, id_corrent, $2, current_date - $4::int, current_date + $5::int, $3
        from corrent where id_corrent = $1`,
-    [idCliente, numDocumento],
+    params,
   );
 }
 
