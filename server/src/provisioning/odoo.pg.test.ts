@@ -249,6 +249,25 @@ describe('the odoo profile', () => {
     expect(sit.rows).toEqual([{ situacao: 'A', origem: 'CAMPO', num_ped_sar: order.num_ped_sar }]);
   });
 
+  it('gives concurrent approvals distinct order names from the one sequence row', async () => {
+    const s = await orderScenario(odoo.pool);
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await insertPendingOrder(odoo.pool, s));
+    const before = await odoo.pool.query<{ n: number }>(
+      "select sum(number_next)::int as n from ir_sequence where code = 'sale.order'",
+    );
+    await Promise.all(ids.map((id) => odoo.pool.query('update app.pedidos set situa = 2 where id = $1', [id])));
+    const names = await odoo.pool.query<{ name: string }>(
+      'select so.name from app.pedidos p join sale_order so on so.id = p.erp_id_pedido where p.id = any($1)',
+      [ids],
+    );
+    expect(new Set(names.rows.map((r) => r.name)).size).toBe(6);
+    const after = await odoo.pool.query<{ n: number }>(
+      "select sum(number_next)::int as n from ir_sequence where code = 'sale.order'",
+    );
+    expect(after.rows[0]?.n).toBe((before.rows[0]?.n ?? 0) + 6);
+  });
+
   it('rolls the approval back when Odoo refuses a line, and no order name is used up', async () => {
     const s = await orderScenario(odoo.pool);
     const id = await insertPendingOrder(odoo.pool, s, { extraItem: 99_999_999 });
