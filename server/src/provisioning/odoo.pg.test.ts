@@ -9,8 +9,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearForOrders, owesOverdueBoleto, partlyInvoiced } from '../../../test/support/erp.ts';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
+import { createDb } from '../db/kysely.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
 import { writeProductImages } from '../erp-fixture/images.ts';
+import { invoiceOrderInErp } from '../erp-fixture/invoicing.ts';
 import { provision } from './provision.ts';
 import { loadSqlSources } from './sources.ts';
 import { collectLog, insertPendingOrder, orderScenario, viewErpColumns } from './testing.ts';
@@ -408,6 +410,38 @@ describe('the odoo profile', () => {
     const [o, r] = [await seen(odoo.pool), await seen(reference.pool)];
     expect(r.owing).toHaveLength(1);
     expect(r.notas).toHaveLength(2);
+    expect(o).toEqual(r);
+  });
+
+  it("plays the ERP's invoicing for the demo alike on both: in full, and in part", async () => {
+    const seen = async (pool: pg.Pool) => {
+      const s = await orderScenario(pool);
+      await clearForOrders(pool, s.idCliente);
+      const db = createDb(pool);
+      const out = [];
+      for (const part of [false, true]) {
+        const id = await insertPendingOrder(pool, s);
+        await pool.query('update app.pedidos set situa = 2 where id = $1', [id]);
+        await invoiceOrderInErp(db, id, part);
+        const notas = await pool.query(
+          `select n.num_nota, n.serie, n.cancelada, n.valor_total, n.dt_emissao::text, i.seq, i.id_produto,
+                  i.quantidade, i.valor_unitario, i.valor_total as valor_item
+             from app.vw_notas_pedido n join app.pedidos p on p.erp_id_pedido = n.id_pedido
+             join lateral app.notas_itens_erp(array[n.id_nota::bigint]) i on true
+            where p.id = $1 order by i.seq`,
+          [id],
+        );
+        const status = await pool.query(
+          "select status from app.vw_pedidos_cliente where origem = 'campo' and id_pedido = $1",
+          [id],
+        );
+        out.push({ notas: notas.rows, status: status.rows });
+      }
+      return out;
+    };
+    const [o, r] = [await seen(odoo.pool), await seen(reference.pool)];
+    expect(r[0]?.status).toEqual([{ status: 'invoiced' }]);
+    expect(r[1]?.notas).toHaveLength(2);
     expect(o).toEqual(r);
   });
 });
