@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { readSqlFiles } from '../sql-files.ts';
 import { assertErpEncoding, ERP_SEQUENCES, ERP_TABLES, FIXTURE_MARKER } from './database.ts';
 import { FixtureError } from './errors.ts';
+import { inTransaction } from './schema.ts';
 
 /** The Odoo-like ERP's tables (erp/001_tables.sql), children before parents, for --replace. */
 export const ODOO_TABLES = [
@@ -50,20 +51,6 @@ const ODOO_SEQUENCES = [
 /** Where the reference data waits while fixture-from-reference.sql maps it. */
 const STAGING = 'referencia';
 const PROFILE_DIR = 'erp-profiles/odoo';
-
-async function inTransaction(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    await fn(client);
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback');
-    throw err;
-  } finally {
-    client.release();
-  }
-}
 
 /**
  * Refuses a database that already has Odoo-like tables, unless `replace` is set and they are
