@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type CampoUser, wipe } from '../../client/src/db/index.ts';
-import { provisionedErp } from '../support/erp.ts';
+import { erpDeleteProduct, erpSetPrice, provisionedErp } from '../support/erp.ts';
 import { useTestDatabase } from '../support/pg.ts';
 import { type Device, eventually, localIds, openDevice, servedApp, sortedStrings } from '../support/replication.ts';
 import { apiAs, logInAs } from '../support/session.ts';
@@ -91,22 +91,18 @@ describe('client replication: pull', () => {
     );
     const priced = rows[0];
     if (!priced) throw new Error('no price in the fixture');
-    await db.pool.query(
-      'update pautas_precos set preco = 4321.5 where id_empresa = $1 and id_pauta = $2 and id_produto = $3',
-      [t1, priced.id_pauta, priced.id_produto],
-    );
+    await erpSetPrice(db.pool, priced.id_pauta, priced.id_produto, 4321.5);
     // A product no order refers to can leave the ERP.
     const gone = await db.pool.query<{ id_produto: number }>(
-      `select p.id_produto from produtos p
+      `select p.id_produto from app.vw_produtos p
         where p.id_empresa = $1 and p.id_produto <> $2
-          and not exists (select 1 from pedidos_venda_itens i where i.id_produto = p.id_produto)
+          and not exists (select 1 from app.vw_pedidos_erp_itens i where i.id_produto = p.id_produto)
           and not exists (select 1 from app.pedido_itens i where i.id_produto = p.id_produto)
         order by p.id_produto limit 1`,
       [t1, priced.id_produto],
     );
     const deleted = String(gone.rows[0]?.id_produto);
-    await db.pool.query('delete from pautas_precos where id_produto = $1', [deleted]);
-    await db.pool.query('delete from produtos where id_produto = $1', [deleted]);
+    await erpDeleteProduct(db.pool, Number(deleted));
     expect(await localIds(d.db, 'produtos')).toContain(deleted);
     const receivedBefore = d.replication.syncState.get().collections.produtos?.received ?? 0;
 

@@ -6,7 +6,7 @@ import { cnpjCheckDigits, cpfCheckDigits, type Problem, type SyncPull, type Sync
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { signedIn } from '../../../test/support/builders.ts';
-import { type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { type ErpPeople, erpClientWritten, provisionedErp } from '../../../test/support/erp.ts';
 import { TEST_ENCODING, useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
 
@@ -91,8 +91,7 @@ describe('new clients', () => {
     expect(res.status, await res.clone().text()).toBe(201);
     const created = (await res.json()) as { idCliente: number; documento: string; razaoSocial: string };
     expect(created.documento).toBe(input.documento.replace(/\D/g, ''));
-    const erp = await db.pool.query('select * from corrent where id_corrent = $1', [created.idCliente]);
-    const row = erp.rows[0];
+    const row = await erpClientWritten(db.pool, created.idCliente);
     expect(row).toMatchObject({
       tipo: 'C',
       tipo_pessoa: 'J',

@@ -1,6 +1,8 @@
 // The dashboards against figures computed here, independently, from the raw ERP tables
-// (notas_fiscais, pedidos_venda, pedidos_venda_itens, vendedores, supervisores, corrent) and
-// app.pedidos, in JavaScript, on the tiny fixture (built as of now, so the month has data).
+// (notas_fiscais, pedidos_venda, pedidos_venda_itens, vendedores, supervisores, corrent; on
+// the odoo profile account_move, sale_order, sale_order_line, res_users, crm_team,
+// res_partner) and app.pedidos, in JavaScript, on the tiny fixture (built as of now, so the
+// month has data).
 import type {
   ManagerDashboard,
   Order,
@@ -12,11 +14,12 @@ import type {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import { placeOrder } from '../../../test/support/builders.ts';
-import { clearForOrders, type ErpPeople, provisionedErp } from '../../../test/support/erp.ts';
+import { clearForOrders, type ErpPeople, provisionedErp, TEST_ERP_PROFILE } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs, logInAs } from '../../../test/support/session.ts';
 
 const db = useTestDatabase();
+const ODOO = TEST_ERP_PROFILE === 'odoo';
 type App = ReturnType<typeof testApp>;
 type Rep = ErpPeople['reps'][number];
 
@@ -52,7 +55,9 @@ interface Raw {
 
 async function loadRaw(idEmpresa: number): Promise<Raw> {
   const q = async <T>(text: string, params: unknown[] = [idEmpresa]) => (await db.pool.query(text, params)).rows as T[];
-  const filiais = `(select id_empresa from empresas where coalesce(id_matriz, id_empresa) = $1)`;
+  const filiais = ODOO
+    ? '(select id from res_company where coalesce(parent_id, id) = $1)'
+    : `(select id_empresa from empresas where coalesce(id_matriz, id_empresa) = $1)`;
   const [cal] = await q<{ today: string }>(
     `select to_char(now() at time zone 'America/Sao_Paulo', 'YYYY-MM-DD') as today`,
     [],
@@ -70,6 +75,26 @@ async function loadRaw(idEmpresa: number): Promise<Raw> {
     ini,
     fim: next.toISOString().slice(0, 10),
     prevIni: prev.toISOString().slice(0, 10),
+    ...(ODOO ? await odooRaw(q, filiais, spMs) : await referenceRaw(q, filiais, spMs)),
+    campo: await q(
+      `select cod_vendedor, id_cliente, situa, to_char(criado_em at time zone 'America/Sao_Paulo', 'YYYY-MM-DD') as d,
+              (extract(epoch from criado_em) * 1000)::float8 as ms
+         from app.pedidos where id_empresa = $1`,
+    ),
+    metas: await q(`select cod_vendedor, valor_meta::float8 as valor from app.metas_representante
+                     where id_empresa = $1 and mes = date_trunc('month', now() at time zone 'America/Sao_Paulo')::date`),
+    meta:
+      (
+        await q<{ m: number | null }>('select meta_positivacao_dia as m from app.config_empresa where id_empresa = $1')
+      )[0]?.m ?? null,
+  };
+}
+
+type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
+type ErpRaw = Pick<Raw, 'notas' | 'erp' | 'itens' | 'reps' | 'supervisores' | 'clientes'>;
+
+async function referenceRaw(q: Query, filiais: string, spMs: (col: string) => string): Promise<ErpRaw> {
+  return {
     notas: await q(
       `select cod_vendedor, dt_emissao::text as d, valor_total::float8 as v, id_pedido, cancelada
          from notas_fiscais where id_empresa in ${filiais}`,
@@ -78,11 +103,6 @@ async function loadRaw(idEmpresa: number): Promise<Raw> {
       `select id_pedido, cod_vendedor, id_corrent, to_char(dt_emissao, 'YYYY-MM-DD') as d, situacao, origem, num_ped_sar,
               ${spMs('dt_emissao')} as ms
          from pedidos_venda where id_empresa in ${filiais}`,
-    ),
-    campo: await q(
-      `select cod_vendedor, id_cliente, situa, to_char(criado_em at time zone 'America/Sao_Paulo', 'YYYY-MM-DD') as d,
-              (extract(epoch from criado_em) * 1000)::float8 as ms
-         from app.pedidos where id_empresa = $1`,
     ),
     itens: await q(
       `select i.id_pedido, i.quantidade::float8 as q, i.preco_unitario::float8 as pu, i.preco_tabela::float8 as pt
@@ -98,12 +118,47 @@ async function loadRaw(idEmpresa: number): Promise<Raw> {
       `select id_corrent, cod_vendedor, ${spMs('dt_ultima_compra')} as ms
          from corrent where tipo = 'C' and id_empresa in ${filiais}`,
     ),
-    metas: await q(`select cod_vendedor, valor_meta::float8 as valor from app.metas_representante
-                     where id_empresa = $1 and mes = date_trunc('month', now() at time zone 'America/Sao_Paulo')::date`),
-    meta:
-      (
-        await q<{ m: number | null }>('select meta_positivacao_dia as m from app.config_empresa where id_empresa = $1')
-      )[0]?.m ?? null,
+  };
+}
+
+/** The same raw figures from the Odoo-shaped ERP's own tables (docs/erp-profile-odoo.md). */
+async function odooRaw(q: Query, filiais: string, spMs: (col: string) => string): Promise<ErpRaw> {
+  // Odoo keeps UTC: the order's wall-clock time in Sao Paulo, as the reference ERP keeps it.
+  const local = "((so.date_order at time zone 'UTC') at time zone 'America/Sao_Paulo')";
+  return {
+    notas: await q(
+      `select m.invoice_user_id as cod_vendedor, m.invoice_date::text as d, m.amount_total::float8 as v,
+              so.id as id_pedido, case when m.state = 'cancel' then 'S' else 'N' end as cancelada
+         from account_move m
+         left join sale_order so on so.company_id = m.company_id and so.name = m.invoice_origin
+        where m.move_type = 'out_invoice' and m.state in ('posted', 'cancel') and m.company_id in ${filiais}`,
+    ),
+    erp: await q(
+      `select so.id as id_pedido, so.user_id as cod_vendedor, so.partner_id as id_corrent,
+              to_char(${local}, 'YYYY-MM-DD') as d,
+              case when so.state = 'cancel' then 'C' when so.invoice_status = 'invoiced' then 'F' else 'A' end as situacao,
+              coalesce(so.origin, 'ERP') as origem, nullif(so.client_order_ref, '')::int as num_ped_sar,
+              ${spMs(local)} as ms
+         from sale_order so where so.state not in ('draft', 'sent') and so.company_id in ${filiais}`,
+    ),
+    itens: await q(
+      `select l.order_id as id_pedido, l.product_uom_qty::float8 as q, l.price_reduce::float8 as pu,
+              l.price_unit::float8 as pt
+         from sale_order_line l join sale_order so on so.id = l.order_id
+        where so.company_id in ${filiais}`,
+    ),
+    reps: await q(
+      `select u.id as cod_vendedor, (select min(m.crm_team_id) from crm_team_member m where m.user_id = u.id and m.active) as cod_supervisor,
+              coalesce(x.perc_comissao, 0)::float8 as perc_comissao, coalesce(x.perc_comissao_flex, 0)::float8 as perc_comissao_flex
+         from res_users u left join x_campo_vendedor x on x.user_id = u.id
+        where u.company_id in ${filiais} and exists (select 1 from crm_team_member m where m.user_id = u.id and m.active)`,
+    ),
+    supervisores: await q(`select id as cod_supervisor from crm_team where company_id in ${filiais} order by 1`),
+    clientes: await q(
+      `select id as id_corrent, user_id as cod_vendedor,
+              ${spMs("case when x_data_ultima_compra ~ '^[0-9]{2}/[0-9]{2}/[0-9]{4}$' then to_date(x_data_ultima_compra, 'DD/MM/YYYY') end")} as ms
+         from res_partner where customer_rank > 0 and company_id in ${filiais}`,
+    ),
   };
 }
 
@@ -223,16 +278,31 @@ describe('dashboards', () => {
     created.approved = (await (await api('POST', `/orders/${toApprove.id}/approve`)).json()) as Order;
     expect(created.approved.erpIdPedido).toEqual(expect.any(Number));
     // The approved order's ERP copy is invoiced today, one line sold above the list price (FLEX).
-    await db.pool.query('update pedidos_venda_itens set preco_unitario = preco_tabela + 1.5 where id_pedido = $1', [
-      created.approved.erpIdPedido,
-    ]);
-    await db.pool.query(
-      `insert into notas_fiscais (id_empresa, num_nota, serie, id_pedido, id_corrent, cod_vendedor, dt_emissao, valor_total, cancelada)
-       select id_empresa, 900000 + n, 'T', id_pedido, id_corrent, cod_vendedor,
-              (now() at time zone 'America/Sao_Paulo')::date, 123.45 * n, case n when 1 then 'N' else 'S' end
-         from pedidos_venda, generate_series(1, 2) n where id_pedido = $1`,
-      [created.approved.erpIdPedido],
-    );
+    if (ODOO) {
+      await db.pool.query('update sale_order_line set price_reduce = price_unit + 1.5 where order_id = $1', [
+        created.approved.erpIdPedido,
+      ]);
+      await db.pool.query(
+        `insert into account_move (name, move_type, state, company_id, partner_id, invoice_user_id, invoice_date, date,
+                                   invoice_origin, amount_total, x_nf_numero, x_nf_serie)
+         select 'NF/T/' || (900000 + n), 'out_invoice', case n when 1 then 'posted' else 'cancel' end, company_id,
+                partner_id, user_id, (now() at time zone 'America/Sao_Paulo')::date,
+                (now() at time zone 'America/Sao_Paulo')::date, name, 123.45 * n, 900000 + n, 'T'
+           from sale_order, generate_series(1, 2) n where id = $1`,
+        [created.approved.erpIdPedido],
+      );
+    } else {
+      await db.pool.query('update pedidos_venda_itens set preco_unitario = preco_tabela + 1.5 where id_pedido = $1', [
+        created.approved.erpIdPedido,
+      ]);
+      await db.pool.query(
+        `insert into notas_fiscais (id_empresa, num_nota, serie, id_pedido, id_corrent, cod_vendedor, dt_emissao, valor_total, cancelada)
+         select id_empresa, 900000 + n, 'T', id_pedido, id_corrent, cod_vendedor,
+                (now() at time zone 'America/Sao_Paulo')::date, 123.45 * n, case n when 1 then 'N' else 'S' end
+           from pedidos_venda, generate_series(1, 2) n where id_pedido = $1`,
+        [created.approved.erpIdPedido],
+      );
+    }
     // Targets of the month for the rep and for every other rep of the team; the daily positivation target.
     await db.pool.query(
       `insert into app.metas_representante (id_empresa, cod_vendedor, mes, valor_meta)

@@ -224,6 +224,12 @@ export interface AppPedidoStatusHistorico {
   usuario: string;
 }
 
+export interface AppPerfilErp {
+  definido_em: Generated<Timestamp>;
+  perfil: string;
+  unico: Generated<boolean>;
+}
+
 export interface AppPushInscricoes {
   auth: string;
   criado_em: Generated<Timestamp>;
@@ -699,6 +705,7 @@ export interface DB {
   "app.pedido_itens": AppPedidoItens;
   "app.pedido_status_historico": AppPedidoStatusHistorico;
   "app.pedidos": AppPedidos;
+  "app.perfil_erp": AppPerfilErp;
   "app.push_inscricoes": AppPushInscricoes;
   "app.push_outbox": AppPushOutbox;
   "app.regras_desconto": AppRegrasDesconto;

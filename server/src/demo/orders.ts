@@ -2,12 +2,13 @@
 // sent, not an empty "Pedidos". Each demo representative gets four orders, made through the
 // same services a phone and a supervisor use: one approved and invoiced in full, one approved
 // and invoiced in part (the rest waiting for stock, as distributors do), one approved that the
-// ERP has not invoiced yet, and one waiting for the supervisor. The demo then plays the ERP's
-// part for the invoicing: it writes the invoices and their lines into the ERP's own tables,
-// where Campo reads them through its views (docs/erp-contract.md).
+// ERP has not invoiced yet, and one waiting for the supervisor. The ERP's part, the invoicing,
+// is played by the fixture (erp-fixture/invoicing.ts), in the ERP's own tables of whichever
+// profile the demo ERP has; Campo reads the invoices through its views.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
+import { invoiceOrderInErp } from '../erp-fixture/invoicing.ts';
 import type { AuthContext } from '../http/env.ts';
 import { createOrder, decideOrder } from '../orders/service.ts';
 
@@ -52,52 +53,6 @@ async function approver(db: Db, rep: DemoRep): Promise<AuthContext> {
   };
 }
 
-/** The ERP invoices an approved order: all of it, or the first line and half of the second. */
-async function invoiceInErp(db: Db, idPedido: number, part: boolean): Promise<void> {
-  const nota = await sql<{ id_nota: number }>`
-    with pedido as (
-      select pv.id_pedido, pv.id_empresa, pv.id_corrent, pv.cod_vendedor
-        from app.pedidos p join public.pedidos_venda pv on pv.id_pedido = p.erp_id_pedido
-       where p.id = ${idPedido}
-    ), linhas as (
-      select i.id_produto, i.preco_unitario,
-             case when not ${part} then i.quantidade
-                  when row_number() over (order by i.id_produto) = 1 then i.quantidade
-                  when row_number() over (order by i.id_produto) = 2 then ceil(i.quantidade / 2)
-             end as quantidade
-        from public.pedidos_venda_itens i join pedido using (id_pedido)
-    ), numero as (
-      select coalesce(max(n.num_nota), 100000) + 1 as num_nota
-        from public.notas_fiscais n join pedido using (id_empresa)
-    )
-    insert into public.notas_fiscais (id_empresa, num_nota, serie, id_pedido, id_corrent, cod_vendedor,
-                                      dt_emissao, valor_total)
-    select p.id_empresa, numero.num_nota, '1', p.id_pedido, p.id_corrent, p.cod_vendedor, current_date,
-           (select round(sum(quantidade * preco_unitario), 2) from linhas where quantidade is not null)
-      from pedido p, numero
-    returning id_nota`.execute(db);
-  const idNota = nota.rows[0]?.id_nota;
-  if (idNota === undefined) throw new Error(`demo order ${idPedido} has no ERP replica to invoice`);
-  await sql`
-    insert into public.notas_fiscais_itens (id_nota, seq, id_produto, quantidade, valor_unitario, valor_total)
-    select ${idNota}, row_number() over (order by id_produto), id_produto, quantidade, preco_unitario,
-           round(quantidade * preco_unitario, 2)
-      from (select i.id_produto, i.preco_unitario,
-                   case when not ${part} then i.quantidade
-                        when row_number() over (order by i.id_produto) = 1 then i.quantidade
-                        when row_number() over (order by i.id_produto) = 2 then ceil(i.quantidade / 2)
-                   end as quantidade
-              from public.pedidos_venda_itens i
-              join public.notas_fiscais n on n.id_pedido = i.id_pedido
-             where n.id_nota = ${idNota}) l
-     where quantidade is not null`.execute(db);
-  if (!part) {
-    await sql`
-      update public.pedidos_venda set situacao = 'F'
-       where id_pedido = (select id_pedido from public.notas_fiscais where id_nota = ${idNota})`.execute(db);
-  }
-}
-
 export async function seedDemoOrders(db: Db): Promise<void> {
   const reps = await sql<DemoRep>`
     select id as user_id, login, nome, id_empresa, cod_vendedor from app.usuarios
@@ -133,7 +88,8 @@ export async function seedDemoOrders(db: Db): Promise<void> {
       const invoicing = HISTORY[i];
       if (invoicing === 'pending') continue;
       await decideOrder(db, decider, created.body.id, { approve: true });
-      if (invoicing === 'full' || invoicing === 'part') await invoiceInErp(db, created.body.id, invoicing === 'part');
+      if (invoicing === 'full' || invoicing === 'part')
+        await invoiceOrderInErp(db, created.body.id, invoicing === 'part');
     }
   }
 }

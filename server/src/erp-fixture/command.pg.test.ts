@@ -78,3 +78,31 @@ describe('campo erp-fixture', () => {
     expect(date.stderr).toMatch(/YYYY-MM-DD/);
   });
 });
+
+describe('campo erp-fixture --profile odoo', () => {
+  const odoo = useTestDatabase();
+
+  it('builds the same data in the Odoo-shaped tables, refuses a second run and rebuilds with --replace', async () => {
+    const run = erpFixture(['--scale', 'tiny', '--profile', 'odoo', '--json', '--as-of', '2025-06-15'], {
+      DATABASE_URL: odoo.url,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout) as { counts: Record<string, number> };
+    const { rows } = await odoo.pool.query<{ partners: number; orders: number; reference: string | null }>(
+      `select (select count(*)::int from res_partner where customer_rank > 0 or supplier_rank > 0) as partners,
+              (select count(*)::int from sale_order) as orders, to_regclass('public.corrent')::text as reference`,
+    );
+    expect(rows[0]).toEqual({ partners: expect.any(Number), orders: summary.counts.sale_order, reference: null });
+    expect(rows[0]?.partners).toBeGreaterThan(80);
+    const again = erpFixture(['--scale', 'tiny', '--profile', 'odoo'], { DATABASE_URL: odoo.url });
+    expect(again.status).toBe(3);
+    expect(again.stderr).toMatch(/^campo: the database already has ERP tables .* --replace/);
+    const replaced = erpFixture(['--scale', 'tiny', '--profile', 'odoo', '--replace', '--json'], {
+      DATABASE_URL: odoo.url,
+    });
+    expect(replaced.status, replaced.stderr).toBe(0);
+    const bad = erpFixture(['--profile', 'sap'], { DATABASE_URL: odoo.url });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/Allowed choices are referencia, odoo/);
+  });
+});

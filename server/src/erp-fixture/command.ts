@@ -4,7 +4,13 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { loadDatabaseUrl } from '../config.ts';
 import { createPool } from '../db/pool.ts';
 import { FixtureError } from './errors.ts';
-import { createErpFixture, type FixtureProgress, type FixtureSummary } from './generate.ts';
+import {
+  createErpFixture,
+  FIXTURE_PROFILES,
+  type FixtureProfile,
+  type FixtureProgress,
+  type FixtureSummary,
+} from './generate.ts';
 import { writeProductImages } from './images.ts';
 import { FIXTURE_SCALES, type FixtureScale } from './scales.ts';
 
@@ -18,6 +24,7 @@ interface ErpFixtureFlags {
   replace?: boolean;
   json?: boolean;
   images?: string;
+  profile: FixtureProfile;
 }
 
 function parseSeed(value: string): number {
@@ -59,7 +66,8 @@ Examples:
   createdb -E LATIN1 -T template0 --lc-collate=C --lc-ctype=C erp
   DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale tiny
   DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale small --as-of 2025-06-30 --replace
-  DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale tiny --images ./product-images`;
+  DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale tiny --images ./product-images
+  DATABASE_URL=postgres://localhost/erp campo erp-fixture --scale tiny --profile odoo`;
 
 export function registerErpFixtureCommand(program: Command): void {
   program
@@ -71,6 +79,14 @@ export function registerErpFixtureCommand(program: Command): void {
       new Option('--scale <scale>', 'how much data: tiny, small, medium or large')
         .choices(FIXTURE_SCALES)
         .default('small'),
+    )
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        "the ERP's shape: referencia (sql/erp-reference) or odoo (sql/erp-profiles/odoo/erp), with the same data",
+      )
+        .choices(FIXTURE_PROFILES)
+        .default('referencia'),
     )
     .option('--seed <n>', 'seed of the generator; same seed and as-of date, same data', parseSeed, 1)
     .option('--as-of <YYYY-MM-DD>', 'last day of the order history (default: today)', parseDay)
@@ -93,6 +109,7 @@ async function runErpFixture(flags: ErpFixtureFlags): Promise<void> {
       seed: flags.seed,
       asOf: flags.asOf,
       replace: flags.replace ?? false,
+      profile: flags.profile,
       onProgress: progress.update,
     });
     if (flags.images) {

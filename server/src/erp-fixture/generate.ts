@@ -16,12 +16,16 @@ import {
   restoreConstraints,
 } from './database.ts';
 import { dayOf, isoDay, localToday } from './dates.ts';
+import { clearPreviousOdooFixture, mapReferenceToOdoo } from './odoo.ts';
 import { writeOrders } from './orders.ts';
 import { buildTenants, pautaRows, paymentTermRows, repCeilingRows } from './organization.ts';
 import { type FixtureScale, SCALES } from './scales.ts';
 import { createErpSchema } from './schema.ts';
 
 export { FixtureError, type FixtureRefusal } from './errors.ts';
+
+export const FIXTURE_PROFILES = ['referencia', 'odoo'] as const;
+export type FixtureProfile = (typeof FIXTURE_PROFILES)[number];
 export { FIXTURE_SCALES, type FixtureScale } from './scales.ts';
 
 export interface FixtureProgress {
@@ -38,6 +42,11 @@ export interface FixtureOptions {
   asOf?: Date;
   /** Drop and rebuild the reference tables, but only if a previous fixture created them. */
   replace?: boolean;
+  /**
+   * The ERP's shape: 'referencia' (default, sql/erp-reference) or 'odoo' (the same data in
+   * the Odoo-like tables of sql/erp-profiles/odoo/erp).
+   */
+  profile?: FixtureProfile;
   onProgress?: (progress: FixtureProgress) => void;
 }
 
@@ -227,6 +236,20 @@ function checkOptions(options: FixtureOptions): { seed: number; asOf: number; la
  * it may not replace.
  */
 export async function createErpFixture(pool: pg.Pool, options: FixtureOptions): Promise<FixtureSummary> {
+  if ((options.profile ?? 'referencia') === 'referencia') return createReferenceFixture(pool, options);
+  if (options.profile !== 'odoo')
+    throw new RangeError(`unknown ERP profile "${options.profile}": use referencia or odoo`);
+  const started = performance.now();
+  checkOptions(options);
+  await clearPreviousOdooFixture(pool, options.replace ?? false);
+  const reference = await createReferenceFixture(pool, { ...options, replace: false });
+  options.onProgress?.({ phase: 'odoo', done: 0, total: 1 });
+  const counts = await mapReferenceToOdoo(pool);
+  options.onProgress?.({ phase: 'odoo', done: 1, total: 1 });
+  return { ...reference, counts, ms: Math.round(performance.now() - started) };
+}
+
+async function createReferenceFixture(pool: pg.Pool, options: FixtureOptions): Promise<FixtureSummary> {
   const started = performance.now();
   const { seed, asOf, lastSecond } = checkOptions(options);
   const spec = SCALES[options.scale];

@@ -74,12 +74,23 @@ export async function writeProductImages(
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ written: number; kept: number; ms: number }> {
   const started = performance.now();
+  const odoo = await pool.query<{ odoo: boolean }>(
+    "select to_regclass('public.produtos') is null and to_regclass('public.product_template') is not null as odoo",
+  );
+  // The odoo profile's fixture (odoo.ts) numbers a group category 10000 * company + 100 *
+  // cod_grupo and its subgroups that plus cod_subgrupo: the same photos as the reference's.
   const { rows } = await pool.query<FixtureImageProduct & { imagem: string }>(
-    `select distinct on (imagem) imagem, cod_produto as code, descricao as description,
-            cod_grupo as grupo, cod_subgrupo as subgrupo
-       from public.produtos
-      where imagem ~ '^produtos/[A-Za-z0-9_-]+\\.jpg$'
-      order by imagem, id_produto`,
+    odoo.rows[0]?.odoo
+      ? `select distinct on (t.x_imagem_url) t.x_imagem_url as imagem, pp.default_code as code,
+                t.name as description, (t.categ_id / 100) % 100 as grupo, t.categ_id % 100 as subgrupo
+           from public.product_product pp join public.product_template t on t.id = pp.product_tmpl_id
+          where t.x_imagem_url ~ '^produtos/[A-Za-z0-9_-]+\\.jpg$'
+          order by t.x_imagem_url, pp.id`
+      : `select distinct on (imagem) imagem, cod_produto as code, descricao as description,
+                cod_grupo as grupo, cod_subgrupo as subgrupo
+           from public.produtos
+          where imagem ~ '^produtos/[A-Za-z0-9_-]+\\.jpg$'
+          order by imagem, id_produto`,
   );
   await mkdir(join(dir, 'produtos'), { recursive: true });
   let written = 0;

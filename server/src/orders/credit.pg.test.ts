@@ -15,7 +15,7 @@ import {
   postOrder,
   signedIn,
 } from '../../../test/support/builders.ts';
-import { provisionedErp } from '../../../test/support/erp.ts';
+import { erpReceivable, invoicedInErp, provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 
 const db = useTestDatabase();
@@ -247,11 +247,12 @@ describe("the client's available credit", () => {
     // Yesterday the order fitted; since then the ERP issued a title the client has not paid.
     await leaveAvailable(totalOf(3));
     const yesterday = new Date(Date.now() - 86_400_000).toISOString();
-    await db.pool.query(
-      `insert into titulos_receber (id_empresa, id_corrent, num_documento, dt_emissao, dt_vencimento, valor)
-       select id_empresa, id_corrent, 'CRED-HOJE', current_date, current_date + 30, $2 from corrent where id_corrent = $1`,
-      [s.idCliente, totalOf(2)],
-    );
+    await erpReceivable(db.pool, s.idCliente, {
+      numDocumento: 'CRED-HOJE',
+      valor: totalOf(2),
+      issuedDaysAgo: 0,
+      dueInDays: 30,
+    });
     const refused = await pushed(2, yesterday);
     expect(refused.status).toBe('refused');
     expect(refused.reasons[0]).toMatchObject({ code: 'CREDIT_LIMIT_EXCEEDED', credit: { available: totalOf(1) } });
@@ -350,7 +351,7 @@ describe("the client's available credit", () => {
       const order = await placed();
       const approved = (await (await as.sup('POST', `/orders/${order.id}/approve`, {})).json()) as Order;
       const before = (await logged()).openOrders as number;
-      await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [approved.erpIdPedido]);
+      await invoicedInErp(db.pool, approved.erpIdPedido as number);
       // Any read of orders brings the ERP's invoicing in.
       expect(((await (await as.rep('GET', `/orders/${order.id}`)).json()) as Order).status).toBe('invoiced');
       const after = (await logged()).openOrders;

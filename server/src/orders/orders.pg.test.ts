@@ -10,7 +10,16 @@ import {
   type PricedProduct,
   signedIn,
 } from '../../../test/support/builders.ts';
-import { provisionedErp } from '../../../test/support/erp.ts';
+import {
+  blockInErp,
+  erpAddressBlank,
+  erpOrderCount,
+  erpOrderWritten,
+  erpPaymentTerms,
+  erpRefusesOrderLines,
+  invoicedInErp,
+  provisionedErp,
+} from '../../../test/support/erp.ts';
 import { TEST_ENCODING, useTestDatabase } from '../../../test/support/pg.ts';
 import { storedDocuments, storedJson } from '../changelog/changelog.ts';
 import { portfolioDocuments } from '../clients/portfolio-documents.ts';
@@ -255,7 +264,7 @@ describe('orders', () => {
       `select id_cliente from app.vw_clientes where id_empresa = $1 and cod_vendedor = $2 and id_cliente <> $3 order by id_cliente limit 1`,
       [s.idEmpresa, s.codVendedor, s.idCliente],
     );
-    await db.pool.query("update corrent set situacao = 'B' where id_corrent = $1", [blocked.rows[0].id_cliente]);
+    await blockInErp(db.pool, blocked.rows[0].id_cliente);
     const res = await post(as.rep, '/orders', { ...order(), idCliente: blocked.rows[0].id_cliente }, randomUUID());
     expect(res.status).toBe(422);
     expect(((await res.json()) as { reasons: { code: string }[] }).reasons[0]?.code).toBe('CLIENT_BLOCKED');
@@ -286,33 +295,29 @@ describe('orders', () => {
     const approved = (await res.json()) as Order;
     expect(approved).toMatchObject({ status: 'approved', decididoPor: 'sup@o.test', erpSituacao: 'aberto' });
     expect(approved.erpIdPedido).toEqual(expect.any(Number));
-    const head = (await db.pool.query('select * from pedidos_venda where id_pedido = $1', [approved.erpIdPedido]))
-      .rows[0];
+    const head = await erpOrderWritten(db.pool, approved.erpIdPedido as number);
     // The number people know the order by is the ERP's own (num_pedido), not its internal key.
-    expect(approved.numPedidoErp).toBe(head.num_pedido);
-    expect(head.num_pedido).not.toBe(head.id_pedido);
+    expect(approved.numPedidoErp).toBe(head.numPedido);
+    expect(head.numPedido).not.toBe(head.idPedido);
     const read = (await (await get(as.rep, `/orders/${o.id}`)).json()) as Order;
-    expect(read.numPedidoErp).toBe(head.num_pedido);
+    expect(read.numPedidoErp).toBe(head.numPedido);
     expect(head).toMatchObject({
-      id_corrent: o.idCliente,
-      cod_vendedor: o.codVendedor,
-      num_ped_sar: o.numPedSar,
+      idCorrent: o.idCliente,
+      codVendedor: o.codVendedor,
+      numPedSar: o.numPedSar,
       origem: 'CAMPO',
       situacao: 'A',
+      valorTotal: o.valorTotal,
     });
-    expect(Number(head.valor_total)).toBe(o.valorTotal);
-    const items = (
-      await db.pool.query('select * from pedidos_venda_itens where id_pedido = $1 order by seq', [approved.erpIdPedido])
-    ).rows;
     expect(
-      items.map((i) => [
+      head.items.map((i) => [
         i.seq,
-        i.id_produto,
-        Number(i.quantidade),
-        Number(i.preco_tabela),
-        Number(i.preco_unitario),
-        Number(i.perc_desconto),
-        Number(i.valor_total),
+        i.idProduto,
+        i.quantidade,
+        i.precoTabela,
+        i.precoUnitario,
+        i.percDesconto,
+        i.valorTotal,
       ]),
     ).toEqual(
       o.itens.map((i) => [
@@ -364,10 +369,7 @@ describe('orders', () => {
     const read = (await (await get(as.rep, `/orders/${chosen.id}`)).json()) as Order;
     expect(read.condicaoPagamento).toEqual(chosen.condicaoPagamento);
     const approved = (await (await post(as.sup, `/orders/${chosen.id}/approve`, {})).json()) as Order;
-    const erpRow = await db.pool.query('select id_condicao from pedidos_venda where id_pedido = $1', [
-      approved.erpIdPedido,
-    ]);
-    expect(erpRow.rows[0]?.id_condicao).toBe(other.id);
+    expect((await erpOrderWritten(db.pool, approved.erpIdPedido as number)).idCondicao).toBe(other.id);
 
     const refusedWith = async (body: unknown) => {
       const r = await post(as.rep, '/orders', body, randomUUID());
@@ -388,11 +390,7 @@ describe('orders', () => {
     ]);
     expect((await refusedWith({ ...order([0]), idCondicao: 999_999 }))[0]?.code).toBe('PAYMENT_TERM_NOT_ALLOWED');
     // A client the credit department restricts: only its terms.
-    await db.pool.query('insert into corrent_condicoes (id_corrent, id_empresa, id_condicao) values ($1, $2, $3)', [
-      s.idCliente,
-      s.idEmpresa,
-      def.id,
-    ]);
+    await erpPaymentTerms(db.pool, s.idCliente, { restrictedTo: [def.id] });
     try {
       const reasons = await refusedWith({ ...order([0]), idCondicao: other.id });
       expect(reasons[0]?.code).toBe('PAYMENT_TERM_NOT_ALLOWED');
@@ -401,13 +399,12 @@ describe('orders', () => {
       expect(allowed.status).toBe(201);
       // No default and none chosen (a client registered through Campo, an app older than
       // terms): the order carries none, never an invented one, and the ERP applies its own.
-      await db.pool.query('update corrent set id_condicao = null where id_corrent = $1', [s.idCliente]);
+      await erpPaymentTerms(db.pool, s.idCliente, { default: null });
       const bare = await post(as.rep, '/orders', order([0]), randomUUID());
       expect(bare.status).toBe(201);
       expect(((await bare.json()) as Order).condicaoPagamento).toBeNull();
     } finally {
-      await db.pool.query('delete from corrent_condicoes where id_corrent = $1', [s.idCliente]);
-      await db.pool.query('update corrent set id_condicao = $2 where id_corrent = $1', [s.idCliente, def.id]);
+      await erpPaymentTerms(db.pool, s.idCliente, { default: def.id, restrictedTo: [] });
     }
   });
 
@@ -432,7 +429,7 @@ describe('orders', () => {
     expect(approved).toMatchObject({ decididoPor: 'sergio@o.test', nomeDecididoPor: 'Sérgio Aprovador ✅' });
     expect(approved.historico.map((h) => h.nomeUsuario)).toEqual(['Ana Conceição', 'Sérgio Aprovador ✅']);
     // The ERP's invoicing is by no person.
-    await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [approved.erpIdPedido]);
+    await invoicedInErp(db.pool, approved.erpIdPedido as number);
     const invoiced = (await (await get(rep, `/orders/${created.id}`)).json()) as Order;
     expect(invoiced.historico.at(-1)).toMatchObject({ usuario: 'erp', nomeUsuario: null });
   });
@@ -467,27 +464,25 @@ describe('orders', () => {
 
   it('a failing ERP insert rolls the approval back', async () => {
     const o = await newOrder();
-    const erpBefore = (await db.pool.query('select count(*)::int as n from pedidos_venda')).rows[0].n;
-    await db.pool.query(
-      'alter table pedidos_venda_itens add constraint campo_test_falha check (quantidade < 0) not valid',
-    );
+    const erpBefore = await erpOrderCount(db.pool);
+    const undo = await erpRefusesOrderLines(db.pool);
     try {
       const res = await post(as.sup, `/orders/${o.id}/approve`, {});
       expect(res.status).toBe(422);
       expect(((await res.json()) as Problem).code).toBe('ERP_REPLICATION_FAILED');
     } finally {
-      await db.pool.query('alter table pedidos_venda_itens drop constraint campo_test_falha');
+      await undo();
     }
     const after = (await (await get(as.sup, `/orders/${o.id}`)).json()) as Order;
     expect(after).toMatchObject({ status: 'pending_approval', erpIdPedido: null });
     expect(after.historico).toHaveLength(1);
-    expect((await db.pool.query('select count(*)::int as n from pedidos_venda')).rows[0].n).toBe(erpBefore);
+    expect(await erpOrderCount(db.pool)).toBe(erpBefore);
   });
 
   it('moves an approved order to invoiced when the ERP invoices it', async () => {
     const o = await newOrder();
     const approved = (await (await post(as.sup, `/orders/${o.id}/approve`, {})).json()) as Order;
-    await db.pool.query("update pedidos_venda set situacao = 'F' where id_pedido = $1", [approved.erpIdPedido]);
+    await invoicedInErp(db.pool, approved.erpIdPedido as number);
     const after = (await (await get(as.rep, `/orders/${o.id}`)).json()) as Order;
     expect(after).toMatchObject({ status: 'invoiced', erpSituacao: 'faturado' });
     expect(after.historico.at(-1)).toMatchObject({ de: 'approved', para: 'invoiced', usuario: 'erp' });
@@ -552,12 +547,7 @@ describe('orders', () => {
       [s.idEmpresa, s.codVendedor, s.idPauta, s.idCliente],
     );
     const idCliente = rows[0]?.id_cliente as number;
-    // What an ERP keeps for a client registered without an address: blanks, char(n) padded.
-    await db.pool.query(
-      `update corrent set endereco = '', numero = '', complemento = null, bairro = ' ', cidade = '',
-                          uf = '  ', cep = '        ' where id_corrent = $1`,
-      [idCliente],
-    );
+    await erpAddressBlank(db.pool, idCliente);
     const client = (await (await get(as.rep, `/clients/${idCliente}`)).json()) as {
       deliveryAddress: string | null;
       address: { uf: string | null; cep: string | null };
@@ -577,10 +567,9 @@ describe('orders', () => {
     const o = (await typed.json()) as Order;
     expect(o.endEntrega).toBe('Rua das Flores, 12 - Centro');
     const approved = (await (await post(as.sup, `/orders/${o.id}/approve`, {})).json()) as Order;
-    const erpRow = await db.pool.query('select end_entrega from pedidos_venda where id_pedido = $1', [
-      approved.erpIdPedido,
-    ]);
-    expect(erpRow.rows[0].end_entrega).toBe('Rua das Flores, 12 - Centro');
+    expect((await erpOrderWritten(db.pool, approved.erpIdPedido as number)).endEntrega).toBe(
+      'Rua das Flores, 12 - Centro',
+    );
   });
 
   it('lists with filters and pagination, scoped by role', async () => {

@@ -2,6 +2,7 @@
 // was (objects, rows and sequences), and each mistake an integrator makes gives its line.
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createErpFixture } from '../erp-fixture/generate.ts';
 import { type CheckReport, checkProvisioning } from './check.ts';
 import { provision } from './provision.ts';
 import { loadSqlSources, parseRepeatable, type SqlSources } from './sources.ts';
@@ -255,7 +256,7 @@ describe('campo provision --check on a fit reference ERP', () => {
     expect(human.status).toBe(0);
     expect(human.stdout).toMatch(/^sampling the data through the views \(at most 1000 rows each, 30 s per query\)$/m);
     expect(human.stdout.trim().split('\n').at(-1)).toMatch(
-      /^Check of campo_test_\w+: fit for Campo, 0 warnings; nothing was changed \(\d+\.\d s\)\.$/,
+      /^Check of campo_test_\w+ \(ERP profile referencia\): fit for Campo, 0 warnings; nothing was changed \(\d+\.\d s\)\.$/,
     );
     const json = await runCampo(['provision', '--check', '--json'], db.url);
     expect(json.status).toBe(0);
@@ -322,8 +323,36 @@ describe('campo provision --check on an ERP that lacks a column', () => {
       'warning (erp): views, data and triggers not checked: the views cannot be created over what the ERP lacks',
     ]);
     expect(run.stdout.trim().split('\n').at(-1)).toMatch(
-      /^Check of campo_test_\w+: 3 problems, 1 warning; nothing was changed/,
+      /^Check of campo_test_\w+ \(ERP profile referencia\): 3 problems, 1 warning; nothing was changed/,
     );
     expect(await snapshot(db.pool)).toEqual(before);
+  });
+});
+
+describe('campo provision --check on the Odoo-shaped ERP (docs/erp-profile-odoo.md)', () => {
+  const db = useErpDatabase(18, { fixture: false });
+  beforeAll(async () => {
+    await createErpFixture(db.pool, { scale: 'tiny', profile: 'odoo' });
+  });
+
+  it('finds the reference profile unfit, the odoo profile fit, and then checks the recorded one', async () => {
+    const reference = await runCampo(['provision', '--check'], db.url);
+    expect(reference.status).toBe(3);
+    expect(reference.stdout).toMatch(/^problem \(erp\): missing table public\.corrent /m);
+
+    const before = await snapshot(db.pool);
+    const odoo = await runCampo(['provision', '--check', '--profile', 'odoo', '--json'], db.url);
+    expect(odoo.status, odoo.stdout).toBe(0);
+    expect(JSON.parse(odoo.stdout)).toMatchObject({ profile: 'odoo', fit: true, problems: [] });
+    expect(await snapshot(db.pool)).toEqual(before);
+
+    await provision(db.pool, { profile: 'odoo' });
+    const recorded = await checkProvisioning(db.pool);
+    expect(recorded.profile).toBe('odoo');
+    expect(lines(recorded)).toEqual([]);
+
+    const unknown = await runCampo(['provision', '--check', '--profile', 'sap'], db.url);
+    expect(unknown.status).toBe(3);
+    expect(unknown.stderr).toMatch(/unknown ERP profile "sap"; the known profiles are referencia, odoo/);
   });
 });

@@ -20,8 +20,8 @@ import { isErpEncoding } from '@campo/shared';
 import type pg from 'pg';
 import { checkErpContract } from './erp-check.ts';
 import { ProvisionError } from './errors.ts';
-import { MIN_SERVER_VERSION_NUM, serverFacts, sqlSources } from './provision.ts';
-import { erpContract, type SqlSources } from './sources.ts';
+import { MIN_SERVER_VERSION_NUM, recordedProfile, serverFacts, sqlSources } from './provision.ts';
+import { DEFAULT_PROFILE, erpContract, type SqlSources } from './sources.ts';
 import {
   type ContractType,
   contractOf,
@@ -41,6 +41,11 @@ export interface CheckFinding {
 export interface CheckOptions {
   /** SQL to check instead of the one provisioning would apply (tests). */
   sources?: SqlSources;
+  /**
+   * The ERP profile to check (`--profile`); without it, the one an earlier `campo provision`
+   * recorded, else the default: what a plain `campo provision` would install.
+   */
+  profile?: string;
   /** Progress lines, one per step. */
   log?: (line: string) => void;
   /** Rows sampled per view (default 1000). */
@@ -51,6 +56,8 @@ export interface CheckOptions {
 
 export interface CheckReport {
   database: string;
+  /** The ERP profile whose SQL was checked (empty when the check stopped before choosing one). */
+  profile: string;
   /** No problem: provisioning would give a working Campo. */
   fit: boolean;
   problems: CheckFinding[];
@@ -674,8 +681,8 @@ export async function checkProvisioning(pool: pg.Pool, options: CheckOptions = {
   const log = options.log ?? (() => undefined);
   const sampleRows = options.sampleRows ?? 1000;
   const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
-  const sources = await sqlSources(options.sources);
   const f = new Findings();
+  let profile = '';
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -686,6 +693,9 @@ export async function checkProvisioning(pool: pg.Pool, options: CheckOptions = {
   try {
     const server = await serverFacts(client);
     database = server.database;
+    profile = options.sources?.profile ?? options.profile ?? (await recordedProfile(client)) ?? DEFAULT_PROFILE;
+    const sources = await sqlSources(options.sources, profile);
+    log(`ERP profile: ${profile}`);
     if (server.versionNum < MIN_SERVER_VERSION_NUM)
       f.problem('database', `PostgreSQL ${server.version}; Campo needs 12 or newer`);
     if (!isErpEncoding(server.encoding))
@@ -752,6 +762,7 @@ export async function checkProvisioning(pool: pg.Pool, options: CheckOptions = {
     return {
       ...(idPedidoErp !== undefined && idClienteErp !== undefined ? { rehearsal: { idPedidoErp, idClienteErp } } : {}),
       database,
+      profile,
       fit: f.problems.length === 0,
       problems: f.problems,
       warnings: f.warnings,
@@ -772,7 +783,7 @@ export function checkReportText(r: CheckReport): string {
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const verdict = r.fit ? 'fit for Campo' : count(r.problems.length, 'problem');
   lines.push(
-    `Check of ${r.database}: ${verdict}, ${count(r.warnings.length, 'warning')}; nothing was changed (${seconds}).`,
+    `Check of ${r.database}${r.profile ? ` (ERP profile ${r.profile})` : ''}: ${verdict}, ${count(r.warnings.length, 'warning')}; nothing was changed (${seconds}).`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -48,6 +48,19 @@ describe('campo provision', () => {
     );
   });
 
+  it('an unknown --profile exits 3 naming the known profiles, and a known one not fitting the ERP exits 3 too', async () => {
+    const unknown = await runCampo(['provision', '--profile', 'sap'], db.url);
+    expect(unknown.status).toBe(3);
+    expect(unknown.stderr).toBe(
+      'campo: unknown ERP profile "sap"; the known profiles are referencia, odoo; nothing was changed\n',
+    );
+    const odoo = await runCampo(['provision', '--profile', 'odoo', '--dry-run'], db.url);
+    expect(odoo.status).toBe(3);
+    expect(odoo.stderr).toMatch(/^ {2}missing table public\.res_partner \(used by .*trg_cliente_novo/m);
+    const recorded = await db.pool.query('select perfil from app.perfil_erp');
+    expect(recorded.rows).toEqual([{ perfil: 'referencia' }]);
+  });
+
   describe('on a database in an encoding Campo does not support', () => {
     const ascii = { name: '', url: '' };
     beforeAll(async () => {

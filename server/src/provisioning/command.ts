@@ -11,7 +11,7 @@ Exit codes:
   ${EXIT_CODES.ok}  done, or already up to date (--check: the database fits)
   ${EXIT_CODES.unexpected}  unexpected error
   ${EXIT_CODES.config}  bad configuration (DATABASE_URL missing or malformed)
-  ${EXIT_CODES.refused}  database refused: cannot connect, not LATIN1, PostgreSQL older than 12, ERP tables or columns missing (--check: any problem found)
+  ${EXIT_CODES.refused}  database refused: cannot connect, an encoding other than LATIN1, WIN1252 or UTF8, PostgreSQL older than 12, ERP tables or columns missing, unknown --profile (--check: any problem found)
   ${EXIT_CODES.schemaMismatch}  schema app is not what this release expects (baseline differs, an applied migration was edited, a view not Campo's selects from one Campo replaces or retired)
   ${EXIT_CODES.migrationFailed}  a migration, view or trigger failed; its transaction was rolled back
 
@@ -35,6 +35,7 @@ export interface ProvisionCommandOptions {
   check?: boolean;
   /** With check: the report as JSON on stdout, progress on stderr. */
   json?: boolean;
+  profile?: string;
 }
 
 /**
@@ -52,13 +53,17 @@ export async function runProvisionCommand(
   try {
     if (opts.check) {
       const progress = opts.json ? err : out;
-      const checked = await checkProvisioning(pool, { log: (line) => progress(`${line}\n`) });
+      const checked = await checkProvisioning(pool, {
+        ...(opts.profile === undefined ? {} : { profile: opts.profile }),
+        log: (line) => progress(`${line}\n`),
+      });
       out(opts.json ? `${JSON.stringify(checked, null, 2)}\n` : checkReportText(checked));
       return checked.fit ? EXIT_CODES.ok : EXIT_CODES.refused;
     }
     const report = await provision(pool, {
       dryRun: opts.dryRun === true,
       verbose: opts.verbose === true,
+      ...(opts.profile === undefined ? {} : { profile: opts.profile }),
       log: (line) => out(`${line}\n`),
     });
     out(`${summaryLine(report)}\n`);
@@ -89,13 +94,17 @@ async function provisionCommand(opts: ProvisionCommandOptions): Promise<void> {
   if (code !== EXIT_CODES.ok) process.exitCode = code;
 }
 
-/** `campo provision [--dry-run] [--verbose] [--check [--json]]` */
+/** `campo provision [--dry-run] [--verbose] [--profile <name>] [--grant-to <role>] [--check [--json]]` */
 export function registerProvisionCommand(program: Command): void {
   program
     .command('provision')
     .description("Create or upgrade Campo's schema app, its views over the ERP and its triggers (safe to re-run)")
     .option('--dry-run', 'print the plan and change nothing')
     .option('--verbose', 'print every check and every object')
+    .option(
+      '--profile <name>',
+      "the ERP profile whose views and triggers to install (default: the one recorded by the last run, else 'referencia'); see docs/provisioning.md",
+    )
     .option(
       '--check',
       "check the mapped ERP database against the views' contract, rehearse the triggers, change nothing",

@@ -11,12 +11,14 @@ import { checkErpContract } from './erp-check.ts';
 import { ProvisionError } from './errors.ts';
 import { describeAction, inspectApp, makePlan, type Plan, type PlannedAction, type ProvisionMode } from './plan.ts';
 import {
+  DEFAULT_PROFILE,
   erpContract,
   loadSqlSources,
   type Migration,
   type Repeatable,
   SqlSourceError,
   type SqlSources,
+  UnknownProfileError,
 } from './sources.ts';
 import { catalogRows, expectedCatalog } from './verify.ts';
 
@@ -29,6 +31,11 @@ export interface ProvisionOptions {
   log?: (line: string) => void;
   /** SQL to apply instead of the repository's sql/ folder (tests). */
   sources?: SqlSources;
+  /**
+   * The ERP profile to install (`--profile`). Without it, the profile recorded in
+   * app.perfil_erp by an earlier run, else the reference's.
+   */
+  profile?: string;
 }
 
 export interface ProvisionAction {
@@ -53,6 +60,8 @@ export interface ProvisionReport {
   /** Nothing needed doing. */
   upToDate: boolean;
   mode: ProvisionMode;
+  /** The ERP profile installed (planned, for a dry run). */
+  profile: string;
   database: string;
   serverVersion: string;
   /** In order: planned (dry run) or applied. */
@@ -155,16 +164,35 @@ function isUpToDate(plan: Plan): boolean {
   return plan.actions.length === 0;
 }
 
-export async function sqlSources(given: SqlSources | undefined): Promise<SqlSources> {
+export async function sqlSources(given: SqlSources | undefined, profile: string): Promise<SqlSources> {
   if (given) return given;
   try {
-    return await loadSqlSources();
+    return await loadSqlSources(undefined, profile);
   } catch (err) {
+    if (err instanceof UnknownProfileError) throw new ProvisionError('refused', `${err.message}; nothing was changed`);
     // A broken file under sql/ is a defect of the release, not of the database.
     if (err instanceof SqlSourceError)
       throw new ProvisionError('unexpected', `invalid SQL shipped with Campo: ${err.message}`);
     throw err;
   }
+}
+
+/** The profile an earlier run installed (app.perfil_erp), null before the first run or release 0019. */
+export async function recordedProfile(client: pg.ClientBase): Promise<string | null> {
+  const exists = await client.query<{ ok: boolean }>("select to_regclass('app.perfil_erp') is not null as ok");
+  if (!exists.rows[0]?.ok) return null;
+  const { rows } = await client.query<{ perfil: string }>('select perfil from app.perfil_erp');
+  return rows[0]?.perfil ?? null;
+}
+
+/** Remembers the profile for later runs, once migration 0019 has created its table. */
+async function recordProfile(client: pg.ClientBase, profile: string): Promise<void> {
+  await client.query(
+    `insert into app.perfil_erp (unico, perfil) select true, $1 where to_regclass('app.perfil_erp') is not null
+     on conflict (unico) do update set perfil = excluded.perfil, definido_em = now()
+     where app.perfil_erp.perfil is distinct from excluded.perfil`,
+    [profile],
+  );
 }
 
 export async function serverFacts(client: pg.ClientBase) {
@@ -465,7 +493,6 @@ export async function provision(pool: pg.Pool, options: ProvisionOptions = {}): 
   const log = options.log ?? (() => undefined);
   const detail = options.verbose ? log : () => undefined;
   const dryRun = options.dryRun === true;
-  const sources = await sqlSources(options.sources);
 
   let client: pg.PoolClient;
   try {
@@ -499,6 +526,17 @@ export async function provision(pool: pg.Pool, options: ProvisionOptions = {}): 
       }
       detail(`database ${server.database}: PostgreSQL ${server.version}, encoding ${server.encoding}`);
 
+      const recorded = await recordedProfile(client);
+      const profile = options.sources?.profile ?? options.profile ?? recorded ?? DEFAULT_PROFILE;
+      const sources = await sqlSources(options.sources, profile);
+      if (recorded !== null && recorded !== profile) {
+        log(
+          `ERP profile: ${recorded} -> ${profile} (the views and triggers of ${profile} replace those of ${recorded})`,
+        );
+      } else {
+        detail(`ERP profile: ${profile}${recorded === profile ? ' (recorded by an earlier run)' : ''}`);
+      }
+
       const contract = erpContract(sources);
       const problems = await checkErpContract(client, contract);
       if (problems.length > 0) {
@@ -519,11 +557,14 @@ export async function provision(pool: pg.Pool, options: ProvisionOptions = {}): 
         const planned = new Set(plan.actions.flatMap((a) => (a.type === 'repeatable' ? [a.item] : [])));
         for (const r of sources.repeatables) if (!planned.has(r)) detail(`${r.kind} ${r.name}: up to date`);
       }
-      const upToDate = isUpToDate(plan);
+      // A database provisioned before profiles were recorded holds the reference's objects.
+      const profileChanges = (recorded ?? DEFAULT_PROFILE) !== profile;
+      const upToDate = isUpToDate(plan) && !profileChanges;
       const report = (actions: ProvisionAction[], counts: AppCounts, version: string | null): ProvisionReport => ({
         dryRun,
         upToDate,
         mode: plan.mode,
+        profile,
         database: server.database,
         serverVersion: server.version,
         actions,
@@ -588,6 +629,7 @@ export async function provision(pool: pg.Pool, options: ProvisionOptions = {}): 
         done.push(...rest.map(toReportAction));
         await regrantViews(client, rest);
       }
+      await recordProfile(client, profile);
       return report(done, await appCounts(client), await schemaVersion(client));
     } finally {
       await client.query('select pg_advisory_unlock($1, $2)', [...LOCK_KEY]).catch(() => undefined);

@@ -13,6 +13,7 @@ import {
   parseMigration,
   parseRepeatable,
   SqlSourceError,
+  UnknownProfileError,
 } from './sources.ts';
 
 function sqlFiles(dir: string): string[] {
@@ -169,5 +170,45 @@ describe('compareBaseline', () => {
     ]);
     expect(result.warnings).toHaveLength(1);
     expect(result.warnings[0]).toMatch(/app\.pedidos\.legado .* NOT NULL without a default/);
+  });
+});
+
+describe('ERP profiles', () => {
+  it('replace the shared files by name, keep the Campo-generic ones, and install the same objects', async () => {
+    const reference = await loadSqlSources();
+    const odoo = await loadSqlSources(undefined, 'odoo');
+    const names = (s: typeof odoo) => s.repeatables.map((r) => `${r.kind} ${r.name}`).sort();
+    expect(names(odoo)).toEqual(names(reference));
+    const file = (name: string) => odoo.repeatables.find((r) => r.name === name)?.file;
+    expect(file('vw_clientes')).toBe('erp-profiles/odoo/views/vw_clientes.sql');
+    expect(file('trg_pedido_aprovado')).toBe('erp-profiles/odoo/triggers/trg_pedido_aprovado.sql');
+    expect(file('texto_erp')).toBe('functions/texto_erp.sql');
+    expect(file('vw_regras_vigentes')).toBe('views/vw_regras_vigentes.sql');
+    // Every file that touches ERP tables is the profile's: none still names a reference table.
+    const referenceTables = new Set(erpContract(reference).map((r) => r.table));
+    expect(erpContract(odoo).filter((r) => referenceTables.has(r.table))).toEqual([]);
+    expect(odoo.profile).toBe('odoo');
+  });
+
+  it('refuse a profile no folder provides, naming the known ones', async () => {
+    const err = await loadSqlSources(undefined, 'sap').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnknownProfileError);
+    expect((err as Error).message).toBe('unknown ERP profile "sap"; the known profiles are referencia, odoo');
+  });
+
+  it('document the odoo contract table by table in docs/erp-profile-odoo.md', async () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../docs/erp-profile-odoo.md', import.meta.url)), 'utf8');
+    const rows = new Map(
+      doc
+        .split('\n')
+        .filter((l) => l.startsWith('| `'))
+        .map((l) => l.split('|').map((c) => c.trim().replace(/`/g, '')))
+        .map((cells) => [`${cells[1]} ${cells[2]}`, (cells[3] ?? '').split(/,\s*/)] as const),
+    );
+    const missing = erpContract(await loadSqlSources(undefined, 'odoo')).flatMap((req) => {
+      const documented = rows.get(`${req.table.replace(/^public\./, '')} ${req.access}`) ?? [];
+      return req.columns.filter((c) => !documented.includes(c)).map((c) => `${req.table}.${c} (${req.access})`);
+    });
+    expect(missing).toEqual([]);
   });
 });

@@ -55,6 +55,8 @@ export interface Repeatable {
 }
 
 export interface SqlSources {
+  /** The ERP profile the repeatable objects come from (DEFAULT_PROFILE when absent). */
+  profile?: string;
   migrations: Migration[];
   /** In the order they are applied: functions, ERP indexes, views (dependencies first), triggers. */
   repeatables: Repeatable[];
@@ -139,6 +141,37 @@ export function mergeRequirements(reqs: ErpRequirement[]): ErpRequirement[] {
   return [...byKey.values()];
 }
 
+/** The reference ERP's profile: the files in sql/functions, indexes, views and triggers. */
+export const DEFAULT_PROFILE = 'referencia';
+/** Where other profiles live: sql/erp-profiles/<name>/{functions,indexes,views,triggers}. */
+export const PROFILES_DIR = 'erp-profiles';
+
+/** An ERP profile that no folder under sql/erp-profiles provides. */
+export class UnknownProfileError extends Error {
+  constructor(
+    readonly profile: string,
+    readonly known: string[],
+  ) {
+    super(`unknown ERP profile "${profile}"; the known profiles are ${known.join(', ')}`);
+  }
+}
+
+/** The profiles shipped: the reference first, then every folder under sql/erp-profiles. */
+export async function erpProfiles(root: string = SQL_DIR): Promise<string[]> {
+  let entries: { name: string; isDirectory(): boolean }[];
+  try {
+    entries = await readdir(join(root, PROFILES_DIR), { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [DEFAULT_PROFILE];
+    throw err;
+  }
+  const others = entries
+    .filter((e) => e.isDirectory() && e.name !== DEFAULT_PROFILE)
+    .map((e) => e.name)
+    .sort();
+  return [DEFAULT_PROFILE, ...others];
+}
+
 async function readFolder(folder: string, root: string): Promise<{ name: string; sql: string }[]> {
   let names: string[];
   try {
@@ -174,8 +207,8 @@ export function parseMigration(fileName: string, sql: string): Migration {
   return { version: m[1], name: fileName.replace(/\.sql$/, ''), sql, checksum: checksum(sql), addsColumns };
 }
 
-export function parseRepeatable(kind: RepeatableKind, fileName: string, sql: string): Repeatable {
-  const file = `${FOLDERS[kind]}/${fileName}`;
+export function parseRepeatable(kind: RepeatableKind, fileName: string, sql: string, folder = ''): Repeatable {
+  const file = `${folder}${FOLDERS[kind]}/${fileName}`;
   const name = fileName.replace(/\.sql$/, '');
   checkText(file, sql);
   const header = headerOf(sql);
@@ -252,8 +285,15 @@ export function orderViews(views: Repeatable[]): Repeatable[] {
   return out;
 }
 
-/** Reads and checks every file under sql/migrations, functions, indexes, views and triggers. */
-export async function loadSqlSources(root: string = SQL_DIR): Promise<SqlSources> {
+/**
+ * Reads and checks every file under sql/migrations, functions, indexes, views and triggers.
+ * A profile other than the reference replaces, by file name, the files its folder
+ * (sql/erp-profiles/<profile>/functions, ...) holds, and adds the ones it alone has; what it
+ * does not replace (Campo-generic functions, views over app tables only) is shared.
+ */
+export async function loadSqlSources(root: string = SQL_DIR, profile: string = DEFAULT_PROFILE): Promise<SqlSources> {
+  const known = await erpProfiles(root);
+  if (!known.includes(profile)) throw new UnknownProfileError(profile, known);
   const migrations = (await readFolder('migrations', root)).map((f) => parseMigration(f.name, f.sql));
   const versions = new Set<string>();
   for (const m of migrations) {
@@ -262,10 +302,19 @@ export async function loadSqlSources(root: string = SQL_DIR): Promise<SqlSources
   }
   const repeatables: Repeatable[] = [];
   for (const kind of REPEATABLE_KINDS) {
-    const items = (await readFolder(FOLDERS[kind], root)).map((f) => parseRepeatable(kind, f.name, f.sql));
+    const byName = new Map(
+      (await readFolder(FOLDERS[kind], root)).map((f) => [f.name, parseRepeatable(kind, f.name, f.sql)] as const),
+    );
+    if (profile !== DEFAULT_PROFILE) {
+      const folder = `${PROFILES_DIR}/${profile}/`;
+      for (const f of await readFolder(`${folder}${FOLDERS[kind]}`, root)) {
+        byName.set(f.name, parseRepeatable(kind, f.name, f.sql, folder));
+      }
+    }
+    const items = [...byName.keys()].sort().map((name) => byName.get(name) as Repeatable);
     repeatables.push(...(kind === 'view' ? orderViews(items) : items));
   }
-  return { migrations, repeatables };
+  return { profile, migrations, repeatables };
 }
 
 export interface ErpContractEntry extends ErpRequirement {

@@ -53,6 +53,22 @@ export function useErpDatabase(major: PgMajor = 18, options: { fixture?: boolean
   return handle;
 }
 
+/** The ERP columns (schema.table.column) PostgreSQL records a view of schema app as reading. */
+export async function viewErpColumns(pool: pg.Pool, view: string): Promise<string[]> {
+  const { rows } = await pool.query<{ col: string }>(
+    `select distinct n.nspname || '.' || c.relname || '.' || a.attname as col
+       from pg_depend d
+       join pg_rewrite r on r.oid = d.objid
+       join pg_class c on c.oid = d.refobjid
+       join pg_namespace n on n.oid = c.relnamespace
+       join pg_attribute a on a.attrelid = c.oid and a.attnum = d.refobjsubid
+      where d.classid = 'pg_rewrite'::regclass and r.ev_class = $1::regclass
+        and n.nspname not in ('app', 'pg_catalog')`,
+    [`app.${view}`],
+  );
+  return rows.map((r) => r.col).sort();
+}
+
 /** Collects provisioning's progress lines, for assertions on what it said. */
 export function collectLog(): { lines: string[]; log: (line: string) => void } {
   const lines: string[] = [];
@@ -68,25 +84,27 @@ export interface OrderScenario {
   products: { idProduto: number; codProduto: string; descricao: string; preco: string }[];
 }
 
-/** An active representative of the reference ERP with a client of theirs and two priced products. */
+/**
+ * An active representative with a client of theirs and two priced products, read through the
+ * app views (so on any ERP profile, once provisioned).
+ */
 export async function orderScenario(pool: pg.Pool): Promise<OrderScenario> {
   const { rows } = await pool.query<{ tenant: number; cod_vendedor: number; id_corrent: number; id_pauta: number }>(
-    `select coalesce(e.id_matriz, e.id_empresa) as tenant, v.cod_vendedor, c.id_corrent, c.id_pauta
-       from vendedores v
-       join empresas e on e.id_empresa = v.id_empresa
-       join corrent c on c.id_empresa = v.id_empresa and c.cod_vendedor = v.cod_vendedor and c.tipo = 'C'
-      where v.ativo = 'S' and c.id_pauta is not null
-      order by v.id_empresa, v.cod_vendedor, c.id_corrent
+    `select v.id_empresa as tenant, v.cod_vendedor, c.id_cliente as id_corrent, c.id_pauta
+       from app.vw_vendedores v
+       join app.vw_clientes c on c.id_filial = v.id_filial and c.cod_vendedor = v.cod_vendedor
+      where v.ativo and c.id_pauta is not null
+      order by v.id_filial, v.cod_vendedor, c.id_cliente
       limit 1`,
   );
   const pick = rows[0];
-  if (!pick) throw new Error('the reference ERP has no active representative with a client on a pauta');
+  if (!pick) throw new Error('the ERP has no active representative with a client on a price list');
   const products = await pool.query<{ id_produto: number; cod_produto: string; descricao: string; preco: string }>(
     `select p.id_produto, p.cod_produto, p.descricao, pp.preco::text as preco
-       from produtos p
-       join corrent c on c.id_corrent = $1
-       join pautas_precos pp on pp.id_produto = p.id_produto and pp.id_pauta = c.id_pauta and pp.id_empresa = c.id_empresa
-      where p.ativo = 'S'
+       from app.vw_produtos p
+       join app.vw_clientes c on c.id_cliente = $1
+       join app.vw_precos pp on pp.id_produto = p.id_produto and pp.id_pauta = c.id_pauta and pp.id_filial = c.id_filial
+      where p.ativo
       order by p.id_produto
       limit 2`,
     [pick.id_corrent],
@@ -121,8 +139,8 @@ export async function insertPendingOrder(
       `insert into app.pedidos (id_empresa, cod_vendedor, num_ped_sar, id_cliente, nome_cliente, cnpj_cpf_cliente,
                                 end_entrega, id_pauta, observacao, valor_bruto, valor_desconto, valor_total)
        select $1, $2, coalesce((select max(num_ped_sar) from app.pedidos where id_empresa = $1), 0) + 1,
-              c.id_corrent, c.razao_social, c.cnpj_cpf, $4, $5, $6, 0, 0, 0
-         from corrent c where c.id_corrent = $3
+              c.id_cliente, c.razao_social, c.cnpj_cpf, $4, $5, $6, 0, 0, 0
+         from app.vw_clientes c where c.id_cliente = $3
        returning id`,
       [
         s.idEmpresa,
