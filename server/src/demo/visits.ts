@@ -13,8 +13,8 @@ import { addDays, businessDate, isoWeekday, type VisitDay } from '@campo/shared'
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import type { Db } from '../db/kysely.ts';
-import type { AuthContext } from '../http/env.ts';
 import { checkIn, checkOut, listReasons, putPhoto, putPlan, updateReason } from '../visits/service.ts';
+import { type DemoRep, demoManager, demoReps } from './orders.ts';
 
 /** Where each tenant's clients are: São Paulo for the first, Campinas for the second. */
 const CITIES: readonly { latitude: number; longitude: number }[] = [
@@ -25,17 +25,8 @@ const CITIES: readonly { latitude: number; longitude: number }[] = [
 /** How many clients a weekday's route holds outside today and yesterday. */
 const ROUTE_SIZE = 8;
 
-interface Rep {
-  user_id: number;
-  login: string;
-  nome: string;
-  id_empresa: number;
-  cod_vendedor: number;
-  cod_supervisor: number | null;
-}
-
 /** A stable UUID (version 8 layout) for one slot of one representative's day. */
-function visitId(rep: Rep, data: string, slot: string): string {
+function visitId(rep: DemoRep, data: string, slot: string): string {
   const h = createHash('sha256').update(`campo-demo-visit:${rep.id_empresa}:${rep.cod_vendedor}:${data}:${slot}`);
   const hex = h.digest('hex').slice(0, 32).split('');
   hex[12] = '8';
@@ -70,22 +61,10 @@ async function closedDoorPhoto(): Promise<Uint8Array> {
   return new Uint8Array(await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer());
 }
 
-function manager(idEmpresa: number): AuthContext {
-  return {
-    userId: 0,
-    login: 'demonstracao',
-    name: 'Demonstração',
-    role: 'manager',
-    idEmpresa,
-    codVendedor: null,
-    codSupervisor: null,
-  };
-}
-
 /** Visit days: the ERP keeps them for two clients in three (as its fixture does), Campo the rest. */
-async function plan(db: Db, rep: Rep, days: Map<number, VisitDay[]>, portfolio: number[]): Promise<void> {
+async function plan(db: Db, rep: DemoRep, days: Map<number, VisitDay[]>, portfolio: number[]): Promise<void> {
   await sql`delete from public.corrent_visitas where id_corrent = any(${portfolio})`.execute(db);
-  const boss = manager(rep.id_empresa);
+  const boss = demoManager(rep.id_empresa);
   for (const id of portfolio) {
     const dias = days.get(id) ?? [];
     if (id % 3 === 0) {
@@ -105,21 +84,8 @@ export async function seedDemoVisits(db: Db, now = new Date()): Promise<void> {
   const yesterday = addDays(today, -1);
   const at = (data: string, time: string) => `${data}T${time}:00-03:00`;
   const photo = await closedDoorPhoto();
-  const reps = await sql<Rep>`
-    select u.id as user_id, u.login, u.nome, u.id_empresa, u.cod_vendedor, v.cod_supervisor
-      from app.usuarios u join app.vw_vendedores v using (id_empresa, cod_vendedor)
-     where u.papel = 'representative' and u.login like '%@demo.campo' order by u.id_empresa`.execute(db);
-  for (const rep of reps.rows) {
-    const auth: AuthContext = {
-      userId: rep.user_id,
-      login: rep.login,
-      name: rep.nome,
-      role: 'representative',
-      idEmpresa: rep.id_empresa,
-      codVendedor: rep.cod_vendedor,
-      codSupervisor: null,
-    };
-    const boss = manager(rep.id_empresa);
+  for (const { rep, auth } of await demoReps(db)) {
+    const boss = demoManager(rep.id_empresa);
     // The closed shop's reason asks for a photo, as many distributors require.
     const reasons = (await listReasons(db, boss)).items;
     const reason = (codigo: string) => {
