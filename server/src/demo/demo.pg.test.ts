@@ -129,7 +129,12 @@ describe('campo demo', () => {
         return (await res.json()) as T;
       };
       const cod = session.user.codVendedor;
-      const today = (await get<VisitSummary>('/visits/summary')).items.find((r) => r.codVendedor === cod);
+      const team = (await get<VisitSummary>('/visits/summary')).items;
+      const today = team.find((r) => r.codVendedor === cod);
+      // A teammate without a login has a day too, stopped before the afternoon's last visits.
+      expect(team.filter((r) => r.codVendedor !== cod).map((r) => [r.visitas, r.longe, r.semPosicao])).toEqual([
+        [4, 1, 1],
+      ]);
       expect(today).toMatchObject({
         planejados: 9,
         visitados: 8,

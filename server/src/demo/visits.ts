@@ -13,6 +13,7 @@ import { addDays, businessDate, isoWeekday, type VisitDay } from '@campo/shared'
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import type { Db } from '../db/kysely.ts';
+import type { AuthContext } from '../http/env.ts';
 import { checkIn, checkOut, listReasons, putPhoto, putPlan, updateReason } from '../visits/service.ts';
 import { type DemoRep, demoManager, demoReps } from './orders.ts';
 
@@ -79,12 +80,46 @@ async function plan(db: Db, rep: DemoRep, days: Map<number, VisitDay[]>, portfol
   }
 }
 
+/**
+ * The demo's representatives, whole days, and their teammates (no login of their own), whose
+ * days stop earlier, so that a supervisor's table and cards compare a team.
+ */
+async function fieldReps(db: Db): Promise<{ rep: DemoRep; auth: AuthContext; until: string }[]> {
+  const reps = await demoReps(db);
+  const teammates = await sql<{ id_empresa: number; cod_vendedor: number; nome: string }>`
+    select v.id_empresa, v.cod_vendedor, v.nome
+      from app.vw_vendedores v
+     where v.ativo
+       and (v.id_empresa, v.cod_supervisor) in (
+             select d.id_empresa, d.cod_supervisor from app.vw_vendedores d
+              where (d.id_empresa, d.cod_vendedor) in (${sql.join(reps.map((r) => sql`(${r.rep.id_empresa}, ${r.rep.cod_vendedor})`))}))
+       and (v.id_empresa, v.cod_vendedor) not in (${sql.join(reps.map((r) => sql`(${r.rep.id_empresa}, ${r.rep.cod_vendedor})`))})
+     order by v.id_empresa, v.cod_vendedor`.execute(db);
+  const stops = ['14:30', '12:00'];
+  return [
+    ...reps.map((r) => ({ ...r, until: '24:00' })),
+    ...teammates.rows.map((t, i) => {
+      const rep: DemoRep = { user_id: 0, login: `vendedor${t.cod_vendedor}`, ...t };
+      const auth: AuthContext = {
+        userId: 0,
+        login: rep.login,
+        name: t.nome,
+        role: 'representative',
+        idEmpresa: t.id_empresa,
+        codVendedor: t.cod_vendedor,
+        codSupervisor: null,
+      };
+      return { rep, auth, until: stops[i % stops.length] as string };
+    }),
+  ];
+}
+
 export async function seedDemoVisits(db: Db, now = new Date()): Promise<void> {
   const today = businessDate(now);
   const yesterday = addDays(today, -1);
   const at = (data: string, time: string) => `${data}T${time}:00-03:00`;
   const photo = await closedDoorPhoto();
-  for (const { rep, auth } of await demoReps(db)) {
+  for (const { rep, auth, until } of await fieldReps(db)) {
     const boss = demoManager(rep.id_empresa);
     // The closed shop's reason asks for a photo, as many distributors require.
     const reasons = (await listReasons(db, boss)).items;
@@ -158,7 +193,8 @@ export async function seedDemoVisits(db: Db, now = new Date()): Promise<void> {
       times: { in: string; out?: string },
       how: { meters?: number | null; idMotivo?: number; observacao?: string; photo?: boolean } = {},
     ) => {
-      if (idCliente === undefined) return;
+      // A teammate's day stops earlier; yesterday's is whole.
+      if (idCliente === undefined || (data === today && times.in >= until)) return;
       const id = visitId(rep, data, slot);
       const meters = how.meters === undefined ? 20 + (idCliente % 40) : how.meters;
       const posicao = meters === null ? null : north(placeOf(rep.id_empresa, idCliente), meters);
