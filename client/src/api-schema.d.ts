@@ -11543,6 +11543,8 @@ export interface paths {
                             longeMetros: number;
                             /** @description The map tiles' URL template ({z}/{x}/{y}) the operator configured (MAP_TILE_URL); null: show the visits as a list by time */
                             tileUrl: string | null;
+                            /** @description The tile server's credit to show on the map, plain text (MAP_TILE_ATTRIBUTION); null without one or without tileUrl */
+                            tileAttribution: string | null;
                         };
                     };
                 };

@@ -80,6 +80,8 @@ export interface AppConfig {
   productImages?: ProductImagesOptions;
   /** The map tiles' URL template of the supervisor's visits screen (MAP_TILE_URL); absent: no map. */
   mapTileUrl?: string;
+  /** The tile server's credit, plain text (MAP_TILE_ATTRIBUTION); absent: a generic one. */
+  mapTileAttribution?: string;
 }
 
 export interface AppDeps {
@@ -171,7 +173,13 @@ export function createApp(deps: AppDeps) {
   secured.route('/', flexRoutes({ db }));
   secured.route('/', userRoutes({ db }));
   secured.route('/', directoryRoutes({ db }));
-  secured.route('/', visitRoutes({ db, mapTileUrl: deps.config.mapTileUrl ?? null }));
+  secured.route(
+    '/',
+    visitRoutes({
+      db,
+      tiles: { url: deps.config.mapTileUrl ?? null, attribution: deps.config.mapTileAttribution ?? null },
+    }),
+  );
   secured.route(
     '/',
     syncRoutes({

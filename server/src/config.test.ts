@@ -41,6 +41,16 @@ describe('loadServerConfig', () => {
     }
   });
 
+  it('reads MAP_TILE_ATTRIBUTION as plain text of at most 200 characters, unset when empty', () => {
+    const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret };
+    const credit = '© colaboradores do OpenStreetMap';
+    expect(loadServerConfig({ ...env, MAP_TILE_ATTRIBUTION: ` ${credit} ` }).MAP_TILE_ATTRIBUTION).toBe(credit);
+    expect(loadServerConfig({ ...env, MAP_TILE_ATTRIBUTION: ' ' }).MAP_TILE_ATTRIBUTION).toBeUndefined();
+    for (const bad of ['<a href="https://osm.org">OSM</a>', 'OSM\u0007', 'x'.repeat(201)]) {
+      expect(() => loadServerConfig({ ...env, MAP_TILE_ATTRIBUTION: bad })).toThrow(/MAP_TILE_ATTRIBUTION/);
+    }
+  });
+
   it('refuses DEV_LOGIN in production', () => {
     const env = { DATABASE_URL: 'postgres://u@h/erp', JWT_SECRET: secret, DEV_LOGIN: '1' };
     expect(loadServerConfig({ ...env, NODE_ENV: 'development' }).DEV_LOGIN).toBe('1');

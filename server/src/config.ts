@@ -119,6 +119,19 @@ const ZServerEnv = z
         .refine((u) => ['{z}', '{x}', '{y}'].every((p) => u.includes(p)), 'MAP_TILE_URL must hold {z}, {x} and {y}')
         .optional(),
     ),
+    /**
+     * The credit the tile server asks for (OpenStreetMap's tile policy requires one), shown on
+     * the map as plain text: no HTML, no control characters, at most 200 characters.
+     */
+    MAP_TILE_ATTRIBUTION: z.preprocess(
+      unsetWhenEmpty,
+      z
+        .string()
+        .trim()
+        .max(200, 'MAP_TILE_ATTRIBUTION holds at most 200 characters')
+        .regex(/^[^<>\p{Cc}]+$/u, 'MAP_TILE_ATTRIBUTION is plain text: no HTML tags, no control characters')
+        .optional(),
+    ),
     /** Port of GET /metrics (Prometheus), apart from the API's; unset: no metrics endpoint. */
     METRICS_PORT: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(0).max(65535).optional()),
   })

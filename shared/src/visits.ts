@@ -388,6 +388,13 @@ export const ZVisitSummary = pageOf(ZVisitRepSummary, "The representatives' day,
     .describe(
       "The map tiles' URL template ({z}/{x}/{y}) the operator configured (MAP_TILE_URL); null: show the visits as a list by time",
     ),
+  tileAttribution: z
+    .string()
+    .max(200)
+    .nullable()
+    .describe(
+      "The tile server's credit to show on the map, plain text (MAP_TILE_ATTRIBUTION); null without one or without tileUrl",
+    ),
 });
 export type VisitSummary = z.infer<typeof ZVisitSummary>;
 

@@ -377,12 +377,21 @@ describe('the manager', () => {
 describe('with a tile server configured', () => {
   it('draws the day on a map whose tiles come from it', async () => {
     const { port } = tiles.address() as AddressInfo;
-    tiled = await startWebServer(suite.db.pool, { mapTileUrl: `http://127.0.0.1:${port}/{z}/{x}/{y}.png` });
+    // A credit with characters HTML would read: Leaflet writes attributions as HTML.
+    const credit = '© OpenStreetMap & colaboradores <b>não é HTML</b>';
+    tiled = await startWebServer(suite.db.pool, {
+      mapTileUrl: `http://127.0.0.1:${port}/{z}/{x}/{y}.png`,
+      mapTileAttribution: credit,
+    });
     await logIn(page, tiled.url, SUP, PASSWORD);
     await page.goto(`${tiled.url}/visitas?rep=${suite.rep.codVendedor}`);
     const map = page.getByRole('region', { name: /^Mapa das visitas de / });
     await map.waitFor(WAIT);
     await expect.poll(() => tileRequests, WAIT).toBeGreaterThan(0);
+    // The operator's credit, shown as typed: text, never markup.
+    const attribution = map.locator('.leaflet-control-attribution');
+    expect(await attribution.textContent()).toContain(credit);
+    expect(await attribution.locator('b').count()).toBe(0);
     // The list stays under the map.
     expect(
       await page

@@ -1,12 +1,14 @@
-// `pnpm screenshots [--url http://localhost:8080]`: the main screens of a running demo (`pnpm
-// demo`, whose logins it uses) in Debian's Chromium, a representative on a 360 px phone and a
-// supervisor and a manager at 1280 px, written as PNGs to docs/screenshots/ for docs/pwa.md.
-// Run it again after changing a screen; the pictures are of the demo data as it stands.
+// `pnpm screenshots [--url http://localhost:8080] [--only visitas,manager]`: the main screens of
+// a running demo (`pnpm demo`, whose logins it uses) in Debian's Chromium, a representative on a
+// 360 px phone and a supervisor and a manager at 1280 px, written as PNGs to docs/screenshots/
+// for docs/pwa.md and docs/visits.md. Run it again after changing a screen; the pictures are of
+// the demo data as it stands. `--only` (or SCREENSHOTS_ONLY) runs some of the walks (STEPS
+// below), e.g. after changing one screen; a new part of the app adds its walk there.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ClientPage, OrderDetail, OrderSummary, Session } from '@campo/shared';
+import type { ClientPage, OrderDetail, OrderSummary, Session, VisitSummary } from '@campo/shared';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../server/src/demo/users.ts';
 import { launchBrowser } from '../support/chromium.ts';
@@ -16,7 +18,12 @@ const WAIT = { timeout: 60_000 };
 const PHONE = { width: 360, height: 740 };
 const DESK = { width: 1280, height: 800 };
 
-const { values } = parseArgs({ options: { url: { type: 'string', default: 'http://localhost:8080' } } });
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'http://localhost:8080' },
+    only: { type: 'string', default: process.env.SCREENSHOTS_ONLY ?? '' },
+  },
+});
 const base = (values.url ?? '').replace(/\/$/, '');
 
 async function settle(page: Page): Promise<void> {
@@ -173,14 +180,73 @@ async function manager(page: Page): Promise<void> {
   await page.waitForURL(/\/login$/, WAIT);
 }
 
+/**
+ * The demo's field day (server/src/demo/visits.ts) as a supervisor sees it: Início's route
+ * cards, the day's table, one representative's visits, the plans and the positions to confirm,
+ * at 1280 px and the day at 360 px; then the manager's reasons.
+ */
+async function visits(page: Page): Promise<void> {
+  await page.setViewportSize(DESK);
+  await logIn(page, 'sup1@demo.campo');
+  await scrollTo(page, 'Roteiro de hoje');
+  await page.getByRole('list', { name: 'Roteiro de hoje por representante' }).waitFor(WAIT);
+  await shoot(page, 'supervisor-1280-inicio-roteiro');
+  await open(page, '/visitas');
+  await page.locator('main table').first().waitFor(WAIT);
+  await shoot(page, 'supervisor-1280-visitas-dia');
+  // The demo's representative with a field day: the one with the most visits today.
+  const summary = await api<VisitSummary>('sup1@demo.campo', '/visits/summary');
+  const busiest = [...summary.items].sort((a, b) => b.visitas - a.visitas)[0];
+  if (!busiest?.visitas) throw new Error('the demo has no visits today: run `pnpm demo --reset`');
+  await open(page, `/visitas?rep=${busiest.codVendedor}`);
+  await page.locator('.visit-list img').first().waitFor(WAIT);
+  await page.waitForFunction(() => {
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): { complete: boolean } | null } })
+      .document;
+    return doc.querySelector('.visit-list img')?.complete === true;
+  }, WAIT);
+  await scrollTo(page, page.getByRole('heading', { name: /^Visitas de / }));
+  await shoot(page, 'supervisor-1280-visitas-representante');
+  await open(page, `/visitas/roteiros?rep=${busiest.codVendedor}`);
+  await page.getByRole('list', { name: 'Dias de visita dos clientes' }).waitFor(WAIT);
+  await shoot(page, 'supervisor-1280-visitas-roteiros');
+  await open(page, '/visitas/posicoes');
+  await page.getByRole('list', { name: 'Posições a confirmar' }).waitFor(WAIT);
+  await shoot(page, 'supervisor-1280-visitas-posicoes');
+  await page.setViewportSize(PHONE);
+  await open(page, '/visitas');
+  // On a phone the day picker fills the first screen: the table is what the picture is for.
+  await scrollTo(page, page.locator('main table').first());
+  await shoot(page, 'supervisor-360-visitas-dia');
+  await page.setViewportSize(DESK);
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.waitForURL(/\/login$/, WAIT);
+  await logIn(page, 'gerente1@demo.campo');
+  await open(page, '/visitas/motivos');
+  await page.getByRole('list', { name: 'Motivos de não venda' }).waitFor(WAIT);
+  await shoot(page, 'gerente-1280-visitas-motivos');
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.waitForURL(/\/login$/, WAIT);
+}
+
+/** The walks, in order; `--only` names some of them. */
+const STEPS: Record<string, (page: Page) => Promise<void>> = { representative, supervisor, manager, visits };
+
+const only = (values.only ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const unknown = only.filter((name) => !Object.hasOwn(STEPS, name));
+if (unknown.length > 0) throw new Error(`unknown step(s) ${unknown.join(', ')}: use ${Object.keys(STEPS).join(', ')}`);
+
 mkdirSync(OUT, { recursive: true });
 const browser = await launchBrowser();
 try {
   const health = await fetch(`${base}/api/v1/health`).catch(() => null);
   if (!health) throw new Error(`no Campo at ${base}: start \`pnpm demo\` first (or pass --url)`);
-  await representative(browser.page);
-  await supervisor(browser.page);
-  await manager(browser.page);
+  for (const [name, step] of Object.entries(STEPS)) {
+    if (only.length === 0 || only.includes(name)) await step(browser.page);
+  }
 } finally {
   await browser.close();
 }

@@ -87,6 +87,8 @@ export async function startWebServer(
     productImages?: boolean;
     /** MAP_TILE_URL: the Visitas screen draws its map from these tiles (and the CSP allows them). */
     mapTileUrl?: string;
+    /** MAP_TILE_ATTRIBUTION: the tile server's credit, shown on the map. */
+    mapTileAttribution?: string;
   } = {},
 ): Promise<WebServer> {
   const url = pool.options.connectionString;
@@ -103,6 +105,7 @@ export async function startWebServer(
   const config = {
     ...(images ? { productImages: { dir: images.dir } } : {}),
     ...(options.mapTileUrl ? { mapTileUrl: options.mapTileUrl } : {}),
+    ...(options.mapTileAttribution ? { mapTileAttribution: options.mapTileAttribution } : {}),
   };
   let app = testApp(pool, config, appOptions(requireClientBuild()));
   const fetchApp: FetchApp = options.wrap ? options.wrap((req) => app.fetch(req)) : (req) => app.fetch(req);

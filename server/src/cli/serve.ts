@@ -83,6 +83,7 @@ export async function serveCommand(opts: { port?: string }): Promise<void> {
         cacheBytes: config.PRODUCT_IMAGES_CACHE_MB * 2 ** 20,
       },
       ...(config.MAP_TILE_URL ? { mapTileUrl: config.MAP_TILE_URL } : {}),
+      ...(config.MAP_TILE_ATTRIBUTION ? { mapTileAttribution: config.MAP_TILE_ATTRIBUTION } : {}),
     },
   });
   // Every process drains the push outbox; SKIP LOCKED keeps them from sending a message twice.

@@ -21,6 +21,7 @@ import { defaultWebRoot } from '../web/routes.ts';
 import { seedDemoMoney } from './money.ts';
 import { seedDemoOrders } from './orders.ts';
 import { createDemoUsers, DEMO_PASSWORD, type DemoLogin } from './users.ts';
+import { seedDemoVisits } from './visits.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CAMPO_BIN = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
@@ -93,6 +94,8 @@ async function prepare(adminUrl: string, url: string, dataDir: string, scale: Fi
     await seedDemoMoney(db);
     say('placing, approving and invoicing a few orders');
     await seedDemoOrders(db);
+    say("drawing the representatives' routes and today's and yesterday's visits");
+    await seedDemoVisits(db);
     writeFileSync(readyFile, JSON.stringify({ scale, createdAt: new Date().toISOString(), logins }, null, 2));
     return logins;
   } finally {

@@ -3,7 +3,19 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CatalogPage, FlexBalancePage, Health, OrderDetail, OrderSummary, Session } from '@campo/shared';
+import {
+  addDays,
+  businessDate,
+  type CatalogPage,
+  type FlexBalancePage,
+  type Health,
+  type OrderDetail,
+  type OrderSummary,
+  type RouteDay,
+  type Session,
+  type Visit,
+  type VisitSummary,
+} from '@campo/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_FLEX_BALANCE } from './money.ts';
 import { DEMO_PASSWORD } from './users.ts';
@@ -104,6 +116,59 @@ describe('campo demo', () => {
       const part = invoiced.find((d) => d.status === 'approved');
       expect(part?.itens.some((l) => (l.quantidadeAberta ?? 0) > 0)).toBe(true);
       expect(part?.itens.some((l) => l.quantidadeAberta === 0)).toBe(true);
+      // A field day (demo/visits.ts), as the representative's supervisor sees it at mid-afternoon.
+      const supervisor = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: 'sup1@demo.campo', password: DEMO_PASSWORD }),
+      });
+      const sup = { authorization: `Bearer ${((await supervisor.json()) as Session).token}` };
+      const get = async <T>(path: string): Promise<T> => {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: sup });
+        expect(res.status, path).toBe(200);
+        return (await res.json()) as T;
+      };
+      const cod = session.user.codVendedor;
+      const team = (await get<VisitSummary>('/visits/summary')).items;
+      const today = team.find((r) => r.codVendedor === cod);
+      // A teammate without a login has a day too, stopped before the afternoon's last visits.
+      expect(team.filter((r) => r.codVendedor !== cod).map((r) => [r.visitas, r.longe, r.semPosicao])).toEqual([
+        [4, 1, 1],
+      ]);
+      expect(today).toMatchObject({
+        planejados: 9,
+        visitados: 8,
+        visitas: 9,
+        comPedido: 3,
+        semPosicao: 1,
+        longe: 1,
+      });
+      expect(Object.fromEntries(today?.semPedidoPorMotivo.map((m) => [m.motivo, m.visitas]) ?? [])).toEqual({
+        Outro: 1,
+        Fechado: 1,
+        'Estoque alto': 1,
+        'Comprador ausente': 1,
+        'Sem necessidade': 1,
+      });
+      const visits = (await get<{ items: Visit[] }>(`/visits?codVendedor=${cod}&pageSize=50`)).items;
+      expect(visits.filter((v) => v.estado === 'aberta')).toHaveLength(1);
+      expect(visits.find((v) => v.motivo === 'Outro')?.observacao).toMatch(/reforma/);
+      expect(visits.find((v) => v.motivo === 'Fechado')?.foto).toBe(true);
+      const route = await get<RouteDay>(`/visits/route?codVendedor=${cod}`);
+      expect(route.resumo).toEqual({ planejados: 9, visitados: 8, comPedido: 3, extras: 1 });
+      const yesterday = addDays(businessDate(), -1);
+      const before = await get<RouteDay>(`/visits/route?codVendedor=${cod}&data=${yesterday}`);
+      expect(before.clientes.map((c) => c.estado).sort()).toEqual([
+        'nao_visitado',
+        'nao_visitado',
+        'nao_visitado',
+        'visitado_sem_pedido',
+        'visitado_sem_pedido',
+        'visitado_sem_pedido',
+      ]);
+      // The closed shop had no position in the ERP: its check-in waits for the supervisor.
+      const proposals = await get<{ total: number }>(`/visit-positions?codVendedor=${cod}`);
+      expect(proposals.total).toBe(1);
     });
     expect(first).toMatch(/creating the reference ERP \(tiny\)/);
     expect(first).toMatch(/gerente1@demo\.campo/);

@@ -12,7 +12,7 @@ import { invoiceOrderInErp } from '../erp-fixture/invoicing.ts';
 import type { AuthContext } from '../http/env.ts';
 import { createOrder, decideOrder } from '../orders/service.ts';
 
-interface DemoRep {
+export interface DemoRep {
   user_id: number;
   login: string;
   nome: string;
@@ -42,23 +42,30 @@ async function approver(db: Db, rep: DemoRep): Promise<AuthContext> {
       codSupervisor: s.cod_supervisor,
     };
   }
+  return demoManager(rep.id_empresa);
+}
+
+/** The demo acting as a manager of the tenant, where no demo login is one. */
+export function demoManager(idEmpresa: number): AuthContext {
   return {
     userId: 0,
     login: 'demonstracao',
     name: 'Demonstração',
     role: 'manager',
-    idEmpresa: rep.id_empresa,
+    idEmpresa,
     codVendedor: null,
     codSupervisor: null,
   };
 }
 
-export async function seedDemoOrders(db: Db): Promise<void> {
+/** The demo's representatives (users.ts), each as their phone would call the services. */
+export async function demoReps(db: Db): Promise<{ rep: DemoRep; auth: AuthContext }[]> {
   const reps = await sql<DemoRep>`
     select id as user_id, login, nome, id_empresa, cod_vendedor from app.usuarios
      where papel = 'representative' and login like '%@demo.campo' order by id_empresa`.execute(db);
-  for (const rep of reps.rows) {
-    const auth: AuthContext = {
+  return reps.rows.map((rep) => ({
+    rep,
+    auth: {
       userId: rep.user_id,
       login: rep.login,
       name: rep.nome,
@@ -66,7 +73,12 @@ export async function seedDemoOrders(db: Db): Promise<void> {
       idEmpresa: rep.id_empresa,
       codVendedor: rep.cod_vendedor,
       codSupervisor: null,
-    };
+    },
+  }));
+}
+
+export async function seedDemoOrders(db: Db): Promise<void> {
+  for (const { rep, auth } of await demoReps(db)) {
     const decider = await approver(db, rep);
     // Clients in good standing with room on their credit (demo/money.ts makes every fourth tight).
     const clients = await sql<{ id_cliente: number; id_pauta: number }>`

@@ -50,6 +50,7 @@ import {
   listProposals,
   listReasons,
   listVisits,
+  type MapTiles,
   putPhoto,
   putPlan,
   reorderRoute,
@@ -432,14 +433,14 @@ const putPlanRoute = createRoute({
   },
 });
 
-export function visitRoutes(deps: { db: Db; mapTileUrl: string | null }) {
+export function visitRoutes(deps: { db: Db; tiles: MapTiles }) {
   return router()
     .openapi(routeRoute, async (c) => c.json(await getRoute(deps.db, c.get('auth'), c.req.valid('query')), 200))
     .openapi(reorderRouteRoute, async (c) =>
       c.json(await reorderRoute(deps.db, c.get('auth'), c.req.valid('json')), 200),
     )
     .openapi(summaryRoute, async (c) =>
-      c.json(await daySummary(deps.db, c.get('auth'), c.req.valid('query'), deps.mapTileUrl), 200),
+      c.json(await daySummary(deps.db, c.get('auth'), c.req.valid('query'), deps.tiles), 200),
     )
     .openapi(checkInRoute, async (c) => {
       const result = await checkIn(deps.db, c.get('auth'), c.req.valid('json'));

@@ -688,6 +688,12 @@ async function repsInReach(tx: Tx, auth: AuthContext, asked: number | undefined)
   return null;
 }
 
+/** The map tiles the operator configured (MAP_TILE_URL, MAP_TILE_ATTRIBUTION); url null: no map. */
+export interface MapTiles {
+  url: string | null;
+  attribution: string | null;
+}
+
 const ratio = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 1000) / 1000);
 
 export function daySummary(
@@ -700,7 +706,7 @@ export function daySummary(
     page: number;
     pageSize: number;
   },
-  tileUrl: string | null,
+  tiles: MapTiles,
 ): Promise<VisitSummary> {
   authorize(auth, 'visits.team');
   return withScope(db, scopeOf(auth), async (tx) => {
@@ -761,7 +767,8 @@ export function daySummary(
       total: await reps.count(),
       data,
       longeMetros: input.longeMetros,
-      tileUrl,
+      tileUrl: tiles.url,
+      tileAttribution: tiles.url === null ? null : tiles.attribution,
     };
   });
 }

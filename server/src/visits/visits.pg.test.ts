@@ -381,6 +381,7 @@ describe('visits', () => {
     const summary = await body<VisitSummary>(res);
     // No tile server configured: the screen lists the visits.
     expect(summary.tileUrl).toBeNull();
+    expect(summary.tileAttribution).toBeNull();
     const mine = summary.items.find((x) => x.codVendedor === r1.codVendedor);
     // An order the ERP took by telephone today counts for positivation, as on the dashboards.
     const e = clients[6] as number;

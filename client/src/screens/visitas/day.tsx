@@ -185,6 +185,7 @@ export function DayView() {
           data={s.data}
           longeMetros={s.longeMetros}
           tileUrl={s.tileUrl}
+          tileAttribution={s.tileAttribution}
           canOpenOrders={user?.role === 'supervisor'}
         />
       )}
@@ -201,6 +202,7 @@ function RepVisits(props: {
   data: string;
   longeMetros: number;
   tileUrl: string | null;
+  tileAttribution: string | null;
   canOpenOrders: boolean;
 }) {
   const { query, route } = useLocation();
@@ -254,6 +256,7 @@ function RepVisits(props: {
       {v && v.items.length > 0 && props.tileUrl && located && (
         <VisitMap
           tileUrl={props.tileUrl}
+          attribution={props.tileAttribution}
           visits={v.items}
           clients={clients}
           label={`Mapa das visitas de ${nome} em ${brDay(props.data)}`}

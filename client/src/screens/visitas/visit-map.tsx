@@ -26,13 +26,28 @@ export interface MapClient {
 const COLOURS = { com_pedido: '#1f7a4d', sem_pedido: '#b3261e', aberta: '#8a5a00', cliente: '#1d4f91' } as const;
 const ATTRIBUTION = 'Mapa: servidor de mapas configurado pela empresa';
 
-export default function VisitMap(props: { tileUrl: string; visits: MapVisit[]; clients: MapClient[]; label: string }) {
+/** Leaflet writes the attribution as HTML; the operator's credit is plain text, shown as typed. */
+export function attributionHtml(text: string | null): string {
+  return (text ?? ATTRIBUTION).replace(
+    /[<>&"']/g,
+    (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch,
+  );
+}
+
+export default function VisitMap(props: {
+  tileUrl: string;
+  /** The tile server's credit (MAP_TILE_ATTRIBUTION); null: a generic one. */
+  attribution: string | null;
+  visits: MapVisit[];
+  clients: MapClient[];
+  label: string;
+}) {
   const box = useRef<HTMLElement>(null);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const map = L.map(el, { scrollWheelZoom: false });
-    L.tileLayer(props.tileUrl, { maxZoom: 19, attribution: ATTRIBUTION }).addTo(map);
+    L.tileLayer(props.tileUrl, { maxZoom: 19, attribution: attributionHtml(props.attribution) }).addTo(map);
     const points: L.LatLngExpression[] = [];
     for (const c of props.clients) {
       if (!c.posicao) continue;
@@ -55,6 +70,6 @@ export default function VisitMap(props: { tileUrl: string; visits: MapVisit[]; c
     return () => {
       map.remove();
     };
-  }, [props.tileUrl, props.visits, props.clients]);
+  }, [props.tileUrl, props.attribution, props.visits, props.clients]);
   return <section ref={box} class="visit-map" aria-label={props.label} />;
 }
