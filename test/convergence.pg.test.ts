@@ -5,14 +5,16 @@
 // offline for a while, a push whose answer is lost, a push sent twice, a server restart. Once
 // the network heals, every phone must hold exactly what the server holds for its
 // representative, every queued order must exist once on the server or be visibly refused or
-// discarded on its phone, and no phone may hold anything outside its representative's scope.
+// discarded on its phone, every visit checked in (issue #42) likewise, with its photo, and no
+// phone may hold anything outside its representative's scope.
 //
 // CONVERGENCE_SEED replays a run (the seed is printed at the start and in every failure);
 // CONVERGENCE_OPS (default 100) and CONVERGENCE_REPS (default 2) make it longer and wider.
-import type { SyncOpportunity, SyncOrder, SyncTicket } from '@campo/shared';
+import type { SyncOpportunity, SyncOrder, SyncTicket, SyncVisit, VisitReason } from '@campo/shared';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampoUser, OutboxEntry } from '../client/src/db/index.ts';
+import { checkInRefused, visitIsOpen } from '../client/src/db/outbox.ts';
 import { createDb } from '../server/src/db/kysely.ts';
 import { refreshAll } from '../server/src/sync/service.ts';
 import type { FaultCounts } from './convergence/faulty-fetch.ts';
@@ -28,6 +30,7 @@ import {
   sleep,
   withTimeout,
 } from './convergence/sim.ts';
+import { jpeg } from './fixtures/images.ts';
 import { clearForOrders, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
 import { eventually, openWorkerDevice, servedApp, type WorkerDevice } from './support/replication.ts';
@@ -80,12 +83,20 @@ type Fault = (typeof FAULTS)[number];
 
 const STAGES = ['lead', 'proposta', 'negociacao', 'ganho', 'perdido'] as const;
 
+/** A visit as the phone's store holds it: the server's document, its receipt stamps null until it answers. */
+type VisitLocal = Omit<SyncVisit, 'entradaRecebidaEm' | 'recusa'> & {
+  entradaRecebidaEm: string | null;
+  recusa: SyncVisit['recusa'] | null;
+};
+
 describe(`offline convergence ${tag}`, () => {
   let served: Awaited<ReturnType<typeof servedApp>>;
   const reps: Rep[] = [];
   const phones: Phone[] = [];
   /** A manager of each tenant: approves orders, as the ERP side of the simulation. */
   const managers = new Map<number, string>();
+  /** Each tenant's active reasons for no sale, one of which asks a photo. */
+  const reasons = new Map<number, VisitReason[]>();
 
   /** Representatives with enough portfolio to order: clients unblocked, products priced on their pauta. */
   async function orderableClients(pool: pg.Pool, idEmpresa: number, codVendedor: number): Promise<OrderableClient[]> {
@@ -146,6 +157,24 @@ describe(`offline convergence ${tag}`, () => {
         await logInAs(served.app, db.pool, { login: `ger${t}@convergence.test`, role: 'manager', idEmpresa: t }),
       );
     }
+    for (const [t, token] of managers) {
+      const manager = (method: string, path: string, body?: unknown) =>
+        served.app.request(`/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const created = await manager('POST', '/visit-reasons', {
+        descricao: 'Gôndola vazia (foto) 📷',
+        exigeFoto: true,
+      });
+      if (created.status !== 201) throw new Error(`${tag} reason: ${created.status} ${await created.text()}`);
+      const list = (await (await manager('GET', '/visit-reasons')).json()) as { items: VisitReason[] };
+      reasons.set(
+        t,
+        list.items.filter((r) => r.ativo),
+      );
+    }
     if (home < REPS || away < 1)
       throw new Error(`${tag} the fixture has ${home} orderable representatives of tenant ${t1} and ${away} of ${t2}`);
     // Two phones per representative, all opened at once (worker start-up dominates).
@@ -194,6 +223,8 @@ describe(`offline convergence ${tag}`, () => {
        * both must survive (per-field merge), unless the card is touched again or deleted.
        */
       const mergeExpectations = new Map<string, Record<string, unknown>>();
+      /** Every visit checked in on a phone, and what the simulation did with it since. */
+      const visits = new Map<string, { rep: Rep; phone: Phone; photo: boolean; discarded: boolean }>();
       /** Orders the ERP invoiced (by Campo order id): every phone must show them invoiced. */
       const erpInvoiced = new Set<number>();
       /** Cards refused at creation (a client of another representative), by the phone that holds them. */
@@ -304,7 +335,9 @@ describe(`offline convergence ${tag}`, () => {
           if (await tolerant('delete', () => call(phone, 'deleteOpportunity', { id: card.id }))) {
             const known = cards.get(card.id);
             if (known) known.deleted = true;
+            // A refused card (not in `cards`) deleted on its phone leaves nothing to expect.
             refusedCards.delete(card.id);
+            movedCards.delete(card.id);
           }
         },
         /** A card for a client of another representative: refused, kept on its phone with the reason. */
@@ -435,6 +468,40 @@ describe(`offline convergence ${tag}`, () => {
             }),
           );
         },
+        /**
+         * "Cheguei" at a client of the portfolio (now and then a colleague's: refused), or "Saí"
+         * from the phone's open visit. The representative's other phone may hold a visit open
+         * too: the server keeps one open at a time and refuses the second check-in.
+         */
+        async visit(phone: Phone) {
+          const open = (await docsOf<VisitLocal>(phone, 'visitas')).find(visitIsOpen);
+          if (open) return closeVisit(phone, open);
+          const others = rnd.chance(0.1) ? colleagues(phone.rep).filter((r) => r.clients.length > 0) : [];
+          const portfolio = others.length ? rnd.pick(others).clients : phone.rep.clients;
+          if (!portfolio.length) return operations.queueOrder(phone);
+          const input = {
+            codVendedor: phone.rep.codVendedor,
+            idCliente: rnd.pick(portfolio).idCliente,
+            nomeCliente: null,
+            posicao: position(),
+          };
+          let id: string | undefined;
+          await tolerant('check in', async () => {
+            id = await call<string>(phone, 'checkIn', { input });
+          });
+          if (id) visits.set(id, { rep: phone.rep, phone, photo: false, discarded: false });
+        },
+        /** A check-in the server refused: tried again, or discarded. */
+        async fixVisit(phone: Phone) {
+          const refused = (await docsOf<VisitLocal>(phone, 'visitas')).filter(checkInRefused);
+          if (!refused.length) return operations.visit(phone);
+          const v = rnd.pick(refused);
+          if (rnd.chance(0.5)) await tolerant('retry visit', () => call(phone, 'retryVisit', { id: v.id }));
+          else if (await tolerant('discard visit', () => call(phone, 'discardVisit', { id: v.id }))) {
+            const known = visits.get(v.id);
+            if (known) known.discarded = true;
+          }
+        },
         async cancelTicket(phone: Phone) {
           const open = (await docsOf<SyncTicket>(phone, 'chamados')).filter((t) => t.status !== 'cancelado');
           if (!open.length) return operations.openTicket(phone);
@@ -447,6 +514,26 @@ describe(`offline convergence ${tag}`, () => {
       };
       type Operation = keyof typeof operations;
 
+      /** "Saí": a reason of the tenant's list, with the note or photo it asks (now and then without the photo: refused). */
+      async function closeVisit(phone: Phone, open: VisitLocal) {
+        const motivo = rnd.pick(reasons.get(phone.rep.idEmpresa) ?? []);
+        const foto = motivo.exigeFoto ? rnd.chance(0.8) : rnd.chance(0.1);
+        const input = {
+          posicao: position(),
+          motivo: { id: motivo.id, descricao: motivo.descricao },
+          observacao: motivo.exigeObservacao || rnd.chance(0.2) ? `nota ${rnd.int(1, 99_999)} 🧾` : null,
+          ...(foto ? { foto: new Uint8Array(jpeg()) } : {}),
+        };
+        if ((await tolerant('check out', () => call(phone, 'checkOut', { id: open.id, input }))) && foto) {
+          const known = visits.get(open.id);
+          if (known) known.photo = true;
+        }
+      }
+      /** Where the phone reads itself, or null (location refused). */
+      function position() {
+        if (rnd.chance(0.2)) return null;
+        return { latitude: -23.55 + rnd.next() / 50, longitude: -46.63 + rnd.next() / 50, precisao: rnd.int(5, 80) };
+      }
       async function aCard(phone: Phone) {
         const docs = await docsOf<SyncOpportunity>(phone, 'funil');
         return docs.length ? rnd.pick(docs) : undefined;
@@ -479,7 +566,7 @@ describe(`offline convergence ${tag}`, () => {
             }
             await call(phone, 'loseNextPushes', { count: rnd.int(1, 2) });
             // Something to push, so the fault bites now rather than at some later push.
-            const follow = rnd.weighted({ queueOrder: 3, createCard: 2, replyTicket: 1 });
+            const follow = rnd.weighted({ queueOrder: 3, createCard: 2, replyTicket: 1, visit: 1 });
             await operations[follow](phone);
             break;
           }
@@ -562,6 +649,8 @@ describe(`offline convergence ${tag}`, () => {
         openTicket: 6,
         replyTicket: 8,
         cancelTicket: 1,
+        visit: 10,
+        fixVisit: 3,
         refusedCard: 2,
         erpInvoice: 6,
         erpMoveClient: 1,
@@ -619,6 +708,7 @@ describe(`offline convergence ${tag}`, () => {
 
         const tally = await checkOrders();
         await checkFunnelAndTickets();
+        const visitTally = await checkVisits();
         await checkErpChanges();
         await checkScopes();
 
@@ -630,7 +720,7 @@ describe(`offline convergence ${tag}`, () => {
           .map(([k, v]) => `${k}=${v}`)
           .join(' ');
         console.log(
-          `${tag} operations=${ops.total} reps=${reps.length} phones=${phones.length} | faults offline=${faults.offline} lostAnswer=${faults.lostAnswer} (answers lost ${sum('lostAnswers')}, creations deleted before the retry ${lostCreations}) duplicatePush=${faults.duplicatePush} (sent twice ${sum('duplicated')}) serverRestart=${faults.serverRestart} offlineRequestFailures=${sum('offlineFailures')} serverErrors=${happened.reduce((n, c) => n + (c?.serverErrors.length ?? 0), 0)} | orders queued=${orders.size} created=${tally.created} refused=${tally.refused} discarded=${tally.discarded} resent=${tally.resent} duplicates=${tally.duplicates} losses=${tally.losses} | cards=${cards.size} tickets=${tickets.size} skipped=${skipped} | ${opCounts}`,
+          `${tag} operations=${ops.total} reps=${reps.length} phones=${phones.length} | faults offline=${faults.offline} lostAnswer=${faults.lostAnswer} (answers lost ${sum('lostAnswers')}, creations deleted before the retry ${lostCreations}) duplicatePush=${faults.duplicatePush} (sent twice ${sum('duplicated')}) serverRestart=${faults.serverRestart} offlineRequestFailures=${sum('offlineFailures')} serverErrors=${happened.reduce((n, c) => n + (c?.serverErrors.length ?? 0), 0)} | orders queued=${orders.size} created=${tally.created} refused=${tally.refused} discarded=${tally.discarded} resent=${tally.resent} duplicates=${tally.duplicates} losses=${tally.losses} | cards=${cards.size} tickets=${tickets.size} visits=${visits.size} (on the server ${visitTally.held}, photos ${visitTally.photos}, refused ${visitTally.refused}, discarded ${visitTally.discarded}) skipped=${skipped} | ${opCounts}`,
         );
         expect(tally.duplicates, `${tag} duplicated orders`).toBe(0);
         expect(tally.losses, `${tag} lost orders`).toBe(0);
@@ -643,7 +733,7 @@ describe(`offline convergence ${tag}`, () => {
       async function convergenceProblems(): Promise<string[]> {
         const problems: string[] = [];
         for (const rep of reps) {
-          for (const collection of ['pedidos', 'funil', 'chamados'] as const) {
+          for (const collection of ['pedidos', 'funil', 'chamados', 'visitas'] as const) {
             const reference = await serverDocs(served.server.url, rep.token, collection);
             const perPhone: Map<string, Doc>[] = [];
             for (const phone of rep.devices) {
@@ -654,6 +744,9 @@ describe(`offline convergence ${tag}`, () => {
                 // creation, lives on its phone only.
                 if (collection === 'pedidos' && doc.status === 'refused') continue;
                 if (collection === 'funil' && doc.recusa && !reference.has(doc.id)) continue;
+                // A refused check-in never opened on the server: it waits on its phone.
+                if (collection === 'visitas' && checkInRefused(doc as unknown as VisitLocal) && !reference.has(doc.id))
+                  continue;
                 local.set(doc.id, doc);
               }
               perPhone.push(local);
@@ -751,6 +844,43 @@ describe(`offline convergence ${tag}`, () => {
         noProblems('funnel and tickets', problems);
       }
 
+      /**
+       * Each visit checked in: on the server once (with its photo, when one was taken), or
+       * refused and shown on its phone, or discarded there; one open visit per representative.
+       */
+      async function checkVisits() {
+        const tally = { held: 0, photos: 0, refused: 0, discarded: 0 };
+        const problems: string[] = [];
+        for (const [id, v] of visits) {
+          const { rows } = await db.pool.query<{ closed: boolean; fotos: number }>(
+            `select v.saida_em is not null as closed,
+                    (select count(*)::int from app.visita_fotos f where f.chave_visita = v.chave) as fotos
+               from app.visitas v where v.chave = $1`,
+            [id],
+          );
+          const onPhone = (await docsOf<VisitLocal>(v.phone, 'visitas')).find((d) => d.id === id);
+          const row = rows[0];
+          if (row) {
+            tally.held += 1;
+            if (v.discarded) problems.push(`visit ${id} discarded on ${v.phone.name} but on the server`);
+            if (row.fotos > 0) tally.photos += 1;
+            else if (v.photo && row.closed)
+              problems.push(`visit ${id} closed with a photo on ${v.phone.name}, none held`);
+          } else if (v.discarded) {
+            tally.discarded += 1;
+            if (onPhone) problems.push(`visit ${id} discarded on ${v.phone.name} but still there`);
+          } else if (onPhone && checkInRefused(onPhone)) tally.refused += 1;
+          else problems.push(`visit ${id} of ${v.phone.name} is neither on the server, refused nor discarded`);
+        }
+        const open = await db.pool.query<{ cod_vendedor: number; n: number }>(
+          `select cod_vendedor, count(*)::int as n from app.visitas where saida_em is null
+            group by id_empresa, cod_vendedor having count(*) > 1`,
+        );
+        for (const r of open.rows) problems.push(`representative ${r.cod_vendedor} has ${r.n} open visits`);
+        noProblems('visits', problems);
+        return tally;
+      }
+
       /** What the ERP did reached the phones; refused cards stayed visible where they were made. */
       async function checkErpChanges() {
         const problems: string[] = [];
@@ -840,6 +970,9 @@ describe(`offline convergence ${tag}`, () => {
               movedAwayCards.get(id) !== phone
             )
               problems.push(`${phone.name} holds card ${id}`);
+
+          for (const v of await docsOf<VisitLocal>(phone, 'visitas'))
+            if (v.codVendedor !== codVendedor) problems.push(`${phone.name} holds visit ${v.id} of ${v.codVendedor}`);
 
           const chamados = ids(await docsOf<{ id: string }>(phone, 'chamados'));
           const ownTickets = await owned(

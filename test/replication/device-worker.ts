@@ -2,7 +2,8 @@
 // core counts open collections per JavaScript realm (13 at most), so two representative devices
 // (9 collections each) cannot be open in one realm at once. The test drives it by messages.
 // With `faults: true` the device's fetch can be made to fail (test/convergence/faulty-fetch.ts):
-// the convergence simulation takes it offline, loses push answers and repeats pushes.
+// the convergence simulation takes it offline, loses push answers and repeats pushes. Visits'
+// photos wait in memory (no Cache Storage in Node).
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';
@@ -16,6 +17,7 @@ import {
   openCampoDb,
   startReplication,
 } from '../../client/src/db/index.ts';
+import { memoryVisitPhotos } from '../../client/src/db/visit-photos.ts';
 import { type FaultControl, faultyFetch } from '../convergence/faulty-fetch.ts';
 
 if (!parentPort) throw new Error('device-worker runs in a worker thread');
@@ -43,14 +45,16 @@ const commands: Record<string, (args: Args) => Promise<unknown>> = {
     });
     const token = args.token as string;
     faults = args.faults === true ? faultyFetch() : undefined;
+    const visitPhotos = memoryVisitPhotos();
     replication = startReplication(db, {
+      visitPhotos,
       ...(faults ? { fetch: faults.fetch } : {}),
       baseUrl: args.baseUrl as string,
       getToken: () => token,
       retryTimeMs: 200,
       streamBackoffMs: { first: 50, max: 500 },
     });
-    outbox = createOutbox(db, { inFlight$: replication.inFlight$ });
+    outbox = createOutbox(db, { inFlight$: replication.inFlight$, visitPhotos });
     return null;
   },
   async awaitInitialSync() {
@@ -101,6 +105,26 @@ const commands: Record<string, (args: Args) => Promise<unknown>> = {
   },
   async discard(args) {
     await outbox?.discard(args.id as string);
+    return null;
+  },
+  async checkIn(args) {
+    return outbox?.checkIn(args.input as Parameters<Outbox['checkIn']>[0]);
+  },
+  /** `foto`: the photo's bytes (a Blob does not cross to the worker as such). */
+  async checkOut(args) {
+    const { foto, ...rest } = args.input as Omit<Parameters<Outbox['checkOut']>[1], 'foto'> & { foto?: Uint8Array };
+    await outbox?.checkOut(args.id as string, {
+      ...rest,
+      foto: foto ? new Blob([new Uint8Array(foto)], { type: 'image/jpeg' }) : null,
+    });
+    return null;
+  },
+  async retryVisit(args) {
+    await outbox?.retryVisit(args.id as string);
+    return null;
+  },
+  async discardVisit(args) {
+    await outbox?.discardVisit(args.id as string);
     return null;
   },
   async listOutbox() {
