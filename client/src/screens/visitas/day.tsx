@@ -4,6 +4,7 @@
 // day's visits by check-in time (GET /visits), on a map too when the operator configured tiles.
 // Everything the screen shows is in the URL (?data, ?equipe, ?rep), so Início's team cards
 // link straight to a representative's day.
+import { Fragment } from 'preact';
 import { lazy, useLocation } from 'preact-iso';
 import { DateField, isIsoDate } from '../../kit/date-field.tsx';
 import { day as brDay, today } from '../../kit/format.ts';
@@ -155,10 +156,14 @@ export function DayView() {
                     {r.semPedidoPorMotivo.length === 0
                       ? '—'
                       : r.semPedidoPorMotivo.map((m, i) => (
-                          <span key={m.idMotivo ?? 0} class="visit-reason-count">
+                          // The separator stays outside the unbreakable "reason: n", so the
+                          // cell wraps between reasons instead of widening the table.
+                          <Fragment key={m.idMotivo ?? 0}>
                             {i > 0 && '; '}
-                            {m.motivo ?? 'sem motivo'}: {m.visitas}
-                          </span>
+                            <span class="visit-reason-count">
+                              {m.motivo ?? 'sem motivo'}: {m.visitas}
+                            </span>
+                          </Fragment>
                         ))}
                   </td>
                   <td class="mg-num">{minutesText(r.minutosEmVisita)}</td>
