@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ClientPage, OrderDetail, OrderSummary, Session, VisitSummary } from '@campo/shared';
+import type { ClientPage, OrderDetail, OrderSummary, RouteDay, Session, VisitSummary } from '@campo/shared';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../server/src/demo/users.ts';
 import { launchBrowser } from '../support/chromium.ts';
@@ -79,6 +79,15 @@ async function scrollTo(page: Page, heading: string | Locator): Promise<void> {
   const h = typeof heading === 'string' ? page.getByRole('heading', { name: heading }) : heading;
   await h.waitFor(WAIT);
   await h.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+}
+
+/**
+ * The phone's clock in São Paulo, where the demo's field day happens: Chromium here runs on the
+ * machine's zone (UTC on a server), and the app shows the device's local time.
+ */
+async function saoPauloClock(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'America/Sao_Paulo' });
 }
 
 async function open(page: Page, path: string): Promise<void> {
@@ -216,7 +225,7 @@ async function visits(page: Page): Promise<void> {
   await page.setViewportSize(PHONE);
   await open(page, '/visitas');
   // On a phone the day picker fills the first screen: the table is what the picture is for.
-  await scrollTo(page, page.locator('main table').first());
+  await scrollTo(page, page.locator('#visitas-dia-legenda'));
   await shoot(page, 'supervisor-360-visitas-dia');
   await page.setViewportSize(DESK);
   await page.getByRole('button', { name: 'Sair' }).click();
@@ -227,6 +236,90 @@ async function visits(page: Page): Promise<void> {
   await shoot(page, 'gerente-1280-visitas-motivos');
   await page.getByRole('button', { name: 'Sair' }).click();
   await page.waitForURL(/\/login$/, WAIT);
+  await representativeVisits();
+}
+
+/**
+ * The representative's side of the field day at 360 px: Início's route, the seeded open visit,
+ * the reason sheet, a check-in where the client is, and the visits waiting on the sync screen.
+ * It runs in a browser of its own that loses the API before the first write and is thrown away:
+ * what the phone writes never reaches the server, so the demo's day stays as seeded for the
+ * supervisor's pictures and for the next run.
+ */
+async function representativeVisits(): Promise<void> {
+  const login = 'rep1@demo.campo';
+  const route = await api<RouteDay>(login, '/visits/route');
+  const open = [...route.clientes, ...route.extras].find((c) => c.estado === 'em_visita');
+  const next = route.clientes.find((c) => c.estado === 'a_visitar' && c.posicao);
+  if (!open?.nome || !next?.nome || !next.posicao) {
+    throw new Error(`no open visit or client to visit on ${login}'s route: run \`pnpm demo --reset\``);
+  }
+  const phone = await launchBrowser();
+  try {
+    const { page, context } = phone;
+    await saoPauloClock(page);
+    await page.setViewportSize(PHONE);
+    await logIn(page, login);
+    await page
+      .getByRole('status', { name: 'Sincronização' })
+      .filter({ hasText: /Sincronizado/ })
+      .waitFor({ timeout: 180_000 });
+    const card = page.getByRole('article', { name: 'Roteiro de hoje' });
+    await card.getByText(/^Roteiro de hoje: \d+ de \d+ visitados/).waitFor(WAIT);
+    await scrollTo(page, 'Roteiro de hoje');
+    await shoot(page, 'rep-360-inicio-roteiro');
+    await scrollTo(page, 'Visitados fora do roteiro');
+    await shoot(page, 'rep-360-inicio-roteiro-extras');
+    const visit = page.getByRole('region', { name: 'Visita' });
+    await card.getByRole('link', { name: open.nome, exact: true }).click(WAIT);
+    await visit.getByText(/Em visita desde \d\d:\d\d/).waitFor(WAIT);
+    await shoot(page, 'rep-360-visita-aberta');
+    // No signal from here: every call to the API fails, as it does where a phone has none (and
+    // navigator.onLine stays true, so RxDB keeps trying, and the sync screen lists each visit).
+    await context.route(`${base}/api/**`, (route) => route.abort('internetdisconnected'));
+    await visit.getByRole('button', { name: 'Saí' }).click();
+    const sheet = page.getByRole('dialog', { name: `Saída de ${open.nome}` });
+    await sheet.getByRole('radio', { name: 'Outro' }).check();
+    await sheet
+      .getByLabel('Observação', { exact: true })
+      .fill('Comprador pediu para voltar na sexta, depois do inventário.');
+    await shoot(page, 'rep-360-visita-motivo');
+    await sheet
+      .getByRole('radio', { name: /\(pede foto\)$/ })
+      .first()
+      .check();
+    await sheet.getByLabel('Foto', { exact: true }).waitFor(WAIT);
+    await shoot(page, 'rep-360-visita-motivo-foto');
+    await sheet.getByRole('radio', { name: 'Outro' }).check();
+    await sheet.getByRole('button', { name: 'Confirmar saída' }).click();
+    await visit.getByText('Saída registrada.').waitFor(WAIT);
+    // "Cheguei" at the next client of the route, 40 m north of where the ERP has it.
+    await context.grantPermissions(['geolocation'], { origin: base });
+    await context.setGeolocation({
+      latitude: next.posicao.latitude + 40 / 111_320,
+      longitude: next.posicao.longitude,
+      accuracy: 12,
+    });
+    await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Início' }).click();
+    await card.getByRole('link', { name: next.nome, exact: true }).click(WAIT);
+    await visit.getByRole('button', { name: 'Cheguei' }).waitFor(WAIT);
+    await shoot(page, 'rep-360-cliente-cheguei');
+    await visit.getByRole('button', { name: 'Cheguei' }).click();
+    await visit.getByText(/Em visita desde \d\d:\d\d · a \d+ m do cliente/).waitFor(WAIT);
+    await shoot(page, 'rep-360-visita-chegada');
+    // RxDB retries the push that failed (the check-out) alone; "Sincronizar agora" starts it
+    // again with everything waiting, so the screen lists both visits.
+    await page.getByRole('link', { name: 'Sincronização', exact: true }).click();
+    await page.getByRole('button', { name: 'Sincronizar agora' }).click(WAIT);
+    await page
+      .getByRole('status', { name: 'Sincronização' })
+      .filter({ hasText: 'Aguardando envio: 2 visitas' })
+      .waitFor(WAIT);
+    await scrollTo(page, 'Aguardando envio');
+    await shoot(page, 'rep-360-sincronizacao-visitas');
+  } finally {
+    await phone.close();
+  }
 }
 
 /** The walks, in order; `--only` names some of them. */
@@ -241,6 +334,7 @@ if (unknown.length > 0) throw new Error(`unknown step(s) ${unknown.join(', ')}: 
 
 mkdirSync(OUT, { recursive: true });
 const browser = await launchBrowser();
+await saoPauloClock(browser.page);
 try {
   const health = await fetch(`${base}/api/v1/health`).catch(() => null);
   if (!health) throw new Error(`no Campo at ${base}: start \`pnpm demo\` first (or pass --url)`);

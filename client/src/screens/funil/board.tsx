@@ -27,7 +27,7 @@ export function Board(props: BoardProps) {
       .sort((a, b) => (a.atualizadoEm < b.atualizadoEm ? 1 : a.atualizadoEm > b.atualizadoEm ? -1 : 0));
 
   return (
-    <div class="kanban">
+    <div class="kanban" data-scroll-x>
       {FUNNEL_STAGES.map((stage) => {
         const cards = byStage(stage);
         const total = cards.reduce((sum, o) => sum + (o.valor ?? 0), 0);

@@ -76,7 +76,7 @@ export function OrdersList(props: { entries: OutboxEntry[] | null }) {
       ) : (
         <>
           <OutboxSummary entries={entries} />
-          <fieldset class="filters" aria-label="Filtrar por situação">
+          <fieldset class="filters" data-scroll-x aria-label="Filtrar por situação">
             {FILTERS.map((f) => {
               const n = f.value === 'all' ? entries.length : (counts.get(f.value) ?? 0);
               return (

@@ -4,6 +4,7 @@
 // day's visits by check-in time (GET /visits), on a map too when the operator configured tiles.
 // Everything the screen shows is in the URL (?data, ?equipe, ?rep), so Início's team cards
 // link straight to a representative's day.
+import { Fragment } from 'preact';
 import { lazy, useLocation } from 'preact-iso';
 import { DateField, isIsoDate } from '../../kit/date-field.tsx';
 import { day as brDay, today } from '../../kit/format.ts';
@@ -110,65 +111,73 @@ export function DayView() {
       {summary.loading && !s && <p aria-busy="true">Carregando o dia da equipe…</p>}
       {s && s.items.length === 0 && <p>Nenhum representante nesta equipe.</p>}
       {s && s.items.length > 0 && (
-        <div class="mg-scroll">
-          <table class="visit-summary">
-            <caption class="mg-muted">
-              O dia {brDay(s.data)} de cada representante. Roteiro: clientes do dia visitados; positivação: clientes
-              visitados com pedido; longe: check-in a mais de {lengthText(s.longeMetros)} do cliente.
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Representante</th>
-                <th scope="col" class="mg-num">
-                  Roteiro
-                </th>
-                <th scope="col" class="mg-num">
-                  Visitas
-                </th>
-                <th scope="col" class="mg-num">
-                  Positivação nas visitas
-                </th>
-                <th scope="col">Sem pedido (motivo)</th>
-                <th scope="col" class="mg-num">
-                  Tempo
-                </th>
-                <th scope="col" class="mg-num">
-                  Sem localização
-                </th>
-                <th scope="col" class="mg-num">
-                  Longe ({far})
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.items.map((r) => (
-                <tr key={r.codVendedor} aria-current={r.codVendedor === rep ? 'true' : undefined}>
-                  <th scope="row">
-                    <a href={visitsHref(query, { rep: String(r.codVendedor), vpagina: undefined })}>
-                      {r.nome || `Vendedor ${r.codVendedor}`}
-                    </a>
+        <>
+          <p id="visitas-dia-legenda" class="mg-muted">
+            O dia {brDay(s.data)} de cada representante. Roteiro: clientes do dia visitados; positivação: clientes
+            visitados com pedido; longe: check-in a mais de {lengthText(s.longeMetros)} do cliente.
+          </p>
+          <div class="mg-scroll">
+            {/* Named by the line above its box rather than a caption: a caption is as wide as the
+              table, so on a phone it would scroll away with the columns, cut off mid-sentence. */}
+            <table class="visit-summary" aria-labelledby="visitas-dia-legenda">
+              <thead>
+                <tr>
+                  <th scope="col">Representante</th>
+                  <th scope="col" class="mg-num">
+                    Roteiro
                   </th>
-                  <td class="mg-num">{shareText(r.visitados, r.planejados)}</td>
-                  <td class="mg-num">{r.visitas}</td>
-                  <td class="mg-num">{positivationText(r.positivacaoVisitas, r.clientesVisitados)}</td>
-                  <td>
-                    {r.semPedidoPorMotivo.length === 0
-                      ? '—'
-                      : r.semPedidoPorMotivo.map((m, i) => (
-                          <span key={m.idMotivo ?? 0} class="visit-reason-count">
-                            {i > 0 && '; '}
-                            {m.motivo ?? 'sem motivo'}: {m.visitas}
-                          </span>
-                        ))}
-                  </td>
-                  <td class="mg-num">{minutesText(r.minutosEmVisita)}</td>
-                  <td class="mg-num">{r.semPosicao}</td>
-                  <td class="mg-num">{r.longe}</td>
+                  <th scope="col" class="mg-num">
+                    Visitas
+                  </th>
+                  <th scope="col" class="mg-num">
+                    Positivação nas visitas
+                  </th>
+                  <th scope="col">Sem pedido (motivo)</th>
+                  <th scope="col" class="mg-num">
+                    Tempo
+                  </th>
+                  <th scope="col" class="mg-num">
+                    Sem localização
+                  </th>
+                  <th scope="col" class="mg-num">
+                    Longe ({far})
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {s.items.map((r) => (
+                  <tr key={r.codVendedor} aria-current={r.codVendedor === rep ? 'true' : undefined}>
+                    <th scope="row">
+                      <a href={visitsHref(query, { rep: String(r.codVendedor), vpagina: undefined })}>
+                        {r.nome || `Vendedor ${r.codVendedor}`}
+                      </a>
+                    </th>
+                    <td class="mg-num">{shareText(r.visitados, r.planejados)}</td>
+                    <td class="mg-num">{r.visitas}</td>
+                    <td class="mg-num">{positivationText(r.positivacaoVisitas, r.clientesVisitados)}</td>
+                    <td>
+                      {r.semPedidoPorMotivo.length === 0
+                        ? '—'
+                        : r.semPedidoPorMotivo.map((m, i) => (
+                            // The separator stays outside the unbreakable "reason: n", so the
+                            // cell wraps between reasons instead of widening the table.
+                            <Fragment key={m.idMotivo ?? 0}>
+                              {i > 0 && '; '}
+                              <span class="visit-reason-count">
+                                {m.motivo ?? 'sem motivo'}: {m.visitas}
+                              </span>
+                            </Fragment>
+                          ))}
+                    </td>
+                    <td class="mg-num">{minutesText(r.minutosEmVisita)}</td>
+                    <td class="mg-num">{r.semPosicao}</td>
+                    <td class="mg-num">{r.longe}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {s && (
         <Pager

@@ -71,5 +71,5 @@ export default function VisitMap(props: {
       map.remove();
     };
   }, [props.tileUrl, props.attribution, props.visits, props.clients]);
-  return <section ref={box} class="visit-map" aria-label={props.label} />;
+  return <section ref={box} class="visit-map" data-crop aria-label={props.label} />;
 }
