@@ -5,12 +5,7 @@
 import type { VisitDay } from '@campo/shared';
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
-
-async function isOdoo(db: Db): Promise<boolean> {
-  const profile = await sql<{ perfil: string | null }>`
-    select (select perfil from app.perfil_erp) as perfil`.execute(db);
-  return profile.rows[0]?.perfil === 'odoo';
-}
+import { isOdooErp } from './invoicing.ts';
 
 /** The ERP keeps these visit days for the client, in place of whatever it kept. */
 export async function setErpVisitDays(
@@ -18,7 +13,7 @@ export async function setErpVisitDays(
   idCliente: number,
   days: Pick<VisitDay, 'diaSemana' | 'intervaloSemanas' | 'dataBase'>[],
 ): Promise<void> {
-  const odoo = await isOdoo(db);
+  const odoo = await isOdooErp(db);
   if (odoo) await sql`delete from public.x_campo_visita where partner_id = ${idCliente}`.execute(db);
   else await sql`delete from public.corrent_visitas where id_corrent = ${idCliente}`.execute(db);
   for (const d of days) {
@@ -40,7 +35,7 @@ export async function setErpClientPosition(
   place: { latitude: number; longitude: number } | null,
 ): Promise<void> {
   const [lat, lon] = [place?.latitude ?? null, place?.longitude ?? null];
-  if (await isOdoo(db))
+  if (await isOdooErp(db))
     await sql`
       update public.res_partner set partner_latitude = ${lat}, partner_longitude = ${lon}
        where id = ${idCliente}`.execute(db);

@@ -5,11 +5,16 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 
-/** The ERP invoices the replica of Campo order `idPedido`: all of it, or part of it. */
-export async function invoiceOrderInErp(db: Db, idPedido: number, part: boolean): Promise<void> {
+/** Whether provisioning installed the odoo profile (app.perfil_erp): which ERP tables to write. */
+export async function isOdooErp(db: Db): Promise<boolean> {
   const profile = await sql<{ perfil: string | null }>`
     select (select perfil from app.perfil_erp) as perfil`.execute(db);
-  if (profile.rows[0]?.perfil === 'odoo') await invoiceOdoo(db, idPedido, part);
+  return profile.rows[0]?.perfil === 'odoo';
+}
+
+/** The ERP invoices the replica of Campo order `idPedido`: all of it, or part of it. */
+export async function invoiceOrderInErp(db: Db, idPedido: number, part: boolean): Promise<void> {
+  if (await isOdooErp(db)) await invoiceOdoo(db, idPedido, part);
   else await invoiceReference(db, idPedido, part);
 }
 
