@@ -98,6 +98,15 @@ export function selectVisitOwner(tx: Tx, idEmpresa: number, chave: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Serialises, until the transaction ends, every write under one visit id (check-in, check-out,
+ * photo), whatever the tenant: a retry crossing its original waits for it and then reads what it
+ * stored, and two tenants naming one id cannot both take it (docs/visits.md, "One visit per id").
+ */
+export async function lockVisitId(tx: Tx, chave: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`campo.visita:${chave}`}, 0))`.execute(tx);
+}
+
 /** Who owns a visit id (its visit or its photo), in any tenant, across row-level security. */
 export async function selectVisitIdOwner(
   tx: Tx,

@@ -156,6 +156,8 @@ function isOpenVisitRace(err: unknown): boolean {
 
 async function checkInTx(tx: Tx, rep: RepresentativeAuth, input: CheckIn): Promise<{ created: boolean; body: Visit }> {
   const { idEmpresa, codVendedor } = rep;
+  // A copy of this check-in in flight (a retry crossing its original) is waited for, then read.
+  await q.lockVisitId(tx, input.id);
   const held = await q.selectVisitOwner(tx, idEmpresa, input.id);
   if (held) {
     if (held.id_cliente !== input.idCliente) {
@@ -163,6 +165,11 @@ async function checkInTx(tx: Tx, rep: RepresentativeAuth, input: CheckIn): Promi
     }
     return { created: false, body: await visitOf(tx, idEmpresa, input.id) };
   }
+  // The id is someone else's (a visit or a photo of another representative, or of another
+  // tenant, which row-level security hides): taken, saying nothing of whose it is. The device's
+  // own photo, sent before its visit, is not.
+  const owner = await q.selectVisitIdOwner(tx, input.id);
+  if (owner && (owner.id_empresa !== idEmpresa || owner.cod_vendedor !== codVendedor)) throw idTaken();
   const client = await q.selectClient(tx, idEmpresa, input.idCliente);
   if (!client || client.cod_vendedor !== codVendedor) {
     throw new DomainError('CLIENT_NOT_IN_PORTFOLIO', `O cliente ${input.idCliente} não está na sua carteira.`, {
@@ -185,8 +192,8 @@ async function checkInTx(tx: Tx, rep: RepresentativeAuth, input: CheckIn): Promi
     precisao_m: at?.precisao ?? null,
     distancia_m: at && known ? distanceMeters(at, known) : null,
   });
-  // The id was taken between the read and the insert by someone the caller cannot see.
-  if (!inserted) throw new DomainError('VISIT_ID_TAKEN', 'Este id já pertence a outra visita; gere um novo UUID.');
+  // Only a row written before ids were serialised (docs/visits.md) can still hold it.
+  if (!inserted) throw idTaken();
   // A client without a known position takes the first check-in's as a proposal, which a
   // supervisor confirms before distances count against it.
   if (at && !known) {
@@ -211,6 +218,8 @@ function assertVisitIdFree(owner: { id_empresa: number; cod_vendedor: number } |
   if (owner.id_empresa !== rep.idEmpresa) throw notFound('Visita');
   if (owner.cod_vendedor !== rep.codVendedor) throw notYours('Esta visita');
 }
+
+const idTaken = () => new DomainError('VISIT_ID_TAKEN', 'Este id já pertence a outra visita; gere um novo UUID.');
 
 const alreadyOpen = (chave: string) =>
   new DomainError(
@@ -240,6 +249,8 @@ export async function checkOut(db: Db, auth: AuthContext, chave: string, input: 
   const rep = authorize(auth, 'visits.representative');
   return withScope(db, scopeOf(rep), async (tx) => {
     const { idEmpresa, codVendedor } = rep;
+    // The same check-out in flight (a retry crossing its original) is waited for, then answered.
+    await q.lockVisitId(tx, chave);
     const held = await q.selectVisitOwner(tx, idEmpresa, chave);
     if (!held) {
       assertVisitIdFree(await q.selectVisitIdOwner(tx, chave), rep);
@@ -337,10 +348,13 @@ export async function putPhoto(db: Db, auth: AuthContext, chave: string, bytes: 
   const rep = authorize(auth, 'visits.representative');
   const image = await inspectPhoto(bytes);
   await withScope(db, scopeOf(rep), async (tx) => {
-    // Row-level security hides another representative's visit or photo: asked across it, so
-    // that an id of theirs is refused rather than written over.
-    assertVisitIdFree(await q.selectVisitIdOwner(tx, chave), rep);
+    // Under the id's lock: a check-in of another tenant cannot take the id meanwhile.
+    await q.lockVisitId(tx, chave);
+    // The representative's own visit, else an id nobody else holds: row-level security hides
+    // another representative's visit or photo, so the owner is asked across it, and an id of
+    // theirs is refused (403 in the tenant, 404 across tenants) rather than written over.
     const held = await q.selectVisitOwner(tx, rep.idEmpresa, chave);
+    if (!held) assertVisitIdFree(await q.selectVisitIdOwner(tx, chave), rep);
     await q.upsertPhoto(tx, {
       id_empresa: rep.idEmpresa,
       chave_visita: chave,
