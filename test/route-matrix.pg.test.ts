@@ -7,7 +7,7 @@ import { addUser } from '../server/src/users/service.ts';
 import { png } from './fixtures/images.ts';
 import { MATRIX_CASES } from './matrix/cases.ts';
 import { orderBody } from './matrix/orders.ts';
-import type { MatrixCaller, MatrixContext } from './matrix/types.ts';
+import type { MatrixCaller, MatrixContext, MatrixRequest } from './matrix/types.ts';
 import { testApp } from './support/app.ts';
 import { aClientOf, aRepresentative, aRule } from './support/builders.ts';
 import { clearForOrders, provisionedErp } from './support/erp.ts';
@@ -238,4 +238,53 @@ describe('route matrix: every route × every role, and another tenant', () => {
       expect(got).toEqual(testCase.expect);
     });
   }
+
+  // A retry crossing its original, a proxy repeating a request (docs/reliability.md,
+  // "Identical requests at once"): every write route answers the same request sent twice at
+  // once as it answers it sent twice in a row, as the first caller of the tenant it lets write.
+  describe('the same write twice at once answers as twice in a row', () => {
+    const writers: MatrixCaller[] = ['representative', 'supervisor', 'manager', 'admin'];
+    /** A request's own unique names made again (a login), so each pair starts from nothing. */
+    const renewed = (req: MatrixRequest): MatrixRequest => {
+      const body = req.body as Record<string, unknown> | undefined;
+      if (body && typeof body === 'object' && typeof body.login === 'string') {
+        return { ...req, body: { ...body, login: `${randomUUID()}@matrix.test` } };
+      }
+      return req;
+    };
+    const send = async (method: string, caller: MatrixCaller, req: MatrixRequest) => {
+      const token = tokens.get(caller);
+      const res = await app.request(`/api/v1${req.path}`, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...req.headers,
+        },
+        ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+        ...(req.rawBody !== undefined ? { body: req.rawBody } : {}),
+      });
+      const text = await res.text();
+      const code = res.status >= 400 ? (JSON.parse(text) as { code?: string }).code : undefined;
+      return code === undefined ? `${res.status}` : `${res.status} ${code}`;
+    };
+    for (const testCase of MATRIX_CASES.filter((c) => c.method !== 'GET')) {
+      const caller = writers.find((c) => testCase.expect[c] < 300);
+      if (caller === undefined) continue;
+      it(`${testCase.method} ${testCase.route} as ${caller}`, async () => {
+        const inRow = renewed(await testCase.request(ctx, caller));
+        const sequential = [await send(testCase.method, caller, inRow), await send(testCase.method, caller, inRow)];
+        for (let round = 0; round < 3; round += 1) {
+          const req = renewed(await testCase.request(ctx, caller));
+          const atOnce = await Promise.all([send(testCase.method, caller, req), send(testCase.method, caller, req)]);
+          // The one documented exception: an order's Idempotency-Key in flight answers 409
+          // IDEMPOTENCY_KEY_IN_FLIGHT, "retry shortly" (docs/orders.md), and the retry answers
+          // the order; a pushed order waits for it instead.
+          const inFlight = atOnce.indexOf('409 IDEMPOTENCY_KEY_IN_FLIGHT');
+          if (testCase.route === '/orders' && inFlight >= 0) atOnce[inFlight] = await send('POST', caller, req);
+          expect(atOnce.sort()).toEqual([...sequential].sort());
+        }
+      });
+    }
+  });
 });

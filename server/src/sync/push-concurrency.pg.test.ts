@@ -11,6 +11,8 @@ import {
   type SyncOrder,
   type SyncRegistration,
   type SyncTicket,
+  type SyncVisit,
+  type VisitReason,
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
@@ -393,6 +395,65 @@ describe('concurrent pushes', () => {
           [fresh.id, reply.id, String(open?.idChamado)],
         );
         expect(n.rows[0]).toEqual({ tickets: 1, replies: 1, refused: 0 });
+      }
+    });
+  });
+
+  describe('visitas', () => {
+    const visit = (over: Partial<SyncVisit> = {}): Partial<SyncVisit> & { id: string } => ({
+      id: randomUUID(),
+      idCliente: s.idCliente,
+      entradaEm: new Date().toISOString(),
+      posicao: null,
+      saidaEm: null,
+      saidaPosicao: null,
+      idMotivo: null,
+      observacao: null,
+      _deleted: false,
+      ...over,
+    });
+    const stored = async (id: string) =>
+      (
+        await db.pool.query(
+          `select (select count(*)::int from app.visitas where chave = $1) as visits,
+                  (select count(*)::int from app.sync_recusas where colecao = 'visitas' and chave = $1) as refused`,
+          [id],
+        )
+      ).rows[0];
+    let idMotivo: number;
+
+    beforeAll(async () => {
+      const res = await rep('GET', '/visit-reasons');
+      const reasons = ((await res.json()) as { items: VisitReason[] }).items;
+      idMotivo = (reasons.find((r) => r.ativo && !r.exigeFoto && !r.exigeObservacao) as VisitReason).id;
+    });
+
+    async function round(lined: boolean, closed: boolean) {
+      const entradaEm = new Date().toISOString();
+      const doc = visit(
+        closed ? { entradaEm, saidaEm: new Date(Date.now() + 60_000).toISOString(), idMotivo } : { entradaEm },
+      );
+      // Both copies read no visit, then meet at its insert.
+      const lock = lined ? await hold('lock table app.visitas in share mode', []) : null;
+      const answers = await twice<SyncVisit>('visitas', [{ assumedMasterState: null, newDocumentState: doc }], lock);
+      for (const answer of answers) {
+        // Taken as pushed, or answered with the stored visit: never a refusal of it.
+        expect(answer.map((v) => [v.id, v.recusa ?? null])).toEqual(answer.length ? [[doc.id, null]] : []);
+      }
+      expect(await stored(doc.id)).toEqual({ visits: 1, refused: 0 });
+      if (!closed) {
+        const out = await rep('POST', `/visits/${doc.id}/checkout`, {
+          em: new Date(Date.now() + 60_000).toISOString(),
+          idMotivo,
+        });
+        expect(out.status).toBe(200);
+      }
+    }
+
+    it('the same check-in (and check-out) twice at once: one visit, nothing refused', async () => {
+      for (const closed of [false, true]) {
+        for (let r = 0; r < 3; r += 1) await round(true, closed);
+        for (let r = 0; r < 5; r += 1) await round(false, closed);
       }
     });
   });

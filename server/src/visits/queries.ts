@@ -500,6 +500,14 @@ export async function selectCampoVisitDays(tx: Tx, idEmpresa: number, ids: numbe
     .execute();
 }
 
+/**
+ * Serialises the replacements of one client's visit days until the transaction ends: a PUT sent
+ * again while the first is in flight waits for it, then replaces its days with the same ones.
+ */
+export async function lockClientPlan(tx: Tx, idEmpresa: number, idCliente: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`campo.plano:${idEmpresa}:${idCliente}`}, 0))`.execute(tx);
+}
+
 export async function replaceCampoVisitDays(
   tx: Tx,
   idEmpresa: number,

@@ -566,6 +566,7 @@ export function putPlan(db: Db, auth: AuthContext, idCliente: number, dias: Visi
   }
   return withScope(db, scopeOf(auth), async (tx) => {
     const client = await clientInReach(tx, auth, idCliente);
+    await q.lockClientPlan(tx, auth.idEmpresa, idCliente);
     const current = (await plansOf(tx, auth.idEmpresa, [idCliente])).get(idCliente);
     if (current?.origem === 'erp') {
       throw new DomainError('VISIT_PLAN_FROM_ERP', 'Os dias de visita deste cliente vêm do ERP; altere-os no ERP.');
