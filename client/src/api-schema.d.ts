@@ -11804,7 +11804,7 @@ export interface paths {
         put?: never;
         /**
          * Cheguei: check in at a client (representative; idempotent by the visit id)
-         * @description The device's time and position (null when the representative refused location: the visit counts, marked without position) are kept with the server's receipt time. The distance to the client's known position (the ERP's, or a check-in a supervisor confirmed) is stored; a client without one takes this check-in's position as a proposal. The same id again answers 200 with the visit. Refused: a client outside the portfolio (422 CLIENT_NOT_IN_PORTFOLIO), another visit still open (409 VISIT_ALREADY_OPEN with visitaAberta), the id used for another client (409 VISIT_ID_TAKEN).
+         * @description The device's time and position (null when the representative refused location: the visit counts, marked without position) are kept with the server's receipt time. The distance to the client's known position (the ERP's, or a check-in a supervisor confirmed) is stored; a client without one takes this check-in's position as a proposal. The same id again answers 200 with the visit, also while the first is still in flight (it waits for it). Refused: a client outside the portfolio (422 CLIENT_NOT_IN_PORTFOLIO), another visit still open (409 VISIT_ALREADY_OPEN with visitaAberta), the id used for another client or held by someone else, in any tenant (409 VISIT_ID_TAKEN: visit ids are unique everywhere).
          */
         post: {
             parameters: {
