@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   cnpjCheckDigits,
+  SYNC_WRITABLE,
   type SyncOpportunity,
   type SyncOrder,
   type SyncRegistration,
@@ -104,6 +105,11 @@ describe('concurrent pushes', () => {
     expect([b.status, b.body]).toEqual([200, expect.anything()]);
     return [a.body, b.body];
   }
+
+  it('has a case for every collection a device pushes', () => {
+    // The describes below, one per collection: a new writable collection needs its own.
+    expect([...SYNC_WRITABLE].sort()).toEqual(['cadastros', 'chamados', 'funil', 'pedidos', 'visitas']);
+  });
 
   describe('funil', () => {
     const create = (c: SyncOpportunity) => ({ assumedMasterState: null, newDocumentState: c });
