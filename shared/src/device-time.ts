@@ -11,8 +11,8 @@
 //
 // Outside it the time is never refused (a refusal would block the representative, who cannot
 // mend the phone's past clock): the server's time takes its place and the device's is kept,
-// marked (`aparelho`). The server decides with its own clock; the phone runs the same function
-// against the clock it last heard from the server, only to say in advance what the server will do.
+// marked (`aparelho`). The server decides with its own clock (the phone has no measure of the
+// server's clock to judge its own by: it sends what it read, and adopts the server's answer).
 
 /** How far back a device's time is believed: a phone offline for weeks still dates its work. */
 export const DEVICE_TIME_PAST_DAYS = 60;
