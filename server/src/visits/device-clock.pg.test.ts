@@ -180,6 +180,16 @@ describe("visits and the device's clock", () => {
       expect(await body<Visit>(late)).toMatchObject({ estado: 'sem_pedido', idMotivo });
       await checkOut((await body<Visit>(next)).id, new Date().toISOString());
     }
+    // The same through the push: the phone's check-out of a visit the server closed is taken.
+    await closeOpen();
+    const open = await storedBeforeTheWindow(clients[0] as number, Y2099, null);
+    const next = await body<Visit>(await checkIn(clients[1] as number, new Date().toISOString()));
+    const stale = await body<Visit>(await rep('GET', `/visits/${open}`));
+    const [closed] = await body<SyncVisit[]>(
+      await push({ ...stale, saidaEm: new Date().toISOString(), idMotivo, observacao: 'Voltei depois' }),
+    );
+    expect(closed).toMatchObject({ estado: 'sem_pedido', idMotivo, observacao: 'Voltei depois' });
+    await checkOut(next.id, new Date().toISOString());
   });
 
   it('still refuses a second check-in while a visit of the last days is open', async () => {
