@@ -11524,7 +11524,7 @@ export interface paths {
                                     /** @description Visits */
                                     visitas: number;
                                 }[];
-                                /** @description Minutes between check-in and check-out, summed over closed visits */
+                                /** @description Minutes between check-in and check-out, summed over closed visits whose minutes count (Visit's minutos) */
                                 minutosEmVisita: number;
                                 /** @description Visits checked in without location */
                                 semPosicao: number;
@@ -11685,11 +11685,11 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 estado: "aberta" | "com_pedido" | "sem_pedido";
-                                /** @description Check-in, device clock (ISO 8601) */
+                                /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
                                 entradaEm: string;
                                 /** @description When the server received the check-in */
                                 entradaRecebidaEm: string;
-                                /** @description Check-out, device clock; null while open */
+                                /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
                                 saidaEm: string | null;
                                 /** @description When the server received the check-out */
                                 saidaRecebidaEm: string | null;
@@ -11713,7 +11713,7 @@ export interface paths {
                                 } | null;
                                 /** @description Metres from the check-in to the client's known position; null when either is unknown */
                                 distanciaMetros: number | null;
-                                /** @description Minutes between check-in and check-out (device clock); null while open */
+                                /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
                                 minutos: number | null;
                                 /** @description The client was on the representative's route of that day */
                                 noRoteiro: boolean;
@@ -11828,7 +11828,7 @@ export interface paths {
                         idCliente: number;
                         /**
                          * Format: date-time
-                         * @description When the representative arrived (device clock)
+                         * @description When the representative arrived (device clock). Outside the window (60 days before the server's clock to 5 minutes after) the server's time is kept instead, never a refusal
                          */
                         em: string;
                         /** @description Where; null when the representative refused location (the visit counts, marked) */
@@ -11866,11 +11866,11 @@ export interface paths {
                              * @enum {string}
                              */
                             estado: "aberta" | "com_pedido" | "sem_pedido";
-                            /** @description Check-in, device clock (ISO 8601) */
+                            /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
                             entradaEm: string;
                             /** @description When the server received the check-in */
                             entradaRecebidaEm: string;
-                            /** @description Check-out, device clock; null while open */
+                            /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
                             saidaEm: string | null;
                             /** @description When the server received the check-out */
                             saidaRecebidaEm: string | null;
@@ -11894,7 +11894,7 @@ export interface paths {
                             } | null;
                             /** @description Metres from the check-in to the client's known position; null when either is unknown */
                             distanciaMetros: number | null;
-                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
                             minutos: number | null;
                             /** @description The client was on the representative's route of that day */
                             noRoteiro: boolean;
@@ -11935,11 +11935,11 @@ export interface paths {
                              * @enum {string}
                              */
                             estado: "aberta" | "com_pedido" | "sem_pedido";
-                            /** @description Check-in, device clock (ISO 8601) */
+                            /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
                             entradaEm: string;
                             /** @description When the server received the check-in */
                             entradaRecebidaEm: string;
-                            /** @description Check-out, device clock; null while open */
+                            /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
                             saidaEm: string | null;
                             /** @description When the server received the check-out */
                             saidaRecebidaEm: string | null;
@@ -11963,7 +11963,7 @@ export interface paths {
                             } | null;
                             /** @description Metres from the check-in to the client's known position; null when either is unknown */
                             distanciaMetros: number | null;
-                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
                             minutos: number | null;
                             /** @description The client was on the representative's route of that day */
                             noRoteiro: boolean;
@@ -12128,11 +12128,11 @@ export interface paths {
                              * @enum {string}
                              */
                             estado: "aberta" | "com_pedido" | "sem_pedido";
-                            /** @description Check-in, device clock (ISO 8601) */
+                            /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
                             entradaEm: string;
                             /** @description When the server received the check-in */
                             entradaRecebidaEm: string;
-                            /** @description Check-out, device clock; null while open */
+                            /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
                             saidaEm: string | null;
                             /** @description When the server received the check-out */
                             saidaRecebidaEm: string | null;
@@ -12156,7 +12156,7 @@ export interface paths {
                             } | null;
                             /** @description Metres from the check-in to the client's known position; null when either is unknown */
                             distanciaMetros: number | null;
-                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
                             minutos: number | null;
                             /** @description The client was on the representative's route of that day */
                             noRoteiro: boolean;
@@ -12273,7 +12273,7 @@ export interface paths {
                     "application/json": {
                         /**
                          * Format: date-time
-                         * @description When the representative left (device clock)
+                         * @description When the representative left (device clock). Outside the window the server's time is kept; before the check-in, the check-in's (no duration): never a refusal
                          */
                         em: string;
                         /**
@@ -12325,11 +12325,11 @@ export interface paths {
                              * @enum {string}
                              */
                             estado: "aberta" | "com_pedido" | "sem_pedido";
-                            /** @description Check-in, device clock (ISO 8601) */
+                            /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
                             entradaEm: string;
                             /** @description When the server received the check-in */
                             entradaRecebidaEm: string;
-                            /** @description Check-out, device clock; null while open */
+                            /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
                             saidaEm: string | null;
                             /** @description When the server received the check-out */
                             saidaRecebidaEm: string | null;
@@ -12353,7 +12353,7 @@ export interface paths {
                             } | null;
                             /** @description Metres from the check-in to the client's known position; null when either is unknown */
                             distanciaMetros: number | null;
-                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
                             minutos: number | null;
                             /** @description The client was on the representative's route of that day */
                             noRoteiro: boolean;
@@ -12779,11 +12779,11 @@ export interface paths {
                              * @enum {string}
                              */
                             estado: "aberta" | "com_pedido" | "sem_pedido";
-                            /** @description Check-in, device clock (ISO 8601) */
+                            /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
                             entradaEm: string;
                             /** @description When the server received the check-in */
                             entradaRecebidaEm: string;
-                            /** @description Check-out, device clock; null while open */
+                            /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
                             saidaEm: string | null;
                             /** @description When the server received the check-out */
                             saidaRecebidaEm: string | null;
@@ -12807,7 +12807,7 @@ export interface paths {
                             } | null;
                             /** @description Metres from the check-in to the client's known position; null when either is unknown */
                             distanciaMetros: number | null;
-                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
                             minutos: number | null;
                             /** @description The client was on the representative's route of that day */
                             noRoteiro: boolean;
@@ -14627,11 +14627,11 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 estado: "aberta" | "com_pedido" | "sem_pedido";
-                                /** @description Check-in, device clock (ISO 8601) */
+                                /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
                                 entradaEm: string;
                                 /** @description When the server received the check-in */
                                 entradaRecebidaEm: string;
-                                /** @description Check-out, device clock; null while open */
+                                /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
                                 saidaEm: string | null;
                                 /** @description When the server received the check-out */
                                 saidaRecebidaEm: string | null;
@@ -14655,7 +14655,7 @@ export interface paths {
                                 } | null;
                                 /** @description Metres from the check-in to the client's known position; null when either is unknown */
                                 distanciaMetros: number | null;
-                                /** @description Minutes between check-in and check-out (device clock); null while open */
+                                /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
                                 minutos: number | null;
                                 /** @description The client was on the representative's route of that day */
                                 noRoteiro: boolean;
@@ -15242,11 +15242,11 @@ export interface paths {
                              * @enum {string}
                              */
                             estado: "aberta" | "com_pedido" | "sem_pedido";
-                            /** @description Check-in, device clock (ISO 8601) */
+                            /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
                             entradaEm: string;
                             /** @description When the server received the check-in */
                             entradaRecebidaEm: string;
-                            /** @description Check-out, device clock; null while open */
+                            /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
                             saidaEm: string | null;
                             /** @description When the server received the check-out */
                             saidaRecebidaEm: string | null;
@@ -15270,7 +15270,7 @@ export interface paths {
                             } | null;
                             /** @description Metres from the check-in to the client's known position; null when either is unknown */
                             distanciaMetros: number | null;
-                            /** @description Minutes between check-in and check-out (device clock); null while open */
+                            /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
                             minutos: number | null;
                             /** @description The client was on the representative's route of that day */
                             noRoteiro: boolean;
@@ -16287,11 +16287,11 @@ export interface components {
              * @enum {string}
              */
             estado: "aberta" | "com_pedido" | "sem_pedido";
-            /** @description Check-in, device clock (ISO 8601) */
+            /** @description Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after) */
             entradaEm: string;
             /** @description When the server received the check-in */
             entradaRecebidaEm: string;
-            /** @description Check-out, device clock; null while open */
+            /** @description Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it */
             saidaEm: string | null;
             /** @description When the server received the check-out */
             saidaRecebidaEm: string | null;
@@ -16315,7 +16315,7 @@ export interface components {
             } | null;
             /** @description Metres from the check-in to the client's known position; null when either is unknown */
             distanciaMetros: number | null;
-            /** @description Minutes between check-in and check-out (device clock); null while open */
+            /** @description Minutes between check-in and check-out (device clock); null while open, when the server's time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device's clock") */
             minutos: number | null;
             /** @description The client was on the representative's route of that day */
             noRoteiro: boolean;

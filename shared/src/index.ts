@@ -8,6 +8,7 @@ export * from './company.ts';
 export * from './credit.ts';
 export * from './dashboards.ts';
 export * from './dates.ts';
+export * from './device-time.ts';
 export * from './directory.ts';
 export * from './discount-engine.ts';
 export * from './discount-rules.ts';

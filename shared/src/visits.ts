@@ -19,6 +19,11 @@ export const VISIT_PHOTO_UPLOAD_CONTENT_TYPES = [...VISIT_PHOTO_MIME_TYPES, 'app
 export const VISIT_FAR_METERS_DEFAULT = 300;
 export const VISIT_NOTE_MAX = 500;
 export const VISIT_REASON_TEXT_MAX = 60;
+/**
+ * The longest a visit's time at the client counts: beyond a working day the check-out was
+ * forgotten, or a clock was off, and its minutes say nothing of the time spent there.
+ */
+export const VISIT_MINUTES_MAX = 12 * 60;
 /** The most clients a day's route holds (a portfolio's clients due that day); more are cut. */
 export const ROUTE_MAX_CLIENTS = 200;
 
@@ -115,7 +120,9 @@ export const ZCheckIn = z
       .max(36)
       .describe('The visit id, a UUID made by the device: a repeated check-in with it is answered the same visit'),
     idCliente: ZId.describe("A client of the representative's portfolio"),
-    em: ZInstant.describe('When the representative arrived (device clock)'),
+    em: ZInstant.describe(
+      "When the representative arrived (device clock). Outside the window (60 days before the server's clock to 5 minutes after) the server's time is kept instead, never a refusal",
+    ),
     posicao: ZPosition.nullable().describe(
       'Where; null when the representative refused location (the visit counts, marked)',
     ),
@@ -126,7 +133,9 @@ export type CheckIn = z.infer<typeof ZCheckIn>;
 
 export const ZCheckOut = z
   .object({
-    em: ZInstant.describe('When the representative left (device clock)'),
+    em: ZInstant.describe(
+      "When the representative left (device clock). Outside the window the server's time is kept; before the check-in, the check-in's (no duration): never a refusal",
+    ),
     posicao: ZPosition.nullable().default(null).describe('Where; null without location'),
     idMotivo: ZId.nullable()
       .default(null)
@@ -153,9 +162,18 @@ export const ZVisit = z
     estado: z
       .enum(VISIT_STATES)
       .describe('aberta: checked in, not out; com_pedido: an order is linked; sem_pedido: closed without one'),
-    entradaEm: z.string().describe('Check-in, device clock (ISO 8601)'),
+    entradaEm: z
+      .string()
+      .describe(
+        "Check-in, device clock (ISO 8601); the server's receipt time when the device's was outside the window (60 days before the server's clock to 5 minutes after)",
+      ),
     entradaRecebidaEm: z.string().describe('When the server received the check-in'),
-    saidaEm: z.string().nullable().describe('Check-out, device clock; null while open'),
+    saidaEm: z
+      .string()
+      .nullable()
+      .describe(
+        "Check-out, device clock; null while open; the server's receipt time when the device's was outside the window, the check-in's when it was before it",
+      ),
     saidaRecebidaEm: z.string().nullable().describe('When the server received the check-out'),
     posicao: ZPosition.nullable().describe('Where the check-in was made; null without location'),
     saidaPosicao: ZPosition.nullable().describe('Where the check-out was made; null without location'),
@@ -163,7 +181,12 @@ export const ZVisit = z
       .int()
       .nullable()
       .describe("Metres from the check-in to the client's known position; null when either is unknown"),
-    minutos: z.int().nullable().describe('Minutes between check-in and check-out (device clock); null while open'),
+    minutos: z
+      .int()
+      .nullable()
+      .describe(
+        'Minutes between check-in and check-out (device clock); null while open, when the server\'s time replaced a device time outside its window or the server closed the visit, or beyond 12 hours (docs/visits.md, "The device\'s clock")',
+      ),
     noRoteiro: z.boolean().describe("The client was on the representative's route of that day"),
     idPedido: z.int().nullable().describe('The order placed during the visit'),
     numPedSar: z.int().nullable().describe("That order's Campo number"),
@@ -373,7 +396,11 @@ export const ZVisitRepSummary = z
       )
       .max(100)
       .describe('Visits closed without an order, by reason'),
-    minutosEmVisita: z.int().describe('Minutes between check-in and check-out, summed over closed visits'),
+    minutosEmVisita: z
+      .int()
+      .describe(
+        "Minutes between check-in and check-out, summed over closed visits whose minutes count (Visit's minutos)",
+      ),
     semPosicao: z.int().describe('Visits checked in without location'),
     longe: z.int().describe('Visits farther than longeMetros from their client'),
   })
@@ -408,6 +435,17 @@ export function distanceMeters(
   const dLon = (b.longitude - a.longitude) * rad;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
   return Math.round(2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(h))));
+}
+
+/**
+ * The minutes a visit lasted, as the supervisor's summary counts them: null while open, when the
+ * server's time replaced one of the device's (or the server closed it: docs/visits.md, "The
+ * device's clock"), or beyond VISIT_MINUTES_MAX.
+ */
+export function visitMinutes(entrada: string | Date, saida: string | Date | null, credible = true): number | null {
+  if (saida === null || !credible) return null;
+  const minutes = Math.round((new Date(saida).getTime() - new Date(entrada).getTime()) / 60_000);
+  return Number.isFinite(minutes) && minutes >= 0 && minutes <= VISIT_MINUTES_MAX ? minutes : null;
 }
 
 /** ISO weekday of a YYYY-MM-DD day: 1 Monday to 7 Sunday. */

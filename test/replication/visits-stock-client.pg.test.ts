@@ -39,7 +39,8 @@ describe('visitas through a stock RxDB client', () => {
 
   /** A visit as the phone writes it offline: the server's own fields are placeholders. */
   const offlineVisit = (idCliente: number, over: Partial<SyncVisit> = {}): Doc => {
-    const now = Date.now();
+    // Half an hour ago, so the check-out 12 minutes later is in the past of the server's clock.
+    const now = Date.now() - 30 * 60_000;
     return {
       id: randomUUID(),
       codVendedor: rep,

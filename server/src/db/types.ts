@@ -375,6 +375,10 @@ export interface AppVisitas {
   cod_vendedor: number;
   data: string;
   distancia_m: number | null;
+  /**
+   * Campo: the device's check-in time when it was outside the window and the server's replaced it; null otherwise.
+   */
+  entrada_aparelho_em: Timestamp | null;
   entrada_em: Timestamp;
   entrada_recebida_em: Generated<Timestamp>;
   id: Generated<number>;
@@ -386,6 +390,14 @@ export interface AppVisitas {
   longitude: number | null;
   observacao: string | null;
   precisao_m: number | null;
+  /**
+   * Campo: the device's check-out time when it was outside the window, or before the check-in, and was replaced; null otherwise.
+   */
+  saida_aparelho_em: Timestamp | null;
+  /**
+   * Campo: closed by the server (left open with a time outside the window); a check-out from the device still closes it.
+   */
+  saida_automatica: Generated<boolean>;
   saida_em: Timestamp | null;
   saida_latitude: number | null;
   saida_longitude: number | null;

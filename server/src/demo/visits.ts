@@ -114,6 +114,9 @@ export async function seedDemoVisits(db: Db, now = new Date()): Promise<void> {
   const today = businessDate(now);
   const yesterday = addDays(today, -1);
   const at = (data: string, time: string) => `${data}T${time}:00-03:00`;
+  // The day is played as at its end, whenever the demo starts: a visit of 15:05 seeded at 09:00
+  // would be in the future for the server's clock, which would put its own time in its place.
+  const clock = new Date(Math.max(now.getTime(), Date.parse(at(today, '17:00'))));
   const photo = await closedDoorPhoto();
   for (const { rep, auth, until } of await fieldReps(db)) {
     const boss = demoManager(rep.id_empresa);
@@ -192,15 +195,21 @@ export async function seedDemoVisits(db: Db, now = new Date()): Promise<void> {
       const id = visitId(rep, data, slot);
       const meters = how.meters === undefined ? 20 + (idCliente % 40) : how.meters;
       const posicao = meters === null ? null : north(placeOf(rep.id_empresa, idCliente), meters);
-      await checkIn(db, auth, { id, idCliente, em: at(data, times.in), posicao });
+      await checkIn(db, auth, { id, idCliente, em: at(data, times.in), posicao }, clock);
       if (how.photo) await putPhoto(db, auth, id, photo);
       if (times.out === undefined) return;
-      await checkOut(db, auth, id, {
-        em: at(data, times.out),
-        posicao,
-        idMotivo: how.idMotivo ?? null,
-        observacao: how.observacao ?? null,
-      });
+      await checkOut(
+        db,
+        auth,
+        id,
+        {
+          em: at(data, times.out),
+          posicao,
+          idMotivo: how.idMotivo ?? null,
+          observacao: how.observacao ?? null,
+        },
+        clock,
+      );
     };
 
     await visit(yesterday, 'note', note, { in: '08:40', out: '09:05' }, { idMotivo: reason('estoque_alto') });

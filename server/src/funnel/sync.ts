@@ -9,6 +9,7 @@
 // master state back, with the server's atualizadoEm and client name.
 import {
   blankDocument,
+  deviceTimeOutside,
   type OpportunityPatch,
   type SyncOpportunity,
   type SyncPushRow,
@@ -68,17 +69,14 @@ async function tombstone(db: Db, auth: AuthContext, id: string, last: SyncOpport
  * the server's state is exactly the device's and the push answers nothing: stamping the
  * server's clock instead would leave the device's RxDB believing the master holds its times,
  * and a pull that crossed the push in flight would never be repeated. A time the server cannot
- * take (unreadable, in the future, behind the card's) makes the server stamp its own, and then
- * the card is answered like any other difference.
+ * take (unreadable, outside the window of shared/src/device-time.ts, behind the card's) makes
+ * the server stamp its own, and then the card is answered like any other difference.
  */
 const STAMPS = [] as const;
-const SKEW_MS = 5 * 60_000;
 
 function deviceTime(value: unknown): Date | undefined {
-  if (typeof value !== 'string') return undefined;
-  const at = new Date(value);
-  const t = at.getTime();
-  return Number.isFinite(t) && t > Date.UTC(2020, 0, 1) && t <= Date.now() + SKEW_MS ? at : undefined;
+  if (typeof value !== 'string' || deviceTimeOutside(value, new Date()) !== null) return undefined;
+  return new Date(value);
 }
 
 async function current(db: Db, auth: AuthContext, id: string) {

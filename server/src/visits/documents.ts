@@ -9,6 +9,7 @@ import {
   type VisitDay,
   type VisitPlan,
   visitDue,
+  visitMinutes,
 } from '@campo/shared';
 import type { SyncDoc } from '../changelog/collection.ts';
 import { refusalsOf } from '../changelog/refusals.ts';
@@ -24,10 +25,9 @@ const position = (lat: number | null, lon: number | null, precisao: number | nul
   lat === null || lon === null ? null : { latitude: lat, longitude: lon, precisao };
 
 export function toVisit(row: q.VisitRow, noRoteiro: boolean): Visit {
-  const minutos =
-    row.saida_em === null
-      ? null
-      : Math.max(0, Math.round((new Date(row.saida_em).getTime() - new Date(row.entrada_em).getTime()) / 60_000));
+  // A time the server put in place of the device's says nothing of how long the visit lasted.
+  const credible = row.entrada_aparelho_em === null && row.saida_aparelho_em === null && !row.saida_automatica;
+  const minutos = visitMinutes(row.entrada_em, row.saida_em, credible);
   return {
     id: row.chave,
     codVendedor: row.cod_vendedor,

@@ -30,6 +30,10 @@ export interface VisitRow {
   motivo: string | null;
   observacao: string | null;
   foto: boolean;
+  /** The device's times replaced by the server's (docs/visits.md, "The device's clock"). */
+  entrada_aparelho_em: Date | null;
+  saida_aparelho_em: Date | null;
+  saida_automatica: boolean;
 }
 
 /** Visits with their client's name, reason, order number and whether a photo is held. */
@@ -62,6 +66,9 @@ function visits(tx: Tx, idEmpresa: number) {
       'v.id_motivo',
       'm.descricao as motivo',
       'v.observacao',
+      'v.entrada_aparelho_em',
+      'v.saida_aparelho_em',
+      'v.saida_automatica',
     ])
     .select((eb) => [
       eb
@@ -187,6 +194,8 @@ export interface NewVisit {
   longitude: number | null;
   precisao_m: number | null;
   distancia_m: number | null;
+  /** The device's time when the server's replaced it (outside the window). */
+  entrada_aparelho_em: string | null;
 }
 
 /** Inserts a visit; false when its id is taken (a repeated check-in, or someone else's id). */
@@ -208,12 +217,72 @@ export interface VisitClose {
   id_pedido: number | null;
   id_motivo: number | null;
   observacao: string | null;
+  /** The device's time when the server's (or the check-in's) replaced it. */
+  saida_aparelho_em: string | null;
 }
 
 export async function closeVisit(tx: Tx, idEmpresa: number, chave: string, close: VisitClose): Promise<void> {
   await tx
     .updateTable('app.visitas')
-    .set({ ...close, saida_recebida_em: sql<Date>`now()`, atualizado_em: sql<Date>`now()` })
+    .set({
+      ...close,
+      saida_automatica: false,
+      saida_recebida_em: sql<Date>`now()`,
+      atualizado_em: sql<Date>`now()`,
+    })
+    .where('id_empresa', '=', idEmpresa)
+    .where('chave', '=', chave)
+    // A visit the server closed itself is still the device's to close (with its reason).
+    .where((eb) => eb.or([eb('saida_em', 'is', null), eb('saida_automatica', '=', true)]))
+    .execute();
+}
+
+/** What the server's clock rules need of a visit: its times as stored, and who closed it. */
+export function selectVisitClock(tx: Tx, idEmpresa: number, chave: string) {
+  return tx
+    .selectFrom('app.visitas')
+    .select([
+      'chave',
+      'entrada_em',
+      'entrada_recebida_em',
+      'entrada_aparelho_em',
+      'saida_em',
+      'saida_aparelho_em',
+      'saida_automatica',
+    ])
+    .where('id_empresa', '=', idEmpresa)
+    .where('chave', '=', chave)
+    .executeTakeFirst();
+}
+
+/** Puts the server's time in place of a check-in time outside the window, keeping the device's. */
+export async function reclockEntry(
+  tx: Tx,
+  idEmpresa: number,
+  chave: string,
+  entry: { entrada_em: string; data: string; entrada_aparelho_em: string },
+): Promise<void> {
+  await tx
+    .updateTable('app.visitas')
+    .set({ ...entry, atualizado_em: sql<Date>`now()` })
+    .where('id_empresa', '=', idEmpresa)
+    .where('chave', '=', chave)
+    .execute();
+}
+
+/**
+ * Closes a visit left open that no longer counts as open (docs/visits.md, "The device's
+ * clock"): at its own check-in time (no duration), without a reason, marked as the server's.
+ */
+export async function closeByServer(tx: Tx, idEmpresa: number, chave: string): Promise<void> {
+  await tx
+    .updateTable('app.visitas')
+    .set({
+      saida_em: sql<Date>`entrada_em`,
+      saida_automatica: true,
+      saida_recebida_em: sql<Date>`now()`,
+      atualizado_em: sql<Date>`now()`,
+    })
     .where('id_empresa', '=', idEmpresa)
     .where('chave', '=', chave)
     .where('saida_em', 'is', null)

@@ -6,6 +6,7 @@
 // a check-in, and a visit without an order closed without a reason from the manager's list (or
 // without the note or photo that reason asks for).
 import {
+  boundDeviceTime,
   businessDate,
   type CheckIn,
   type CheckOut,
@@ -34,7 +35,7 @@ import { type Tx, withScope } from '../db/scope.ts';
 import { findRep } from '../directory/service.ts';
 import { DomainError, notFound } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
-import { plansOf, visitSyncDoc, visitsOf } from './documents.ts';
+import { plansOf, syncWindowStart, visitSyncDoc, visitsOf } from './documents.ts';
 import { inspectPhoto } from './photo.ts';
 import * as q from './queries.ts';
 
@@ -154,7 +155,56 @@ function isOpenVisitRace(err: unknown): boolean {
   return typeof e === 'object' && e !== null && e.code === '23505' && e.constraint === 'visitas_aberta';
 }
 
-async function checkInTx(tx: Tx, rep: RepresentativeAuth, input: CheckIn): Promise<{ created: boolean; body: Visit }> {
+// The device's clock (docs/visits.md, "The device's clock") --------------------------------------
+
+/**
+ * A check-in time as the server would have taken it when it received it: the device's inside
+ * the window, else the receipt time, the device's kept. Visits stored before the window existed
+ * (a check-in dated 2099) are mended by it when next touched.
+ */
+async function mendEntry(
+  tx: Tx,
+  idEmpresa: number,
+  visit: { chave: string; entrada_em: Date; entrada_recebida_em: Date; entrada_aparelho_em: Date | null },
+): Promise<Date> {
+  const entrada = boundDeviceTime(visit.entrada_em, visit.entrada_recebida_em);
+  if (entrada.aparelho === null || visit.entrada_aparelho_em !== null) return new Date(visit.entrada_em);
+  await q.reclockEntry(tx, idEmpresa, visit.chave, {
+    entrada_em: entrada.at.toISOString(),
+    data: businessDate(entrada.at),
+    entrada_aparelho_em: entrada.aparelho.toISOString(),
+  });
+  return entrada.at;
+}
+
+/**
+ * Whether a visit left open still blocks the next check-in: only while a phone can hold it (its
+ * check-in on a day the collection keeps) and its check-in is not beyond the window's future
+ * bound. One no phone will close (dated 2099 or 1999, or from a phone lost weeks ago) is closed
+ * by the server instead, so nothing a device sent blocks the representative's next visit.
+ */
+function stillOpen(entradaEm: Date, now: Date): boolean {
+  return businessDate(entradaEm) >= syncWindowStart(now) && boundDeviceTime(entradaEm, now).fora !== 'futuro';
+}
+
+/** The open visit that blocks a check-in, after closing one that no longer does; undefined: none. */
+async function blockingOpenVisit(tx: Tx, rep: RepresentativeAuth, now: Date): Promise<string | undefined> {
+  const open = await q.selectOpenVisit(tx, rep.idEmpresa, rep.codVendedor);
+  if (!open) return undefined;
+  const clock = await q.selectVisitClock(tx, rep.idEmpresa, open.chave);
+  if (!clock || stillOpen(clock.entrada_em, now)) return open.chave;
+  await mendEntry(tx, rep.idEmpresa, clock);
+  await q.closeByServer(tx, rep.idEmpresa, open.chave);
+  await touched(tx, rep.idEmpresa, open.chave);
+  return undefined;
+}
+
+async function checkInTx(
+  tx: Tx,
+  rep: RepresentativeAuth,
+  input: CheckIn,
+  now: Date,
+): Promise<{ created: boolean; body: Visit }> {
   const { idEmpresa, codVendedor } = rep;
   // A copy of this check-in in flight (a retry crossing its original) is waited for, then read.
   await q.lockVisitId(tx, input.id);
@@ -176,8 +226,10 @@ async function checkInTx(tx: Tx, rep: RepresentativeAuth, input: CheckIn): Promi
       errors: [{ path: 'body.idCliente', message: 'fora da carteira do representante' }],
     });
   }
-  const open = await q.selectOpenVisit(tx, idEmpresa, codVendedor);
-  if (open) throw alreadyOpen(open.chave);
+  const open = await blockingOpenVisit(tx, rep, now);
+  if (open) throw alreadyOpen(open);
+  // A time outside the window is the server's, the device's kept: the visit counts today.
+  const entrada = boundDeviceTime(input.em, now);
   const known = (await positionsOf(tx, idEmpresa, [input.idCliente])).get(input.idCliente);
   const at = input.posicao;
   const inserted = await q.insertVisit(tx, {
@@ -185,8 +237,9 @@ async function checkInTx(tx: Tx, rep: RepresentativeAuth, input: CheckIn): Promi
     chave: input.id,
     cod_vendedor: codVendedor,
     id_cliente: input.idCliente,
-    data: businessDate(input.em),
-    entrada_em: input.em,
+    data: businessDate(entrada.at),
+    entrada_em: entrada.at.toISOString(),
+    entrada_aparelho_em: entrada.aparelho?.toISOString() ?? null,
     latitude: at?.latitude ?? null,
     longitude: at?.longitude ?? null,
     precisao_m: at?.precisao ?? null,
@@ -228,11 +281,16 @@ const alreadyOpen = (chave: string) =>
     { visitaAberta: chave },
   );
 
-/** Cheguei: opens a visit (idempotent by its id). */
-export async function checkIn(db: Db, auth: AuthContext, input: CheckIn): Promise<{ created: boolean; body: Visit }> {
+/** Cheguei: opens a visit (idempotent by its id); `now` is the server's clock. */
+export async function checkIn(
+  db: Db,
+  auth: AuthContext,
+  input: CheckIn,
+  now = new Date(),
+): Promise<{ created: boolean; body: Visit }> {
   const rep = authorize(auth, 'visits.representative');
   try {
-    return await withScope(db, scopeOf(rep), (tx) => checkInTx(tx, rep, input));
+    return await withScope(db, scopeOf(rep), (tx) => checkInTx(tx, rep, input, now));
   } catch (err) {
     if (!isOpenVisitRace(err)) throw err;
     const open = await withScope(db, scopeOf(rep), (tx) => q.selectOpenVisit(tx, rep.idEmpresa, rep.codVendedor));
@@ -243,9 +301,20 @@ export async function checkIn(db: Db, auth: AuthContext, input: CheckIn): Promis
 }
 
 const sameInstant = (a: string | null, b: string) => a !== null && new Date(a).getTime() === new Date(b).getTime();
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-/** Saí: closes a visit, linking the order placed during it, or with a reason for no sale. */
-export async function checkOut(db: Db, auth: AuthContext, chave: string, input: CheckOut): Promise<Visit> {
+/**
+ * Saí: closes a visit, linking the order placed during it, or with a reason for no sale. `now`
+ * is the server's clock: a time outside the window is replaced by it, and one before the
+ * check-in by the check-in's (no duration), the device's kept; never a refusal.
+ */
+export async function checkOut(
+  db: Db,
+  auth: AuthContext,
+  chave: string,
+  input: CheckOut,
+  now = new Date(),
+): Promise<Visit> {
   const rep = authorize(auth, 'visits.representative');
   return withScope(db, scopeOf(rep), async (tx) => {
     const { idEmpresa, codVendedor } = rep;
@@ -259,17 +328,21 @@ export async function checkOut(db: Db, auth: AuthContext, chave: string, input: 
         'O servidor não tem a chegada desta visita: registre "Cheguei" antes de "Saí".',
       );
     }
+    const clock = await q.selectVisitClock(tx, idEmpresa, chave);
     const current = await visitOf(tx, idEmpresa, chave);
-    if (current.saidaEm !== null) {
+    if (current.saidaEm !== null && !clock?.saida_automatica) {
       // The same check-out again (a retry, a push whose answer was lost): done already.
-      const same =
-        sameInstant(current.saidaEm, input.em) && (current.idPedido !== null || current.idMotivo === input.idMotivo);
+      const sent = sameInstant(current.saidaEm, input.em) || sameInstant(iso(clock?.saida_aparelho_em), input.em);
+      const same = sent && (current.idPedido !== null || current.idMotivo === input.idMotivo);
       if (same) return current;
       throw new DomainError('VISIT_ALREADY_CLOSED', 'Esta visita já foi encerrada.', { atual: current });
     }
-    if (new Date(input.em).getTime() < new Date(current.entradaEm).getTime()) {
-      throw field('VALIDATION_FAILED', 'A saída não pode ser antes da chegada.', 'body.em');
-    }
+    // A check-in stored before the window (dated 2099) takes its receipt time first.
+    const entrada = clock ? await mendEntry(tx, idEmpresa, clock) : new Date(current.entradaEm);
+    const bounded = boundDeviceTime(input.em, now);
+    const before = bounded.at.getTime() < entrada.getTime();
+    const saida = before ? entrada : bounded.at;
+    const saidaAparelho = bounded.aparelho ?? (before ? new Date(input.em) : null);
     const order = await q.selectOrderOfVisit(tx, idEmpresa, codVendedor, current);
     let idMotivo: number | null = null;
     if (!order) {
@@ -312,7 +385,8 @@ export async function checkOut(db: Db, auth: AuthContext, chave: string, input: 
     }
     const at: Position | null = input.posicao;
     await q.closeVisit(tx, idEmpresa, chave, {
-      saida_em: input.em,
+      saida_em: saida.toISOString(),
+      saida_aparelho_em: saidaAparelho?.toISOString() ?? null,
       saida_latitude: at?.latitude ?? null,
       saida_longitude: at?.longitude ?? null,
       saida_precisao_m: at?.precisao ?? null,

@@ -16,6 +16,7 @@ import { withScope } from '../db/scope.ts';
 import { DomainError } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import { loadVisitDocs } from './documents.ts';
+import * as q from './queries.ts';
 import { checkIn, checkOut } from './service.ts';
 
 /** The server's clocks: the device never knows them, and they come back by pull. */
@@ -46,6 +47,15 @@ function refusalOf(err: unknown): SyncRefusal {
     return { code: err.code, message: err.detail };
   }
   throw err;
+}
+
+/** The server closed the visit itself (left open, no phone could close it): the device's check-out still does. */
+async function closedByServer(db: Db, auth: RepresentativeAuth, key: string): Promise<boolean> {
+  return withScope(
+    db,
+    scopeOf(auth),
+    async (tx) => (await q.selectVisitClock(tx, auth.idEmpresa, key))?.saida_automatica === true,
+  );
 }
 
 async function setCheckoutRefusal(db: Db, auth: RepresentativeAuth, key: string, recusa: SyncRefusal | null) {
@@ -88,7 +98,7 @@ async function pushOne(db: Db, auth: RepresentativeAuth, row: SyncPushRow): Prom
     held = await master(db, auth, key);
     if (held === null) return null;
   }
-  if (typeof next.saidaEm === 'string' && held.saidaEm === null) {
+  if (typeof next.saidaEm === 'string' && (held.saidaEm === null || (await closedByServer(db, auth, key)))) {
     const input = ZCheckOut.safeParse({
       em: next.saidaEm,
       posicao: next.saidaPosicao ?? null,

@@ -26,8 +26,11 @@ import { apiAs, logInAs } from '../../../test/support/session.ts';
 const db = useTestDatabase();
 
 const body = async <T>(res: Response) => (await res.json()) as T;
-const now = () => new Date().toISOString();
-const later = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+// The device's clock in these tests reads half an hour ago, so a check-out 20 minutes after the
+// check-in is still in the past: a device time beyond the server's clock is replaced by it
+// (docs/visits.md, "The device's clock"; device-clock.pg.test.ts).
+const now = () => new Date(Date.now() - 30 * 60_000).toISOString();
+const later = (minutes: number) => new Date(Date.now() + (minutes - 30) * 60_000).toISOString();
 /** A point about `meters` north of another. */
 const north = (p: { latitude: number; longitude: number }, meters: number) => ({
   latitude: p.latitude + meters / 111_195,
