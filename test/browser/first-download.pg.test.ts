@@ -1,11 +1,12 @@
 // Screens opened during the first download follow the data as it arrives (issue 50, item 2), on
 // a phone at 360 px with its CPU slowed 4× (DevTools' Emulation.setCPUThrottlingRate, as
-// test/bench/cheap-phone.ts does). The server holds the catalog's and the portfolio's pulls
-// until the test lets them go, so "during the first download" is a fact, not a race: Início
-// says the route is still downloading (not "Nenhum cliente no roteiro de hoje."), the catalog
-// opened meanwhile prices every product on the representative's pauta once the sync says it is
-// done, and the filters name that pauta. Reopened offline, complete, neither the catalog nor the
-// portfolio says it is still downloading.
+// test/bench/cheap-phone.ts does). The server holds the catalog's, the portfolio's, the orders'
+// and the funnel's pulls until the test lets them go, so "during the first download" is a
+// fact, not a race: Início says the route is still downloading (not "Nenhum cliente no roteiro
+// de hoje."), Pedidos and Funil that they are downloading (not that there is nothing), and the
+// catalog opened meanwhile prices every product on the representative's pauta once the sync
+// says it is done, its filters naming that pauta. Reopened offline, complete, neither the
+// catalog nor the portfolio says it is still downloading.
 import { isoWeekday } from '@campo/shared/visits';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ let heldPulls = 0;
 const holdDownload =
   (app: FetchApp): FetchApp =>
   async (req) => {
-    if (/\/api\/v1\/sync\/(produtos|clientes)\/pull$/.test(new URL(req.url).pathname)) {
+    if (/\/api\/v1\/sync\/(produtos|clientes|pedidos|funil)\/pull$/.test(new URL(req.url).pathname)) {
       heldPulls++;
       await held;
     }
@@ -93,6 +94,15 @@ describe('screens opened during the first download', () => {
     await expect.poll(() => heldPulls, WAIT).toBeGreaterThan(0);
     await routeCard().getByText('Baixando os clientes do roteiro…').waitFor(WAIT);
     expect(await routeCard().getByText('Nenhum cliente no roteiro de hoje.').count()).toBe(0);
+  });
+
+  it('Pedidos and Funil say they are downloading, not that there is nothing', async () => {
+    await nav('Pedidos');
+    await page.getByText(/Baixando os pedidos para usar sem internet/).waitFor(WAIT);
+    expect(await page.getByText('Nenhum pedido nesta situação.').count()).toBe(0);
+    await nav('Funil');
+    await page.getByText(/Baixando as oportunidades para usar sem internet/).waitFor(WAIT);
+    expect(await page.getByText(/Nenhuma oportunidade ainda/).count()).toBe(0);
   });
 
   it('the catalog opened meanwhile shows every price on the pauta of the portfolio once synced', async () => {

@@ -1,5 +1,6 @@
 // The portfolio and the catalog read the device's store, which opens after login (and is
 // downloaded on first use): until then the screen says what it is waiting for.
+import type { SyncCollection } from '@campo/shared';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { useDownloadState } from '../data/download-state.ts';
@@ -25,7 +26,7 @@ export function StoreGate(props: { children: (s: Store) => ComponentChildren }) 
  * "Baixando…" while the first download of a collection is still on its way: never for one the
  * device holds complete, online or not (data/download-state.ts).
  */
-export function InitialSyncNote(props: { collection: 'clientes' | 'produtos'; what: string }) {
+export function InitialSyncNote(props: { collection: SyncCollection; what: string }) {
   const c = useDownloadState(props.collection);
   if (!c || c.done) return null;
   return (
