@@ -104,6 +104,13 @@ const storeVersions = (names: string[], collection: string) =>
     return m?.[2] === collection ? [Number(m[1])] : [];
   });
 
+/** The databases of the store below the next release's version (RxDB's internal one is version 0 for good). */
+const earlierVersions = (names: string[]) =>
+  names.filter((n) => {
+    const m = /^rxdb-dexie-campo_e\d+_u\d+--(\d+)--(.+)$/.exec(n);
+    return !!m && Number(m[1]) < STORE_VERSION + 1 && m[2] !== '_rxdb_internal';
+  });
+
 /** The scripts the page has loaded (resource timing), by file name. */
 function loadedAssets(): Promise<string[]> {
   return page.evaluate(() => {
@@ -168,6 +175,10 @@ describe('an update whose local store changed', () => {
     // And it migrated the store to the next version: the outbox and the card now live there.
     await expect.poll(async () => storeVersions(await indexedDbNames(), 'pedidos'), WAIT).toContain(STORE_VERSION + 1);
     expect(storeVersions(await indexedDbNames(), 'funil')).toContain(STORE_VERSION + 1);
+
+    // Once migrated, the databases build N's store left behind (emptied by the migration) are gone:
+    // no database of an earlier version of the store is left on the phone.
+    await expect.poll(async () => earlierVersions(await indexedDbNames()), WAIT).toEqual([]);
 
     await expect.poll(() => ordersUnderKey(orderKey), WAIT).toBe(1);
     await expect.poll(() => stageOnServer(opportunityId), WAIT).toBe('proposta');

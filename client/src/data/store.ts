@@ -53,6 +53,10 @@ async function open(user: SessionUser): Promise<Store | null> {
   // At login (the store opens right after it): ask the browser to keep this site's data.
   void requestPersistence();
   const database = await db.openCampoDb({ user: { id: user.id, idEmpresa: user.idEmpresa, role: user.role } });
+  // Opened, so migrated: the empty databases of the store's earlier versions go (earlier-stores.ts).
+  void import('../db/earlier-stores.ts')
+    .then((m) => m.dropEarlierStores(database.name))
+    .catch((err: unknown) => console.error('earlier stores', err));
   const health = createSyncHealth({
     persist: {
       load: () => readLocal(HEALTH_KEY, (v): v is unknown => v !== null),

@@ -12,7 +12,8 @@ import { SCHEMAS_V3 } from '../../../test/fixtures/schemas-v3.ts';
 import { SCHEMAS_V4 } from '../../../test/fixtures/schemas-v4.ts';
 import { SCHEMAS_V5 } from '../../../test/fixtures/schemas-v5.ts';
 import { SCHEMAS_V6 } from '../../../test/fixtures/schemas-v6.ts';
-import { collectionOf, openCampoDb } from './database.ts';
+import { campoDbName, collectionOf, openCampoDb } from './database.ts';
+import { dropEarlierStores, earlierStoreNames } from './earlier-stores.ts';
 import { type CampoDocTypes, MIGRATIONS, SCHEMAS, STORE_VERSION } from './schemas.ts';
 
 const user = { id: 3, idEmpresa: 2, role: 'representative' as const };
@@ -122,6 +123,53 @@ describe('store migration', () => {
       expect(await collectionOf(db, 'pedidos').count().exec()).toBe(1);
     } finally {
       await db.close();
+    }
+  });
+
+  it('deletes the empty databases of earlier versions once migrated, and keeps one that still holds documents', async () => {
+    const factory = new IDBFactory();
+    const indexedDb = { indexedDB: factory, IDBKeyRange };
+    const old = await openCampoDb({ user, indexedDb, multiInstance: false, schemas: v6 });
+    await collectionOf(old, 'pedidos').insert(order as never);
+    await collectionOf(old, 'funil').insert({ ...card, recusa: null } as never);
+    await old.close();
+    // An earlier store's outbox no migration carried over (a collection this store did not open).
+    const stray = `rxdb-dexie-${campoDbName(user)}--3--chamados`;
+    await new Promise<void>((resolve, reject) => {
+      const req = factory.open(stray);
+      req.onupgradeneeded = () => req.result.createObjectStore('docs', { keyPath: 'id' }).add({ id: 'x' });
+      req.onsuccess = () => {
+        req.result.close();
+        resolve();
+      };
+      req.onerror = () => reject(req.error);
+    });
+    const names = async () => (await factory.databases()).map((d) => d.name ?? '').sort();
+
+    const db = await openCampoDb({ user, indexedDb, multiInstance: false });
+    try {
+      const before = earlierStoreNames(await names(), campoDbName(user));
+      // Version 6's collections (migrated, emptied), the stray one.
+      expect(before.some((n) => n.endsWith('--6--pedidos'))).toBe(true);
+      expect(before).toContain(stray);
+      const dropped = await dropEarlierStores(campoDbName(user), factory);
+      expect(dropped.sort()).toEqual(before.filter((n) => n !== stray).sort());
+      const after = await names();
+      expect(earlierStoreNames(after, campoDbName(user))).toEqual([stray]);
+      // The store itself is whole: its internal database and the current version's.
+      expect(after).toContain(`rxdb-dexie-${campoDbName(user)}--0--_rxdb_internal`);
+      expect(after).toContain(`rxdb-dexie-${campoDbName(user)}--${STORE_VERSION}--pedidos`);
+      expect((await collectionOf(db, 'pedidos').findOne(order.id).exec())?.toJSON()).toEqual(order);
+    } finally {
+      await db.close();
+    }
+    // And once more: nothing left to drop, the migrated data still there.
+    expect(await dropEarlierStores(campoDbName(user), factory)).toEqual([]);
+    const again = await openCampoDb({ user, indexedDb, multiInstance: false });
+    try {
+      expect((await collectionOf(again, 'pedidos').findOne(order.id).exec())?.toJSON()).toEqual(order);
+    } finally {
+      await again.close();
     }
   });
 

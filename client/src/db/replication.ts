@@ -278,6 +278,8 @@ export function startReplication(db: CampoDatabase, options: ReplicationOptions)
     // Its last checkpoint write may have failed for the same want of room: cancelled all the same.
     await state.cancel().catch(() => undefined);
     await empty();
+    // The screens say it is downloading again, not that it is complete and empty (download-state.ts).
+    health.pullForgotten(collection);
     // Its meta data (the checkpoint, and a copy of every document pulled) goes too, its whole
     // database at once; else, with room again, a replication of the same identifier that never
     // started removes it. restart() then downloads the collection from the start.

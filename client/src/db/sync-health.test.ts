@@ -69,6 +69,16 @@ describe('sync health', () => {
     h.pullComplete('clientes');
     expect(h.get().pulls).toEqual({ produtos: '2026-03-02T10:00:00.000Z', clientes: '2026-03-02T10:01:00.000Z' });
   });
+
+  it('forgets a collection given up for room, so its screens say it downloads again, and saves that', () => {
+    let saved: SavedHealth | undefined;
+    const h = createSyncHealth({ persist: { load: () => undefined, save: (v) => (saved = v) } });
+    h.pullComplete('produtos');
+    h.pullComplete('clientes');
+    h.pullForgotten('produtos');
+    expect(Object.keys(h.get().pulls)).toEqual(['clientes']);
+    expect(Object.keys(saved?.pulls ?? {})).toEqual(['clientes']);
+  });
 });
 
 describe('the watchdog decision', () => {

@@ -55,6 +55,8 @@ export interface SyncHealthStore {
   /** The server answered (taken or refused): the items are no longer waiting. */
   pushAnswered(collection: SyncWritableCollection, ids: readonly string[]): void;
   pullComplete(collection: SyncCollection): void;
+  /** The collection's data was given up (a full disk): it is no longer complete on the device. */
+  pullForgotten(collection: SyncCollection): void;
   restarted(collection: SyncWritableCollection): void;
   /** Drops what is known of items no longer on the device (discarded, or pushed by another tab). */
   forget(keys: readonly string[]): void;
@@ -152,6 +154,14 @@ export function createSyncHealth(options: { persist?: HealthPersistence; now?: (
     },
     pullComplete(collection) {
       update((h) => ({ ...h, pulls: { ...h.pulls, [collection]: now() } }), true);
+    },
+    pullForgotten(collection) {
+      if (!(collection in subject.getValue().pulls)) return;
+      update((h) => {
+        const pulls = { ...h.pulls };
+        delete pulls[collection];
+        return { ...h, pulls };
+      }, true);
     },
     restarted(collection) {
       update((h) => ({ ...h, push: activity(h, collection, false, true) }), false);

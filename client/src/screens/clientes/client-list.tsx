@@ -6,8 +6,9 @@ import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { MangoQuerySelector } from 'rxdb';
 import { map, switchMap } from 'rxjs';
+import { useDownloadState } from '../../data/download-state.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
-import { type Store, syncState } from '../../data/store.ts';
+import type { Store } from '../../data/store.ts';
 import { type ClientDoc, collectionOf, type RegistrationDoc } from '../../db/index.ts';
 import { formatDocument } from '../../kit/field-format.ts';
 import { InitialSyncNote, StoreGate } from '../../kit/store-gate.tsx';
@@ -86,7 +87,7 @@ function ClientListBody(props: { store: Store }) {
   }, [arriving.join(','), props.store]);
   const clients = page?.slice(0, limit) ?? [];
   const more = (page?.length ?? 0) > limit;
-  const initial = syncState.value?.collections.clientes;
+  const initial = useDownloadState('clientes');
 
   return (
     <>
@@ -132,7 +133,7 @@ function ClientListBody(props: { store: Store }) {
         <p>
           {q || f !== 'todos'
             ? 'Nenhum cliente encontrado com essa busca.'
-            : initial && !initial.initialDone
+            : initial && !initial.done
               ? 'Os clientes ainda estão chegando…'
               : 'Sua carteira ainda não tem clientes.'}
         </p>

@@ -7,7 +7,9 @@ import { normalizeDocument } from '@campo/shared/documents';
 import { signal } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { combineLatest, map, type Observable } from 'rxjs';
 import { usePautaName } from '../../data/company.ts';
+import { useStoreObservable } from '../../data/hooks.ts';
 import type { Store } from '../../data/store.ts';
 import { type ClientDoc, collectionOf, type RegistrationDoc } from '../../db/index.ts';
 import { maskCep, maskDocument, maskPhone } from '../../kit/field-format.ts';
@@ -134,18 +136,21 @@ function errorsOf(issues: { path: PropertyKey[]; message: string }[], form: Form
   return errors;
 }
 
-/** Pautas the device knows: every product carries a price per pauta; clients name theirs. */
-async function knownPautas(s: Store): Promise<{ ids: number[]; usual: number | null }> {
-  const [product, clients] = await Promise.all([
-    collectionOf(s.db, 'produtos').findOne().exec(),
-    collectionOf(s.db, 'clientes').find().exec(),
-  ]);
-  const count = new Map<number, number>();
-  for (const c of clients) if (c.idPauta !== null) count.set(c.idPauta, (count.get(c.idPauta) ?? 0) + 1);
-  const ids = new Set<number>(count.keys());
-  for (const p of product?.prices ?? []) ids.add(p.idPauta);
-  const usual = [...count.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-  return { ids: [...ids].sort((a, b) => a - b), usual };
+/**
+ * Pautas the device knows (every product carries a price per pauta; clients name theirs) and
+ * the portfolio's usual one, following the store as the first download fills it.
+ */
+function knownPautas$(s: Store): Observable<{ ids: number[]; usual: number | null }> {
+  return combineLatest([collectionOf(s.db, 'produtos').findOne().$, collectionOf(s.db, 'clientes').find().$]).pipe(
+    map(([product, clients]) => {
+      const count = new Map<number, number>();
+      for (const c of clients) if (c.idPauta !== null) count.set(c.idPauta, (count.get(c.idPauta) ?? 0) + 1);
+      const ids = new Set<number>(count.keys());
+      for (const p of product?.prices ?? []) ids.add(p.idPauta);
+      const usual = [...count.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+      return { ids: [...ids].sort((a, b) => a - b), usual };
+    }),
+  );
 }
 
 export function NewClientForm() {
@@ -159,7 +164,8 @@ function NewClientBody(props: { store: Store }) {
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const [pautas, setPautas] = useState<number[]>([]);
+  const known = useStoreObservable<{ ids: number[]; usual: number | null }>(knownPautas$, { ids: [], usual: null });
+  const pautas = known.ids;
   const [refusal, setRefusal] = useState<RegistrationDoc | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const form = draft.value;
@@ -191,12 +197,11 @@ function NewClientBody(props: { store: Store }) {
       });
   }, [editing, props.store]);
 
+  // The usual pauta pre-selected while none is chosen, as soon as the portfolio names one.
   useEffect(() => {
-    void knownPautas(props.store).then(({ ids, usual }) => {
-      setPautas(ids);
-      if (draft.peek().idPauta === '' && usual !== null) draft.value = { ...draft.peek(), idPauta: String(usual) };
-    });
-  }, [props.store]);
+    if (draft.peek().idPauta === '' && known.usual !== null)
+      draft.value = { ...draft.peek(), idPauta: String(known.usual) };
+  }, [known.usual]);
 
   const set = (name: keyof Form, value: string | boolean) => {
     draft.value = { ...draft.peek(), [name]: value };

@@ -5,10 +5,12 @@ import type { FunnelStage } from '@campo/shared';
 import { useSignal } from '@preact/signals';
 import { useLocation } from 'preact-iso';
 import { map } from 'rxjs';
+import { useDownloadState } from '../../data/download-state.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { store } from '../../data/store.ts';
 import { collectionOf } from '../../db/database.ts';
 import type { OpportunityDoc } from '../../db/schemas.ts';
+import { InitialSyncNote } from '../../kit/store-gate.tsx';
 import { Board, opportunityName } from './board.tsx';
 import { STAGE_LABELS } from './format.ts';
 import { LossDialog } from './loss-dialog.tsx';
@@ -32,6 +34,8 @@ function outbox() {
 }
 
 function BoardScreen(props: { items: OpportunityDoc[] }) {
+  // "Nenhuma oportunidade" only of the cards on the phone, not while they download.
+  const funnel = useDownloadState('funil');
   const losing = useSignal<OpportunityDoc | null>(null);
   const error = useSignal<string | null>(null);
   const notice = useSignal<string | null>(null);
@@ -73,7 +77,8 @@ function BoardScreen(props: { items: OpportunityDoc[] }) {
           {error.value}
         </p>
       )}
-      {props.items.length === 0 && (
+      <InitialSyncNote collection="funil" what="as oportunidades" />
+      {props.items.length === 0 && funnel?.done && (
         <p>Nenhuma oportunidade ainda. Toque em “Nova oportunidade” para registrar um prospect.</p>
       )}
       <Board items={props.items} onMove={move} />

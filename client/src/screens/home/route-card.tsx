@@ -7,6 +7,7 @@ import type { RouteState } from '@campo/shared';
 import { businessDate } from '@campo/shared/dates';
 import { useEffect, useState } from 'preact/hooks';
 import { map, type Observable } from 'rxjs';
+import { useDownloadState } from '../../data/download-state.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import { type LocalRoute, moveInRoute, type RouteEntry, routeOfDay } from '../../data/route.ts';
 import { readRouteOrder, refreshVisitReasons, saveRouteOrder, sendRouteOrder } from '../../data/visits.ts';
@@ -69,19 +70,27 @@ function Entry(props: { entry: RouteEntry; position?: { index: number; count: nu
 }
 
 export function RouteCard() {
-  const clients = useStoreObservable<ClientDoc[]>((s) => docs$<ClientDoc>(collectionOf(s.db, 'clientes').find()), []);
+  // null until the store answers: an empty route is only said of the portfolio as it is.
+  const clients = useStoreObservable<ClientDoc[] | null>(
+    (s) => docs$<ClientDoc>(collectionOf(s.db, 'clientes').find()),
+    null,
+  );
   const visits = useStoreObservable<VisitDoc[]>(
     (s) => (s.db.collections.visitas ? docs$<VisitDoc>(s.db.collections.visitas.find()) : null),
     [],
   );
   const orders = useStoreObservable<OrderDoc[]>((s) => docs$<OrderDoc>(collectionOf(s.db, 'pedidos').find()), []);
+  // The route follows the portfolio as it arrives; until it is on the phone, "no client due
+  // today" would be false.
+  const portfolio = useDownloadState('clientes');
+  const downloading = portfolio !== null && !portfolio.done;
   const [order, setOrder] = useState<number[]>(() => readRouteOrder());
   useEffect(() => {
     void sendRouteOrder();
     void refreshVisitReasons();
   }, []);
 
-  const route = routeOfDay({ day: businessDate(), clients, visits, orders, order });
+  const route = routeOfDay({ day: businessDate(), clients: clients ?? [], visits, orders, order });
   const ids = route.clientes.map((c) => c.idCliente);
   const move = (idCliente: number, by: -1 | 1) => {
     const next = moveInRoute(ids, idCliente, by);
@@ -92,8 +101,15 @@ export function RouteCard() {
   return (
     <article aria-labelledby="roteiro-titulo" class="route-card">
       <h2 id="roteiro-titulo">Roteiro de hoje</h2>
+      {downloading && (
+        <p class="notice" aria-live="polite">
+          Baixando os clientes do roteiro…
+        </p>
+      )}
       {route.clientes.length === 0 && route.extras.length === 0 ? (
-        <p>Nenhum cliente no roteiro de hoje.</p>
+        downloading || portfolio === null || clients === null ? null : (
+          <p>Nenhum cliente no roteiro de hoje.</p>
+        )
       ) : (
         <>
           <p>

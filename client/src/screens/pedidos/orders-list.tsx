@@ -1,8 +1,10 @@
 // /pedidos: every order of the representative, newest first, with the outbox's state and age
 // (DESIGN.md: nothing queued is silently dropped, and the rep always sees where each order is).
 import { useMemo, useState } from 'preact/hooks';
+import { useDownloadState } from '../../data/download-state.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
 import { formatAge, formatMoney, labelOf } from '../../kit/order-format.ts';
+import { InitialSyncNote } from '../../kit/store-gate.tsx';
 import { useClients } from './data.ts';
 import { ErpRecentOrders } from './erp-recent.tsx';
 import { ReasonList } from './reasons.tsx';
@@ -52,6 +54,7 @@ function OutboxSummary(props: { entries: readonly OutboxEntry[] }) {
 export function OrdersList(props: { entries: OutboxEntry[] | null }) {
   const [filter, setFilter] = useState<Filter>('all');
   const entries = props.entries;
+  const orders = useDownloadState('pedidos');
   const clientIds = useMemo(
     () => [...new Set((entries ?? []).flatMap((e) => (e.order ? [] : e.draft ? [String(e.draft.idCliente)] : [])))],
     [entries],
@@ -92,7 +95,8 @@ export function OrdersList(props: { entries: OutboxEntry[] | null }) {
               );
             })}
           </fieldset>
-          {shown.length === 0 ? <p>Nenhum pedido nesta situação.</p> : null}
+          <InitialSyncNote collection="pedidos" what="os pedidos" />
+          {shown.length === 0 && orders?.done ? <p>Nenhum pedido nesta situação.</p> : null}
           <ul class="order-list">
             {shown.map((e) => {
               const client = e.draft ? clients.get(String(e.draft.idCliente)) : undefined;

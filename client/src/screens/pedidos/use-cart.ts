@@ -5,6 +5,7 @@ import type { SyncOrderReason } from '@campo/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useCompany, useFlexBalance, useMoneyRules } from '../../data/company.ts';
+import { useDownloadState } from '../../data/download-state.ts';
 import { deviceCredit, queuedTotalFor } from '../../data/queued-figures.ts';
 import { useQueuedOrders } from '../../data/queued-orders.ts';
 import { store } from '../../data/store.ts';
@@ -112,7 +113,10 @@ export function useCart(fixId?: string) {
     [repeatEntry, repeatId],
   );
   const applyRepeat = useCallback((repeated: CartLineInput[]) => setLines(repeated), []);
-  const repeatLeft = useRepeat(repeatItems, ctx, client !== null && ceilingsKnown, applyRepeat);
+  // Filled once the catalog is on the phone: during the first download a product still on its
+  // way would be left out as "fora deste aparelho" for good.
+  const catalog = useDownloadState('produtos');
+  const repeatLeft = useRepeat(repeatItems, ctx, client !== null && ceilingsKnown && !!catalog?.done, applyRepeat);
   const previews = lines.map((l) => previewLine(l, products.get(String(l.idProduto)) ?? null, ctx));
   const totals = cartTotals(previews);
   // Money rules, offline: the orders in the outbox are not on the server's figures yet, so they

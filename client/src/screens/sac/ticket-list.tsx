@@ -1,6 +1,8 @@
 import type { TicketStatus } from '@campo/shared';
+import { useDownloadState } from '../../data/download-state.ts';
 import { ticketNeedsAttention } from '../../db/outbox.ts';
 import type { TicketDoc } from '../../db/schemas.ts';
+import { InitialSyncNote } from '../../kit/store-gate.tsx';
 import { formatWhen, STATUS_HINTS, STATUS_LABELS } from './data.ts';
 
 function about(t: TicketDoc): string {
@@ -11,6 +13,7 @@ function about(t: TicketDoc): string {
 }
 
 export function TicketList(props: { tickets: TicketDoc[] }) {
+  const tickets = useDownloadState('chamados');
   return (
     <section>
       <div class="sac-head">
@@ -19,8 +22,9 @@ export function TicketList(props: { tickets: TicketDoc[] }) {
           Novo chamado
         </a>
       </div>
+      <InitialSyncNote collection="chamados" what="os chamados" />
       {props.tickets.length === 0 ? (
-        <p>Nenhum chamado aberto. Use “Novo chamado” para falar com a empresa sobre um pedido.</p>
+        tickets?.done && <p>Nenhum chamado aberto. Use “Novo chamado” para falar com a empresa sobre um pedido.</p>
       ) : (
         <ul class="ticket-list">
           {props.tickets.map((t) => {
