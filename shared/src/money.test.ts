@@ -7,8 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { availableCredit, checkCredit } from './credit.ts';
 import { toHundredths } from './discount-engine.ts';
 import { lineFlex, orderFlex } from './flex.ts';
-import { cents, divRound, fromUnits, percentOfMoney, round2, round4, sumMoney, toUnits } from './money.ts';
+import {
+  cents,
+  divRound,
+  fromUnits,
+  hasAtMostPlaces,
+  percentOfMoney,
+  round2,
+  round4,
+  sumMoney,
+  toUnits,
+} from './money.ts';
 import { lineAmounts, orderTotals } from './orders.ts';
+import { ZRulePercent } from './policies.ts';
 
 /** Thousands of runs each: time enough on a busy machine (the runs, not the clock, are the test). */
 const PROPERTY = { timeout: 60_000 };
@@ -114,6 +125,22 @@ describe('the money module', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('counts decimals by the digits, as a numeric(p,s) column holds them', () => {
+    expect([0.29, 1234.56, -0.57, 4.35, 12.3].map((v) => hasAtMostPlaces(v, 2))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([1.005, 12.340000001, Number.NaN].map((v) => hasAtMostPlaces(v, 2))).toEqual([false, false, false]);
+    // A rule's percent of 12,340000001 % was taken (a tolerance of 1e-6) and stored as 12,34.
+    expect([ZRulePercent.safeParse(12.34).success, ZRulePercent.safeParse(12.340000001).success]).toEqual([
+      true,
+      false,
+    ]);
   });
 
   it('compares percents in hundredths from their digits', () => {

@@ -33,6 +33,9 @@ export function statusOfSitua(situa: number): OrderStatus {
   return found;
 }
 
+// Where they lived before money.ts: callers importing them from here keep working.
+export { round2, round4 } from './money.ts';
+
 /**
  * Sold unit price (4 decimals, as the ERP stores it), the line's gross at the list price and
  * its total (2 decimals), each rounded once, half away from zero, in exact decimals (money.ts,
