@@ -1,7 +1,7 @@
 // The client's available credit: what the cart shows offline and what the server judges an
 // order by when it arrives (on the server's own figures, never the device's). Amounts in BRL,
-// rounded to cents.
-import { round2 } from './orders.ts';
+// added and compared in exact centavos (money.ts, docs/money.md).
+import { cents, fromCents, round2, subtractMoney } from './money.ts';
 
 /** What a manager sets for an order beyond the client's available credit (docs/credit-and-flex.md). */
 export const CREDIT_POLICIES = ['flag', 'block', 'ignore'] as const;
@@ -19,7 +19,7 @@ export interface CreditFigures {
 
 /** limit − open receivables − open orders; null when the client has no limit. */
 export function availableCredit(c: CreditFigures): number | null {
-  return c.limit === null ? null : round2(c.limit - c.openReceivables - c.openOrders);
+  return c.limit === null ? null : subtractMoney(c.limit, c.openReceivables, c.openOrders);
 }
 
 export type CreditCheck =
@@ -32,9 +32,9 @@ export function checkCredit(c: CreditFigures, orderTotal: number): CreditCheck {
   const available = availableCredit(c);
   if (available === null) return { kind: 'unchecked' };
   const total = round2(orderTotal);
-  return total <= available
+  return cents(total) <= cents(available)
     ? { kind: 'within', available, orderTotal: total }
-    : { kind: 'beyond', available, orderTotal: total, excess: round2(total - available) };
+    : { kind: 'beyond', available, orderTotal: total, excess: fromCents(cents(total) - cents(available)) };
 }
 
 /** What the policy makes of a check: the order refused, accepted marked for the approver, or accepted. */

@@ -5,6 +5,7 @@
 // rounding error away from it.
 
 import { formatPercent } from './format.ts';
+import { PERCENT_SCALE, toUnits } from './money.ts';
 import type { RefusalReason } from './orders.ts';
 
 /** The ceiling when neither the representative nor a category ceiling is set. */
@@ -62,7 +63,8 @@ export interface LineCeiling {
   prefillRule: DiscountRule | null;
 }
 
-export const toHundredths = (percent: number): number => Math.round(percent * 100);
+/** A percent in hundredths, from its decimal digits (money.ts): 12.35 is 1235, never 1234.9999…. */
+export const toHundredths = (percent: number): number => Number(toUnits(percent, PERCENT_SCALE));
 
 export function ruleInForce(rule: DiscountRule, date: string): boolean {
   return rule.vigenciaInicio <= date && date <= rule.vigenciaFim;

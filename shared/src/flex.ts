@@ -1,11 +1,12 @@
 // The representative's flex balance (saldo flex): the margin a representative earns by
 // selling above the list price, spent on discounts beyond a line's ceiling. Pure arithmetic
 // that the cart (as a preview, offline) and the server (authoritatively, when the order
-// arrives) both run, beside the discount engine. Amounts are BRL rounded to cents;
-// percentages are compared in hundredths (toHundredths), as the discount engine does.
+// arrives) both run, beside the discount engine. Amounts are BRL in exact centavos, each line's
+// rounded once, half away from zero (money.ts, docs/money.md); percentages are compared in
+// hundredths (toHundredths), as the discount engine does.
 import { z } from 'zod';
 import { toHundredths, withinFlexMaximum } from './discount-engine.ts';
-import { lineAmounts, round2 } from './orders.ts';
+import { amountCents, cents, divRound, fromCents, PERCENT_SCALE, PRICE_SCALE, priceUnits, toUnits } from './money.ts';
 import { pageOf, ZPageQuery } from './pagination.ts';
 
 /** What a manager sets per tenant (docs/credit-and-flex.md). */
@@ -39,18 +40,21 @@ export interface FlexLine {
 }
 
 export function lineFlex(line: FlexLineInput, policy: FlexPolicy): FlexLine {
-  const { unitPrice } = lineAmounts(line.listPrice, line.quantity, line.discountPercent);
+  const unit = priceUnits(line.listPrice, line.discountPercent);
   const beyond = toHundredths(line.discountPercent) - toHundredths(line.ceilingPercent);
-  const above = round2((unitPrice - line.listPrice) * line.quantity);
-  const earned = above > 0 ? round2((above * policy.creditSharePercent) / 100) : 0;
-  let spent = 0;
+  const above = amountCents(unit - toUnits(line.listPrice, PRICE_SCALE), line.quantity);
+  // The share of the surplus, in centavos: above × share % rounded once, half away from zero.
+  const share = toUnits(policy.creditSharePercent, PERCENT_SCALE);
+  const earned = above > 0n ? divRound(above * share, 100n * 10n ** BigInt(PERCENT_SCALE)) : 0n;
+  let spent = 0n;
   if (beyond > 0) {
-    const atCeiling = lineAmounts(line.listPrice, line.quantity, line.ceilingPercent).unitPrice;
-    spent = Math.max(0, round2((atCeiling - unitPrice) * line.quantity));
+    const atCeiling = priceUnits(line.listPrice, line.ceilingPercent);
+    const taken = amountCents(atCeiling - unit, line.quantity);
+    spent = taken > 0n ? taken : 0n;
   }
   return {
-    earned,
-    spent,
+    earned: fromCents(earned),
+    spent: fromCents(spent),
     beyondPoints: Math.max(0, beyond) / 100,
     withinMaximum: withinFlexMaximum(line.discountPercent, line.ceilingPercent, policy.maxBeyondCeilingPoints),
   };
@@ -71,9 +75,16 @@ export interface OrderFlex {
 
 export function orderFlex(lines: readonly FlexLineInput[], policy: FlexPolicy, balance: number): OrderFlex {
   const each = lines.map((l) => lineFlex(l, policy));
-  const earned = round2(each.reduce((s, l) => s + l.earned, 0));
-  const spent = round2(each.reduce((s, l) => s + l.spent, 0));
-  return { lines: each, earned, spent, covered: spent <= round2(balance), balanceAfter: round2(balance - spent) };
+  const earned = each.reduce((s, l) => s + cents(l.earned), 0n);
+  const spent = each.reduce((s, l) => s + cents(l.spent), 0n);
+  const saldo = cents(balance);
+  return {
+    lines: each,
+    earned: fromCents(earned),
+    spent: fromCents(spent),
+    covered: spent <= saldo,
+    balanceAfter: fromCents(saldo - spent),
+  };
 }
 
 // ---------------------------------------------------------------------------------------

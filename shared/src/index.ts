@@ -21,6 +21,7 @@ export * from './health.ts';
 export * from './invoices.ts';
 export * from './latin1.ts';
 export * from './mix.ts';
+export * from './money.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
 export * from './pagination.ts';

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ORDER_REASON_CODES, pickCodes } from './errors.ts';
 import { ORDER_INVOICES_MAX, ZOrderInvoice } from './invoices.ts';
+import { amountCents, cents, fromCents, fromUnits, PRICE_SCALE, priceUnits, toUnits } from './money.ts';
 
 export const ORDER_STATUSES = ['pending_approval', 'approved', 'invoiced', 'rejected'] as const;
 export const ZOrderStatus = z
@@ -32,25 +33,31 @@ export function statusOfSitua(situa: number): OrderStatus {
   return found;
 }
 
-const round = (value: number, places: number) => {
-  const f = 10 ** places;
-  return Math.round((value + Number.EPSILON * Math.sign(value)) * f) / f;
-};
-export const round2 = (v: number) => round(v, 2);
-export const round4 = (v: number) => round(v, 4);
+// Where they lived before money.ts: callers importing them from here keep working.
+export { round2, round4 } from './money.ts';
 
-/** Sold unit price (4 decimals, as the ERP stores it) and line total (2 decimals). */
+/**
+ * Sold unit price (4 decimals, as the ERP stores it), the line's gross at the list price and
+ * its total (2 decimals), each rounded once, half away from zero, in exact decimals (money.ts,
+ * docs/money.md): the same digits SQL's round() gives on the ERP's numeric columns.
+ */
 export function lineAmounts(listPrice: number, quantity: number, discountPercent: number) {
-  const unitPrice = round4(listPrice * (1 - discountPercent / 100));
-  const gross = round2(listPrice * quantity);
-  const total = round2(unitPrice * quantity);
-  return { unitPrice, gross, total, discount: round2(gross - total) };
+  const unit = priceUnits(listPrice, discountPercent);
+  const gross = amountCents(toUnits(listPrice, PRICE_SCALE), quantity);
+  const total = amountCents(unit, quantity);
+  return {
+    unitPrice: fromUnits(unit, PRICE_SCALE),
+    gross: fromCents(gross),
+    total: fromCents(total),
+    discount: fromCents(gross - total),
+  };
 }
 
+/** The order's gross and total: its lines' added in centavos (no rounding of its own). */
 export function orderTotals(lines: { gross: number; total: number }[]) {
-  const gross = round2(lines.reduce((s, l) => s + l.gross, 0));
-  const total = round2(lines.reduce((s, l) => s + l.total, 0));
-  return { gross, total, discount: round2(gross - total) };
+  const gross = lines.reduce((s, l) => s + cents(l.gross), 0n);
+  const total = lines.reduce((s, l) => s + cents(l.total), 0n);
+  return { gross: fromCents(gross), total: fromCents(total), discount: fromCents(gross - total) };
 }
 
 /** Idempotency-Key: a UUID or another opaque token, optionally as a quoted sf-string. */

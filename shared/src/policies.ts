@@ -4,6 +4,7 @@
 // the shapes that cross the wire.
 import { z } from 'zod';
 import { ZIsoDate } from './dates.ts';
+import { hasAtMostPlaces, PERCENT_SCALE } from './money.ts';
 import { pageOf, ZPageQuery } from './pagination.ts';
 
 /** Largest value of a PostgreSQL integer: ERP codes (groups, pautas, representatives, products) are int4. */
@@ -22,7 +23,8 @@ const code = (what: string) => z.number().int().positive().max(INT4_MAX).describ
 /** A code in a query string: the text is read as a number. */
 const queryCode = (what: string) => z.coerce.number().int().positive().max(INT4_MAX).describe(what);
 
-const hasTwoDecimals = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
+/** Two decimals at most, by the number's digits (money.ts), as numeric(5,2) holds it. */
+const hasTwoDecimals = (n: number) => hasAtMostPlaces(n, PERCENT_SCALE);
 
 export const ZRulePercent = z
   .number()

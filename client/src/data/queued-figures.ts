@@ -3,7 +3,7 @@
 // against the representative's flex balance, so the cart and the client page take them off
 // the figures they show (docs/credit-and-flex.md, "On the phone"). Pure: queued-orders.ts
 // reads them from the store.
-import { availableCredit, lineAmounts, type OrderCreate, round2 } from '@campo/shared';
+import { availableCredit, lineAmounts, type OrderCreate, sumMoney } from '@campo/shared';
 import type { ClientDoc, ProductDoc } from '../db/schemas.ts';
 
 export interface QueuedOrders {
@@ -26,16 +26,16 @@ export function pautaOfDraft(q: QueuedOrders, draft: OrderCreate): number | null
  * previews them); a line whose product or price the device lacks counts nothing.
  */
 export function queuedTotalFor(q: QueuedOrders, idCliente: number): number {
-  let total = 0;
+  const totals: number[] = [];
   for (const { draft } of q.drafts) {
     if (draft.idCliente !== idCliente) continue;
     const idPauta = pautaOfDraft(q, draft);
     for (const item of draft.itens) {
       const price = q.products.get(String(item.idProduto))?.prices?.find((p) => p.idPauta === idPauta)?.price;
-      if (price !== undefined) total += lineAmounts(price, item.quantidade, item.descontoPercent).total;
+      if (price !== undefined) totals.push(lineAmounts(price, item.quantidade, item.descontoPercent).total);
     }
   }
-  return round2(total);
+  return sumMoney(totals);
 }
 
 export interface DeviceCredit {
@@ -65,7 +65,7 @@ export function deviceCredit(
   const available = availableCredit({
     limit: client.creditLimit,
     openReceivables,
-    openOrders: round2(openOrders + queued),
+    openOrders: sumMoney([openOrders, queued]),
   });
   return { limit: client.creditLimit, openReceivables, openOrders, queued, available: available ?? 0 };
 }

@@ -3,12 +3,13 @@
 // (GET /orders/{id}, online) and on the representative's order page (the pedidos document,
 // offline once synced), so it lives in the kit. Also a title's due date as both read it.
 import type { OrderDetail } from '@campo/shared';
+import { sumMoney } from '@campo/shared/money';
 import { brl, day, num } from './format.ts';
 import './kit.css';
 
 /** The value of the invoices that count (not cancelled), in cents-exact BRL. */
 export function invoicedValue(invoices: OrderDetail['invoices']): number {
-  return Math.round(invoices.reduce((sum, i) => sum + (i.cancelada ? 0 : i.valor), 0) * 100) / 100;
+  return sumMoney(invoices.map((i) => (i.cancelada ? 0 : i.valor)));
 }
 
 type Line = OrderDetail['itens'][number];

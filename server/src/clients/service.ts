@@ -19,6 +19,7 @@ import {
   type ErpOrder,
   type FinancialStatus,
   inactiveBefore,
+  round2,
   searchTerms,
   ZClientOrderStatus,
 } from '@campo/shared';
@@ -214,7 +215,7 @@ export function setCreditLimit(
     await upsertCreditLimit(tx, {
       idEmpresa: auth.idEmpresa,
       idCliente: id,
-      limite: Math.round(creditLimit * 100) / 100,
+      limite: round2(creditLimit),
       atualizadoPor: auth.login,
     });
     // The phone shows the client's available credit offline from its document: the new

@@ -171,11 +171,12 @@ export function selectTargets(tx: Tx, idEmpresa: number, mes: string, f: TeamFil
 /**
  * The FLEX base of one representative in the period: over the lines of the ERP orders whose
  * first non-cancelled invoice was issued in the period by this rep, the sum of
- * (unit price − list price) × quantity where positive.
+ * (unit price − list price) × quantity where positive, in exact numeric, rounded once to
+ * centavos half away from zero (round(), as shared's money does: docs/money.md).
  */
 export async function selectFlexBase(tx: Tx, idEmpresa: number, codVendedor: number, p: Period): Promise<number> {
   const { rows } = await sql<{ base: string | null }>`
-    select coalesce(sum(greatest((i.preco_unitario - i.preco_tabela) * i.quantidade, 0)), 0) as base
+    select round(coalesce(sum(greatest((i.preco_unitario - i.preco_tabela) * i.quantidade, 0)), 0), 2) as base
       from (select distinct n.id_pedido
               from app.vw_notas_fiscais n
              where n.id_empresa = ${idEmpresa} and n.cod_vendedor = ${codVendedor}

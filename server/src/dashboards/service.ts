@@ -10,12 +10,15 @@ import {
   inactiveBefore,
   type ManagerDashboard,
   type Positivacao,
+  percentOfMoney,
   type RepDashboard,
   type RepRanking,
+  round2,
   type SupervisorCard,
   type SupervisorCards,
   type SupervisorDashboard,
   statusOfSitua,
+  sumMoney,
   ZClientOrderStatus,
 } from '@campo/shared';
 import { reaches, scopeOf, teamScope } from '../auth/authorize.ts';
@@ -25,7 +28,6 @@ import { DomainError, notFound } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import * as q from './queries.ts';
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 const ratio = (value: number, target: number | null) => (target ? value / target : null);
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
@@ -92,8 +94,9 @@ export function getRepDashboard(
     const baseFlex = await q.selectFlexBase(tx, idEmpresa, cod, cal.month);
     const percFixa = rep.perc_comissao === null ? null : Number(rep.perc_comissao);
     const percFlex = rep.perc_comissao_flex === null ? null : Number(rep.perc_comissao_flex);
-    const fixa = round2(((percFixa ?? 0) / 100) * faturamento);
-    const flex = round2(((percFlex ?? 0) / 100) * baseFlex);
+    // Each part rounded once to centavos, half away from zero (docs/money.md), then added.
+    const fixa = percentOfMoney(faturamento, percFixa ?? 0);
+    const flex = percentOfMoney(baseFlex, percFlex ?? 0);
     const inactive = await q.selectInactiveClients(
       tx,
       idEmpresa,
@@ -107,7 +110,7 @@ export function getRepDashboard(
       nome: rep.nome,
       mes: cal.mes,
       meta: { valor: meta, faturamento: round2(faturamento), progresso: ratio(faturamento, meta) },
-      comissao: { percFixa, percFlex, baseFlex: round2(baseFlex), fixa, flex, total: round2(fixa + flex) },
+      comissao: { percFixa, percFlex, baseFlex, fixa, flex, total: sumMoney([fixa, flex]) },
       clientesInativos: {
         total: inactive.total,
         itens: inactive.items.map((c) => ({

@@ -16,6 +16,7 @@ import {
   formatBrl,
   type PageQuery,
   round2,
+  sumMoney,
 } from '@campo/shared';
 import type { RawBuilder } from 'kysely';
 import { reaches, scopeOf, teamScope } from '../auth/authorize.ts';
@@ -50,7 +51,7 @@ export interface FlexMoveResult {
 }
 
 function positiveCents(amount: number): number {
-  const valor = round2(amount);
+  const valor = Number.isFinite(amount) ? round2(amount) : Number.NaN;
   // A caller's bug, not a user's input: the order computed it.
   if (!Number.isFinite(valor) || valor < 0) throw new TypeError(`flex: amount ${amount} is not 0 or more`);
   return valor;
@@ -251,7 +252,7 @@ export function adjustFlex(
     let saldo: number;
     if (valor > 0) {
       // The balance's column holds numeric(14,2): a credit past it is the input's fault, not a 500.
-      if ((await q.selectBalance(tx, idEmpresa, codVendedor)) + valor > FLEX_AMOUNT_MAX) {
+      if (sumMoney([await q.selectBalance(tx, idEmpresa, codVendedor), valor]) > FLEX_AMOUNT_MAX) {
         throw validationFailed([
           { path: 'body.valor', message: `o saldo passaria do máximo de ${formatBrl(FLEX_AMOUNT_MAX)}` },
         ]);

@@ -6,12 +6,12 @@
 // contract (app.notas_itens_erp): an invoice always has lines, so one that counts and has
 // none here means the ERP does not tell them, and what was invoiced of each line is then
 // unknown (null), not zero.
-import { ORDER_INVOICES_MAX, type Order, type OrderDetail } from '@campo/shared';
+import { ORDER_INVOICES_MAX, type Order, type OrderDetail, QUANTITY_SCALE, roundDecimal } from '@campo/shared';
 import type { Tx } from '../db/scope.ts';
 import * as q from './queries.ts';
 
-/** Quantities are numeric(14,3): rounded so that sums and differences come out exact. */
-const qty = (n: number) => Math.round(n * 1000) / 1000;
+/** Quantities are numeric(14,3): rounded by their digits so that sums and differences come out exact. */
+const qty = (n: number) => roundDecimal(n, QUANTITY_SCALE);
 
 export async function withInvoices(tx: Tx, idEmpresa: number, order: Order): Promise<OrderDetail> {
   return (await withInvoicesAll(tx, idEmpresa, [order]))[0] as OrderDetail;

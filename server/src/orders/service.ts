@@ -24,9 +24,9 @@ import {
   type OrderStatus,
   orderTotals,
   type RefusalReason,
-  round2,
   SITUA,
   statusOfSitua,
+  sumMoney,
   toErpText,
 } from '@campo/shared';
 import { authorize, type RepresentativeAuth, scopeOf, visibleReps } from '../auth/authorize.ts';
@@ -191,8 +191,8 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
   const priced = lines.filter((l) => l !== null);
   const totals = orderTotals(priced.map((l) => l.amounts));
   const flex = {
-    earned: round2(priced.reduce((sum, l) => sum + l.flex.earned, 0)),
-    spent: round2(priced.reduce((sum, l) => sum + l.flex.spent, 0)),
+    earned: sumMoney(priced.map((l) => l.flex.earned)),
+    spent: sumMoney(priced.map((l) => l.flex.spent)),
   };
   return {
     client,
@@ -277,7 +277,7 @@ function judgeCredit(context: q.OrderContext, orderTotal: number): Order['credit
         code: 'CREDIT_LIMIT_EXCEEDED',
         message:
           `O pedido de ${formatBrl(orderTotal)} passa do crédito disponível do cliente ${client.razao_social}: ` +
-          `limite de ${formatBrl(figures.limit)}, ${formatBrl(round2(figures.openReceivables + figures.openOrders))} em aberto ` +
+          `limite de ${formatBrl(figures.limit)}, ${formatBrl(sumMoney([figures.openReceivables, figures.openOrders]))} em aberto ` +
           `(títulos ${formatBrl(figures.openReceivables)}, pedidos ${formatBrl(figures.openOrders)}), ` +
           `disponível ${formatBrl(available)}.`,
         credit: { ...figures, orderTotal, available },
@@ -286,7 +286,7 @@ function judgeCredit(context: q.OrderContext, orderTotal: number): Order['credit
   }
   return {
     limit: figures.limit,
-    open: round2(figures.openReceivables + figures.openOrders),
+    open: sumMoney([figures.openReceivables, figures.openOrders]),
     available,
     exceeded: outcome === 'flag',
   };

@@ -1,7 +1,7 @@
 // What the approver reads of the client's credit (docs/credit-and-flex.md): the figures the
 // server judged the order by when it arrived, never recomputed from today's, so the approver
 // decides on what the mark was set for.
-import { type OrderSummary, round2 } from '@campo/shared';
+import { type OrderSummary, subtractMoney } from '@campo/shared';
 import { brl } from '../../kit/format.ts';
 
 export type OrderCredit = OrderSummary['credit'];
@@ -21,7 +21,7 @@ export interface CreditAfterOrder {
 /** The review's figures; null when the client had no limit, undefined for an order from before the check. */
 export function creditAfterOrder(credit: OrderCredit, total: number): CreditAfterOrder | null | undefined {
   if (!credit) return credit;
-  const availableAfter = round2(credit.available - total);
+  const availableAfter = subtractMoney(credit.available, total);
   return {
     limit: credit.limit,
     open: credit.open,

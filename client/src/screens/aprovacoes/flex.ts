@@ -1,7 +1,7 @@
 // What the approver reads of the representative's flex balance in an order: what each line
 // took from it beyond its ceiling or earns for it above the list, as the server stored them
 // when the order arrived (docs/credit-and-flex.md), and the order's totals.
-import { type Order, round2 } from '@campo/shared';
+import { type Order, sumMoney } from '@campo/shared';
 import { brl, pct } from '../../kit/format.ts';
 
 type Line = Order['itens'][number];
@@ -23,7 +23,7 @@ export function lineFlexNote(l: Line): string | null {
 
 /** The order's flex: null when no line used or earned any (flex off, or an order from before it). */
 export function orderFlexTotals(order: Pick<Order, 'itens'>): { used: number; earned: number } | null {
-  const used = round2(order.itens.reduce((s, l) => s + (l.flexUsado ?? 0), 0));
-  const earned = round2(order.itens.reduce((s, l) => s + (l.flexGerado ?? 0), 0));
+  const used = sumMoney(order.itens.map((l) => l.flexUsado ?? 0));
+  const earned = sumMoney(order.itens.map((l) => l.flexGerado ?? 0));
   return used === 0 && earned === 0 ? null : { used, earned };
 }

@@ -8,6 +8,7 @@ import { FieldError } from '../../kit/field-error.tsx';
 import { dateTime } from '../../kit/format.ts';
 import { Pager } from '../../kit/pager.tsx';
 import { fieldMessages, useApi } from '../../kit/use-api.ts';
+import { adjustmentAmount } from './amount.ts';
 import { EntryList } from './ledger.tsx';
 
 const PAGE_SIZE = 20;
@@ -51,13 +52,6 @@ export function TeamBalances() {
   );
 }
 
-/** A signed amount typed the Brazilian way ("-1.234,56", "150,5") or with a dot; NaN otherwise. */
-export function parsedAmount(s: string): number {
-  const t = s.trim().replace(/\s/g, '').replace('−', '-');
-  if (!/^[+-]?\d[\d.,]*$/.test(t)) return Number.NaN;
-  return Number(t.includes(',') ? t.replace(/\./g, '').replace(',', '.') : t);
-}
-
 function AdjustForm(props: { codVendedor: number; nome: string; onDone: (message: string) => void }) {
   const [valor, setValor] = useState('');
   const [motivo, setMotivo] = useState('');
@@ -67,15 +61,15 @@ function AdjustForm(props: { codVendedor: number; nome: string; onDone: (message
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    const v = parsedAmount(valor);
+    const v = adjustmentAmount(valor);
     const found: Record<string, string> = {};
-    if (!Number.isFinite(v) || v === 0 || Math.round(v * 100) !== v * 100) {
+    if (v === null) {
       found.valor = 'Informe um valor diferente de zero, com até duas casas decimais.';
     }
     if (motivo.trim() === '') found.motivo = 'Informe o motivo do ajuste.';
     setErrors(found);
     setProblem(null);
-    if (Object.keys(found).length > 0) return;
+    if (v === null || Object.keys(found).length > 0) return;
     setBusy(true);
     try {
       const done = await api.POST('/flex/balances/{codVendedor}/adjustments', {

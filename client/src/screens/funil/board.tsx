@@ -3,6 +3,7 @@
 // HTML5 drag from a finger) or by its "Mover para" list, which also serves keyboards and
 // screen readers.
 import { FUNNEL_STAGES, type FunnelStage } from '@campo/shared';
+import { sumMoney } from '@campo/shared/money';
 import { useSignal } from '@preact/signals';
 import type { OpportunityDoc } from '../../db/schemas.ts';
 import { formatDay, formatMoney, STAGE_LABELS } from './format.ts';
@@ -30,7 +31,7 @@ export function Board(props: BoardProps) {
     <div class="kanban" data-scroll-x>
       {FUNNEL_STAGES.map((stage) => {
         const cards = byStage(stage);
-        const total = cards.reduce((sum, o) => sum + (o.valor ?? 0), 0);
+        const total = sumMoney(cards.map((o) => o.valor ?? 0));
         return (
           <section
             key={stage}

@@ -3,6 +3,7 @@
 
 import type { FunnelStage } from '@campo/shared';
 import { formatBrl } from '@campo/shared/format';
+import { round2 } from '@campo/shared/money';
 
 export const STAGE_LABELS: Record<FunnelStage, string> = {
   lead: 'Lead',
@@ -32,7 +33,7 @@ export function parseMoney(text: string): { ok: true; value: number | null } | {
   if (t.includes(',')) t = t.replace(/\./g, '').replace(',', '.');
   else if ((t.match(/\./g) ?? []).length > 1 || /^\d{1,3}(\.\d{3})+$/.test(t)) t = t.replace(/\./g, '');
   if (!/^\d+(\.\d+)?$/.test(t)) return { ok: false };
-  return { ok: true, value: Math.round(Number(t) * 100) / 100 };
+  return { ok: true, value: round2(Number(t)) };
 }
 
 const money2 = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -11,6 +11,7 @@ import {
   FLEX_OFF,
   type FlexLine,
   type FlexPolicy,
+  hasAtMostPlaces,
   type LineCeiling,
   lineAmounts,
   lineCeiling,
@@ -22,6 +23,8 @@ import {
   round2,
   ruleFromDocument,
   type SyncOrderReason,
+  subtractMoney,
+  sumMoney,
   ZOrderCreate,
 } from '@campo/shared';
 import { type DeviceCredit, pautaOfDraft, type QueuedOrders } from '../../data/queued-figures.ts';
@@ -102,11 +105,6 @@ export function newLine(product: ProductDoc, ctx: CartContext): CartLineInput {
   return { idProduto: Number(product.id), quantidade: '1', desconto: toInputText(prefill) };
 }
 
-const hasPlaces = (n: number, places: number) => {
-  const f = 10 ** places;
-  return Math.abs(n * f - Math.round(n * f)) < 1e-6;
-};
-
 export function previewLine(input: CartLineInput, product: ProductDoc | null, ctx: CartContext): LinePreview {
   const base: LinePreview = {
     input,
@@ -133,10 +131,16 @@ export function previewLine(input: CartLineInput, product: ProductDoc | null, ct
     !Number.isFinite(quantity) ||
     quantity <= 0 ||
     quantity > 1_000_000 ||
-    !hasPlaces(quantity, 3)
+    !hasAtMostPlaces(quantity, 3)
   )
     return { ...out, error: 'Informe uma quantidade maior que zero, com até 3 casas decimais.' };
-  if (discount === null || !Number.isFinite(discount) || discount < -100 || discount > 100 || !hasPlaces(discount, 2))
+  if (
+    discount === null ||
+    !Number.isFinite(discount) ||
+    discount < -100 ||
+    discount > 100 ||
+    !hasAtMostPlaces(discount, 2)
+  )
     return {
       ...out,
       quantity,
@@ -216,16 +220,16 @@ export const flexOn = (policy: FlexPolicy | undefined) =>
  * (the server reserves theirs first). What the order earns never pays for its own lines.
  */
 export function cartFlex(lines: readonly LinePreview[], balance: number | null, reserved: number): CartFlex {
-  const earned = round2(lines.reduce((s, l) => s + (l.flex?.earned ?? 0), 0));
-  const spent = round2(lines.reduce((s, l) => s + (l.flex?.spent ?? 0), 0));
-  const available = balance === null ? null : round2(balance - reserved);
+  const earned = sumMoney(lines.map((l) => l.flex?.earned ?? 0));
+  const spent = sumMoney(lines.map((l) => l.flex?.spent ?? 0));
+  const available = balance === null ? null : subtractMoney(balance, reserved);
   return {
     earned,
     spent,
     balance,
     reserved,
     available,
-    after: available === null ? null : round2(available - spent),
+    after: available === null ? null : subtractMoney(available, spent),
     // An order that spends nothing needs no balance, whatever the queue took of it.
     covered: available === null ? null : spent === 0 || spent <= available,
   };
@@ -233,14 +237,14 @@ export function cartFlex(lines: readonly LinePreview[], balance: number | null, 
 
 /** What the outbox's orders spend of the flex balance, priced as the cart prices them. */
 export function queuedFlexSpent(q: QueuedOrders, ctx: CartContext): number {
-  let spent = 0;
+  const spent: number[] = [];
   for (const { draft } of q.drafts) {
     const draftCtx = { ...ctx, idPauta: pautaOfDraft(q, draft) };
     for (const line of linesOfDraft(draft)) {
-      spent += previewLine(line, q.products.get(String(line.idProduto)) ?? null, draftCtx).flex?.spent ?? 0;
+      spent.push(previewLine(line, q.products.get(String(line.idProduto)) ?? null, draftCtx).flex?.spent ?? 0);
     }
   }
-  return round2(spent);
+  return sumMoney(spent);
 }
 
 /** Why the order cannot be queued for its flex, in pt-BR; null when it can (or the server decides). */
@@ -272,7 +276,7 @@ export function cartCredit(credit: DeviceCredit | null, orderTotal: number, poli
   const line = `Limite disponível ${formatMoney(credit.available)} · este pedido ${formatMoney(total)}`;
   const beyond = total > credit.available;
   if (!beyond || policy === 'ignore') return { line, warning: null, beyond };
-  const excess = `Este pedido passa ${formatMoney(round2(total - credit.available))} do crédito disponível do cliente`;
+  const excess = `Este pedido passa ${formatMoney(subtractMoney(total, credit.available))} do crédito disponível do cliente`;
   return {
     line,
     beyond,
