@@ -44,7 +44,7 @@ import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import { loadOrderDocs, orderSyncDoc, reconcileInvoicedOrders } from './documents.ts';
+import { loadOrderDocs, orderSyncDoc, reconcileErpOrderEnds } from './documents.ts';
 import { notInvoiced, withInvoices } from './invoices.ts';
 import { creditOf, loadOrders } from './load.ts';
 import * as q from './queries.ts';
@@ -610,12 +610,12 @@ function visibleOrderReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
 }
 
 /**
- * Orders the ERP has invoiced since the last look become invoiced here too, and their
- * devices' copies go out in the same transaction (the scheduled refresh does the same for the
- * orders nobody reads).
+ * Orders the ERP has invoiced, cancelled or deleted since the last look become invoiced or
+ * cancelled here too, and their devices' copies go out in the same transaction (the scheduled
+ * refresh does the same for the orders nobody reads).
  */
 async function reconcileErpOrders(tx: Tx, idEmpresa: number): Promise<void> {
-  const moved = await reconcileInvoicedOrders(tx, idEmpresa);
+  const moved = await reconcileErpOrderEnds(tx, idEmpresa);
   if (moved.length === 0) return;
   await touchDocuments(tx, idEmpresa, 'pedidos', null, await loadOrderDocs(tx, idEmpresa, moved.map(String)));
 }
