@@ -682,6 +682,7 @@ export const ZSyncPushRow = z
       })
       .describe('The document as the device holds it now'),
   })
+  .strict()
   .describe('One changed document');
 export type SyncPushRow = z.infer<typeof ZSyncPushRow>;
 
