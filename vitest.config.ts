@@ -22,7 +22,8 @@ const ENCODING_MATRIX = [
 
 // The spec-level database tests run again on the odoo ERP profile (sql/erp-profiles/odoo), the
 // Odoo-shaped second reference ERP: orders end to end into sale_order through its trigger and
-// approvals (orders, order-push), the credit limit against the ERP's receivables (credit), new
+// approvals (orders, order-push), the credit limit against the ERP's receivables (credit), the
+// ends the ERP gives an approved order (erp-ends), new
 // clients into res_partner (register), dashboards against figures computed from Odoo's own
 // tables, replication to devices (pull, push), and the tickets, funnel and flex documents that
 // read ERP orders and prices. docs/erp-profile-odoo.md.
@@ -30,6 +31,7 @@ const ODOO_PROFILE = [
   'server/src/orders/orders.pg.test.ts',
   'server/src/orders/order-push.pg.test.ts',
   'server/src/orders/credit.pg.test.ts',
+  'server/src/orders/erp-ends.pg.test.ts',
   'server/src/clients/register.pg.test.ts',
   'server/src/dashboards/dashboards.pg.test.ts',
   'test/replication/pull.pg.test.ts',

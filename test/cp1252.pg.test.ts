@@ -2,6 +2,7 @@
 // PostgreSQL hands them over as the control characters U+0080-U+009F; Campo reads them as
 // Windows-1252 wherever ERP text reaches it (server/src/db/pool.ts): the REST answers and the
 // replication documents built in SQL from the views show “Premium” – 5 €, not "Premium 5".
+import type { Order, OrderSummary } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from './support/app.ts';
 import { postOrder } from './support/builders.ts';
@@ -86,6 +87,32 @@ describe('ERP text holding Windows-1252 bytes', () => {
       [id],
     );
     expect(line.rows).toEqual([{ descricao: '"Premium" - 5 EUR D\'Ávila' }]);
+  });
+
+  it("answers the order as it stored it: the client's name and the lines in their LATIN1 spelling", async () => {
+    // The client's name with the same bytes (issue #50: the answer spelled it as the ERP, the
+    // stored order, GET /orders/{id} and the list in LATIN1).
+    await db.pool.query(
+      `update corrent set razao_social = chr(147) || 'Concei' || convert_from('\\xe7e3'::bytea, 'LATIN1') || 'o'
+                                         || chr(148) || ' ' || chr(150) || ' Emp' || convert_from('\\xf3'::bytea, 'LATIN1')
+                                         || 'rio ' || chr(128)
+        where id_corrent = $1`,
+      [idCliente],
+    );
+    const res = await fetchOrder();
+    expect(res.status, await res.clone().text()).toBe(201);
+    const created = (await res.json()) as Order;
+    const storedName = '"Conceição" - Empório EUR';
+    const storedLine = '"Premium" - 5 EUR D\'Ávila';
+    expect(created.nomeCliente).toBe(storedName);
+    expect(created.itens[0]?.descricao).toBe(storedLine);
+    const read = (await (await api('GET', `/orders/${created.id}`)).json()) as Order;
+    expect(read.nomeCliente).toBe(created.nomeCliente);
+    expect(read.itens.map((i) => [i.codProduto, i.descricao, i.categoria])).toEqual(
+      created.itens.map((i) => [i.codProduto, i.descricao, i.categoria]),
+    );
+    const list = (await (await api('GET', `/orders?idCliente=${idCliente}`)).json()) as { items: OrderSummary[] };
+    expect(list.items.find((o) => o.id === created.id)?.nomeCliente).toBe(storedName);
   });
 
   function fetchOrder() {

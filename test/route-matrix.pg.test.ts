@@ -199,6 +199,42 @@ describe('route matrix: every route × every role, and another tenant', () => {
     expect(documented.filter((r) => !covered.has(r))).toEqual([]);
   });
 
+  it('refuses an unknown field in every JSON body, as the money rules always did (issue #50)', async () => {
+    // Each route's accepted body, as a caller it accepts sends it, with one field more: 400 or
+    // 422 everywhere, never the 200 the credit limit's PUT answered. The document's side of the
+    // rule (additionalProperties false on every request body) is server/src/openapi.test.ts.
+    const accepted: string[] = [];
+    let checked = 0;
+    for (const testCase of MATRIX_CASES) {
+      const caller = callers.find((c) => (testCase.expect[c] ?? 500) < 300);
+      if (!caller) continue;
+      const req = await testCase.request(ctx, caller);
+      const extra = { campoDesconhecido: 1 };
+      let body: unknown;
+      if (Array.isArray(req.body) && req.body.length > 0) body = req.body.map((row) => ({ ...row, ...extra }));
+      else if (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body))
+        body = { ...req.body, ...extra };
+      else continue;
+      const token = tokens.get(caller);
+      const res = await app.request(`/api/v1${req.path}`, {
+        method: testCase.method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          'content-type': 'application/json',
+          ...req.headers,
+        },
+        body: JSON.stringify(body),
+      });
+      checked++;
+      const text = await res.text();
+      if (![400, 422].includes(res.status) || !text.includes('campoDesconhecido')) {
+        accepted.push(`${testCase.method} ${testCase.route} (${caller}): ${res.status}`);
+      }
+    }
+    expect(accepted).toEqual([]);
+    expect(checked).toBeGreaterThan(20);
+  });
+
   for (const testCase of MATRIX_CASES) {
     it(`${testCase.method} ${testCase.route}`, async () => {
       const got: Partial<Record<MatrixCaller, number>> = {};

@@ -4829,7 +4829,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description Only these statuses (repeat the parameter for several) */
-                    status?: ("pending_approval" | "approved" | "invoiced" | "rejected") | ("pending_approval" | "approved" | "invoiced" | "rejected")[];
+                    status?: ("pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled") | ("pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled")[];
                     /** @description Order number (num_ped_sar) */
                     numero?: number;
                     /** @description Only this client */
@@ -4863,10 +4863,10 @@ export interface paths {
                                 /** @description Order number assigned by Campo, per tenant */
                                 numPedSar: number;
                                 /**
-                                 * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                                 * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                                  * @enum {string}
                                  */
-                                status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                 /** @description Representative */
                                 codVendedor: number;
                                 /** @description Client */
@@ -5016,10 +5016,10 @@ export interface paths {
                             /** @description Order number assigned by Campo, per tenant */
                             numPedSar: number;
                             /**
-                             * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                             * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                              * @enum {string}
                              */
-                            status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                            status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                             /** @description Representative */
                             codVendedor: number;
                             /** @description Client */
@@ -5121,12 +5121,12 @@ export interface paths {
                                  * @description Status before; null when the order was created
                                  * @enum {string|null}
                                  */
-                                de: "pending_approval" | "approved" | "invoiced" | "rejected" | null;
+                                de: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | null;
                                 /**
                                  * @description Status after
                                  * @enum {string}
                                  */
-                                para: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                para: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                 /** @description Who made the change (login), or "erp" for invoicing */
                                 usuario: string;
                                 /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
@@ -5278,10 +5278,10 @@ export interface paths {
                             /** @description Order number assigned by Campo, per tenant */
                             numPedSar: number;
                             /**
-                             * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                             * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                              * @enum {string}
                              */
-                            status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                            status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                             /** @description Representative */
                             codVendedor: number;
                             /** @description Client */
@@ -5387,12 +5387,12 @@ export interface paths {
                                  * @description Status before; null when the order was created
                                  * @enum {string|null}
                                  */
-                                de: "pending_approval" | "approved" | "invoiced" | "rejected" | null;
+                                de: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | null;
                                 /**
                                  * @description Status after
                                  * @enum {string}
                                  */
-                                para: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                para: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                 /** @description Who made the change (login), or "erp" for invoicing */
                                 usuario: string;
                                 /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
@@ -5534,10 +5534,10 @@ export interface paths {
                             /** @description Order number assigned by Campo, per tenant */
                             numPedSar: number;
                             /**
-                             * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                             * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                              * @enum {string}
                              */
-                            status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                            status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                             /** @description Representative */
                             codVendedor: number;
                             /** @description Client */
@@ -5639,12 +5639,12 @@ export interface paths {
                                  * @description Status before; null when the order was created
                                  * @enum {string|null}
                                  */
-                                de: "pending_approval" | "approved" | "invoiced" | "rejected" | null;
+                                de: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | null;
                                 /**
                                  * @description Status after
                                  * @enum {string}
                                  */
-                                para: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                para: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                 /** @description Who made the change (login), or "erp" for invoicing */
                                 usuario: string;
                                 /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
@@ -5805,10 +5805,10 @@ export interface paths {
                             /** @description Order number assigned by Campo, per tenant */
                             numPedSar: number;
                             /**
-                             * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                             * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                              * @enum {string}
                              */
-                            status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                            status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                             /** @description Representative */
                             codVendedor: number;
                             /** @description Client */
@@ -5910,12 +5910,12 @@ export interface paths {
                                  * @description Status before; null when the order was created
                                  * @enum {string|null}
                                  */
-                                de: "pending_approval" | "approved" | "invoiced" | "rejected" | null;
+                                de: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | null;
                                 /**
                                  * @description Status after
                                  * @enum {string}
                                  */
-                                para: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                para: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                 /** @description Who made the change (login), or "erp" for invoicing */
                                 usuario: string;
                                 /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
@@ -6131,10 +6131,10 @@ export interface paths {
                                 /** @description Client name copied into the order */
                                 nomeCliente: string;
                                 /**
-                                 * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                                 * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                                  * @enum {string}
                                  */
-                                status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                 /** @description Order total, in BRL */
                                 valorTotal: number;
                                 /** @description Created at, ISO 8601 */
@@ -9742,10 +9742,10 @@ export interface paths {
                                 /** @description Representative */
                                 codVendedor: number;
                                 /**
-                                 * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's
+                                 * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection, or the ERP cancelling it, gives it back (motivo says which); 'credito': its approval earns; 'estorno': the ERP cancelling an approved order takes back what it earned, as much as the balance holds (negative); 'ajuste': a manager's
                                  * @enum {string}
                                  */
-                                tipo: "reserva" | "liberacao" | "credito" | "ajuste";
+                                tipo: "reserva" | "liberacao" | "credito" | "ajuste" | "estorno";
                                 /** @description BRL, signed: positive credits the balance, negative debits it */
                                 valor: number;
                                 /** @description The order of the move; null for an adjustment */
@@ -9906,10 +9906,10 @@ export interface paths {
                                 /** @description Representative */
                                 codVendedor: number;
                                 /**
-                                 * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's
+                                 * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection, or the ERP cancelling it, gives it back (motivo says which); 'credito': its approval earns; 'estorno': the ERP cancelling an approved order takes back what it earned, as much as the balance holds (negative); 'ajuste': a manager's
                                  * @enum {string}
                                  */
-                                tipo: "reserva" | "liberacao" | "credito" | "ajuste";
+                                tipo: "reserva" | "liberacao" | "credito" | "ajuste" | "estorno";
                                 /** @description BRL, signed: positive credits the balance, negative debits it */
                                 valor: number;
                                 /** @description The order of the move; null for an adjustment */
@@ -14204,10 +14204,10 @@ export interface paths {
                                         /** @description Representative */
                                         codVendedor: number;
                                         /**
-                                         * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's
+                                         * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection, or the ERP cancelling it, gives it back (motivo says which); 'credito': its approval earns; 'estorno': the ERP cancelling an approved order takes back what it earned, as much as the balance holds (negative); 'ajuste': a manager's
                                          * @enum {string}
                                          */
-                                        tipo: "reserva" | "liberacao" | "credito" | "ajuste";
+                                        tipo: "reserva" | "liberacao" | "credito" | "ajuste" | "estorno";
                                         /** @description BRL, signed: positive credits the balance, negative debits it */
                                         valor: number;
                                         /** @description The order of the move; null for an adjustment */
@@ -14231,7 +14231,7 @@ export interface paths {
                                  * @description queued: waiting in the device outbox; refused: the server refused it (see reasons; fix and queue again, or discard); the others are the order status
                                  * @enum {string}
                                  */
-                                status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "refused";
+                                status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | "refused";
                                 /** @description The order as the device queued it (the body of POST /orders); null once the server holds the order */
                                 draft?: unknown;
                                 /** @description The order as the server holds it, with what the ERP invoiced of it (GET /orders/{id}); null while queued or when refused */
@@ -14241,10 +14241,10 @@ export interface paths {
                                     /** @description Order number assigned by Campo, per tenant */
                                     numPedSar: number;
                                     /**
-                                     * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                                     * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                                      * @enum {string}
                                      */
-                                    status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                    status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                     /** @description Representative */
                                     codVendedor: number;
                                     /** @description Client */
@@ -14350,12 +14350,12 @@ export interface paths {
                                          * @description Status before; null when the order was created
                                          * @enum {string|null}
                                          */
-                                        de: "pending_approval" | "approved" | "invoiced" | "rejected" | null;
+                                        de: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | null;
                                         /**
                                          * @description Status after
                                          * @enum {string}
                                          */
-                                        para: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                        para: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                         /** @description Who made the change (login), or "erp" for invoicing */
                                         usuario: string;
                                         /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
@@ -14846,7 +14846,7 @@ export interface paths {
                              * @description queued: waiting in the device outbox; refused: the server refused it (see reasons; fix and queue again, or discard); the others are the order status
                              * @enum {string}
                              */
-                            status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "refused";
+                            status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | "refused";
                             /** @description The order as the device queued it (the body of POST /orders); null once the server holds the order */
                             draft?: unknown;
                             /** @description The order as the server holds it, with what the ERP invoiced of it (GET /orders/{id}); null while queued or when refused */
@@ -14856,10 +14856,10 @@ export interface paths {
                                 /** @description Order number assigned by Campo, per tenant */
                                 numPedSar: number;
                                 /**
-                                 * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                                 * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                                  * @enum {string}
                                  */
-                                status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                 /** @description Representative */
                                 codVendedor: number;
                                 /** @description Client */
@@ -14965,12 +14965,12 @@ export interface paths {
                                      * @description Status before; null when the order was created
                                      * @enum {string|null}
                                      */
-                                    de: "pending_approval" | "approved" | "invoiced" | "rejected" | null;
+                                    de: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | null;
                                     /**
                                      * @description Status after
                                      * @enum {string}
                                      */
-                                    para: "pending_approval" | "approved" | "invoiced" | "rejected";
+                                    para: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                                     /** @description Who made the change (login), or "erp" for invoicing */
                                     usuario: string;
                                     /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */
@@ -15806,10 +15806,10 @@ export interface components {
                      */
                     codVendedor: number;
                     /**
-                     * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's
+                     * @description 'reserva': an order accepted spends (negative); 'liberacao': its rejection, or the ERP cancelling it, gives it back (motivo says which); 'credito': its approval earns; 'estorno': the ERP cancelling an approved order takes back what it earned, as much as the balance holds (negative); 'ajuste': a manager's
                      * @enum {string}
                      */
-                    tipo: "reserva" | "liberacao" | "credito" | "ajuste";
+                    tipo: "reserva" | "liberacao" | "credito" | "ajuste" | "estorno";
                     /** @description BRL, signed: positive credits the balance, negative debits it */
                     valor: number;
                     /** @description The order of the move; null for an adjustment */
@@ -15835,7 +15835,7 @@ export interface components {
              * @description queued: waiting in the device outbox; refused: the server refused it (see reasons; fix and queue again, or discard); the others are the order status
              * @enum {string}
              */
-            status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "refused";
+            status: "queued" | "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled" | "refused";
             /** @description The order as the device queued it (the body of POST /orders); null once the server holds the order */
             draft: unknown | null;
             /** @description The order as the server holds it, with what the ERP invoiced of it (GET /orders/{id}); null while queued or when refused */
@@ -15851,10 +15851,10 @@ export interface components {
                  */
                 numPedSar: number;
                 /**
-                 * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)
+                 * @description pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)
                  * @enum {string}
                  */
-                status: "pending_approval" | "approved" | "invoiced" | "rejected";
+                status: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                 /**
                  * Format: int64
                  * @description Representative
@@ -15972,12 +15972,12 @@ export interface components {
                 /** @description Status history, oldest first */
                 historico: {
                     /** @description Status before; null when the order was created */
-                    de: ("pending_approval" | "approved" | "invoiced" | "rejected") | null;
+                    de: ("pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled") | null;
                     /**
                      * @description Status after
                      * @enum {string}
                      */
-                    para: "pending_approval" | "approved" | "invoiced" | "rejected";
+                    para: "pending_approval" | "approved" | "invoiced" | "rejected" | "cancelled";
                     /** @description Who made the change (login), or "erp" for invoicing */
                     usuario: string;
                     /** @description The name of who made the change, for people to read; null for the ERP or a login that no longer exists */

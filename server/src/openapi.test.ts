@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from './app.ts';
 import { documentedCodes } from './http/openapi.ts';
 
+type BodySchema = { $ref?: string; type?: string; items?: BodySchema; additionalProperties?: unknown };
 type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
 
 function undescribed(schema: Schema | undefined, path: string, out: string[]): void {
@@ -30,6 +31,28 @@ async function servedDocument() {
 }
 
 describe('OpenAPI document', () => {
+  it('makes every JSON request body strict: additionalProperties false (issue #50)', async () => {
+    const doc = (await servedDocument()) as unknown as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: BodySchema }> } }>>;
+      components?: { schemas?: Record<string, BodySchema> };
+    };
+    const resolve = (s: BodySchema | undefined): BodySchema | undefined =>
+      s?.$ref ? doc.components?.schemas?.[s.$ref.split('/').at(-1) as string] : s;
+    const loose: string[] = [];
+    let bodies = 0;
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        const schema = resolve(op.requestBody?.content['application/json']?.schema);
+        if (!schema) continue;
+        bodies++;
+        const object = schema.type === 'array' ? resolve(schema.items) : schema;
+        if (object?.additionalProperties !== false) loose.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(loose).toEqual([]);
+    expect(bodies).toBeGreaterThan(20);
+  });
+
   it('lists the codes of every error answer of every operation, each under the status the catalogue gives it', async () => {
     const doc = await servedDocument();
     const wrong: string[] = [];

@@ -33,11 +33,13 @@ export const ZLoginRequest = z
     password: z.string().min(1).max(200).describe('The password'),
     empresa: ZLoginCompany,
   })
+  .strict()
   .describe('Credentials');
 export type LoginRequest = z.infer<typeof ZLoginRequest>;
 
 export const ZDevLoginRequest = z
   .object({ login: ZLogin, empresa: ZLoginCompany })
+  .strict()
   .describe('Development login: a token for an existing active user, without password (only with DEV_LOGIN=1)');
 
 export const ZSessionUser = z

@@ -200,6 +200,7 @@ export const ZCreditLimitUpdate = z
       .max(CREDIT_LIMIT_MAX)
       .describe('New credit limit in BRL, 0 or more; stored rounded to cents'),
   })
+  .strict()
   .describe('The client’s credit limit, kept by Campo');
 export type CreditLimitUpdate = z.infer<typeof ZCreditLimitUpdate>;
 

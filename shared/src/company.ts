@@ -119,5 +119,6 @@ export const ZMetaPositivacaoDia = z
         `Daily positivation target: how many distinct clients should have a non-rejected order each day, 0 to ${META_POSITIVACAO_DIA_MAX}`,
       ),
   })
+  .strict()
   .describe('The daily positivation target of the tenant');
 export type MetaPositivacaoDia = z.infer<typeof ZMetaPositivacaoDia>;

@@ -90,7 +90,7 @@ export function orderFlex(lines: readonly FlexLineInput[], policy: FlexPolicy, b
 // ---------------------------------------------------------------------------------------
 // Contracts: the balance, its ledger and a manager's adjustment.
 
-export const FLEX_MOVES = ['reserva', 'liberacao', 'credito', 'ajuste'] as const;
+export const FLEX_MOVES = ['reserva', 'liberacao', 'credito', 'ajuste', 'estorno'] as const;
 export type FlexMove = (typeof FLEX_MOVES)[number];
 /** numeric(14,2) holds up to this. */
 export const FLEX_AMOUNT_MAX = 999_999_999_999.99;
@@ -105,7 +105,7 @@ export const ZFlexEntry = z
     tipo: z
       .enum(FLEX_MOVES)
       .describe(
-        "'reserva': an order accepted spends (negative); 'liberacao': its rejection gives it back; 'credito': its approval earns; 'ajuste': a manager's",
+        "'reserva': an order accepted spends (negative); 'liberacao': its rejection, or the ERP cancelling it, gives it back (motivo says which); 'credito': its approval earns; 'estorno': the ERP cancelling an approved order takes back what it earned, as much as the balance holds (negative); 'ajuste': a manager's",
       ),
     valor: z.number().describe('BRL, signed: positive credits the balance, negative debits it'),
     idPedido: z.number().int().nullable().describe('The order of the move; null for an adjustment'),

@@ -69,6 +69,7 @@ export const ZOpportunityCreate = z
     observacoes: fields.observacoes.optional(),
     motivoPerda: fields.motivoPerda.optional(),
   })
+  .strict()
   .superRefine((v, ctx) => {
     lostNeedsReason(v, ctx);
     if ((v.idCliente ?? null) === null && (v.nomeProspect ?? null) === null) {
@@ -95,6 +96,7 @@ export const ZOpportunityPatch = z
       .optional()
       .describe('The atualizadoEm this change was based on; a different current one answers 409 OPPORTUNITY_CONFLICT'),
   })
+  .strict()
   .describe('The fields to change; absent fields are kept, null clears an optional field');
 export type OpportunityPatch = z.infer<typeof ZOpportunityPatch>;
 

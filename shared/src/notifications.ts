@@ -58,6 +58,7 @@ export const ZPushSubscriptionCreate = z
       })
       .describe('The keys of the subscription, as PushSubscription.toJSON() gives them'),
   })
+  .strict()
   .describe(
     "A device's push subscription: send PushSubscription.toJSON() as is. One record per device: subscribing an endpoint already registered moves it to the caller",
   );
@@ -73,6 +74,7 @@ export type PushSubscriptionSaved = z.infer<typeof ZPushSubscriptionSaved>;
 
 export const ZPushSubscriptionDelete = z
   .object({ endpoint: ZPushEndpoint })
+  .strict()
   .describe('The device to stop notifying: only a registration of the caller is removed');
 export type PushSubscriptionDelete = z.infer<typeof ZPushSubscriptionDelete>;
 

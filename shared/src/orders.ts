@@ -6,18 +6,21 @@ import { ORDER_REASON_CODES, pickCodes } from './errors.ts';
 import { ORDER_INVOICES_MAX, ZOrderInvoice } from './invoices.ts';
 import { amountCents, cents, fromCents, fromUnits, PRICE_SCALE, priceUnits, toUnits } from './money.ts';
 
-export const ORDER_STATUSES = ['pending_approval', 'approved', 'invoiced', 'rejected'] as const;
+export const ORDER_STATUSES = ['pending_approval', 'approved', 'invoiced', 'rejected', 'cancelled'] as const;
 export const ZOrderStatus = z
   .enum(ORDER_STATUSES)
-  .describe('pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4)');
+  .describe(
+    'pending_approval (situa 1), approved (2), invoiced (3, from the ERP), rejected (4), cancelled (5, from the ERP: its order cancelled or deleted there)',
+  );
 export type OrderStatus = z.infer<typeof ZOrderStatus>;
 
 /** situa in app.pedidos ↔ the API's status. */
-export const SITUA: Record<OrderStatus, 1 | 2 | 3 | 4> = {
+export const SITUA: Record<OrderStatus, 1 | 2 | 3 | 4 | 5> = {
   pending_approval: 1,
   approved: 2,
   invoiced: 3,
   rejected: 4,
+  cancelled: 5,
 };
 /** The status in pt-BR, for text people read (the API's `status` stays the English code). */
 export const ORDER_STATUS_LABEL: Record<OrderStatus, string> = {
@@ -25,6 +28,7 @@ export const ORDER_STATUS_LABEL: Record<OrderStatus, string> = {
   approved: 'aprovado',
   invoiced: 'faturado',
   rejected: 'rejeitado',
+  cancelled: 'cancelado no ERP',
 };
 
 export function statusOfSitua(situa: number): OrderStatus {

@@ -317,7 +317,15 @@ export const ZSyncSettings = z
   .describe('Small reference data (collection ajustes): the company settings, the ceilings and the flex balance');
 export type SyncSettings = z.infer<typeof ZSyncSettings>;
 
-export const SYNC_ORDER_STATES = ['queued', 'pending_approval', 'approved', 'invoiced', 'rejected', 'refused'] as const;
+export const SYNC_ORDER_STATES = [
+  'queued',
+  'pending_approval',
+  'approved',
+  'invoiced',
+  'rejected',
+  'cancelled',
+  'refused',
+] as const;
 export const ZSyncOrderState = z
   .enum(SYNC_ORDER_STATES)
   .describe(
@@ -674,6 +682,7 @@ export const ZSyncPushRow = z
       })
       .describe('The document as the device holds it now'),
   })
+  .strict()
   .describe('One changed document');
 export type SyncPushRow = z.infer<typeof ZSyncPushRow>;
 

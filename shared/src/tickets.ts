@@ -70,6 +70,7 @@ export const ZTicketCreate = z
       `The first message, up to ${TICKET_MESSAGE_MAX} characters; kept exactly as typed, emoji included`,
     ),
   })
+  .strict()
   .refine((v) => (v.idPedido === undefined) !== (v.numPedErp === undefined), {
     message: 'informe idPedido (pedido do Campo) ou numPedErp (pedido do ERP), um dos dois',
     path: ['idPedido'],
@@ -83,6 +84,7 @@ export const ZTicketReply = z
       `The message, up to ${TICKET_MESSAGE_MAX} characters; kept exactly as typed, emoji included`,
     ),
   })
+  .strict()
   .describe('A reply in the ticket thread');
 export type TicketReply = z.infer<typeof ZTicketReply>;
 

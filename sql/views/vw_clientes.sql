@@ -24,7 +24,7 @@
 -- and 2, every representative's: app.pedidos_em_aberto): with valor_em_aberto and
 -- limite_credito, the client's available credit.
 -- ultimo_pedido_em is the latest order wherever it was placed: Campo's (every order not
--- rejected), the ERP's (every order not cancelled, including the replicas of Campo orders,
+-- rejected nor cancelled), the ERP's (every order not cancelled, including the replicas of Campo orders,
 -- which carry the original's date), and the ERP's own last-purchase date for history older
 -- than its order table; null for a client who never ordered. A client with no order for
 -- more than 30 days counts as inactive.
@@ -82,7 +82,7 @@ select c.id_corrent                 as id_cliente,
        greatest(
          (select max(p.criado_em)
             from app.pedidos p
-           where p.id_cliente = c.id_corrent and p.situa <> 4),
+           where p.id_cliente = c.id_corrent and p.situa not in (4, 5)),
          (select max(pv.dt_emissao)::timestamptz
             from public.pedidos_venda pv
            where pv.id_corrent = c.id_corrent and pv.situacao <> 'C'),

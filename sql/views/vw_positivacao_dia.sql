@@ -3,7 +3,7 @@
 -- Why: positivation is the number of distinct clients with at least one order that was
 -- not rejected; the supervisor dashboard ranks reps by it and the manager's daily target
 -- (config_empresa.meta_positivacao_dia) is a count of clients per day. Orders come from
--- Campo (not rejected, by creation day) and from the ERP (not cancelled, by emission day);
+-- Campo (not rejected nor cancelled by the ERP, by creation day) and from the ERP (not cancelled, by emission day);
 -- replicas of Campo orders are left out so that a client is not counted on the approval
 -- day as well.
 --
@@ -18,7 +18,7 @@ select o.id_empresa,
   from (
         select p.id_empresa, p.cod_vendedor, p.criado_em::date as dia, p.id_cliente
           from app.pedidos p
-         where p.situa <> 4
+         where p.situa not in (4, 5)
         union all
         select e.id_empresa, pv.cod_vendedor, pv.dt_emissao::date, pv.id_corrent
           from public.pedidos_venda pv

@@ -138,6 +138,26 @@ export async function invoicedInErp(pool: pg.Pool, idPedidoErp: number): Promise
   }
 }
 
+/** The ERP cancels an order's replica (its situation becomes 'C'; Odoo's state 'cancel'). */
+export async function cancelledInErp(pool: pg.Pool, idPedidoErp: number): Promise<void> {
+  if ((await profileOf(pool)) === 'odoo') {
+    await pool.query("update sale_order set state = 'cancel' where id = $1", [idPedidoErp]);
+  } else {
+    await pool.query("update pedidos_venda set situacao = 'C' where id_pedido = $1", [idPedidoErp]);
+  }
+}
+
+/** The ERP deletes an order's replica, with its lines (not invoiced: no invoice names it). */
+export async function deletedInErp(pool: pg.Pool, idPedidoErp: number): Promise<void> {
+  if ((await profileOf(pool)) === 'odoo') {
+    await pool.query('delete from sale_order_line where order_id = $1', [idPedidoErp]);
+    await pool.query('delete from sale_order where id = $1', [idPedidoErp]);
+  } else {
+    await pool.query('delete from pedidos_venda_itens where id_pedido = $1', [idPedidoErp]);
+    await pool.query('delete from pedidos_venda where id_pedido = $1', [idPedidoErp]);
+  }
+}
+
 /**
  * An orderable client (orderableClient) and its product as a cart finds it: the code typed in
  * the search, the description its line is named by, and its group (what a promotion targets).

@@ -26,13 +26,13 @@ export interface LocalRoute {
 
 /**
  * Distinct clients with an order on `day` on this device (queued, sent or accepted; not
- * rejected by the supervisor nor refused by the server): positivation as the dashboards count
+ * rejected by the supervisor, cancelled by the ERP nor refused by the server): positivation as the dashboards count
  * it, and what "visitado com pedido" means on the route.
  */
 export function clientsWithOrderOn(orders: readonly OrderDoc[], day: string): Set<number> {
   const clients = new Set<number>();
   for (const o of orders) {
-    if (o.status === 'rejected' || o.status === 'refused') continue;
+    if (o.status === 'rejected' || o.status === 'cancelled' || o.status === 'refused') continue;
     const at = o.order?.criadoEm ?? o.queuedAt;
     if (!at || businessDate(at) !== day) continue;
     const client = o.order?.idCliente ?? (o.draft as OrderCreate | null)?.idCliente;

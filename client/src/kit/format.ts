@@ -29,6 +29,7 @@ export const ORDER_STATUS_LABEL = {
   approved: 'Aprovado',
   invoiced: 'Faturado',
   rejected: 'Rejeitado',
+  cancelled: 'Cancelado no ERP',
 } as const;
 
 export const FINANCIAL_LABEL = {

@@ -36,6 +36,7 @@ export const STATUS_LABEL: Record<SyncOrderState | 'sent', string> = {
   approved: 'Aprovado',
   invoiced: 'Faturado',
   rejected: 'Rejeitado',
+  cancelled: 'Cancelado no ERP',
   refused: 'Recusado',
 };
 

@@ -480,8 +480,9 @@ describe('clients', () => {
 
   describe('GET /clients/{id}/titles', () => {
     it('lists open titles, the most overdue first, then those paid lately, paginated, within the scope', async () => {
-      // A client of the rep with open titles in the fixture; one of its paid titles made
-      // recent and another old, whatever the fixture's dates.
+      // A client of the rep with open titles in the fixture; its paid titles made recent, paid
+      // in the opposite order of their due dates (the latest due paid last), but every third
+      // one paid long ago, whatever the fixture's dates.
       const { rows } = await db.pool.query<{ id: number }>(
         `select t.id_corrent as id from public.titulos_receber t join public.corrent c on c.id_corrent = t.id_corrent
            join public.empresas e on e.id_empresa = c.id_empresa
@@ -493,8 +494,10 @@ describe('clients', () => {
       const id = rows[0]?.id;
       if (!id) throw new Error('the fixture has no client of the rep with open and paid titles');
       await db.pool.query(
-        `update public.titulos_receber set dt_pagamento = current_date - (case when id_titulo % 2 = 0 then 3 else 90 end)
-          where id_corrent = $1 and valor_pago >= valor`,
+        `update public.titulos_receber t set dt_pagamento = current_date - (case when r.n % 3 <> 0 then r.n else 90 end)
+           from (select id_titulo, row_number() over (order by dt_vencimento desc, id_titulo desc)::integer as n
+                   from public.titulos_receber where id_corrent = $1 and valor_pago >= valor) r
+          where t.id_titulo = r.id_titulo`,
         [id],
       );
       const expected = await db.pool.query<{ id: number; dias: number; pago: boolean }>(
@@ -502,10 +505,19 @@ describe('clients', () => {
                 case when valor_pago < valor then greatest(current_date - dt_vencimento, 0) else 0 end as dias
            from public.titulos_receber
           where id_corrent = $1 and (valor_pago < valor or dt_pagamento >= current_date - 60)
-          order by valor_pago >= valor, dt_vencimento, dt_pagamento desc, id_titulo`,
+          order by valor_pago >= valor, case when valor_pago < valor then dt_vencimento end,
+                   dt_pagamento desc, id_titulo`,
         [id],
       );
-      expect(expected.rows.some((r) => r.pago)).toBe(true);
+      // The latest payment first, as the docs and the OpenAPI description say: not by due date.
+      const paid = await db.pool.query<{ id: number }>(
+        `select id_titulo as id from public.titulos_receber
+          where id_corrent = $1 and valor_pago >= valor and dt_pagamento >= current_date - 60
+          order by dt_vencimento, id_titulo`,
+        [id],
+      );
+      expect(paid.rows.length).toBeGreaterThan(1);
+      expect(expected.rows.filter((r) => r.pago).map((r) => r.id)).not.toEqual(paid.rows.map((r) => r.id));
       const items: ClientTitlePage['items'] = [];
       for (let page = 1; page < 50; page++) {
         const res = await as.rep('GET', `/clients/${id}/titles?pageSize=2&page=${page}`);

@@ -219,20 +219,24 @@ export function selectClientTitles(
   limit: number,
   offset: number,
 ) {
-  return clientTitles(tx, idEmpresa, idCliente, openOnly)
-    .select(['id_titulo', 'num_documento', 'valor', 'valor_pago', 'valor_em_aberto', 'pago', 'dias_atraso'])
-    .select([
-      sql<string>`to_char(dt_emissao, 'YYYY-MM-DD')`.as('emissao'),
-      sql<string>`to_char(dt_vencimento, 'YYYY-MM-DD')`.as('vencimento'),
-      sql<string | null>`to_char(dt_pagamento, 'YYYY-MM-DD')`.as('pagamento'),
-    ])
-    .orderBy('pago')
-    .orderBy('dt_vencimento')
-    .orderBy('dt_pagamento', 'desc')
-    .orderBy('id_titulo')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return (
+    clientTitles(tx, idEmpresa, idCliente, openOnly)
+      .select(['id_titulo', 'num_documento', 'valor', 'valor_pago', 'valor_em_aberto', 'pago', 'dias_atraso'])
+      .select([
+        sql<string>`to_char(dt_emissao, 'YYYY-MM-DD')`.as('emissao'),
+        sql<string>`to_char(dt_vencimento, 'YYYY-MM-DD')`.as('vencimento'),
+        sql<string | null>`to_char(dt_pagamento, 'YYYY-MM-DD')`.as('pagamento'),
+      ])
+      .orderBy('pago')
+      // Open ones by due date; the paid ones by their payment alone (the due date is null for them
+      // here), the latest first.
+      .orderBy(sql`case when not pago then dt_vencimento end`)
+      .orderBy('dt_pagamento', (ob) => ob.desc().nullsLast())
+      .orderBy('id_titulo')
+      .limit(limit)
+      .offset(offset)
+      .execute()
+  );
 }
 
 /**

@@ -140,7 +140,7 @@ export function selectPositivation(tx: Tx, idEmpresa: number, p: Period, f: Team
     sql`select o.cod_vendedor, v.cod_supervisor, o.id_cliente
           from (select p.cod_vendedor, p.id_cliente
                   from app.pedidos p
-                 where p.id_empresa = ${idEmpresa} and p.situa <> 4
+                 where p.id_empresa = ${idEmpresa} and p.situa not in (4, 5)
                    and p.criado_em >= ${p.ini}::date::timestamptz and p.criado_em < ${p.fim}::date::timestamptz
                    and ${teamWhere(f, idEmpresa, sql.ref('p.cod_vendedor'))}
                 union all

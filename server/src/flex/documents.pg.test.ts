@@ -217,4 +217,61 @@ describe("the representative's flex document reaches their device", () => {
     await refreshCollection(createDb(db.pool), rep.idEmpresa, 'ajustes');
     expect(flexIn(await pull('rep'))).toEqual([]);
   });
+  it('two orders that overlap: the document the later-locking one builds lists them as the refresh does', async () => {
+    // Issue #50: order A starts first but reaches the balance after order B. The document A
+    // builds (its own entry first) and the refresh's rebuild (newest first) must agree.
+    await adjust(500, 'Saldo para dois pedidos');
+    await pull('rep');
+    // A second client of the representative, and a product priced on its list.
+    const other = await db.pool.query<{ id_cliente: number; id_produto: number }>(
+      `select c.id_cliente, p.id_produto
+         from app.vw_clientes c
+         join app.vw_precos pr on pr.id_pauta = c.id_pauta and pr.id_empresa = c.id_empresa
+         join app.vw_produtos p on p.id_produto = pr.id_produto and p.id_empresa = c.id_empresa and p.ativo
+        where c.id_empresa = $1 and c.cod_vendedor = $2 and c.id_cliente <> $3 and c.status_financeiro <> 'blocked'
+        order by c.id_cliente, p.id_produto limit 1`,
+      [rep.idEmpresa, rep.codVendedor, idCliente],
+    );
+    const b = other.rows[0];
+    if (!b) throw new Error('the fixture has no second orderable client for the representative');
+    // A's client has a limit: its order's first statement locks that row, held here meanwhile.
+    await db.pool.query(
+      `insert into app.limites_credito (id_empresa, id_cliente, limite) values ($1, $2, 99999999)
+       on conflict (id_empresa, id_cliente) do update set limite = excluded.limite`,
+      [rep.idEmpresa, idCliente],
+    );
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from app.limites_credito where id_empresa = $1 and id_cliente = $2 for update', [
+        rep.idEmpresa,
+        idCliente,
+      ]);
+      const a = postOrder(as.rep, { idCliente, itens: [{ idProduto: product.id, quantidade: 1, descontoPercent: 9 }] });
+      // A's transaction has begun and waits on the row.
+      let waiting = false;
+      for (let i = 0; i < 5000 && !waiting; i++) {
+        const { rows } = await db.pool.query<{ n: number }>(
+          `select count(*)::integer as n from pg_locks l where not l.granted and l.locktype = 'transactionid'`,
+        );
+        waiting = (rows[0]?.n ?? 0) > 0;
+      }
+      expect(waiting).toBe(true);
+      await created(
+        await postOrder(as.rep, {
+          idCliente: b.id_cliente,
+          itens: [{ idProduto: b.id_produto, quantidade: 1, descontoPercent: 9 }],
+        }),
+      );
+      await holder.query('commit');
+      await created(await a);
+    } finally {
+      holder.release();
+    }
+    const [doc] = flexIn(await pull('rep'));
+    expect(doc?.flex.lancamentos.slice(0, 2).map((e) => e.tipo)).toEqual(['reserva', 'reserva']);
+    // The refresh rebuilds the same document: no new revision.
+    await refreshCollection(createDb(db.pool), rep.idEmpresa, 'ajustes');
+    expect(flexIn(await pull('rep'))).toEqual([]);
+  });
 });

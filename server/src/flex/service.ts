@@ -37,6 +37,8 @@ export interface OrderFlexMove {
   idPedido: number;
   /** Who moves it: the login, kept in the ledger. */
   by: string;
+  /** Why, kept in the ledger beside an order's move (the ERP cancelling it); none otherwise. */
+  motivo?: string;
 }
 
 export interface FlexMoveResult {
@@ -68,7 +70,7 @@ const unmoved = async (tx: Tx, m: OrderFlexMove, repeated: boolean): Promise<Fle
 async function creditOnce(tx: Tx, m: OrderFlexMove, tipo: FlexMove, valor: number): Promise<FlexMoveResult> {
   if (valor === 0) return unmoved(tx, m, false);
   await q.lockBalance(tx, m.idEmpresa, m.codVendedor);
-  const entry = await q.insertMove(tx, { ...m, tipo, valor, motivo: null, criadoPor: m.by });
+  const entry = await q.insertMove(tx, { ...m, tipo, valor, motivo: m.motivo ?? null, criadoPor: m.by });
   if (!entry) return unmoved(tx, m, true);
   const saldo = await q.creditBalance(tx, m.idEmpresa, m.codVendedor, valor);
   await relogFlex(tx, m.idEmpresa, m.codVendedor);
@@ -177,6 +179,33 @@ export async function reserveNewOrderFlex(
 export async function releaseFlex(tx: Tx, m: OrderFlexMove): Promise<FlexMoveResult> {
   const reserved = await q.selectOrderMove(tx, m.idEmpresa, m.idPedido, 'reserva');
   return creditOnce(tx, m, 'liberacao', reserved ? round2(-reserved.valor) : 0);
+}
+
+/**
+ * An approved order the ERP cancelled takes back what its approval credited, read from its
+ * credit in the ledger (none: nothing to take back), as much as the balance holds: the balance
+ * never goes below zero, and what the representative already spent of it stays spent
+ * (docs/credit-and-flex.md, "When the ERP ends an order"). Once per order.
+ */
+export async function reverseFlexCredit(tx: Tx, m: OrderFlexMove): Promise<FlexMoveResult> {
+  const credited = await q.selectOrderMove(tx, m.idEmpresa, m.idPedido, 'credito');
+  if (!credited) return unmoved(tx, m, false);
+  // Under the balance's lock every move waits for this one: the balance read is the one debited.
+  await q.lockBalance(tx, m.idEmpresa, m.codVendedor);
+  const valor = round2(Math.min(Number(credited.valor), await q.selectBalance(tx, m.idEmpresa, m.codVendedor)));
+  if (valor <= 0) return unmoved(tx, m, false);
+  const entry = await q.insertMove(tx, {
+    ...m,
+    tipo: 'estorno',
+    valor: -valor,
+    motivo: m.motivo ?? null,
+    criadoPor: m.by,
+  });
+  if (!entry) return unmoved(tx, m, true);
+  const saldo = await q.debitBalance(tx, m.idEmpresa, m.codVendedor, valor);
+  if (saldo === null) throw new Error('flex: the reversal found less than the balance it read under its lock');
+  await relogFlex(tx, m.idEmpresa, m.codVendedor);
+  return { passed: true, saldo, valor: -valor, repeated: false };
 }
 
 /** An approved order credits what it earned (`amount`, the order's flex_gerado). Once per order. */

@@ -1,11 +1,13 @@
 // Collection pedidos as documents: what a representative's devices hold of their orders
 // (docs/sync.md). A leaf of the domain: the service, the push and the collection's definition
-// read it; it reads only the domain's queries.
-import type { OrderDetail, SyncOrder } from '@campo/shared';
+// read it; it reads only the domain's queries (and the flex ledger's moves, for the orders the
+// ERP cancels).
+import { type OrderDetail, SITUA, type SyncOrder } from '@campo/shared';
 import { touchSqlDocuments } from '../changelog/changelog.ts';
 import type { SyncDoc } from '../changelog/collection.ts';
 import { portfolioDocuments } from '../clients/portfolio-documents.ts';
 import type { Tx } from '../db/scope.ts';
+import { releaseFlex, reverseFlexCredit } from '../flex/service.ts';
 import { withInvoicesAll } from './invoices.ts';
 import { loadOrders } from './load.ts';
 import * as q from './queries.ts';
@@ -51,12 +53,25 @@ export async function loadOrderDocs(tx: Tx, idEmpresa: number, chaves: string[] 
 }
 
 /**
- * What the ERP did to approved orders (invoiced them) becomes their status. An invoiced order
- * leaves its client's open Campo orders (its receivable counts instead): the clients'
- * documents are written again in the same transaction. Returns the ids of the orders that moved.
+ * What the ERP did to approved orders becomes their status (docs/orders.md, "Status"), and each
+ * end gives back what the order held (docs/credit-and-flex.md, "When the ERP ends an order"):
+ *
+ * - invoiced: it leaves its client's open Campo orders (its receivable counts instead);
+ * - cancelled or deleted in the ERP: it leaves them too, its flex reservation is released and
+ *   what its approval credited is taken back (as much as the balance holds), each move writing
+ *   the representative's flex document.
+ *
+ * The clients' documents are written again in the same transaction. Runs in the caller's scope:
+ * a representative's reconciles their own orders. Returns the ids of the orders that moved.
  */
-export async function reconcileInvoicedOrders(tx: Tx, idEmpresa: number): Promise<number[]> {
-  const moved = await q.reconcileInvoiced(tx, idEmpresa);
+export async function reconcileErpOrderEnds(tx: Tx, idEmpresa: number): Promise<number[]> {
+  const moved = await q.reconcileErpEnds(tx, idEmpresa);
+  for (const end of moved) {
+    if (end.situa !== SITUA.cancelled) continue;
+    const move = { idEmpresa, codVendedor: end.cod_vendedor, idPedido: end.id, by: 'erp', motivo: end.motivo };
+    if (end.flex_usado > 0) await releaseFlex(tx, move);
+    if (end.flex_gerado > 0) await reverseFlexCredit(tx, move);
+  }
   if (moved.length > 0) {
     const clients = [...new Set(moved.map((m) => m.id_cliente))];
     await touchSqlDocuments(tx, idEmpresa, portfolioDocuments, null, clients);
@@ -65,9 +80,9 @@ export async function reconcileInvoicedOrders(tx: Tx, idEmpresa: number): Promis
 }
 
 /**
- * Before a refresh of pedidos: the invoiced orders (reconcileInvoicedOrders), so the refresh
+ * Before a refresh of pedidos: the orders the ERP ended (reconcileErpOrderEnds), so the refresh
  * that follows records the new documents and devices pull them.
  */
 export async function reconcileBeforeRefresh(tx: Tx, idEmpresa: number): Promise<void> {
-  await reconcileInvoicedOrders(tx, idEmpresa);
+  await reconcileErpOrderEnds(tx, idEmpresa);
 }

@@ -520,29 +520,54 @@ export async function updateDecision(
     .executeTakeFirst();
 }
 
+/** An approved order the ERP brought to an end (reconcileErpEnds). */
+export interface ErpEnd {
+  id: number;
+  id_cliente: number;
+  cod_vendedor: number;
+  /** 3 invoiced, 5 cancelled (the replica cancelled or deleted in the ERP). */
+  situa: 3 | 5;
+  motivo: string;
+  flex_usado: number;
+  flex_gerado: number;
+}
+
 /**
- * Approved orders whose ERP copy is invoiced become invoiced, with a history line: the ERP is
- * the source of that fact (vw_sitpedido). Returns the orders that moved, with their clients.
+ * Approved orders whose ERP copy reached an end take it, with a history line by 'erp': the
+ * ERP is the source of that fact (vw_sitpedido). Invoiced ('F') becomes invoiced (3); cancelled
+ * ('C'), or gone from the ERP (deleted before it was invoiced), becomes cancelled (5). Only
+ * approved orders are looked at (as before, a few per tenant), so an order invoiced stays
+ * invoiced whatever the ERP does later (docs/orders.md, "Status"). Returns the orders that
+ * moved, with what they held.
  */
-export async function reconcileInvoiced(tx: Tx, idEmpresa: number): Promise<{ id: number; id_cliente: number }[]> {
-  const moved = await sql<{ id: number; id_cliente: number }>`
-    with faturados as (
-      update app.pedidos p
-         set situa = 3, atualizado_em = now()
-        from app.vw_sitpedido s
+export async function reconcileErpEnds(tx: Tx, idEmpresa: number): Promise<ErpEnd[]> {
+  const moved = await sql<ErpEnd>`
+    with fins as (
+      select p.id,
+             case when s.situacao = 'F' then 3 else 5 end::smallint as situa,
+             case when s.id_pedido is null then 'excluído no ERP'
+                  when s.situacao = 'C' then 'cancelado no ERP'
+                  else 'faturado no ERP' end as motivo
+        from app.pedidos p
+        left join app.vw_sitpedido s on s.id_empresa = p.id_empresa and s.id_pedido = p.erp_id_pedido
        where p.id_empresa = ${idEmpresa}
          and p.situa = 2
-         and s.id_empresa = p.id_empresa
-         and s.id_pedido = p.erp_id_pedido
-         and s.situacao = 'F'
-      returning p.id, p.id_empresa, p.id_cliente
+         and p.erp_id_pedido is not null
+         and (s.id_pedido is null or s.situacao in ('F', 'C'))
+    ),
+    movidos as (
+      update app.pedidos p
+         set situa = f.situa, atualizado_em = now()
+        from fins f
+       where p.id_empresa = ${idEmpresa} and p.id = f.id and p.situa = 2
+      returning p.id, p.id_empresa, p.id_cliente, p.cod_vendedor, p.situa, f.motivo, p.flex_usado, p.flex_gerado
     ),
     historico as (
       insert into app.pedido_status_historico (id_pedido, id_empresa, situa_de, situa_para, usuario, motivo)
-      select id, id_empresa, 2, 3, 'erp', 'faturado no ERP' from faturados
+      select id, id_empresa, 2, situa, 'erp', motivo from movidos
     )
-    select id, id_cliente from faturados`.execute(tx);
-  return moved.rows;
+    select id, id_cliente, cod_vendedor, situa, motivo, flex_usado, flex_gerado from movidos`.execute(tx);
+  return moved.rows.map((r) => ({ ...r, flex_usado: Number(r.flex_usado), flex_gerado: Number(r.flex_gerado) }));
 }
 
 export interface OrderFilters {

@@ -44,7 +44,7 @@ import { log } from '../log.ts';
 import { ordersTotal } from '../metrics.ts';
 import { notifyOrderDecided, pendingApprovalOutbox } from '../notifications/order-events.ts';
 import { ceilingInputs } from '../policies/service.ts';
-import { loadOrderDocs, orderSyncDoc, reconcileInvoicedOrders } from './documents.ts';
+import { loadOrderDocs, orderSyncDoc, reconcileErpOrderEnds } from './documents.ts';
 import { notInvoiced, withInvoices } from './invoices.ts';
 import { creditOf, loadOrders } from './load.ts';
 import * as q from './queries.ts';
@@ -343,14 +343,21 @@ async function insertOrderTx(
   const { client, idPauta, endEntrega, condicao, lines, totals, credit } = checked;
   const erp = (text: string, width?: number) => toErpText(text, width, context.encoding);
   const observacao = input.observacao ? erp(input.observacao, 500) : null;
+  // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes, which a
+  // LATIN1 database cannot store: written in its LATIN1 spelling there, and answered as written
+  // (the answer, its stored replay and the device's document say what GET /orders/{id} reads).
+  const nomeCliente = erp(client.razao_social ?? '');
+  const stored = lines.map((l) => ({
+    codProduto: erp(l.product.cod_produto ?? ''),
+    descricao: erp(l.product.descricao ?? ''),
+    categoria: l.product.categoria === null ? null : erp(l.product.categoria),
+  }));
   const id = context.idPedido;
   const row = q.insertOrderSql(auth.idEmpresa, {
     id,
     cod_vendedor: auth.codVendedor,
     id_cliente: input.idCliente,
-    // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes,
-    // which a LATIN1 database cannot store: written back in its LATIN1 spelling there.
-    nome_cliente: erp(client.razao_social ?? ''),
+    nome_cliente: nomeCliente,
     cnpj_cpf_cliente: client.cnpj_cpf,
     // Both go to the ERP on approval: made to fit now, so the approval can never fail on them.
     end_entrega: endEntrega,
@@ -380,7 +387,7 @@ async function insertOrderTx(
     status: 'pending_approval',
     codVendedor: auth.codVendedor,
     idCliente: input.idCliente,
-    nomeCliente: client.razao_social ?? '',
+    nomeCliente,
     cnpjCpfCliente: client.cnpj_cpf,
     endEntrega,
     idPauta,
@@ -401,9 +408,7 @@ async function insertOrderTx(
     itens: lines.map((l, i) => ({
       seq: i + 1,
       idProduto: l.item.idProduto,
-      codProduto: l.product.cod_produto ?? '',
-      descricao: l.product.descricao ?? '',
-      categoria: l.product.categoria,
+      ...(stored[i] as (typeof stored)[number]),
       quantidade: l.item.quantidade,
       precoTabela: l.product.preco as number,
       precoUnitario: l.amounts.unitPrice,
@@ -422,11 +427,11 @@ async function insertOrderTx(
   const rest = q.insertOrderRestSql(
     auth.idEmpresa,
     id,
-    lines.map((l) => ({
+    lines.map((l, i) => ({
       id_produto: l.item.idProduto,
-      cod_produto: erp(l.product.cod_produto ?? ''),
-      descricao: erp(l.product.descricao ?? ''),
-      categoria: l.product.categoria === null ? null : erp(l.product.categoria),
+      cod_produto: stored[i]?.codProduto ?? '',
+      descricao: stored[i]?.descricao ?? '',
+      categoria: stored[i]?.categoria ?? null,
       cod_grupo: l.product.cod_grupo,
       cod_subgrupo: l.product.cod_subgrupo,
       quantidade: l.item.quantidade,
@@ -610,12 +615,12 @@ function visibleOrderReps(tx: Tx, auth: AuthContext): Promise<number[] | null> {
 }
 
 /**
- * Orders the ERP has invoiced since the last look become invoiced here too, and their
- * devices' copies go out in the same transaction (the scheduled refresh does the same for the
- * orders nobody reads).
+ * Orders the ERP has invoiced, cancelled or deleted since the last look become invoiced or
+ * cancelled here too, and their devices' copies go out in the same transaction (the scheduled
+ * refresh does the same for the orders nobody reads).
  */
 async function reconcileErpOrders(tx: Tx, idEmpresa: number): Promise<void> {
-  const moved = await reconcileInvoicedOrders(tx, idEmpresa);
+  const moved = await reconcileErpOrderEnds(tx, idEmpresa);
   if (moved.length === 0) return;
   await touchDocuments(tx, idEmpresa, 'pedidos', null, await loadOrderDocs(tx, idEmpresa, moved.map(String)));
 }

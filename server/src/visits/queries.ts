@@ -307,7 +307,7 @@ export function selectOrderOfVisit(
     .where('p.id_empresa', '=', idEmpresa)
     .where('p.cod_vendedor', '=', codVendedor)
     .where('p.id_cliente', '=', visit.idCliente)
-    .where('p.situa', '<>', 4)
+    .where('p.situa', 'not in', [4, 5])
     .where(
       sql<boolean>`(p.criado_em at time zone 'America/Sao_Paulo')::date
                      in (${visit.data}::date, (${visit.entradaRecebidaEm}::timestamptz at time zone 'America/Sao_Paulo')::date)`,
@@ -640,7 +640,7 @@ export async function selectOrderedClients(
   const r = await sql<{ cod_vendedor: number; id_cliente: number }>`
     select p.cod_vendedor, p.id_cliente
       from app.pedidos p
-     where p.id_empresa = ${idEmpresa} and p.cod_vendedor = any(${reps}::integer[]) and p.situa <> 4
+     where p.id_empresa = ${idEmpresa} and p.cod_vendedor = any(${reps}::integer[]) and p.situa not in (4, 5)
        and (p.criado_em at time zone 'America/Sao_Paulo')::date = ${data}::date
     union
     select s.cod_vendedor, s.id_corrent

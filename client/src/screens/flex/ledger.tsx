@@ -32,7 +32,10 @@ export function entryText(e: FlexEntry): string {
     case 'credito':
       return `${pedido} aprovado: ganhou`;
     case 'liberacao':
-      return `${pedido} rejeitado: devolvido`;
+      // The ERP cancelling an approved order gives it back too, saying so ("cancelado no ERP").
+      return `${pedido} ${e.motivo ?? 'rejeitado'}: devolvido`;
+    case 'estorno':
+      return `${pedido} ${e.motivo ?? 'cancelado no ERP'}: ganho estornado`;
     default:
       return `Ajuste: ${e.motivo ?? 'sem motivo'} (por ${e.criadoPor})`;
   }

@@ -35,6 +35,7 @@ const STATUS: Record<OrderStatus | 'queued' | 'refused', string> = {
   approved: 'Aprovado',
   invoiced: 'Faturado',
   rejected: 'Rejeitado',
+  cancelled: 'Cancelado no ERP',
 };
 
 const monthName = formatMonth;

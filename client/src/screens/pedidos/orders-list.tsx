@@ -10,7 +10,16 @@ import { ErpRecentOrders } from './erp-recent.tsx';
 import { ReasonList } from './reasons.tsx';
 import { OutboxActions } from './refused-actions.tsx';
 
-type Filter = 'all' | 'queued' | 'sent' | 'pending_approval' | 'approved' | 'invoiced' | 'rejected' | 'refused';
+type Filter =
+  | 'all'
+  | 'queued'
+  | 'sent'
+  | 'pending_approval'
+  | 'approved'
+  | 'invoiced'
+  | 'rejected'
+  | 'cancelled'
+  | 'refused';
 
 const FILTERS: { value: Filter; label: string }[] = [
   { value: 'all', label: 'Todos' },
@@ -21,6 +30,7 @@ const FILTERS: { value: Filter; label: string }[] = [
   { value: 'approved', label: 'Aprovados' },
   { value: 'invoiced', label: 'Faturados' },
   { value: 'rejected', label: 'Rejeitados' },
+  { value: 'cancelled', label: 'Cancelados no ERP' },
 ];
 
 function filterOf(e: OutboxEntry): Filter {

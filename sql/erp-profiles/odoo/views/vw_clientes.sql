@@ -64,7 +64,7 @@ select c.id                         as id_cliente,
        greatest(
          (select max(p.criado_em)
             from app.pedidos p
-           where p.id_cliente = c.id and p.situa <> 4),
+           where p.id_cliente = c.id and p.situa not in (4, 5)),
          (select max(sp.dt_emissao)::timestamptz
             from app.vw_sitpedido sp
            where sp.id_corrent = c.id and sp.situacao <> 'C'),

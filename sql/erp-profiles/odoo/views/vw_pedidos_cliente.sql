@@ -20,6 +20,7 @@ select 'campo'::text       as origem,
        case
          when p.situa = 1 then 'pending_approval'
          when p.situa = 4 then 'rejected'
+         when p.situa = 5 then 'cancelled'
          when p.situa = 3 or sp.situacao = 'F' then 'invoiced'
          when sp.situacao = 'C' then 'cancelled'
          else 'approved'

@@ -1,6 +1,6 @@
 -- app.vw_positivacao_dia (odoo profile): positivation per tenant, salesperson and day.
 --
--- Why: as in the reference profile: distinct clients with an order not rejected (Campo's, by
+-- Why: as in the reference profile: distinct clients with an order not rejected nor cancelled (Campo's, by
 -- creation day) or not cancelled (the ERP's sale orders, by their day on the session's wall
 -- clock, through app.vw_sitpedido), replicas of Campo orders left out.
 --
@@ -14,7 +14,7 @@ select o.id_empresa,
   from (
         select p.id_empresa, p.cod_vendedor, p.criado_em::date as dia, p.id_cliente
           from app.pedidos p
-         where p.situa <> 4
+         where p.situa not in (4, 5)
         union all
         select sp.id_empresa, sp.cod_vendedor, sp.dt_emissao::date, sp.id_corrent
           from app.vw_sitpedido sp
