@@ -128,6 +128,24 @@ describe('server structure', () => {
     expect(crossings).toEqual([]);
   });
 
+  it('keeps test support out of the source: no source file imports test/ or a test runner', () => {
+    // Test helpers live beside the tests (test/support/); a source file that imports them, or
+    // vitest, would ship them or break the build that leaves them out.
+    const TEST_DIR = resolve(SRC, '../../test');
+    const intoTests = files
+      .filter((f) => !f.name.endsWith('.test.ts'))
+      .flatMap((f) =>
+        specifiers(f.text)
+          .filter((s) =>
+            s.startsWith('.')
+              ? `${resolve(dirname(f.path), s)}/`.startsWith(`${TEST_DIR}/`)
+              : /^(vitest|@vitest\/)/.test(s),
+          )
+          .map((s) => `${slashed(f.name)} imports ${s}`),
+      );
+    expect(intoTests).toEqual([]);
+  });
+
   it('asks auth/authorize.ts about roles instead of comparing them', () => {
     const roleTest =
       /\.role\s*[!=]==|[!=]==\s*[\w.]+\.role\b|switch\s*\(\s*[\w.]+\.role\s*\)|\.includes\(\s*[\w.()']+\.role\s*\)|\brequireRole\b/;

@@ -24,7 +24,7 @@ const ZLoginCompany = z
   .max(2_147_483_647)
   .optional()
   .describe(
-    'The company (tenant: head-office id_empresa) to log into. Needed only when the same login and password open more than one company: the server then answers 409 LOGIN_COMPANY_REQUIRED listing them',
+    'The company (tenant: head-office id_empresa, its code) to log into. Needed only for a login held in more than one company: without it, a password that opens any of them answers 409 LOGIN_COMPANY_REQUIRED, which names no company (docs/security.md)',
   );
 
 export const ZLoginRequest = z

@@ -109,15 +109,16 @@ describe('the app shell', () => {
     expect(await page.evaluate("localStorage.getItem('campo.session')")).toBeNull();
   });
 
-  it('asks for the company when the login and password open two, and enters the one chosen', async () => {
+  it('asks for the company code when the login is held in two, naming none, and enters the one typed', async () => {
     const second = suite.erp.tenants[1] as number;
     await page.goto(`${server.url}/login`);
     await page.getByLabel('Login').fill(SHARED);
     await page.getByLabel('Senha').fill(PASSWORD);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('mais de uma empresa');
-    expect(await page.getByLabel('Empresa').locator('option').count()).toBe(2);
-    await page.getByLabel('Empresa').selectOption(String(second));
+    // No company is named on the page (docs/security.md): the person types its code.
+    expect(await page.locator('select, option').count()).toBe(0);
+    await page.getByLabel('Código da empresa').fill(String(second));
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL((url) => url.pathname !== '/login');
     const stored = JSON.parse((await page.evaluate("localStorage.getItem('campo.session')")) as string);

@@ -34,7 +34,8 @@ export async function logInAs(app: App, pool: pg.Pool, user: SessionUser): Promi
   const res = await app.request('/api/v1/auth/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: user.login, password: SESSION_PASSWORD }),
+    // Naming the company: a login another test made in another tenant too needs it (409 otherwise).
+    body: JSON.stringify({ login: user.login, password: SESSION_PASSWORD, empresa: user.idEmpresa }),
   });
   if (res.status !== 200) throw new Error(`login of ${user.login} answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as Session).token;

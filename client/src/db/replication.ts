@@ -17,23 +17,12 @@ import type { CampoDocTypes } from './schemas.ts';
 import { isQuotaError } from './storage-pressure.ts';
 import { createSyncHandlers, localFields, type PullCheckpoint } from './sync-handlers.ts';
 import { createSyncHealth, type SyncHealthStore } from './sync-health.ts';
-import { createSyncHttp } from './sync-http.ts';
+import { createSyncHttp, type SyncHttpOptions } from './sync-http.ts';
 import { createSyncState, type SyncStateStore } from './sync-state.ts';
 import type { VisitPhotoStore } from './visit-photos.ts';
 
-export interface ReplicationOptions {
-  /** Origin of the server ('' for the page's own); the routes are under /api/v1. */
-  baseUrl: string;
-  /** The current bearer token; null when logged out (requests then fail as 401). */
-  getToken: () => string | null | Promise<string | null>;
-  /** The server refused the token (expired or revoked): the session module logs out and wipes. */
-  onUnauthorized?: () => void | Promise<void>;
-  /**
-   * The server no longer serves this app's protocol (426 SYNC_VERSION_UNSUPPORTED): the
-   * replication has stopped, the store and its outbox are kept, and the app must update.
-   */
-  onUpdateRequired?: () => void | Promise<void>;
-  fetch?: typeof fetch;
+/** The requests' own options (baseUrl, getToken, onUnauthorized, onUpdateRequired, fetch): sync-http.ts. */
+export interface ReplicationOptions extends SyncHttpOptions {
   /** Only these collections (of those the user's role replicates); all by default. */
   collections?: readonly SyncCollection[];
   /** Page sizes of the pull, per collection (defaults: PULL_BATCH). */

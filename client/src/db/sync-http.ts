@@ -2,7 +2,6 @@
 // the session's token; a 401 (the session is over) or a 426 (this app is older than the server
 // accepts) stops the whole replication, and a pull waits its turn while the server is busy.
 import { type Problem, SYNC_PROTOCOL_VERSION, SYNC_VERSION_HEADER, type SyncCollection } from '@campo/shared';
-import type { ReplicationOptions } from './replication.ts';
 import { SyncHttpError, type SyncStateStore } from './sync-state.ts';
 
 const API = '/api/v1/sync';
@@ -17,6 +16,26 @@ export async function httpError(res: Response): Promise<SyncHttpError> {
   }
   const minVersion = typeof problem.minVersion === 'number' ? problem.minVersion : undefined;
   return new SyncHttpError(res.status, problem.code ?? undefined, text.slice(0, 300), minVersion);
+}
+
+/**
+ * How the requests reach the server: the part of the replication's options (replication.ts,
+ * ReplicationOptions) they need. Declared here, below the replication, so the replication's
+ * files import downwards only (no circle through a type: client/src/structure.node.test.ts).
+ */
+export interface SyncHttpOptions {
+  /** Origin of the server ('' for the page's own); the routes are under /api/v1. */
+  baseUrl: string;
+  /** The current bearer token; null when logged out (requests then fail as 401). */
+  getToken: () => string | null | Promise<string | null>;
+  /** The server refused the token (expired or revoked): the session module logs out and wipes. */
+  onUnauthorized?: () => void | Promise<void>;
+  /**
+   * The server no longer serves this app's protocol (426 SYNC_VERSION_UNSUPPORTED): the
+   * replication has stopped, the store and its outbox are kept, and the app must update.
+   */
+  onUpdateRequired?: () => void | Promise<void>;
+  fetch?: typeof fetch;
 }
 
 /** What the requests need of the replication they serve. */
@@ -42,10 +61,7 @@ export interface SyncHttp {
   pullInTurn(collection: SyncCollection, checkpoint: string | undefined, limit: number): Promise<Response>;
 }
 
-export function createSyncHttp(
-  options: Pick<ReplicationOptions, 'baseUrl' | 'getToken' | 'fetch' | 'onUnauthorized' | 'onUpdateRequired'>,
-  host: SyncHttpHost,
-): SyncHttp {
+export function createSyncHttp(options: SyncHttpOptions, host: SyncHttpHost): SyncHttp {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const { syncState } = host;
   let unauthorizedCalled = false;

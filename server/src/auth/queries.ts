@@ -55,17 +55,6 @@ export async function selectMostSharedLogin(db: Db): Promise<number> {
   return Math.max(1, Number(row?.n ?? 1));
 }
 
-/** The display names of head offices, for a login that must choose its company. */
-export function selectTenantNames(db: Db, ids: number[]): Promise<{ id_empresa: number; nome: string | null }[]> {
-  return db
-    .selectFrom('app.vw_empresas')
-    .select(['id_empresa', (eb) => eb.fn.coalesce('nome_fantasia', 'razao_social').as('nome')])
-    .where('matriz', '=', true)
-    .where('id_empresa', 'in', ids)
-    .orderBy('id_empresa')
-    .execute() as Promise<{ id_empresa: number; nome: string | null }[]>;
-}
-
 /** Every authenticated request's token check: prepared, as its planning cost more than its execution. */
 export function selectUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return db

@@ -17,14 +17,14 @@ const loginRoute = createRoute({
   tags: ['auth'],
   summary: 'Log in with login and password',
   description:
-    'A login is unique within its company (tenant), not across companies: the password is checked against every active user holding the login (the same number of checks whatever the login, so an unknown login and a wrong password cost and answer the same: 401 INVALID_CREDENTIALS). When it opens more than one company, 409 LOGIN_COMPANY_REQUIRED lists them in `companies` ({ idEmpresa, name }) and the request is sent again with `empresa`. Attempts are limited per login and client address (10 within 15 minutes) and per client address across logins (50 within 15 minutes): past either, 429 TOO_MANY_LOGIN_ATTEMPTS with Retry-After until the window passes, even with the right password (docs/security.md). A successful login clears its own count. 503 LOGIN_BUSY with Retry-After when the server is checking too many passwords at once.',
+    "A login is unique within its company (tenant), not across companies. With `empresa` (the company's code, its head office's id_empresa) the password is checked against that company's user only. Without it, against every active user holding the login (the same number of checks whatever the login, so an unknown login and a wrong password cost and answer the same: 401 INVALID_CREDENTIALS); a login held by one user logs in, and a login held by several answers 409 LOGIN_COMPANY_REQUIRED when the password opens any of them, the same answer whichever and however many, naming no company: the request is sent again with `empresa`. Attempts are limited per login, company named (or none) and client address (10 within 15 minutes) and per client address across logins (50 within 15 minutes): past either, 429 TOO_MANY_LOGIN_ATTEMPTS with Retry-After until the window passes, even with the right password (docs/security.md). A successful login clears the count of the user it logged in, and no other. 503 LOGIN_BUSY with Retry-After when the server is checking too many passwords at once.",
   request: { body: { required: true, content: { 'application/json': { schema: ZLoginRequest } } } },
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),
     400: errorResponses[400],
     401: problem('Wrong login or password, or a disabled user', 'INVALID_CREDENTIALS'),
     409: problem(
-      'The login and password open more than one company: `companies` lists them; send `empresa`',
+      'The login is held in more than one company and the password opens one of them: send `empresa` (no company is named)',
       'LOGIN_COMPANY_REQUIRED',
     ),
     429: problem(
@@ -41,7 +41,7 @@ const devLoginRoute = createRoute({
   tags: ['auth'],
   summary: 'Development login without password',
   description:
-    'Answers only when the server runs with DEV_LOGIN=1, which it refuses in production; 404 otherwise. A login held in several companies needs `empresa` (409 LOGIN_COMPANY_REQUIRED lists them).',
+    'Answers only when the server runs with DEV_LOGIN=1, which it refuses in production; 404 otherwise. A login held in several companies needs `empresa` (409 LOGIN_COMPANY_REQUIRED, naming none).',
   request: { body: { required: true, content: { 'application/json': { schema: ZDevLoginRequest } } } },
   responses: {
     200: json(ZSession, 'A bearer token and who it belongs to'),

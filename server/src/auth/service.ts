@@ -4,14 +4,8 @@ import { DomainError } from '../errors.ts';
 import type { AuthContext } from '../http/env.ts';
 import { createHashGate, type HashGate } from './hash-gate.ts';
 import { dummyHash, verifyPassword } from './password.ts';
-import {
-  selectLoginCandidates,
-  selectMostSharedLogin,
-  selectTenantNames,
-  selectUserById,
-  type UserRow,
-} from './queries.ts';
-import { releaseLoginAttempt, reserveLoginAttempt } from './throttle.ts';
+import { selectLoginCandidates, selectMostSharedLogin, selectUserById, type UserRow } from './queries.ts';
+import { attemptKeys, releaseLoginAttempt, reserveLoginAttempt } from './throttle.ts';
 import type { TokenSigner } from './tokens.ts';
 
 const invalidCredentials = () => new DomainError('INVALID_CREDENTIALS', 'Confira o login e a senha.');
@@ -57,29 +51,32 @@ export interface Credentials {
   empresa?: number | undefined;
 }
 
-/** The same login and password open several companies: the person picks one (no secret is told). */
-async function companyRequired(db: Db, users: UserRow[]): Promise<DomainError> {
-  const ids = users.map((u) => u.id_empresa);
-  const names = new Map((await selectTenantNames(db, ids)).map((t) => [t.id_empresa, t.nome]));
-  return new DomainError(
-    'LOGIN_COMPANY_REQUIRED',
-    'Este login e senha abrem mais de uma empresa. Escolha em qual entrar.',
-    {
-      companies: ids.map((id) => ({ idEmpresa: id, name: names.get(id) ?? `Empresa ${id}` })),
-      errors: [{ path: 'body.empresa', message: 'escolha a empresa' }],
-    },
-  );
-}
+/**
+ * A login held in several companies, sent without one: the person names the company (its code,
+ * the head office's id_empresa). It names no company: the caller has proven to belong to none,
+ * and which companies hold a login is theirs to know (docs/security.md, "Logins are per tenant").
+ */
+const companyRequired = () =>
+  new DomainError('LOGIN_COMPANY_REQUIRED', 'Este login existe em mais de uma empresa. Informe o código da sua.', {
+    errors: [{ path: 'body.empresa', message: 'informe o código da empresa' }],
+  });
 
 /**
  * `address`: the client's address, for the limits of attempts (throttle.ts). `gate` bounds how
  * many passwords this process hashes at once (hash-gate.ts).
  *
- * A login is unique per tenant only (migration 0016), so it may name several users. The password
- * is checked against each active one, and the number of checks never depends on the login: it is
- * 1 when a company is named, else the most users any active login is shared by (capped), with a
- * dummy hash filling in for missing users. An unknown login, a wrong password and a login held in
- * three companies thus cost the same and get the same 401 (docs/security.md).
+ * A login is unique per tenant only (migration 0016), so it may name several users. With a
+ * company named, the password is checked against that tenant's user alone. Without one, it is
+ * checked against each active user holding the login, and the number of checks never depends on
+ * the login: it is the most users any active login is shared by (capped), with a dummy hash
+ * filling in for missing users. An unknown login, a wrong password and a login held in three
+ * companies thus cost the same and get the same 401.
+ *
+ * Without a company, a login held by several users never logs in: when the password opens any
+ * of them the answer is 409 LOGIN_COMPANY_REQUIRED, the same whichever and however many it
+ * opens, naming no company. Whoever controls one of those users (another tenant's admin, who
+ * sets its password to a guess) learns nothing of the others' passwords from it (issue 50,
+ * docs/security.md).
  */
 export async function login(
   db: Db,
@@ -89,13 +86,14 @@ export async function login(
   gate: HashGate = defaultGate,
 ): Promise<Session> {
   const { login, password, empresa } = credentials;
-  // Counted before the password is checked, so simultaneous guesses cannot all slip through. The
-  // key is the login, whatever company is named: naming another one buys no more guesses.
-  await reserveLoginAttempt(db, login, address);
+  const keys = attemptKeys(login, empresa, address);
+  // Counted before the password is checked, so simultaneous guesses cannot all slip through.
+  await reserveLoginAttempt(db, keys);
+  let candidates: UserRow[];
   let matched: UserRow[];
   try {
     const checks = empresa === undefined ? Math.min(await selectMostSharedLogin(db), MAX_LOGIN_CANDIDATES) : 1;
-    const candidates = await selectLoginCandidates(db, login, empresa, checks);
+    candidates = await selectLoginCandidates(db, login, empresa, checks);
     const dummy = await dummyHash();
     // One slot of the gate for all the checks: the gate bounds the cores spent hashing.
     matched = await gate.run(async () => {
@@ -109,15 +107,17 @@ export async function login(
       return found;
     });
   } catch (err) {
-    // Too busy to check: the attempt does not count against the user.
-    await releaseLoginAttempt(db, login, address, false);
+    // Too busy to check: the attempt does not count against anyone.
+    await releaseLoginAttempt(db, keys, 'unchecked');
     throw err;
   }
   const [user] = matched;
   if (!user) throw invalidCredentials();
-  // The password was right: the failures before it no longer count, whatever comes next.
-  await releaseLoginAttempt(db, login, address, true);
-  if (matched.length > 1) throw await companyRequired(db, matched);
+  // Held by several and no company named: the attempt stays counted (it was a guess at all of
+  // them) and no count is cleared, so neither the answer nor the limits tell which it opened.
+  if (empresa === undefined && candidates.length > 1) throw companyRequired();
+  // The user's own failures no longer count; those against anyone else still do.
+  await releaseLoginAttempt(db, keys, 'succeeded');
   return issue(signer, user);
 }
 
@@ -125,7 +125,7 @@ export async function devLogin(db: Db, signer: TokenSigner, login: string, empre
   const users = await selectLoginCandidates(db, login, empresa, MAX_LOGIN_CANDIDATES);
   const [user] = users;
   if (!user) throw invalidCredentials();
-  if (users.length > 1) throw await companyRequired(db, users);
+  if (users.length > 1) throw companyRequired();
   return issue(signer, user);
 }
 

@@ -1,7 +1,8 @@
 // A login held in several tenants (logins are unique per tenant, migration 0016): the login
-// screen still takes login and password, finds the one user they open, asks for the company only
-// when the same password opens several, and answers an unknown login and a wrong password alike,
-// with the same number of password checks.
+// screen takes login and password, asks for the company (naming none) when the password opens
+// any of the login's users, whichever and however many, and answers an unknown login and a
+// wrong password alike, with the same number of password checks. No answer and no limit depends
+// on another tenant's password (issue 50).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Problem } from '@campo/shared';
@@ -11,7 +12,7 @@ import { provisionedErp } from '../../../test/support/erp.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
 import { apiAs } from '../../../test/support/session.ts';
 import { createDb } from '../db/kysely.ts';
-import { addUser } from '../users/service.ts';
+import { addUser, resetPassword } from '../users/service.ts';
 import { verifyPassword } from './password.ts';
 import { LOGIN_MAX_FAILURES } from './throttle.ts';
 
@@ -46,6 +47,10 @@ describe('a login held in several tenants', () => {
     await add('maria@compartilhado.test', t1, 'mesma-senha-123');
     await add('maria@compartilhado.test', t2, 'mesma-senha-123');
     await add('so.um@compartilhado.test', t1, 'senha-do-so-um');
+    // The attack of issue 50: tenant 1's admin creates a user with the login of tenant 2's
+    // representative, and guesses the representative's password through it.
+    await add('alvo@compartilhado.test', t2, 'segredo-da-vitima');
+    await add('alvo@compartilhado.test', t1, 'senha-do-atacante');
   });
 
   beforeEach(async () => {
@@ -53,25 +58,41 @@ describe('a login held in several tenants', () => {
     vi.mocked(verifyPassword).mockClear();
   });
 
-  it('logs into the tenant whose password was given', async () => {
-    expect(
-      await loggedInto(await post('/auth/login', { login: 'joao@compartilhado.test', password: 'senha-do-joao-1' })),
-    ).toBe(t1);
-    expect(
-      await loggedInto(await post('/auth/login', { login: 'JOAO@compartilhado.test', password: 'senha-do-joao-2' })),
-    ).toBe(t2);
+  it('logs a login held by one user in without company, and asks for it for a shared one', async () => {
     expect(
       await loggedInto(await post('/auth/login', { login: 'so.um@compartilhado.test', password: 'senha-do-so-um' })),
     ).toBe(t1);
+    for (const password of ['senha-do-joao-1', 'senha-do-joao-2']) {
+      const asked = await post('/auth/login', { login: 'JOAO@compartilhado.test', password });
+      expect(asked.status).toBe(409);
+      expect(((await asked.json()) as Problem).code).toBe('LOGIN_COMPANY_REQUIRED');
+    }
+    expect(
+      await loggedInto(
+        await post('/auth/login', { login: 'joao@compartilhado.test', password: 'senha-do-joao-1', empresa: t1 }),
+      ),
+    ).toBe(t1);
+    expect(
+      await loggedInto(
+        await post('/auth/login', { login: 'JOAO@compartilhado.test', password: 'senha-do-joao-2', empresa: t2 }),
+      ),
+    ).toBe(t2);
+    // The password of one tenant's user, naming the other tenant: the usual 401.
+    const crossed = await post('/auth/login', {
+      login: 'joao@compartilhado.test',
+      password: 'senha-do-joao-1',
+      empresa: t2,
+    });
+    expect(crossed.status).toBe(401);
   });
 
-  it('asks for the company when one password opens two, then logs into the one named', async () => {
+  it('asks for the company, naming none, when one password opens two, then logs into the one named', async () => {
     const both = await post('/auth/login', { login: 'maria@compartilhado.test', password: 'mesma-senha-123' });
     expect(both.status).toBe(409);
-    const problem = (await both.json()) as Problem & { companies: { idEmpresa: number; name: string }[] };
+    const problem = (await both.json()) as Problem;
     expect(problem.code).toBe('LOGIN_COMPANY_REQUIRED');
-    expect(problem.companies.map((c) => c.idEmpresa)).toEqual([t1, t2]);
-    for (const c of problem.companies) expect(c.name.length).toBeGreaterThan(0);
+    expect(problem).not.toHaveProperty('companies');
+    expect(problem.errors?.map((e) => e.path)).toEqual(['body.empresa']);
     const second = await post('/auth/login', {
       login: 'maria@compartilhado.test',
       password: 'mesma-senha-123',
@@ -119,31 +140,42 @@ describe('a login held in several tenants', () => {
     expect(named.checks).toBe(1);
   });
 
-  it('keeps the limit of attempts per login and address, whatever company is named', async () => {
+  it("keeps the limit of attempts per tenant's user and address, and one for attempts without company", async () => {
     for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
       const empresa = i % 2 ? { empresa: t2 } : {};
       expect(
         (await post('/auth/login', { login: 'joao@compartilhado.test', password: 'errada', ...empresa })).status,
       ).toBe(401);
     }
-    // One attempt per request, not per candidate.
-    const { rows } = await db.pool.query("select falhas from app.tentativas_login where chave like 'joao@%'");
-    expect(rows.map((r) => r.falhas)).toEqual([LOGIN_MAX_FAILURES]);
-    for (const body of [
-      { login: 'joao@compartilhado.test', password: 'senha-do-joao-2' },
-      { login: 'joao@compartilhado.test', password: 'senha-do-joao-2', empresa: t2 },
-    ]) {
-      const refused = await post('/auth/login', body);
-      expect(refused.status).toBe(429);
-      expect(((await refused.json()) as Problem).code).toBe('TOO_MANY_LOGIN_ATTEMPTS');
+    // One attempt per request, not per candidate: for the company's user when one is named, else
+    // for the login's users at once.
+    const { rows } = await db.pool.query("select chave, falhas from app.tentativas_login where chave like 'joao@%'");
+    expect(Object.fromEntries(rows.map((r) => [r.chave.split('|')[1], r.falhas]))).toEqual({
+      [String(t2)]: LOGIN_MAX_FAILURES / 2,
+      '*': LOGIN_MAX_FAILURES / 2,
+    });
+    for (let i = 0; i < LOGIN_MAX_FAILURES / 2; i++) {
+      expect(
+        (await post('/auth/login', { login: 'joao@compartilhado.test', password: 'errada', empresa: t2 })).status,
+      ).toBe(401);
     }
+    // Past the limit, even the right password is refused: a guesser is not told when it hit.
+    const refused = await post('/auth/login', {
+      login: 'joao@compartilhado.test',
+      password: 'senha-do-joao-2',
+      empresa: t2,
+    });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as Problem).code).toBe('TOO_MANY_LOGIN_ATTEMPTS');
   });
 
-  it('dev-login needs the company for a login held in several', async () => {
+  it('dev-login needs the company for a login held in several, and names none', async () => {
     const dev = testApp(db.pool, { devLogin: true });
     const both = await post('/auth/dev-login', { login: 'joao@compartilhado.test' }, dev);
     expect(both.status).toBe(409);
-    expect(((await both.json()) as Problem).code).toBe('LOGIN_COMPANY_REQUIRED');
+    const problem = (await both.json()) as Problem;
+    expect(problem.code).toBe('LOGIN_COMPANY_REQUIRED');
+    expect(problem).not.toHaveProperty('companies');
     expect(
       await loggedInto(await post('/auth/dev-login', { login: 'joao@compartilhado.test', empresa: t2 }, dev)),
     ).toBe(t2);
@@ -168,11 +200,88 @@ describe('a login held in several tenants', () => {
     expect(done.stderr).toBe('');
     expect(done.status).toBe(0);
     expect(
-      await loggedInto(await post('/auth/login', { login: 'joao@compartilhado.test', password: 'senha-nova-do-joao' })),
+      await loggedInto(
+        await post('/auth/login', { login: 'joao@compartilhado.test', password: 'senha-nova-do-joao', empresa: t2 }),
+      ),
     ).toBe(t2);
     expect(
-      await loggedInto(await post('/auth/login', { login: 'joao@compartilhado.test', password: 'senha-do-joao-1' })),
+      await loggedInto(
+        await post('/auth/login', { login: 'joao@compartilhado.test', password: 'senha-do-joao-1', empresa: t1 }),
+      ),
     ).toBe(t1);
+  });
+
+  describe("another tenant's admin holding a user of the same login", () => {
+    const login = 'alvo@compartilhado.test';
+    const setOwn = (password: string) => resetPassword(createDb(db.pool), login, password, t1);
+    const strip = async (res: Response) => {
+      const { requestId: _r, instance: _i, ...rest } = (await res.json()) as Problem;
+      return { ...rest, status: res.status };
+    };
+
+    it("learns nothing of the other tenant's password from a login without company", async () => {
+      const answers = [];
+      try {
+        for (const guess of ['palpite-errado-1', 'segredo-da-vitima']) {
+          // The admin sets its own user's password to the guess and logs in with it.
+          await setOwn(guess);
+          await db.pool.query('delete from app.tentativas_login');
+          answers.push(await strip(await post('/auth/login', { login, password: guess })));
+        }
+      } finally {
+        await setOwn('senha-do-atacante');
+      }
+      // Before issue 50: 200 for a wrong guess, 409 naming tenant 2 for the right one.
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[0]).toMatchObject({ status: 409, code: 'LOGIN_COMPANY_REQUIRED' });
+      // No company is named: the caller has proven to belong to none but its own.
+      expect(answers[0]).not.toHaveProperty('companies');
+    }, 240_000);
+
+    it("counts guesses against the other tenant's user, never cleared by its own user's success", async () => {
+      for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
+        expect((await post('/auth/login', { login, password: `palpite-${i}-x`, empresa: t2 })).status).toBe(401);
+        // A success of the admin's own user, from the same address, clears only its own count.
+        expect(await loggedInto(await post('/auth/login', { login, password: 'senha-do-atacante', empresa: t1 }))).toBe(
+          t1,
+        );
+      }
+      // Before issue 50 every success cleared the login's count: the 30th guess got the token.
+      const right = await post('/auth/login', { login, password: 'segredo-da-vitima', empresa: t2 });
+      expect(right.status).toBe(429);
+      expect(((await right.json()) as Problem).code).toBe('TOO_MANY_LOGIN_ATTEMPTS');
+    }, 240_000);
+
+    it('limits guesses without company, each a guess at every user of the login', async () => {
+      for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
+        expect((await post('/auth/login', { login, password: `palpite-${i}-y` })).status).toBe(401);
+      }
+      // The victim's password, which would answer 409 (it opens one of the users): refused.
+      expect((await post('/auth/login', { login, password: 'segredo-da-vitima' })).status).toBe(429);
+      // The 409 clears nothing: a right password there proves nothing of whose it is.
+      await db.pool.query('delete from app.tentativas_login');
+      for (let i = 0; i < LOGIN_MAX_FAILURES - 1; i++) {
+        expect((await post('/auth/login', { login, password: `palpite-${i}-v` })).status).toBe(401);
+      }
+      expect((await post('/auth/login', { login, password: 'senha-do-atacante' })).status).toBe(409);
+      expect((await post('/auth/login', { login, password: 'senha-do-atacante' })).status).toBe(429);
+    }, 240_000);
+
+    it("clears a user's count on that user's own success only", async () => {
+      for (let i = 0; i < LOGIN_MAX_FAILURES - 1; i++) {
+        expect((await post('/auth/login', { login, password: `palpite-${i}-z`, empresa: t2 })).status).toBe(401);
+        expect((await post('/auth/login', { login, password: `palpite-${i}-z`, empresa: t1 })).status).toBe(401);
+      }
+      expect(await loggedInto(await post('/auth/login', { login, password: 'segredo-da-vitima', empresa: t2 }))).toBe(
+        t2,
+      );
+      // Tenant 2's user starts again; tenant 1's keeps its failures.
+      for (let i = 0; i < LOGIN_MAX_FAILURES - 1; i++) {
+        expect((await post('/auth/login', { login, password: `palpite-${i}-w`, empresa: t2 })).status).toBe(401);
+      }
+      expect((await post('/auth/login', { login, password: 'errada-de-novo', empresa: t1 })).status).toBe(401);
+      expect((await post('/auth/login', { login, password: 'senha-do-atacante', empresa: t1 })).status).toBe(429);
+    }, 240_000);
   });
 
   it('keeps one holder of a login per tenant in the database itself', async () => {

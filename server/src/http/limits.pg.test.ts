@@ -110,16 +110,16 @@ describe('limits', () => {
       const res = await loginAs('rep@limites.test', 'senha-errada', behindOne, `10.9.9.${i}, 203.0.113.7`);
       expect(res.status).toBe(401);
     }
-    expect(await failuresOf('rep@limites.test|203.0.113.7')).toBe(LOGIN_MAX_FAILURES);
+    expect(await failuresOf('rep@limites.test|*|203.0.113.7')).toBe(LOGIN_MAX_FAILURES);
     const forged = await loginAs('rep@limites.test', SESSION_PASSWORD, behindOne, '198.51.100.1, 203.0.113.7');
     expect(forged.status).toBe(429);
     // Two proxies (a CDN, then the balancer): the CDN's entry names the client.
     const behindTwo = testApp(db.pool, { trustProxy: 2 });
     expect((await loginAs('rep@limites.test', 'x', behindTwo, '10.0.0.1, 192.0.2.44, 172.31.0.5')).status).toBe(401);
-    expect(await failuresOf('rep@limites.test|192.0.2.44')).toBe(1);
+    expect(await failuresOf('rep@limites.test|*|192.0.2.44')).toBe(1);
     // Without TRUST_PROXY the header is ignored.
     expect((await loginAs('rep@limites.test', 'x', app, '192.0.2.99')).status).toBe(401);
-    expect(await failuresOf('rep@limites.test|192.0.2.99')).toBeUndefined();
+    expect(await failuresOf('rep@limites.test|*|192.0.2.99')).toBeUndefined();
     await db.pool.query('delete from app.tentativas_login');
   });
 
@@ -155,7 +155,7 @@ describe('limits', () => {
     expect(first.headers.get('retry-after')).toBe('1');
     expect(((await first.json()) as Problem).code).toBe('LOGIN_BUSY');
     // Only the attempts that were checked count against the login.
-    expect(await failuresOf('outro@limites.test|desconhecido')).toBe(checked);
+    expect(await failuresOf('outro@limites.test|*|desconhecido')).toBe(checked);
     await db.pool.query('delete from app.tentativas_login');
   });
 });

@@ -2,11 +2,11 @@
 // was (objects, rows and sequences), and each mistake an integrator makes gives its line.
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCampo, useErpDatabase } from '../../../test/support/provisioning.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
 import { type CheckReport, checkProvisioning } from './check.ts';
 import { provision } from './provision.ts';
 import { loadSqlSources, parseRepeatable, type SqlSources } from './sources.ts';
-import { runCampo, useErpDatabase } from './testing.ts';
 import { VIEW_CONTRACT } from './view-contract.ts';
 
 function replaceRepeatable(sources: SqlSources, name: string, edit: (sql: string) => string): SqlSources {

@@ -1,9 +1,9 @@
 // `campo provision` as ops runs it: a child process given DATABASE_URL and nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
+import { expectedSchema, runCampo, useErpDatabase } from '../../../test/support/provisioning.ts';
 import { createPool } from '../db/pool.ts';
 import { createErpSchema } from '../erp-fixture/schema.ts';
-import { expectedSchema, runCampo, useErpDatabase } from './testing.ts';
 
 describe('campo provision', () => {
   const db = useErpDatabase(18);

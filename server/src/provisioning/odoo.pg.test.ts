@@ -9,13 +9,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearForOrders, owesOverdueBoleto, partlyInvoiced } from '../../../test/support/erp.ts';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
+import { collectLog, insertPendingOrder, orderScenario, viewErpColumns } from '../../../test/support/provisioning.ts';
 import { createDb } from '../db/kysely.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
 import { writeProductImages } from '../erp-fixture/images.ts';
 import { invoiceOrderInErp } from '../erp-fixture/invoicing.ts';
 import { provision } from './provision.ts';
 import { loadSqlSources } from './sources.ts';
-import { collectLog, insertPendingOrder, orderScenario, viewErpColumns } from './testing.ts';
 
 const AS_OF = new Date();
 

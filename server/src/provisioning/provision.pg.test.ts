@@ -2,9 +2,15 @@
 // old ones, and CREATE OR REPLACE TRIGGER, gen_random_uuid() and friends are not there.
 import { describe, expect, it } from 'vitest';
 import { TEST_ENCODING } from '../../../test/support/pg.ts';
+import {
+  collectLog,
+  expectedSchema,
+  insertPendingOrder,
+  orderScenario,
+  useErpDatabase,
+} from '../../../test/support/provisioning.ts';
 import { catalogSnapshot } from './catalog.ts';
 import { provision } from './provision.ts';
-import { collectLog, expectedSchema, insertPendingOrder, orderScenario, useErpDatabase } from './testing.ts';
 
 describe.each([12, 15, 18] as const)('on PostgreSQL %i', (major) => {
   const db = useErpDatabase(major);

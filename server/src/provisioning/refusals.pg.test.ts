@@ -2,12 +2,12 @@
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, dropDatabase } from '../../../test/support/pg.ts';
+import { expectedSchema } from '../../../test/support/provisioning.ts';
 import { createPool } from '../db/pool.ts';
 import { createErpSchema } from '../erp-fixture/schema.ts';
 import { catalogSnapshot } from './catalog.ts';
 import { ProvisionError } from './errors.ts';
 import { provision } from './provision.ts';
-import { expectedSchema } from './testing.ts';
 
 const made: { name: string; pool: pg.Pool }[] = [];
 async function erpDatabase(options: { encoding?: string } = {}): Promise<pg.Pool> {

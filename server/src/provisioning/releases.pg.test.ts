@@ -5,12 +5,17 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, dropDatabase, SERVER_ROLE } from '../../../test/support/pg.ts';
+import {
+  applyFrozenRelease,
+  type FrozenRelease,
+  frozenReleases,
+  runCampo,
+} from '../../../test/support/provisioning.ts';
 import { createErpFixture } from '../erp-fixture/generate.ts';
 import { type CatalogSnapshot, catalogSnapshot } from './catalog.ts';
 import { runProvisionCommand } from './command.ts';
 import { grantServerRole } from './grant.ts';
 import { loadSqlSources } from './sources.ts';
-import { applyFrozenRelease, type FrozenRelease, frozenReleases, runCampo } from './testing.ts';
 
 const releases = await frozenReleases();
 const today = await loadSqlSources();

@@ -5,11 +5,11 @@
 // and GET /orders answered 500.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_ROLE } from '../../../test/support/pg.ts';
+import { runCampo, useErpDatabase } from '../../../test/support/provisioning.ts';
 import { catalogSnapshot } from './catalog.ts';
 import { summaryLine } from './command.ts';
 import { grantServerRole } from './grant.ts';
 import { provision } from './provision.ts';
-import { runCampo, useErpDatabase } from './testing.ts';
 import { readCatalog } from './verify.ts';
 
 describe('provisioning over a schema someone damaged', () => {

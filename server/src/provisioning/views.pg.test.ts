@@ -1,9 +1,14 @@
 // The 23 views on the tiny reference ERP. Expectations are computed here from the raw ERP
 // tables, never copied from the views' own SQL, so a wrong join or rule shows up.
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  insertPendingOrder,
+  orderScenario,
+  useErpDatabase,
+  viewErpColumns,
+} from '../../../test/support/provisioning.ts';
 import { provision } from './provision.ts';
 import { loadSqlSources } from './sources.ts';
-import { insertPendingOrder, orderScenario, useErpDatabase, viewErpColumns } from './testing.ts';
 
 const db = useErpDatabase(18);
 

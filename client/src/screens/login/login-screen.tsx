@@ -5,25 +5,17 @@ import { ApiError, errorMessage } from '../../api.ts';
 import { homeFor } from '../../routes.ts';
 import { endedReason, login } from '../../session/session.ts';
 
-interface Company {
-  idEmpresa: number;
-  name: string;
-}
-
-/** The companies a 409 LOGIN_COMPANY_REQUIRED offers (one login held in several: docs/security.md). */
-function companiesOf(error: unknown): Company[] {
-  if (!(error instanceof ApiError) || error.code !== 'LOGIN_COMPANY_REQUIRED') return [];
-  const list = (error.problem as { companies?: unknown } | undefined)?.companies;
-  return Array.isArray(list)
-    ? list.filter((c): c is Company => typeof c?.idEmpresa === 'number' && typeof c?.name === 'string')
-    : [];
-}
+/**
+ * The server asks which company (409 LOGIN_COMPANY_REQUIRED): the login exists in more than
+ * one. It names none (docs/security.md, "Logins are per tenant"): the person types its code.
+ */
+const companyAsked = (error: unknown) => error instanceof ApiError && error.code === 'LOGIN_COMPANY_REQUIRED';
 
 /** Problem codes of POST /auth/login put in words a representative understands. */
 function loginMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === 'LOGIN_COMPANY_REQUIRED')
-      return 'Este login e senha abrem mais de uma empresa. Escolha em qual entrar.';
+      return 'Este login existe em mais de uma empresa. Informe o código da sua empresa.';
     if (error.code === 'INVALID_CREDENTIALS') return 'Login ou senha incorretos. Confira e tente de novo.';
     if (error.code === 'NETWORK_ERROR')
       return 'Sem conexão com o servidor. Para entrar pela primeira vez é preciso sinal.';
@@ -38,8 +30,8 @@ export function LoginScreen() {
   const error = useSignal<string | null>(null);
   const busy = useSignal(false);
   const badField = useSignal<'login' | 'password' | null>(null);
-  // Filled only when the server asks which company: the choice is sent with the next try.
-  const companies = useSignal<Company[]>([]);
+  // Shown only when the server asks which company: the code typed is sent with the next try.
+  const askCompany = useSignal(false);
 
   const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -57,8 +49,7 @@ export function LoginScreen() {
       route(homeFor(user.role), true);
     } catch (err) {
       error.value = loginMessage(err);
-      const offered = companiesOf(err);
-      if (offered.length > 0) companies.value = offered;
+      if (companyAsked(err)) askCompany.value = true;
       if (err instanceof ApiError) {
         const path = err.errors[0]?.path ?? '';
         badField.value = path.endsWith('password') ? 'password' : path.endsWith('login') ? 'login' : null;
@@ -92,7 +83,7 @@ export function LoginScreen() {
               spellcheck={false}
               required
               onInput={() => {
-                companies.value = [];
+                askCompany.value = false;
               }}
               aria-invalid={badField.value === 'login' ? 'true' : undefined}
             />
@@ -108,16 +99,20 @@ export function LoginScreen() {
               aria-invalid={badField.value === 'password' ? 'true' : undefined}
             />
           </label>
-          {companies.value.length > 0 ? (
+          {askCompany.value ? (
             <label for="empresa">
-              Empresa
-              <select id="empresa" name="empresa" required>
-                {companies.value.map((c) => (
-                  <option key={c.idEmpresa} value={c.idEmpresa}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
+              Código da empresa
+              <input
+                id="empresa"
+                name="empresa"
+                type="text"
+                inputmode="numeric"
+                pattern="[0-9]{1,9}"
+                autocomplete="organization"
+                required
+                aria-describedby="empresa-hint"
+              />
+              <small id="empresa-hint">Peça o código ao administrador da sua empresa.</small>
             </label>
           ) : null}
           {error.value ? (

@@ -156,6 +156,11 @@ export default function UsersScreen() {
   return (
     <section aria-labelledby="usuarios-titulo">
       <h1 id="usuarios-titulo">Usuários</h1>
+      {/* A login that another company also holds needs this code to enter (docs/security.md). */}
+      <p class="mg-muted">
+        Código da empresa: <strong>{currentUser.value?.idEmpresa}</strong>. O Campo o pede ao entrar quando o login
+        também existe em outra empresa.
+      </p>
       {message && (
         <p role="status" class="mg-success">
           {message}

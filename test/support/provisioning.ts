@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { createDatabase, dropDatabase, TEST_ENCODING } from '../../../test/support/pg.ts';
-import { type EmbeddedPostgres, type PgMajor, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
-import { createErpFixture } from '../erp-fixture/generate.ts';
-import { checksum, loadSqlSources, type RepeatableKind } from './sources.ts';
+import { type EmbeddedPostgres, type PgMajor, startEmbeddedPostgres } from '../../server/src/db/embedded-postgres.ts';
+import { createErpFixture } from '../../server/src/erp-fixture/generate.ts';
+import { checksum, loadSqlSources, type RepeatableKind } from '../../server/src/provisioning/sources.ts';
+import { createDatabase, dropDatabase, TEST_ENCODING } from './pg.ts';
 
 export interface ErpDatabase {
   major: PgMajor;
@@ -204,7 +204,7 @@ export async function expectedSchema(): Promise<{ tables: number; views: number;
   };
 }
 
-const campo = fileURLToPath(new URL('../../bin/campo.mjs', import.meta.url));
+const campo = fileURLToPath(new URL('../../server/bin/campo.mjs', import.meta.url));
 
 /** `campo <args>` as ops run it: a child process given DATABASE_URL (and PATH, HOME) only. */
 export function runCampo(
@@ -240,7 +240,7 @@ export interface FrozenRelease {
   repeatables: [RepeatableKind, string, string][];
 }
 
-const releasesDir = fileURLToPath(new URL('../../../test/fixtures/releases/', import.meta.url));
+const releasesDir = fileURLToPath(new URL('../fixtures/releases/', import.meta.url));
 
 export async function frozenReleases(): Promise<FrozenRelease[]> {
   return JSON.parse(await readFile(join(releasesDir, 'manifest.json'), 'utf8')) as FrozenRelease[];
