@@ -15,6 +15,7 @@ import { createPool } from '../../server/src/db/pool.ts';
 import { createErpFixture } from '../../server/src/erp-fixture/generate.ts';
 import { grantServerRole } from '../../server/src/provisioning/grant.ts';
 import { provision } from '../../server/src/provisioning/provision.ts';
+import { refreshAll } from '../../server/src/sync/service.ts';
 import { addUser } from '../../server/src/users/service.ts';
 import { ownCpuMs, processCpuMs } from './cpu.ts';
 import { measurePhase, PG_STAT_SETTINGS, type PhaseCost, shortQuery } from './pg-cost.ts';
@@ -25,8 +26,8 @@ const CONCURRENCY = 16;
 /** The API's connections to PostgreSQL: twice this machine's cores, which PostgreSQL shares. */
 const POOL_SIZE = 2 * availableParallelism();
 const REQUESTS = 2000;
-const LINES = 5;
-const PASSWORD = 'bench-password-1';
+export const LINES = 5;
+export const PASSWORD = 'bench-password-1';
 /** Decided orders each representative already has before the run (see HISTORY_SQL). */
 const HISTORY_PER_REP = 2500;
 /**
@@ -36,7 +37,7 @@ const HISTORY_PER_REP = 2500;
 const OPEN_HISTORY = 48;
 const CAMPO = fileURLToPath(new URL('../../server/bin/campo.mjs', import.meta.url));
 
-interface Rep {
+export interface Rep {
   login: string;
   token: string;
   idEmpresa: number;
@@ -68,7 +69,7 @@ async function load(total: number, concurrency: number, job: (i: number) => Prom
   return { rate: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-async function setUp(pool: pg.Pool, ownerUrl: string) {
+export async function setUp(pool: pg.Pool, ownerUrl: string, historyPerRep = HISTORY_PER_REP) {
   await createErpFixture(pool, { scale: 'small' });
   await provision(pool, {});
   await pool.query(
@@ -111,7 +112,7 @@ async function setUp(pool: pg.Pool, ownerUrl: string) {
       r.id_empresa,
       r.cod_vendedor,
       catalog.clients,
-      HISTORY_PER_REP,
+      historyPerRep,
       catalog.products,
       DOC,
     ]);
@@ -122,6 +123,10 @@ async function setUp(pool: pg.Pool, ownerUrl: string) {
       ...catalog,
     });
   }
+  // The change log as a distributor's holds it (the scheduled refresh's documents, the clients'
+  // among them), before the run's ANALYZE: otherwise each client's first order builds its
+  // document whole, and the order's statements are planned on a change log without clients.
+  for (const idEmpresa of new Set(out.map((r) => r.idEmpresa))) await refreshAll(db, idEmpresa);
   const serverUrl = new URL(ownerUrl);
   serverUrl.username = 'campo_bench';
   serverUrl.password = 'campo_bench';
@@ -193,7 +198,7 @@ const HISTORY_SQL = `
     returning 1)
   select count(*) from revisoes`;
 
-function orderFor(rep: Omit<Rep, 'token'>, i: number) {
+export function orderFor(rep: Omit<Rep, 'token'>, i: number) {
   return {
     idCliente: rep.clients[i % rep.clients.length] as number,
     itens: Array.from({ length: LINES }, (_, k) => ({
