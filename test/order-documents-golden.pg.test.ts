@@ -2,8 +2,9 @@
 // representative's flex document, compared with a golden copy written before the order's
 // bookkeeping was made cheaper, so that change (or any later one) cannot alter what a device
 // sees. Ids, numbers, keys and times differ between runs: they are replaced by their role
-// before the comparison. And the client's document the order moved must be the very one a
-// whole rebuild writes: a refresh after the orders logs no new revision of it.
+// before the comparison (the golden copies are .txt: the formatter leaves them as written).
+// And the client's document the order moved must be the very one a whole rebuild writes: a
+// refresh after the orders logs no new revision of it.
 import type { Order, SyncPull } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from './support/app.ts';
@@ -122,7 +123,7 @@ describe('the documents a phone pulls after an order', () => {
       const pulled: Record<string, unknown> = {};
       for (const col of COLLECTIONS) pulled[col] = normalised(await pullNew(col), orders);
       await expect(`${JSON.stringify(pulled, null, 2)}\n`).toMatchFileSnapshot(
-        `./golden/order-documents-${orders.length}.json`,
+        `./golden/order-documents-${orders.length}.txt`,
       );
     }
     // A refresh rebuilds every client's document whole: the moved one is already what it writes.
