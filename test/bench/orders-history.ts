@@ -281,7 +281,8 @@ function lastStatementPlan(lines: string[]): string {
     }
     if (!inPlan) continue;
     if (/Query Text:.*with numero as/i.test(line)) isOurs = true;
-    if (!/Query Text:/.test(line)) current.push(line.replace(/^\t/, ''));
+    // The text and the parameters (the order's documents, kilobytes) are left out.
+    if (!/Query Text:|Query Parameters:/.test(line)) current.push(line.replace(/^\t/, ''));
   }
   if (inPlan && isOurs) out.push(...current);
   return out.length ? out.join('\n') : '(auto_explain logged no plan for the last statement)';
