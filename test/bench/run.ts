@@ -1,4 +1,4 @@
-// `pnpm bench [name ...] [--devices N]`: runs the named benchmarks (all when none is named),
+// `pnpm bench [name ...] [--devices N] [--history]`: runs the named benchmarks (all when none is named),
 // prints their figures and rewrites their sections of docs/benchmarks.md. Not part of
 // `pnpm test`: these take minutes and measure speed, which tests must not assert.
 import { parseArgs } from 'node:util';
@@ -8,12 +8,13 @@ import { benchBurst } from './burst.ts';
 import { benchCheapPhone } from './cheap-phone.ts';
 import { benchDashboards } from './dashboards.ts';
 import { benchOrders } from './orders.ts';
+import { benchOrdersHistory } from './orders-history.ts';
 import { benchProvisioning } from './provisioning.ts';
 import { benchPull } from './pull.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { devices: { type: 'string' } },
+  options: { devices: { type: 'string' }, history: { type: 'boolean' } },
 });
 const devices = values.devices === undefined ? undefined : Number(values.devices);
 if (devices !== undefined && !(Number.isInteger(devices) && devices > 0)) {
@@ -27,7 +28,8 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   burst: () => benchBurst({ ...(devices ? { devices } : {}) }),
   'cheap-phone': benchCheapPhone,
   dashboards: benchDashboards,
-  orders: benchOrders,
+  // --history: how an order's cost moves with the open orders and the orders in the database (issue #51).
+  orders: values.history ? benchOrdersHistory : benchOrders,
   provisioning: benchProvisioning,
   pull: benchPull,
 };

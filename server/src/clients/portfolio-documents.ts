@@ -174,8 +174,8 @@ export const portfolioDocuments: SqlDocuments<'clientes'> = {
 
 /**
  * An order placed through Campo moves its client's last order date to the order's own time (the
- * transaction's start, its criado_em) and its open Campo orders to their sum with the order,
- * and nothing else of the client's document: the logged document is rewritten with those two
+ * transaction's start, its criado_em) and its open Campo orders by the order's total, and
+ * nothing else of the client's document: the logged document is rewritten with those two
  * fields, as a statement to run inside the order's (one row per revision written; the caller
  * holds the collection's shared lock and announces). Building the whole document there cost
  * the order more PostgreSQL CPU than all its other writes (the portfolio view's plan,
@@ -184,18 +184,28 @@ export const portfolioDocuments: SqlDocuments<'clientes'> = {
  * Each field is replaced in the text json_build_object wrote (`"lastOrderAt" : value`; inside a
  * JSON string every quote is escaped, so only the key itself matches), with the builder's own
  * format, so a refresh that rebuilds the document finds the same hash and writes nothing. The
- * date moves only forward (an ERP order dated ahead stays the latest); a document logged by an
- * older server, without openOrders, keeps it absent until the next refresh. No row comes back
- * when neither field changes, or when the client has no logged document yet (new in the
- * portfolio since the last refresh). Only the second needs the document built whole
- * (touchSqlDocuments, once the order committed), which clientDocumentLogged tells apart.
+ * date moves only forward (an ERP order dated ahead stays the latest). The open orders are the
+ * logged figure plus `orderTotal` (issue #51): what changed, written, rather than the client's
+ * open orders summed again, which read every one of them at every order (two buffers each: 600
+ * at 400 open orders). The logged figure is the client's sum as every path that moves an order
+ * out of the open ones (approval, rejection, the ERP's invoicing) or builds the document last
+ * wrote it; orders for one client at once each add to the row version the other committed
+ * (PostgreSQL evaluates the SET again on it), where each summing in its own snapshot left the
+ * other out. A document logged by an older server, without openOrders, keeps it absent until
+ * the next refresh. No row comes back when neither field changes, or when the client has no
+ * logged document yet (new in the portfolio since the last refresh). Only the second needs the
+ * document built whole (touchSqlDocuments, once the order committed), which
+ * clientDocumentLogged tells apart.
  */
-export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number) {
+export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codVendedor: number, orderTotal: number) {
   const at = utcMillis(sql`now()`);
   const logged = sql`coalesce(substring(a.dados from '"lastOrderAt" : "([^"]*)"'), '')`;
   const later = sql`${logged} collate "C" < ${at} collate "C"`;
-  const open = sql`${OPEN_ORDERS_OF(sql`${idEmpresa}::integer`, sql`${idCliente}::integer`)}::text`;
+  const total = sql`${orderTotal}::numeric`;
   const loggedOpen = sql`substring(a.dados from '"openOrders" : ([-0-9.]+)')`;
+  // As OPEN_ORDERS_OF writes it: numeric(14, 2), "1234.50". None logged (an older server's
+  // document): the pattern finds nothing to replace, but regexp_replace answers null for a null.
+  const open = sql`coalesce((${loggedOpen}::numeric + ${total})::numeric(14, 2)::text, '')`;
   return sql`
     update app.sync_alteracoes a
        set (dados, hash) = (select d.dados, md5(d.dados)
@@ -204,11 +214,10 @@ export function clientLastOrderWrites(idEmpresa: number, idCliente: number, codV
                                                   then regexp_replace(a.dados, '"lastOrderAt" : (null|"[^"]*")',
                                                                       '"lastOrderAt" : "' || ${at} || '"')
                                                   else a.dados end,
-                                             '"openOrders" : [-0-9.]+', '"openOrders" : ' || o.valor) as dados) d),
+                                             '"openOrders" : [-0-9.]+', '"openOrders" : ' || ${open}) as dados) d),
            revisao = nextval('app.sync_revisao'), xid = txid_current(), atualizado_em = now()
-      from (select ${open} as valor) o
      where ${loggedClientDocument(idEmpresa, idCliente, codVendedor)}
-       and (${later} or ${loggedOpen} <> o.valor)
+       and (${later} or (${total} <> 0 and ${loggedOpen} is not null))
     returning 1`;
 }
 

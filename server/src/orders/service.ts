@@ -458,7 +458,7 @@ async function insertOrderTx(
       pedidos: drawnDocumentWrite(auth.idEmpresa, 'pedidos', orderSyncDoc(notInvoiced(body), idempotency.key), drawn),
       // The client's last order date changed: its portfolio document goes out with the order,
       // not at the next scheduled refresh. The collections' locks were taken with the key's.
-      clientes: clientLastOrderWrites(auth.idEmpresa, body.idCliente, body.codVendedor),
+      clientes: clientLastOrderWrites(auth.idEmpresa, body.idCliente, body.codVendedor, body.valorTotal),
       clientLogged: clientDocumentLogged(auth.idEmpresa, body.idCliente, body.codVendedor),
       // The approvers hear of it exactly when it commits.
       outbox: pendingApprovalOutbox({ ...body, idEmpresa: auth.idEmpresa }, context.audience, drawn),
