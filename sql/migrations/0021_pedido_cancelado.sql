@@ -1,4 +1,4 @@
--- 0024: an order the ERP cancels or deletes ends cancelled in Campo, and gives back what it
+-- 0021: an order the ERP cancels or deletes ends cancelled in Campo, and gives back what it
 -- held (issue #50, docs/orders.md "Status", docs/credit-and-flex.md "When the ERP ends an order").
 --
 -- Why: an approved order whose replica the ERP cancelled stayed approved, and so among its

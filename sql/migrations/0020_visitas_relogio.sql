@@ -1,4 +1,4 @@
--- 0022: a visit's times against the server's clock (docs/visits.md, "The device's clock").
+-- 0020: a visit's times against the server's clock (docs/visits.md, "The device's clock").
 --
 -- Why: a phone's clock may be years off (1999 after a flat battery, 2099 set by hand). A time
 -- outside the window the server believes (shared/src/device-time.ts) is replaced by the
