@@ -1,5 +1,5 @@
 // Product photos on the representative's phone at 360 px (issue #41, section 3; docs/pwa.md,
-// "Product photos"): "Baixar fotos para usar offline" fetches every active product's thumbnail
+// "Product photos"): "Baixar fotos para usar sem internet" fetches every active product's thumbnail
 // with progress, is cancelled and resumes where it stopped; with the server stopped and the
 // browser offline the photos show in the catalog and on the product page; a product with no
 // image is never asked for and shows the placeholder, as does one the server has no photo for;
@@ -119,7 +119,7 @@ describe('product photos on the phone', () => {
 
     const total = withImage.length;
     gate.hold = true;
-    await photos().getByRole('button', { name: 'Baixar fotos para usar offline' }).click();
+    await photos().getByRole('button', { name: 'Baixar fotos para usar sem internet' }).click();
     await progress()
       .getByText(new RegExp(`^${FIRST_BATCH} de ${total} fotos, \\d+(,\\d)? [KM]B$`))
       .waitFor(WAIT);
@@ -142,7 +142,7 @@ describe('product photos on the phone', () => {
     for (const release of gate.held.splice(0)) release();
     const before = asked.length;
     await photos().getByRole('button', { name: 'Continuar' }).click();
-    await photos().getByText('Fotos prontas para usar offline.', { exact: false }).waitFor(WAIT);
+    await photos().getByText('Fotos prontas para usar sem internet.', { exact: false }).waitFor(WAIT);
     await progress()
       .getByText(new RegExp(`^${total} de ${total} fotos, `))
       .waitFor(WAIT);

@@ -1,5 +1,6 @@
 // The portfolio and the catalog read the device's store, which opens after login (and is
 // downloaded on first use): until then the screen says what it is waiting for.
+import { plural } from '@campo/shared/format';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { ensureStore, type Store, store, storeError, syncState } from '../data/store.ts';
@@ -26,7 +27,8 @@ export function InitialSyncNote(props: { collection: 'clientes' | 'produtos'; wh
   if (!c || c.initialDone) return null;
   return (
     <p class="notice" aria-live="polite">
-      Baixando {props.what} para usar sem internet…{c.received > 0 ? ` ${c.received} recebidos.` : ''}
+      Baixando {props.what} para usar sem internet…
+      {c.received > 0 ? ` ${plural(c.received, 'recebido', 'recebidos')}.` : ''}
       {c.error ? ` ${c.error.message}` : ''}
     </p>
   );

@@ -1,6 +1,7 @@
 // Which price list the catalog shows. A representative quotes for a client, so the prices
 // follow a client's pauta: the one chosen from the client's page (/catalogo?cliente=<id>),
 // else the first client of the portfolio; any other pauta can be picked by hand.
+import { clientDisplayName } from '@campo/shared/format';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { usePautaName } from '../../data/company.ts';
@@ -17,7 +18,7 @@ export interface PriceFor {
 export const priceFor = signal<PriceFor | null>(null);
 
 function clientChoice(c: ClientDoc): PriceFor {
-  return { idPauta: c.idPauta, client: { id: c.id, name: c.tradeName || c.name || `Cliente ${c.id}` } };
+  return { idPauta: c.idPauta, client: { id: c.id, name: clientDisplayName(c) || `Cliente ${c.id}` } };
 }
 
 /** Sets the pauta on first use (or from ?cliente=) and lists the pautas the device knows. */
