@@ -9,6 +9,7 @@
 // The server serves the fixture's drawn photos (test/support/images.ts). The wrap below logs
 // every request for the image route (and holds some, to see progress and the layout while a
 // photo is on its way), then hands it to the server.
+import { plural } from '@campo/shared/format';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, logInAndSync, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
@@ -128,7 +129,7 @@ describe('product photos on the phone', () => {
     );
     await photos().getByRole('button', { name: 'Cancelar' }).click();
     await photos()
-      .getByText(`Download interrompido: faltam ${total - FIRST_BATCH}.`, { exact: false })
+      .getByText(`Download interrompido: faltam ${plural(total - FIRST_BATCH, 'foto', 'fotos')}.`, { exact: false })
       .waitFor(WAIT);
     // The first batch was kept; the requests held behind it were cut by the cancel.
     const fetchedBefore = new Set(
