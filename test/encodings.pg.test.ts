@@ -108,7 +108,11 @@ describe.each(ERP_ENCODINGS)('an ERP database in %s', (encoding) => {
     );
     const erpOrder = rows[0];
     if (!erpOrder) throw new Error('the fixture gave the representative no ERP order');
-    await db.pool.query('update corrent set razao_social = $1 where id_corrent = $2', [ERP_GOT[encoding], erpOrder.id]);
+    // The ticket names the client as every screen does: its trade name first.
+    await db.pool.query('update corrent set razao_social = $1, nome_fantasia = $1 where id_corrent = $2', [
+      ERP_GOT[encoding],
+      erpOrder.id,
+    ]);
     const res = await rep('POST', '/chamados', { numPedErp: erpOrder.num, assunto: 'Nota', mensagem: 'Segunda via' });
     expect(res.status, await res.clone().text()).toBe(201);
     expect(((await res.json()) as { nomeCliente: string }).nomeCliente).toBe(ERP_GOT[encoding]);

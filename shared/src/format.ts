@@ -33,3 +33,49 @@ export function formatMonth(mes: string): string {
   if (!y || !m) return mes;
   return monthYear.format(new Date(Date.UTC(y, m - 1, 1)));
 }
+
+const whole = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
+
+/**
+ * The word a count takes in Brazilian Portuguese: the singular for exactly one, the plural
+ * otherwise, zero included ("0 itens", "nenhum item" being the other way to say it).
+ * Intl.PluralRules('pt-BR') files 0 under "one" (CLDR's rule for Portuguese), which would
+ * print "0 item"; Brazilian usage writes the plural after zero, so the rule is written here.
+ */
+export function pluralWord(n: number, one: string, many: string): string {
+  return Math.abs(n) === 1 ? one : many;
+}
+
+/**
+ * A count and its noun: "1 item", "2 itens", "1.234 clientes". The one way every screen and
+ * every server message writes a count (never "item(s)", never "1 clientes").
+ */
+export function plural(n: number, one: string, many: string): string {
+  return `${whole.format(n)} ${pluralWord(n, one, many)}`;
+}
+
+/**
+ * How a client is named wherever a person reads it: the trade name (nome fantasia, what the
+ * counter and the rep call the shop) first, the legal name (razão social) when there is no
+ * trade name. The legal name stays beside the tax id where a document needs it.
+ */
+export function clientDisplayName(c: { tradeName?: string | null; name?: string | null }): string {
+  const trade = c.tradeName?.trim();
+  return trade || c.name?.trim() || '';
+}
+
+/** 24260761 -> 24260-761; anything that is not 8 digits comes back as given. */
+export function formatCep(value: string | null | undefined): string {
+  if (!value) return '';
+  const digits = value.replace(/\D/g, '');
+  return digits.length === 8 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : value;
+}
+
+/**
+ * An address as people read it: the CEP masked ("CEP 24260-761"), whatever the ERP stored
+ * ("CEP 24260761"); the rest as given.
+ */
+export function formatAddress(text: string | null | undefined): string {
+  if (!text) return '';
+  return text.replace(/\bCEP:?\s*(\d{5})-?(\d{3})\b/g, 'CEP $1-$2');
+}

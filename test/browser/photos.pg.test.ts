@@ -1,5 +1,5 @@
 // Product photos on the representative's phone at 360 px (issue #41, section 3; docs/pwa.md,
-// "Product photos"): "Baixar fotos para usar offline" fetches every active product's thumbnail
+// "Product photos"): "Baixar fotos para usar sem internet" fetches every active product's thumbnail
 // with progress, is cancelled and resumes where it stopped; with the server stopped and the
 // browser offline the photos show in the catalog and on the product page; a product with no
 // image is never asked for and shows the placeholder, as does one the server has no photo for;
@@ -9,6 +9,7 @@
 // The server serves the fixture's drawn photos (test/support/images.ts). The wrap below logs
 // every request for the image route (and holds some, to see progress and the layout while a
 // photo is on its way), then hands it to the server.
+import { plural } from '@campo/shared/format';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addToCart, logInAndSync, sendOrder, WAIT, type WebServer } from '../support/browser.ts';
@@ -119,7 +120,7 @@ describe('product photos on the phone', () => {
 
     const total = withImage.length;
     gate.hold = true;
-    await photos().getByRole('button', { name: 'Baixar fotos para usar offline' }).click();
+    await photos().getByRole('button', { name: 'Baixar fotos para usar sem internet' }).click();
     await progress()
       .getByText(new RegExp(`^${FIRST_BATCH} de ${total} fotos, \\d+(,\\d)? [KM]B$`))
       .waitFor(WAIT);
@@ -128,7 +129,7 @@ describe('product photos on the phone', () => {
     );
     await photos().getByRole('button', { name: 'Cancelar' }).click();
     await photos()
-      .getByText(`Download interrompido: faltam ${total - FIRST_BATCH}.`, { exact: false })
+      .getByText(`Download interrompido: faltam ${plural(total - FIRST_BATCH, 'foto', 'fotos')}.`, { exact: false })
       .waitFor(WAIT);
     // The first batch was kept; the requests held behind it were cut by the cancel.
     const fetchedBefore = new Set(
@@ -142,7 +143,7 @@ describe('product photos on the phone', () => {
     for (const release of gate.held.splice(0)) release();
     const before = asked.length;
     await photos().getByRole('button', { name: 'Continuar' }).click();
-    await photos().getByText('Fotos prontas para usar offline.', { exact: false }).waitFor(WAIT);
+    await photos().getByText('Fotos prontas para usar sem internet.', { exact: false }).waitFor(WAIT);
     await progress()
       .getByText(new RegExp(`^${total} de ${total} fotos, `))
       .waitFor(WAIT);

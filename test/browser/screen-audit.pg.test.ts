@@ -77,4 +77,15 @@ describe('the layout audit', () => {
     );
     expect(found).toEqual([]);
   });
+
+  it('reports text cut with an ellipsis, and lets a label that fits pass', async () => {
+    await browser.page.setViewportSize(PHONE);
+    await browser.page.setContent(
+      `<!doctype html><html lang="pt-BR"><body style="margin: 0">
+         <nav><a><span style="display: block; width: 40px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis">Catálogo</span></a>
+         <a><span style="display: block; width: 200px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis">Início</span></a></nav>
+       </body></html>`,
+    );
+    expect((await auditScreen(browser.page)).truncated).toEqual(['"Catálogo" (span)']);
+  });
 });

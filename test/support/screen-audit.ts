@@ -2,7 +2,8 @@
 // (WCAG AA contrast, measured by axe-core's color-contrast rule on the rendered page, so the
 // colours Pico and our CSS really produce are judged, not the ones we meant) and nothing
 // wider than the screen (a phone must never scroll sideways) or cut off by a box around it
-// (a table wider than its box on a desk), except inside a box meant to scroll sideways.
+// (a table wider than its box on a desk), except inside a box meant to scroll sideways, and
+// no text cut with an ellipsis (a tab that reads "Catálo…", a name cut in the header).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -17,6 +18,11 @@ export interface ScreenProblems {
    * clip, auto or scroll) that is not meant to scroll sideways, outermost first.
    */
   overflow: string[];
+  /**
+   * Text cut with an ellipsis ("Catálo…"): "text" (element), one entry per element whose text
+   * is wider than its box while the box says text-overflow: ellipsis. A label must fit whole.
+   */
+  truncated: string[];
 }
 
 // The page's types are not loaded in the test project: the callbacks below run in the browser.
@@ -120,5 +126,32 @@ export async function auditScreen(page: Page): Promise<ScreenProblems> {
     }
     return found;
   });
-  return { contrast, overflow };
+  const truncated = await page.evaluate(() => {
+    type El = {
+      tagName: string;
+      id: string;
+      className: unknown;
+      textContent: string | null;
+      scrollWidth: number;
+      clientWidth: number;
+    };
+    const g = globalThis as unknown as {
+      document: { querySelectorAll(s: string): ArrayLike<El> };
+      getComputedStyle(e: El): { display: string; textOverflow: string; visibility: string };
+    };
+    const found: string[] = [];
+    for (const el of Array.from(g.document.querySelectorAll('body *'))) {
+      const style = g.getComputedStyle(el);
+      if (style.textOverflow !== 'ellipsis' || style.display === 'none' || style.visibility === 'hidden') continue;
+      // Widths are rounded to whole pixels: one pixel more is a rounding, not a cut.
+      if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+        const cls =
+          typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+        const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
+        found.push(`"${text}" (${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${cls})`);
+      }
+    }
+    return found;
+  });
+  return { contrast, overflow, truncated };
 }

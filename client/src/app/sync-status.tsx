@@ -2,6 +2,7 @@
 // download's progress, what is still waiting to leave (representatives) and what is wrong,
 // in words. A representative decides from it whether the order just taken has left the phone.
 import type { Role } from '@campo/shared';
+import { plural } from '@campo/shared/format';
 import { useEffect } from 'preact/hooks';
 import { combineLatest, map } from 'rxjs';
 import { storageFull } from '../data/device-storage.ts';
@@ -20,10 +21,6 @@ export function syncedLabel(iso: string, now = new Date()): string {
   const at = new Date(iso);
   if (at.toDateString() === now.toDateString()) return `Sincronizado às ${time.format(at)}`;
   return `Sincronizado em ${dayMonth.format(at)} às ${time.format(at)}`;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**
@@ -120,8 +117,8 @@ function SyncStrip() {
       {downloading ? (
         <span class="sync-progress">
           <label for="sync-progress">
-            Baixando dados para o aparelho: {initial.done} de {initial.total} (
-            {initial.received.toLocaleString('pt-BR')} registros)
+            Baixando dados para o aparelho: {initial.done} de {plural(initial.total, 'parte', 'partes')} (
+            {plural(initial.received, 'registro', 'registros')})
           </label>
           <progress id="sync-progress" value={initial.done} max={initial.total} />
         </span>

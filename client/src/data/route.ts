@@ -2,8 +2,10 @@
 // clients of the portfolio due today by their visit days (visitDue, the same rule as the
 // server's GET /visits/route), in the representative's order, each with its state from the
 // visits and the orders in the store, so the route moves as the representative works offline.
+
 import type { OrderCreate, RouteState } from '@campo/shared';
 import { businessDate } from '@campo/shared/dates';
+import { clientDisplayName } from '@campo/shared/format';
 import { ROUTE_MAX_CLIENTS, visitDue } from '@campo/shared/visits';
 import { checkInRefused, visitIsOpen } from '../db/outbox.ts';
 import type { ClientDoc, OrderDoc, VisitDoc } from '../db/schemas.ts';
@@ -44,7 +46,7 @@ export function clientsWithOrderOn(orders: readonly OrderDoc[], day: string): Se
 /** A visit that counts: not a check-in the server refused (it never opened there). */
 const counts = (v: VisitDoc) => !checkInRefused(v);
 
-const clientName = (c: Pick<ClientDoc, 'tradeName' | 'name' | 'id'>) => c.tradeName || c.name || `Cliente ${c.id}`;
+const clientName = (c: Pick<ClientDoc, 'tradeName' | 'name' | 'id'>) => clientDisplayName(c) || `Cliente ${c.id}`;
 
 function stateOf(visits: readonly VisitDoc[], ordered: boolean): RouteState {
   if (visits.some(visitIsOpen)) return 'em_visita';

@@ -12,6 +12,7 @@ import {
   outboxEntries,
   outboxStateOf,
   ticketNeedsAttention,
+  visitWaiting,
 } from './outbox.ts';
 import type { OrderDoc, VisitDoc } from './schemas.ts';
 import { memoryVisitPhotos } from './visit-photos.ts';
@@ -236,6 +237,24 @@ describe('outbox on a local store', () => {
     await wipe({ user, indexedDb });
     db = await openCampoDb({ user, indexedDb, multiInstance: false });
     expect(await db.collections.pedidos?.count().exec()).toBe(0);
+  });
+});
+
+describe('a visit waiting to leave the phone', () => {
+  const held = '2026-11-24T16:06:00.000Z';
+  it('waits while its check-in, or a check-out made offline, has not reached the server', () => {
+    // Checked in on the phone: the receipt is the epoch until the server answers.
+    expect(visitWaiting({ entradaRecebidaEm: '1970-01-01T00:00:00.000Z', saidaEm: null, saidaRecebidaEm: null })).toBe(
+      true,
+    );
+    expect(visitWaiting({ entradaRecebidaEm: held, saidaEm: null, saidaRecebidaEm: null })).toBe(false);
+    // Closed offline: the server holds the check-in, not yet the check-out.
+    expect(visitWaiting({ entradaRecebidaEm: held, saidaEm: '2026-11-24T17:00:00.000Z', saidaRecebidaEm: null })).toBe(
+      true,
+    );
+    expect(visitWaiting({ entradaRecebidaEm: held, saidaEm: '2026-11-24T17:00:00.000Z', saidaRecebidaEm: held })).toBe(
+      false,
+    );
   });
 });
 

@@ -135,6 +135,14 @@ export function visitHeld(v: Pick<VisitDoc, 'entradaRecebidaEm'>): boolean {
   return v.entradaRecebidaEm !== null && v.entradaRecebidaEm >= '1970-01-02';
 }
 
+/**
+ * A visit the server does not hold entirely yet: its check-in not received, or its check-out
+ * made on the phone (offline, say) and not received yet. Its card says "aguardando envio".
+ */
+export function visitWaiting(v: Pick<VisitDoc, 'entradaRecebidaEm' | 'saidaEm' | 'saidaRecebidaEm'>): boolean {
+  return !visitHeld(v) || (v.saidaEm !== null && v.saidaRecebidaEm === null);
+}
+
 /** A check-in the server refused: it never opened there, and waits for a new try or "Descartar". */
 export function checkInRefused(v: Pick<VisitDoc, 'recusa' | 'entradaRecebidaEm'>): boolean {
   return !!v.recusa && !visitHeld(v);

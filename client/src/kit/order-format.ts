@@ -2,7 +2,7 @@
 // print view and the PDF say the same thing.
 
 import type { Company, SyncOrderState } from '@campo/shared';
-import { formatBrl, formatDateTime, formatPercent } from '@campo/shared/format';
+import { formatBrl, formatCep, formatDateTime, formatPercent } from '@campo/shared/format';
 import type { OutboxState } from '../db/outbox.ts';
 
 const quantity = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 3 });
@@ -77,6 +77,6 @@ export function formatDocument(doc: string | null | undefined): string {
 export function companyAddress(c: Company): string {
   const a = c.address;
   const cityUf = [a.city, a.uf].filter(Boolean).join('/');
-  const cep = a.cep ? `CEP ${a.cep.replace(/^(\d{5})(\d{3})$/, '$1-$2')}` : null;
+  const cep = a.cep ? `CEP ${formatCep(a.cep)}` : null;
   return [a.street, cityUf, cep].filter(Boolean).join(' · ');
 }

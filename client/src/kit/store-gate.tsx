@@ -1,6 +1,7 @@
 // The portfolio and the catalog read the device's store, which opens after login (and is
 // downloaded on first use): until then the screen says what it is waiting for.
 import type { SyncCollection } from '@campo/shared';
+import { plural } from '@campo/shared/format';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { useDownloadState } from '../data/download-state.ts';
@@ -31,7 +32,8 @@ export function InitialSyncNote(props: { collection: SyncCollection; what: strin
   if (!c || c.done) return null;
   return (
     <p class="notice" aria-live="polite">
-      Baixando {props.what} para usar sem internet…{c.received > 0 ? ` ${c.received} recebidos.` : ''}
+      Baixando {props.what} para usar sem internet…
+      {c.received > 0 ? ` ${plural(c.received, 'recebido', 'recebidos')}.` : ''}
       {c.error ? ` ${c.error.message}` : ''}
     </p>
   );

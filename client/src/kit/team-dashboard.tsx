@@ -2,7 +2,7 @@
 // positivation against the daily target. Supervisors see their own team at /equipe; managers
 // reach the same view for any supervisor from the team cards (/metas/equipe/<cod>).
 import type { RepRanking } from '@campo/shared';
-import { formatMonth } from '@campo/shared/format';
+import { formatMonth, pluralWord } from '@campo/shared/format';
 import { useMemo } from 'preact/hooks';
 import { BarChart } from './bar-chart.tsx';
 import { brl, num, targetText } from './format.ts';
@@ -96,7 +96,8 @@ export function TeamDashboard(props: { codSupervisor?: number; mes?: string; tit
           <article aria-labelledby="hoje-titulo">
             <h2 id="hoje-titulo">Positivação de hoje</h2>
             <p>
-              <strong>{data.positivacaoHoje.clientes}</strong> clientes com pedido hoje
+              <strong>{data.positivacaoHoje.clientes}</strong>{' '}
+              {pluralWord(data.positivacaoHoje.clientes, 'cliente', 'clientes')} com pedido hoje
               {data.positivacaoHoje.meta !== null && <> de uma meta de {data.positivacaoHoje.meta} por dia</>}.
             </p>
             {data.positivacaoHoje.progresso !== null && (

@@ -4,6 +4,7 @@
 // maps “ ” – — € … to), so the text is brought to Windows-1252 first: an emoji must not turn
 // into garbage on the client's copy.
 import { type Company, type Order, toEncoding } from '@campo/shared';
+import { formatAddress } from '@campo/shared/format';
 import type { jsPDF } from 'jspdf';
 import {
   companyAddress,
@@ -126,7 +127,7 @@ export function drawOrder(
     ['Data', formatDateTime(order.criadoEm)],
     ...(order.numPedidoErp != null ? ([['Pedido no ERP', String(order.numPedidoErp)]] as [string, string][]) : []),
     ['Cliente', `${order.nomeCliente}${order.cnpjCpfCliente ? ` · ${formatDocument(order.cnpjCpfCliente)}` : ''}`],
-    ['Entrega', order.endEntrega ?? ''],
+    ['Entrega', formatAddress(order.endEntrega)],
     ...(order.condicaoPagamento ? ([['Pagamento', order.condicaoPagamento.descricao]] as [string, string][]) : []),
     ...(order.observacao ? ([['Observação', order.observacao]] as [string, string][]) : []),
   ];

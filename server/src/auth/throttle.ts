@@ -15,6 +15,7 @@
 // returns the counts (the row lock of the upsert serialises concurrent attempts), and given
 // back when it succeeds. Checking the count first and recording the failure after the ~100 ms of
 // scrypt let forty simultaneous guesses all through (issue #17).
+import { plural } from '@campo/shared/format';
 import { sql } from 'kysely';
 import type { Db } from '../db/kysely.ts';
 import { DomainError } from '../errors.ts';
@@ -40,7 +41,7 @@ export function attemptKeys(login: string, empresa: number | undefined, address:
 const tooMany = (waitSeconds: number, detail: string) =>
   new DomainError(
     'TOO_MANY_LOGIN_ATTEMPTS',
-    `${detail} Tente de novo em ${Math.max(1, Math.ceil(waitSeconds / 60))} minuto(s).`,
+    `${detail} Tente de novo em ${plural(Math.max(1, Math.ceil(waitSeconds / 60)), 'minuto', 'minutos')}.`,
     { retryAfterSeconds: Math.max(1, waitSeconds) },
   );
 

@@ -2,7 +2,9 @@
 // them in the same logs as the server's. Public (an error may come before or after a login),
 // small (16 KiB), and rate-limited per user, or per address without a valid token: a broken
 // build in a loop must not flood the logs.
+
 import { CLIENT_ERROR_MAX_BYTES, ZClientError } from '@campo/shared';
+import { plural } from '@campo/shared/format';
 import { createRoute } from '@hono/zod-openapi';
 import { clientAddress } from '../auth/routes.ts';
 import type { TokenSigner } from '../auth/tokens.ts';
@@ -73,7 +75,7 @@ export function clientErrorRoutes(deps: { signer: TokenSigner; trustProxy?: numb
     if (wait !== null) {
       throw new DomainError(
         'TOO_MANY_CLIENT_ERRORS',
-        `Muitos relatórios de erro em pouco tempo. Tente de novo em ${wait} segundo(s).`,
+        `Muitos relatórios de erro em pouco tempo. Tente de novo em ${plural(wait, 'segundo', 'segundos')}.`,
         { retryAfterSeconds: wait },
       );
     }

@@ -4,6 +4,7 @@
 // are São Paulo's: withScope sets the session time zone, so current_date, a date cast to
 // timestamptz and an ERP timestamp cast to timestamptz all follow the business calendar.
 import { sql } from 'kysely';
+import { clientNameSql } from '../db/client-name.ts';
 import { PREPARED } from '../db/prepared.ts';
 import type { Tx } from '../db/scope.ts';
 
@@ -254,7 +255,12 @@ export async function selectInactiveClients(
 ) {
   const rows = await tx
     .selectFrom('app.vw_clientes')
-    .select(['id_cliente', 'razao_social', 'ultimo_pedido_em', sql<string>`count(*) over ()`.as('total')])
+    .select([
+      'id_cliente',
+      clientNameSql('vw_clientes').as('nome'),
+      'ultimo_pedido_em',
+      sql<string>`count(*) over ()`.as('total'),
+    ])
     .where('id_empresa', '=', idEmpresa)
     .where('cod_vendedor', '=', codVendedor)
     // One comparison, not "is null or <": each mention of ultimo_pedido_em in the filter is a
@@ -294,7 +300,7 @@ export function selectRecentErpOrders(tx: Tx, idEmpresa: number, codVendedor: nu
         'o.id_pedido_erp',
         'o.num_pedido_erp',
         'o.id_cliente',
-        'c.razao_social',
+        clientNameSql('c').as('nome_cliente'),
         'o.status',
         'o.valor_total',
         'o.emitido_em',

@@ -115,7 +115,7 @@ export function getRepDashboard(
         total: inactive.total,
         itens: inactive.items.map((c) => ({
           idCliente: c.id_cliente as number,
-          nome: c.razao_social,
+          nome: c.nome,
           ultimoPedidoEm: iso(c.ultimo_pedido_em as Date | null),
         })),
       },
@@ -132,7 +132,7 @@ export function getRepDashboard(
         erpId: o.id_pedido_erp as number,
         numero: o.num_pedido_erp,
         idCliente: o.id_cliente as number,
-        nomeCliente: o.razao_social,
+        nomeCliente: o.nome_cliente,
         status: ZClientOrderStatus.options.find((st) => st === o.status) ?? 'approved',
         valorTotal: Number(o.valor_total ?? 0),
         emitidoEm: iso(o.emitido_em as Date) as string,

@@ -40,7 +40,12 @@ describe('sales funnel', () => {
     manager = await signedIn(app, db.pool, { login: 'ger@funil.test', role: 'manager', idEmpresa: t1 });
     foreignRep = await representative('fr@funil.test', rf);
     const mine = await aClientOf(db.pool, r1);
-    myClient = { id: mine.idCliente, nome: mine.razaoSocial };
+    // Named as every screen names a client: the trade name first.
+    const shown = await db.pool.query<{ nome: string }>(
+      `select coalesce(nullif(btrim(nome_fantasia), ''), razao_social) as nome from app.vw_clientes where id_cliente = $1`,
+      [mine.idCliente],
+    );
+    myClient = { id: mine.idCliente, nome: shown.rows[0]?.nome ?? mine.razaoSocial };
     const o = await anOrder(db.pool, r2);
     otherClient = o.idCliente;
     otherRepOrder = o.id;

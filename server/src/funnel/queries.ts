@@ -4,6 +4,7 @@
 // millisecond precision, so the value a client echoes back as baseAtualizadoEm compares equal.
 import { blankDocument } from '@campo/shared';
 import { type Insertable, sql } from 'kysely';
+import { clientNameSql } from '../db/client-name.ts';
 import type { Tx } from '../db/scope.ts';
 import type { AppOportunidades } from '../db/types.ts';
 
@@ -11,7 +12,7 @@ export const columns = [
   'o.id',
   'o.estagio',
   'o.id_cliente',
-  'c.razao_social as nome_cliente',
+  clientNameSql('c').as('nome_cliente'),
   'o.nome_prospect',
   'o.empresa_prospect',
   'o.id_pedido',

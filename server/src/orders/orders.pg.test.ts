@@ -80,12 +80,15 @@ describe('orders', () => {
     const o = (await res.json()) as Order;
     expect(o.status).toBe('pending_approval');
     const client = (
-      await db.pool.query('select razao_social, cnpj_cpf, end_entrega from app.vw_clientes where id_cliente = $1', [
-        s.idCliente,
-      ])
+      await db.pool.query(
+        `select coalesce(nullif(btrim(nome_fantasia), ''), razao_social) as nome, cnpj_cpf, end_entrega
+           from app.vw_clientes where id_cliente = $1`,
+        [s.idCliente],
+      )
     ).rows[0];
     expect(o).toMatchObject({
-      nomeCliente: client.razao_social,
+      // The client as people name it: the trade name first (shared clientDisplayName).
+      nomeCliente: client.nome,
       cnpjCpfCliente: client.cnpj_cpf,
       endEntrega: client.end_entrega,
       idPauta: s.idPauta,

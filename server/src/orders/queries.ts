@@ -21,6 +21,8 @@ export interface OrderClientRow {
   cod_vendedor: number | null;
   id_pauta: number | null;
   razao_social: string | null;
+  /** How people name it (shared clientDisplayName): the trade name, else the legal name. */
+  nome: string | null;
   cnpj_cpf: string | null;
   end_entrega: string | null;
   status_financeiro: string | null;
@@ -128,7 +130,9 @@ export function orderContextSql(p: {
 }): RawBuilder<OrderContextRow> {
   return sql<OrderContextRow>`${sql.raw(PREPARED)}
     with cliente as (
-      select c.id_cliente, c.cod_vendedor, c.id_pauta, c.razao_social, c.cnpj_cpf, c.end_entrega, c.status_financeiro,
+      select c.id_cliente, c.cod_vendedor, c.id_pauta, c.razao_social,
+             coalesce(nullif(btrim(c.nome_fantasia), ''), c.razao_social) as nome,
+             c.cnpj_cpf, c.end_entrega, c.status_financeiro,
              c.id_condicao, c.limite_credito, c.valor_em_aberto,
              -- Summed only for a client with a limit (CASE runs the sum only then), and after the
              -- limit's lock (orderKeyLock): this statement's snapshot sees every order that

@@ -100,7 +100,7 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
     throw refused([
       {
         code: 'CLIENT_BLOCKED',
-        message: `O cliente ${client.razao_social} está bloqueado no financeiro e não pode receber pedidos.`,
+        message: `O cliente ${client.nome} está bloqueado no financeiro e não pode receber pedidos.`,
       },
     ]);
   }
@@ -115,7 +115,7 @@ function priceAndCheck(auth: RepresentativeAuth, input: OrderCreate, date: strin
     throw refused([
       {
         code: 'NO_DELIVERY_ADDRESS',
-        message: `O cliente ${client.razao_social} não tem endereço no cadastro do ERP; informe o endereço de entrega.`,
+        message: `O cliente ${client.nome} não tem endereço no cadastro do ERP; informe o endereço de entrega.`,
       },
     ]);
   }
@@ -276,7 +276,7 @@ function judgeCredit(context: q.OrderContext, orderTotal: number): Order['credit
       {
         code: 'CREDIT_LIMIT_EXCEEDED',
         message:
-          `O pedido de ${formatBrl(orderTotal)} passa do crédito disponível do cliente ${client.razao_social}: ` +
+          `O pedido de ${formatBrl(orderTotal)} passa do crédito disponível do cliente ${client.nome}: ` +
           `limite de ${formatBrl(figures.limit)}, ${formatBrl(sumMoney([figures.openReceivables, figures.openOrders]))} em aberto ` +
           `(títulos ${formatBrl(figures.openReceivables)}, pedidos ${formatBrl(figures.openOrders)}), ` +
           `disponível ${formatBrl(available)}.`,
@@ -302,7 +302,7 @@ function judgeCredit(context: q.OrderContext, orderTotal: number): Order['credit
  */
 function paymentTermOf(
   input: OrderCreate,
-  client: { id_condicao: number | null; razao_social: string | null },
+  client: { id_condicao: number | null; nome: string | null },
   term: q.OrderPaymentTermRow | null,
   encoding: ErpEncoding,
 ): { id: number; descricao: string } | null {
@@ -317,7 +317,7 @@ function paymentTermOf(
           ? `A condição de pagamento ${id} não existe no ERP.`
           : !term.ativo
             ? `A condição de pagamento ${name} está inativa no ERP.`
-            : `A condição de pagamento ${name} não está liberada para o cliente ${client.razao_social}.`,
+            : `A condição de pagamento ${name} não está liberada para o cliente ${client.nome}.`,
       },
     ]);
   }
@@ -346,7 +346,9 @@ async function insertOrderTx(
   // ERP text read as Windows-1252 (server/src/db/pool.ts) may hold "€" or curly quotes, which a
   // LATIN1 database cannot store: written in its LATIN1 spelling there, and answered as written
   // (the answer, its stored replay and the device's document say what GET /orders/{id} reads).
-  const nomeCliente = erp(client.razao_social ?? '');
+  // The client as people name it (the trade name first, shared clientDisplayName), copied so
+  // that listings, the PDF and push messages need no join.
+  const nomeCliente = erp(client.nome ?? '');
   const stored = lines.map((l) => ({
     codProduto: erp(l.product.cod_produto ?? ''),
     descricao: erp(l.product.descricao ?? ''),

@@ -3,6 +3,7 @@
 // here were forgotten. assunto and texto hold escaped text (shared/src/text.ts).
 import type { TicketStatus } from '@campo/shared';
 import { sql } from 'kysely';
+import { clientNameSql } from '../db/client-name.ts';
 import type { Tx } from '../db/scope.ts';
 
 /** A Campo order, to open a ticket about it. */
@@ -22,7 +23,7 @@ export function selectErpOrder(tx: Tx, idEmpresa: number, codVendedor: number, n
     .leftJoin('app.vw_clientes as c', (j) =>
       j.onRef('c.id_cliente', '=', 's.id_corrent').onRef('c.id_empresa', '=', 's.id_empresa'),
     )
-    .select(['s.num_pedido', 's.id_corrent', 'c.razao_social'])
+    .select(['s.num_pedido', 's.id_corrent', clientNameSql('c').as('nome_cliente')])
     .where('s.id_empresa', '=', idEmpresa)
     .where('s.cod_vendedor', '=', codVendedor)
     .where('s.num_pedido', '=', numPedido)

@@ -151,7 +151,7 @@ export async function createTicket(db: Db, auth: AuthContext, input: TicketCreat
         id_cliente: order.id_corrent,
         // The copy must fit the database's encoding: a LATIN1 ERP's text is read as Windows-1252
         // (server/src/db/pool.ts) and may hold "€" or curly quotes that LATIN1 cannot store back.
-        nome_cliente: toEncoding(order.razao_social ?? '', await erpEncoding(tx)),
+        nome_cliente: toEncoding(order.nome_cliente ?? '', await erpEncoding(tx)),
       };
     }
     const id = await q.insertTicket(tx, {

@@ -93,7 +93,8 @@ describe('tickets (SAC)', () => {
 
   it('opens a ticket about an ERP order of the rep found in vw_sitpedido, and refuses another rep’s', async () => {
     const own = await db.pool.query(
-      `select s.num_pedido, s.id_corrent, c.razao_social from app.vw_sitpedido s
+      `select s.num_pedido, s.id_corrent, coalesce(nullif(btrim(c.nome_fantasia), ''), c.razao_social) as nome
+         from app.vw_sitpedido s
          join app.vw_clientes c on c.id_cliente = s.id_corrent and c.id_empresa = s.id_empresa
         where s.id_empresa = $1 and s.cod_vendedor = $2 order by s.id_pedido limit 1`,
       [rep.idEmpresa, rep.codVendedor],
@@ -105,7 +106,7 @@ describe('tickets (SAC)', () => {
       idPedido: null,
       numPedErp: row.num_pedido,
       idCliente: row.id_corrent,
-      nomeCliente: row.razao_social,
+      nomeCliente: row.nome,
     });
     const foreign = await db.pool.query(
       `select num_pedido from app.vw_sitpedido where id_empresa = $1 and cod_vendedor <> $2

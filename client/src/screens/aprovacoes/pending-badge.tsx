@@ -1,6 +1,7 @@
 // The supervisor's pending-approval badge in the header: polled every 30 s (the API's
 // documented rhythm), refreshed at once after a decision and whenever the change stream
 // announces orders, and paused while the tab is hidden.
+import { plural } from '@campo/shared/format';
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../../api.ts';
@@ -40,7 +41,7 @@ export function PendingBadge() {
   }, [s]);
   const n = count.value;
   if (n === null) return null;
-  const label = n === 1 ? '1 pedido aguardando aprovação' : `${n} pedidos aguardando aprovação`;
+  const label = plural(n, 'pedido aguardando aprovação', 'pedidos aguardando aprovação');
   return (
     <a
       href="/aprovacoes"

@@ -1,4 +1,5 @@
 import type { OrderSummary } from '@campo/shared';
+import { plural } from '@campo/shared/format';
 import { useState } from 'preact/hooks';
 import { brl, dateTime } from '../../kit/format.ts';
 import { Pager } from '../../kit/pager.tsx';
@@ -44,9 +45,7 @@ export function ApprovalQueue() {
           <p class="mg-muted" role="status">
             {data.total === 0
               ? 'Nenhum pedido aguardando aprovação.'
-              : data.total === 1
-                ? '1 pedido aguardando aprovação.'
-                : `${data.total} pedidos aguardando aprovação.`}
+              : `${plural(data.total, 'pedido aguardando', 'pedidos aguardando')} aprovação.`}
           </p>
           <ul class="mg-list" aria-label="Pedidos aguardando aprovação">
             {data.items.map((o) => (

@@ -1,6 +1,8 @@
 import type { Order, OrderDetail } from '@campo/shared';
+import { plural } from '@campo/shared/format';
 import { useSignal } from '@preact/signals';
 import { api, errorMessage } from '../../api.ts';
+import { AddressText } from '../../kit/document-text.tsx';
 import { brl, dateTime, FINANCIAL_LABEL, num, ORDER_STATUS_LABEL, pct } from '../../kit/format.ts';
 import { InvoicesPanel } from '../../kit/invoices.tsx';
 import { useRepName } from '../../kit/rep-name.ts';
@@ -30,7 +32,7 @@ function ClientPanel(props: { idCliente: number }) {
         <dt>Vencido</dt>
         <dd>
           {brl(c.overdueAmount)}
-          {c.maxDaysOverdue > 0 && ` (há ${c.maxDaysOverdue} dias)`}
+          {c.maxDaysOverdue > 0 && ` (há ${plural(c.maxDaysOverdue, 'dia', 'dias')})`}
         </dd>
       </dl>
       <OpenTitles idCliente={props.idCliente} />
@@ -218,7 +220,9 @@ export function OrderReview(props: { id: number }) {
             {order.endEntrega && (
               <>
                 <dt>Entrega</dt>
-                <dd>{order.endEntrega}</dd>
+                <dd>
+                  <AddressText text={order.endEntrega} />
+                </dd>
               </>
             )}
             {order.condicaoPagamento && (

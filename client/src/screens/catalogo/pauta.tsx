@@ -4,6 +4,7 @@
 // follows the store as it fills: a catalog opened during the first download, with nothing on
 // the phone yet, takes the portfolio's pauta when the clients arrive (issue 50), never keeping
 // a choice made while the store was empty.
+import { clientDisplayName } from '@campo/shared/format';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { combineLatest, map, of } from 'rxjs';
@@ -28,7 +29,7 @@ export const priceFor = signal<PriceFor | null>(null);
 let choiceStore: Store | null = null;
 
 function clientChoice(c: ClientDoc, by: PriceFor['by']): PriceFor {
-  return { idPauta: c.idPauta, client: { id: c.id, name: c.tradeName || c.name || `Cliente ${c.id}` }, by };
+  return { idPauta: c.idPauta, client: { id: c.id, name: clientDisplayName(c) || `Cliente ${c.id}` }, by };
 }
 
 const samePrice = (a: PriceFor | null, b: PriceFor) =>

@@ -3,6 +3,7 @@
 // than the device's copy about why a client is blocked.
 
 import { type ClientDetail as ApiClientDetail, activityStatusOf, type ClientOrders } from '@campo/shared/clients';
+import { clientDisplayName, formatCep, plural } from '@campo/shared/format';
 import { CLIENT_MIX_MONTHS } from '@campo/shared/mix';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { map } from 'rxjs';
@@ -13,7 +14,8 @@ import { useProducts } from '../../data/products.ts';
 import { deviceCredit, queuedTotalFor } from '../../data/queued-figures.ts';
 import { useQueuedOrders } from '../../data/queued-orders.ts';
 import { type ClientDoc, collectionOf, type OutboxEntry } from '../../db/index.ts';
-import { formatDate, formatDocument, formatMoney } from '../../kit/field-format.ts';
+import { AddressText, DocumentText } from '../../kit/document-text.tsx';
+import { formatDate, formatMoney } from '../../kit/field-format.ts';
 import { today } from '../../kit/format.ts';
 import { daysOverdue, dueText } from '../../kit/invoices.tsx';
 import { mixItems, notBoughtThisMonth } from '../../kit/mix.ts';
@@ -132,7 +134,7 @@ function orderRows(idCliente: number, local: OutboxEntry[], remote: Remote): Ord
 
 export function blockedReason(detail: ApiClientDetail | null): string {
   if (detail && detail.maxDaysOverdue > 30) {
-    return `Cliente bloqueado: título vencido há ${detail.maxDaysOverdue} dias (${formatMoney(detail.overdueAmount)} em atraso). Fale com o financeiro.`;
+    return `Cliente bloqueado: título vencido há ${plural(detail.maxDaysOverdue, 'dia', 'dias')} (${formatMoney(detail.overdueAmount)} em atraso). Fale com o financeiro.`;
   }
   if (detail) return 'Cliente bloqueado: bloqueio de crédito feito pelo financeiro no ERP.';
   return 'Cliente bloqueado: bloqueio de crédito no ERP (manual ou por título vencido há mais de 30 dias).';
@@ -181,13 +183,13 @@ function ClientDetailBody(props: { id: string }) {
     client.complement,
     client.district,
     [client.city, client.uf].filter(Boolean).join('/'),
-    client.zip ? `CEP ${client.zip.replace(/^(\d{5})(\d{3})$/, '$1-$2')}` : null,
+    client.zip ? `CEP ${formatCep(client.zip)}` : null,
   ].filter(Boolean);
 
   return (
     <article class="client-detail">
       <a href="/clientes">← Clientes</a>
-      <h1>{client.tradeName || client.name}</h1>
+      <h1>{clientDisplayName(client)}</h1>
       {client.tradeName && client.name !== client.tradeName && <p class="muted">{client.name}</p>}
 
       <div class="new-order">
@@ -229,11 +231,13 @@ function ClientDetailBody(props: { id: string }) {
           {activity === 'active' ? 'Ativo' : 'Inativo'} · último pedido {formatDate(client.lastOrderAt)}
         </dd>
         <dt>{client.documentType}</dt>
-        <dd>{formatDocument(client.document)}</dd>
+        <dd>
+          <DocumentText value={client.document} />
+        </dd>
         <dt>Pauta</dt>
         <dd>{client.idPauta === null ? '—' : pautaName(client.idPauta)}</dd>
         <dt>Endereço</dt>
-        <dd>{address.length ? address.join(' · ') : '—'}</dd>
+        <dd>{address.length ? <AddressText text={address.join(' · ')} /> : '—'}</dd>
         <dt>Telefone</dt>
         <dd>{client.phone ? <a href={`tel:${client.phone.replace(/[^\d+]/g, '')}`}>{client.phone}</a> : '—'}</dd>
         <dt>E-mail</dt>
@@ -344,7 +348,7 @@ function TitlesBlock(props: { client: ClientDoc }) {
           })}
         </ul>
       )}
-      {(titulosAlem ?? 0) > 0 && <p class="muted">e mais {titulosAlem} títulos em aberto.</p>}
+      {(titulosAlem ?? 0) > 0 && <p class="muted">e mais {plural(titulosAlem ?? 0, 'título', 'títulos')} em aberto.</p>}
     </section>
   );
 }
@@ -372,7 +376,7 @@ function MissingList(props: { names: readonly string[] }) {
       </ul>
       {rest.length > 0 && (
         <details>
-          <summary>Mais {rest.length === 1 ? '1 produto' : `${rest.length} produtos`}</summary>
+          <summary>Mais {plural(rest.length, 'produto', 'produtos')}</summary>
           <ul class="mix-missing">
             {rest.map((n, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: as above

@@ -1,7 +1,9 @@
 // The representative's portfolio, read from the device: it works the same with or without
 // signal. A portfolio holds up to a few thousand clients, so the list asks RxDB for one page
 // at a time (sorted on the indexed search key) instead of drawing every client.
+
 import { activityStatusOf, inactiveBefore } from '@campo/shared/clients';
+import { clientDisplayName } from '@campo/shared/format';
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import type { MangoQuerySelector } from 'rxdb';
@@ -10,7 +12,7 @@ import { useDownloadState } from '../../data/download-state.ts';
 import { useStoreObservable } from '../../data/hooks.ts';
 import type { Store } from '../../data/store.ts';
 import { type ClientDoc, collectionOf, type RegistrationDoc } from '../../db/index.ts';
-import { formatDocument } from '../../kit/field-format.ts';
+import { DocumentText } from '../../kit/document-text.tsx';
 import { InitialSyncNote, StoreGate } from '../../kit/store-gate.tsx';
 import { buscaSelectors } from './search.ts';
 
@@ -156,14 +158,14 @@ function ClientListBody(props: { store: Store }) {
 function ClientRow(props: { client: ClientDoc; now: Date }) {
   const c = props.client;
   const activity = activityStatusOf(c.lastOrderAt ? new Date(c.lastOrderAt) : null, props.now);
-  const title = c.tradeName || c.name || `Cliente ${c.id}`;
+  const title = clientDisplayName(c) || `Cliente ${c.id}`;
   return (
     <li>
       <a href={`/clientes/${encodeURIComponent(c.id)}`}>
         <strong>{title}</strong>
         {c.tradeName && c.name && c.tradeName !== c.name && <span class="muted">{c.name}</span>}
         <span class="muted">
-          {formatDocument(c.document)}
+          <DocumentText value={c.document} />
           {c.city ? ` · ${c.city}${c.uf ? `/${c.uf}` : ''}` : ''}
         </span>
       </a>
@@ -207,7 +209,9 @@ function RegistrationRow(props: { item: RegistrationDoc; store: Store }) {
     <li class={refused ? 'registration refused' : 'registration'}>
       <div>
         <strong>{name}</strong>
-        <span class="muted">{formatDocument(r.documento)}</span>
+        <span class="muted">
+          <DocumentText value={r.documento} />
+        </span>
         {refused ? (
           <span class="badge badge-danger">Recusado</span>
         ) : r.status === 'created' ? (

@@ -2,8 +2,10 @@
 // here with the same contract the server applies (ZNewClient), so a typo in a check digit or a
 // CEP is caught while the client is still in front of the representative; then it waits in
 // the outbox under its own id until the server creates the ERP record.
+
 import { type NewClient, UFS, ZNewClient } from '@campo/shared/clients';
 import { normalizeDocument } from '@campo/shared/documents';
+import { clientDisplayName } from '@campo/shared/format';
 import { signal } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -248,7 +250,7 @@ function NewClientBody(props: { store: Store }) {
         .exec();
       if (same) {
         const c = same.toJSON() as ClientDoc;
-        const found = { documento: `Este documento já é do cliente ${c.tradeName || c.name} da sua carteira.` };
+        const found = { documento: `Este documento já é do cliente ${clientDisplayName(c)} da sua carteira.` };
         setErrors(found);
         focusFirst(found);
         return;

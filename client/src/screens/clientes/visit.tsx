@@ -2,7 +2,9 @@
 // the position, "Saí" closes it; without an order for the client today, the closing sheet asks
 // the manager's reason, with the note or the photo it requires. Everything is written on the
 // phone and pushed when there is signal; a visit the server refused says why, with a way out.
+
 import { businessDate } from '@campo/shared/dates';
+import { clientDisplayName } from '@campo/shared/format';
 import { distanceMeters, type VisitReason } from '@campo/shared/visits';
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
@@ -11,7 +13,7 @@ import { useStoreObservable } from '../../data/hooks.ts';
 import { clientsWithOrderOn } from '../../data/route.ts';
 import { store } from '../../data/store.ts';
 import { useVisitReasons } from '../../data/visits.ts';
-import { checkInRefused, visitHeld, visitIsOpen } from '../../db/outbox.ts';
+import { checkInRefused, visitIsOpen, visitWaiting } from '../../db/outbox.ts';
 import type { ClientDoc, OrderDoc, VisitDoc } from '../../db/schemas.ts';
 import { currentPosition, NO_POSITION, type PositionResult } from '../../kit/geolocation.ts';
 import { resizePhoto } from '../../kit/photo-resize.ts';
@@ -83,7 +85,7 @@ export function VisitBlock(props: { client: ClientDoc }) {
       await outbox.checkIn({
         codVendedor,
         idCliente,
-        nomeCliente: props.client.tradeName || props.client.name,
+        nomeCliente: clientDisplayName(props.client),
         posicao: where.posicao,
       });
       notice.value = where.falta
@@ -159,7 +161,7 @@ export function VisitBlock(props: { client: ClientDoc }) {
               </span>
               <small>
                 {v.idPedido !== null || v.estado === 'com_pedido' ? 'com pedido' : `sem pedido: ${v.motivo ?? '—'}`}
-                {visitHeld(v) ? '' : ' · aguardando envio'}
+                {visitWaiting(v) ? ' · aguardando envio' : ''}
               </small>
             </li>
           ))}
@@ -260,7 +262,7 @@ function CloseSheet(props: {
   return (
     <dialog ref={ref} aria-labelledby="saida-titulo" onCancel={props.onCancel}>
       <article>
-        <h2 id="saida-titulo">Saída de {props.client.tradeName || props.client.name}</h2>
+        <h2 id="saida-titulo">Saída de {clientDisplayName(props.client)}</h2>
         <form onSubmit={submit} noValidate>
           {props.hasOrder ? (
             <p>Há pedido deste cliente hoje neste aparelho: a visita fecha com pedido.</p>

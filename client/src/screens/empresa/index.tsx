@@ -3,6 +3,7 @@
 import type { Company } from '@campo/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorMessage } from '../../api.ts';
+import { DocumentText } from '../../kit/document-text.tsx';
 import '../../kit/kit.css';
 import { useApi } from '../../kit/use-api.ts';
 import './empresa.css';
@@ -181,8 +182,13 @@ export default function CompanyScreen() {
       {current && (
         <>
           <p>
-            <strong>{current.tradeName ?? current.name}</strong>
-            {current.cnpj && <span class="mg-muted"> · CNPJ {current.cnpj}</span>}
+            <strong>{current.tradeName || current.name}</strong>
+            {current.cnpj && (
+              <span class="mg-muted">
+                {' · CNPJ '}
+                <DocumentText value={current.cnpj} />
+              </span>
+            )}
           </p>
           <LogoSection company={current} onSaved={setCompany} />
           <TargetSection company={current} onSaved={setCompany} />

@@ -4,7 +4,7 @@
 // flex balance (from the device).
 
 import type { RepDashboard as Dashboard, OrderStatus } from '@campo/shared';
-import { formatBrl, formatMonth } from '@campo/shared/format';
+import { formatBrl, formatMonth, pluralWord } from '@campo/shared/format';
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { map } from 'rxjs';
@@ -120,15 +120,15 @@ function Positivation(props: { count: number; target: number | null }) {
       {target !== null && target > 0 ? (
         <>
           <p>
-            <strong>{count}</strong> de {target} clientes com pedido hoje
+            <strong>{count}</strong> de {target} {pluralWord(target, 'cliente', 'clientes')} com pedido hoje
             {count >= target ? ' — meta do dia batida!' : ''}
           </p>
           <progress value={Math.min(count, target)} max={target} aria-label="Positivação de hoje" />
         </>
       ) : (
         <p>
-          <strong>{count}</strong> {count === 1 ? 'cliente' : 'clientes'} com pedido hoje (a empresa não definiu meta
-          diária).
+          <strong>{count}</strong> {pluralWord(count, 'cliente', 'clientes')} com pedido hoje (a empresa não definiu
+          meta diária).
         </p>
       )}
     </article>

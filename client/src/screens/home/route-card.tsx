@@ -3,8 +3,10 @@
 // (data/route.ts), so it moves as visits and orders are written offline. Buttons move a client
 // up or down (no drag: a finger at 360 px and a screen reader both use them); the order is kept
 // on the phone and sent to the server when there is signal.
+
 import type { RouteState } from '@campo/shared';
 import { businessDate } from '@campo/shared/dates';
+import { pluralWord } from '@campo/shared/format';
 import { useEffect, useState } from 'preact/hooks';
 import { map, type Observable } from 'rxjs';
 import { useDownloadState } from '../../data/download-state.ts';
@@ -30,8 +32,9 @@ function docs$<T>(find: { $: Observable<{ toJSON(): unknown }[]> }) {
 /** "Roteiro de hoje: 5 de 8 visitados, 3 com pedido". */
 export function routeSummary(r: LocalRoute['resumo']): string {
   const extras = r.extras > 0 ? `; ${r.extras} fora do roteiro` : '';
-  // "1 de 2 visitados": one of the two that are visited, plural whatever the count.
-  return `Roteiro de hoje: ${r.visitados} de ${r.planejados} visitados, ${r.comPedido} com pedido${extras}`;
+  // "1 de 2 visitados": the noun agrees with the whole ("0 de 1 visitado").
+  const visited = pluralWord(r.planejados, 'visitado', 'visitados');
+  return `Roteiro de hoje: ${r.visitados} de ${r.planejados} ${visited}, ${r.comPedido} com pedido${extras}`;
 }
 
 function Entry(props: { entry: RouteEntry; position?: { index: number; count: number; move: (by: -1 | 1) => void } }) {

@@ -1,7 +1,9 @@
 // The month's targets as an editable table per team. Only the rows changed are sent (an empty
 // field removes the target); on an error nothing typed is lost, and the rows the API names
 // are marked.
+
 import type { TargetsPage } from '@campo/shared';
+import { plural } from '@campo/shared/format';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorMessage } from '../../api.ts';
@@ -67,7 +69,7 @@ export function TargetsEditor(props: { mes?: string }) {
       await api.PUT('/metas/{mes}', { params: { path: { mes } }, body: { metas } });
       setEdits({});
       targets.reload();
-      setMessage(changed.length === 1 ? '1 meta salva.' : `${changed.length} metas salvas.`);
+      setMessage(plural(changed.length, 'meta salva.', 'metas salvas.'));
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -83,7 +85,7 @@ export function TargetsEditor(props: { mes?: string }) {
       const r = await api.POST('/metas/{mes}/copiar-anterior', { params: { path: { mes } } });
       targets.reload();
       setMessage(
-        `${r.copiadas} metas copiadas do mês anterior; ${r.mantidas} representantes já tinham meta e foram mantidos.`,
+        `${plural(r.copiadas, 'meta copiada', 'metas copiadas')} do mês anterior; ${plural(r.mantidas, 'representante já tinha meta e foi mantido', 'representantes já tinham meta e foram mantidos')}.`,
       );
     } catch (err) {
       setError(errorMessage(err));

@@ -1,3 +1,4 @@
+import { plural } from '@campo/shared/format';
 import { brl, num, targetText } from '../../kit/format.ts';
 import { useApi } from '../../kit/use-api.ts';
 
@@ -36,7 +37,7 @@ export function TeamCards(props: { mes?: string }) {
                     </div>
                     <div>
                       <dt>Positivação</dt>
-                      <dd>{c.positivacao} clientes</dd>
+                      <dd>{plural(c.positivacao, 'cliente', 'clientes')}</dd>
                     </div>
                     <div>
                       <dt>Representantes ativos</dt>

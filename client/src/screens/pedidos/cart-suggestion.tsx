@@ -1,6 +1,7 @@
 // The cart's "Sugestão": the client's mix from its replicated document (offline once synced),
 // the most bought first, each with today's price on the client's pauta and one tap to add it at
 // its usual quantity; "Adicionar todos" adds every one not in the cart yet (suggestion.ts).
+import { plural } from '@campo/shared/format';
 import { useMemo } from 'preact/hooks';
 import { useProducts } from '../../data/products.ts';
 import type { ClientDoc } from '../../db/schemas.ts';
@@ -29,7 +30,7 @@ export function CartSuggestion(props: {
   return (
     <details class="cart-suggestion" open>
       <summary>
-        Sugestão: {rows.length === 1 ? '1 produto' : `${rows.length} produtos`} que o cliente compra
+        Sugestão: {plural(rows.length, 'produto', 'produtos')} que o cliente compra
         {stale > 0 ? ` (${stale} parado${stale === 1 ? '' : 's'})` : ''}
       </summary>
       <div class="mix-actions">

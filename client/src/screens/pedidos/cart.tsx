@@ -3,9 +3,12 @@
 // the order in the device's outbox, and the replication pushes it when there is a connection.
 // Its state is useCart() (use-cart.ts); a line is cart-line.tsx, the two searches are
 // client-picker.tsx and product-picker.tsx.
+
 import { type ErpEncoding, erpChangesText, toErpText } from '@campo/shared';
+import { clientDisplayName, plural } from '@campo/shared/format';
 import { useErpEncoding, usePautaName } from '../../data/company.ts';
-import { formatDocument, formatMoney } from '../../kit/order-format.ts';
+import { DocumentText } from '../../kit/document-text.tsx';
+import { formatMoney } from '../../kit/order-format.ts';
 import { CartLine } from './cart-line.tsx';
 import { type CartFlex, flexRefusal } from './cart-model.ts';
 import { CartSuggestion } from './cart-suggestion.tsx';
@@ -67,11 +70,11 @@ export function CartScreen(props: { fixId?: string }) {
           <section aria-labelledby="cart-client-title">
             <h2 id="cart-client-title">Cliente</h2>
             <article class="chosen-client">
-              <strong>{client.tradeName || client.name}</strong>
+              <strong>{clientDisplayName(client)}</strong>
               <small>
-                {[client.name, formatDocument(client.document), client.city && `${client.city}/${client.uf ?? ''}`]
-                  .filter(Boolean)
-                  .join(' · ')}
+                {client.name && client.name !== clientDisplayName(client) ? `${client.name} · ` : ''}
+                <DocumentText value={client.document} />
+                {client.city ? ` · ${client.city}/${client.uf ?? ''}` : ''}
               </small>
               {idPauta !== null ? <small>{pautaName(idPauta)}</small> : null}
               {blocked ? (
@@ -194,7 +197,7 @@ export function CartScreen(props: { fixId?: string }) {
         ) : null}
         <div class="cart-summary">
           <p role="status" aria-label="Resumo do pedido">
-            {previews.length === 1 ? '1 produto' : `${previews.length} produtos`}
+            {plural(previews.length, 'produto', 'produtos')}
             <span class="cart-summary-total">{formatMoney(totals.total)}</span>
           </p>
           <button type="submit" aria-busy={cart.sending ? 'true' : undefined} disabled={cart.sending}>

@@ -1,8 +1,9 @@
 // The cart's client search: the portfolio on this device, a blocked client shown with its
 // reason and not offered.
+import { clientDisplayName } from '@campo/shared/format';
 import { useState } from 'preact/hooks';
 import type { ClientDoc } from '../../db/schemas.ts';
-import { formatDocument } from '../../kit/order-format.ts';
+import { DocumentText } from '../../kit/document-text.tsx';
 import { clientBlockReason } from './cart-model.ts';
 import { useSearch } from './data.ts';
 
@@ -36,11 +37,11 @@ export function ClientPicker(props: { onPick: (c: ClientDoc) => void }) {
                 aria-describedby={blocked ? reasonId : undefined}
                 onClick={() => props.onPick(c)}
               >
-                {c.tradeName || c.name}
+                {clientDisplayName(c)}
                 <small>
-                  {[c.name !== c.tradeName ? c.name : null, formatDocument(c.document), c.city]
-                    .filter(Boolean)
-                    .join(' · ')}
+                  {c.name !== clientDisplayName(c) ? `${c.name} · ` : ''}
+                  <DocumentText value={c.document} />
+                  {c.city ? ` · ${c.city}` : ''}
                 </small>
               </button>
               {blocked ? (

@@ -5,8 +5,9 @@ import type { Order } from '@campo/shared';
 import { useState } from 'preact/hooks';
 import { useCompany } from '../../data/company.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
+import { AddressText, DocumentText } from '../../kit/document-text.tsx';
 import { InvoicesPanel } from '../../kit/invoices.tsx';
-import { formatDateTime, formatDocument, labelOf, STATUS_LABEL } from '../../kit/order-format.ts';
+import { formatDateTime, labelOf, STATUS_LABEL } from '../../kit/order-format.ts';
 import { RepeatLink } from '../../kit/repeat-link.tsx';
 import { LinesTable } from './lines-table.tsx';
 import { useShownOrder } from './order-view.ts';
@@ -34,7 +35,7 @@ function History(props: { order: Order }) {
 }
 
 /** Shares the order's PDF (Web Share with a file), or downloads it where sharing files is not possible. */
-function ShareButton(props: { order: Order }) {
+function ShareButton(props: { order: Order; clientName: string }) {
   const company = useCompany();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
@@ -43,7 +44,8 @@ function ShareButton(props: { order: Order }) {
     setMessage(null);
     try {
       const { shareOrderPdf } = await import('../../pdf/share-order.ts');
-      const how = await shareOrderPdf(props.order, company ?? null);
+      // The client named as on the screen (the one rule), in the PDF too.
+      const how = await shareOrderPdf({ ...props.order, nomeCliente: props.clientName }, company ?? null);
       setMessage(how === 'shared' ? 'PDF compartilhado.' : how === 'downloaded' ? 'PDF baixado.' : null);
     } catch (err) {
       console.error('pdf', err);
@@ -114,10 +116,15 @@ export function OrderDetail(props: { id: string; entry: OutboxEntry | null | und
             <dt>Cliente</dt>
             <dd>
               {shown.clientName}
-              {shown.clientDocument ? ` · ${formatDocument(shown.clientDocument)}` : ''}
+              {shown.clientDocument ? (
+                <>
+                  {' · '}
+                  <DocumentText value={shown.clientDocument} />
+                </>
+              ) : null}
             </dd>
             <dt>Entrega</dt>
-            <dd>{shown.address || 'Endereço do cadastro do cliente'}</dd>
+            <dd>{shown.address ? <AddressText text={shown.address} /> : 'Endereço do cadastro do cliente'}</dd>
             {shown.paymentTerm ? (
               <>
                 <dt>Pagamento</dt>
@@ -153,7 +160,7 @@ export function OrderDetail(props: { id: string; entry: OutboxEntry | null | und
       ) : null}
       {printable ? (
         <div class="order-actions">
-          <ShareButton order={order} />
+          <ShareButton order={order} clientName={shown?.clientName ?? order.nomeCliente} />
           <a class="button-link outline" href={`/pedidos/${encodeURIComponent(entry.id)}/imprimir`}>
             Imprimir
           </a>

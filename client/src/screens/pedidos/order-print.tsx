@@ -4,13 +4,17 @@
 
 import { useCompany } from '../../data/company.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
+import { AddressText, DocumentText } from '../../kit/document-text.tsx';
 import { companyAddress, formatDateTime, formatDocument, STATUS_LABEL } from '../../kit/order-format.ts';
+import { useClients } from './data.ts';
 import { LinesTable } from './lines-table.tsx';
 import { fromServer } from './order-view.ts';
 
 export function OrderPrint(props: { entry: OutboxEntry | null | undefined }) {
   const company = useCompany();
   const { entry } = props;
+  const idCliente = entry?.order?.idCliente;
+  const clients = useClients(idCliente !== undefined ? [String(idCliente)] : []);
   if (entry === undefined || company === undefined) return <p aria-busy="true">Preparando a impressão…</p>;
   const order = entry?.order;
   if (!entry || !order) {
@@ -22,7 +26,7 @@ export function OrderPrint(props: { entry: OutboxEntry | null | undefined }) {
       </section>
     );
   }
-  const shown = fromServer(order);
+  const shown = fromServer(order, clients.get(String(order.idCliente)));
   const back = `/pedidos/${encodeURIComponent(entry.id)}`;
   return (
     <section class="print-view">
@@ -62,11 +66,16 @@ export function OrderPrint(props: { entry: OutboxEntry | null | undefined }) {
         ) : null}
         <dt>Cliente</dt>
         <dd>
-          {order.nomeCliente}
-          {order.cnpjCpfCliente ? ` · ${formatDocument(order.cnpjCpfCliente)}` : ''}
+          {shown.clientName}
+          {order.cnpjCpfCliente ? (
+            <>
+              {' · '}
+              <DocumentText value={order.cnpjCpfCliente} />
+            </>
+          ) : null}
         </dd>
         <dt>Entrega</dt>
-        <dd>{order.endEntrega ?? ''}</dd>
+        <dd>{order.endEntrega ? <AddressText text={order.endEntrega} /> : ''}</dd>
         {order.condicaoPagamento ? (
           <>
             <dt>Pagamento</dt>

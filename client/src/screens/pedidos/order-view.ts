@@ -2,8 +2,10 @@
 // lines carry the snapshot the server stored) or it is still a draft on the device (priced here
 // with the shared engine, as a preview).
 import type { Order, OrderCreate } from '@campo/shared';
+import { clientDisplayName } from '@campo/shared/format';
 import { useCompany } from '../../data/company.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
+import type { ClientDoc } from '../../db/schemas.ts';
 import { cartTotals, linesOfDraft, previewLine } from './cart-model.ts';
 import { useCartContext, useClients, useProducts } from './data.ts';
 
@@ -36,10 +38,15 @@ export interface ShownOrder {
   totals: { gross: number; discount: number; total: number };
 }
 
-export function fromServer(order: Order): ShownOrder {
+/**
+ * The order as the server holds it. `client`, the portfolio's record when the device has it,
+ * names the client by the one rule (trade name first) even on an order stored before the
+ * server copied names that way.
+ */
+export function fromServer(order: Order, client?: ClientDoc): ShownOrder {
   return {
     preview: false,
-    clientName: order.nomeCliente,
+    clientName: (client && clientDisplayName(client)) || order.nomeCliente,
     clientDocument: order.cnpjCpfCliente,
     address: order.endEntrega,
     observacao: order.observacao,
@@ -66,19 +73,20 @@ export function fromServer(order: Order): ShownOrder {
 /** The order of an outbox entry, priced on this device when it is still a draft. */
 export function useShownOrder(entry: OutboxEntry | null | undefined): ShownOrder | null {
   const draft: OrderCreate | null = entry && !entry.order ? entry.draft : null;
-  const clients = useClients(draft ? [String(draft.idCliente)] : []);
+  const idCliente = entry?.order?.idCliente ?? entry?.draft?.idCliente;
+  const clients = useClients(idCliente !== undefined ? [String(idCliente)] : []);
   const products = useProducts(draft ? draft.itens.map((i) => String(i.idProduto)) : []);
-  const client = draft ? clients.get(String(draft.idCliente)) : undefined;
+  const client = idCliente !== undefined ? clients.get(String(idCliente)) : undefined;
   const idPauta = draft?.idPauta ?? client?.idPauta ?? null;
   const { ctx } = useCartContext(idPauta);
   const terms = useCompany()?.paymentTerms ?? [];
   if (!entry) return null;
-  if (entry.order) return fromServer(entry.order);
+  if (entry.order) return fromServer(entry.order, client);
   if (!draft) return null;
   const previews = linesOfDraft(draft).map((l) => previewLine(l, products.get(String(l.idProduto)) ?? null, ctx));
   return {
     preview: true,
-    clientName: client?.tradeName ?? client?.name ?? `Cliente ${draft.idCliente}`,
+    clientName: (client && clientDisplayName(client)) || `Cliente ${draft.idCliente}`,
     clientDocument: client?.document ?? null,
     address: draft.endEntrega ?? client?.deliveryAddress ?? null,
     observacao: draft.observacao ?? null,

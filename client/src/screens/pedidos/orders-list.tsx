@@ -1,5 +1,6 @@
 // /pedidos: every order of the representative, newest first, with the outbox's state and age
 // (DESIGN.md: nothing queued is silently dropped, and the rep always sees where each order is).
+import { clientDisplayName, plural } from '@campo/shared/format';
 import { useMemo, useState } from 'preact/hooks';
 import { useDownloadState } from '../../data/download-state.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
@@ -66,7 +67,14 @@ export function OrdersList(props: { entries: OutboxEntry[] | null }) {
   const entries = props.entries;
   const orders = useDownloadState('pedidos');
   const clientIds = useMemo(
-    () => [...new Set((entries ?? []).flatMap((e) => (e.order ? [] : e.draft ? [String(e.draft.idCliente)] : [])))],
+    () => [
+      ...new Set(
+        (entries ?? []).flatMap((e) => {
+          const id = e.order?.idCliente ?? e.draft?.idCliente;
+          return id !== undefined ? [String(id)] : [];
+        }),
+      ),
+    ],
     [entries],
   );
   const clients = useClients(clientIds);
@@ -109,9 +117,12 @@ export function OrdersList(props: { entries: OutboxEntry[] | null }) {
           {shown.length === 0 && orders?.done ? <p>Nenhum pedido nesta situação.</p> : null}
           <ul class="order-list">
             {shown.map((e) => {
-              const client = e.draft ? clients.get(String(e.draft.idCliente)) : undefined;
+              const idCliente = e.order?.idCliente ?? e.draft?.idCliente;
+              const client = idCliente !== undefined ? clients.get(String(idCliente)) : undefined;
+              // The portfolio's name by the one rule (trade name first), as on Início and Clientes;
+              // the order's copy for a client no longer in the portfolio.
               const clientName =
-                e.order?.nomeCliente ?? client?.tradeName ?? client?.name ?? `Cliente ${e.draft?.idCliente ?? ''}`;
+                (client && clientDisplayName(client)) || e.order?.nomeCliente || `Cliente ${idCliente ?? ''}`;
               const items = e.order?.itens.length ?? e.draft?.itens.length ?? 0;
               const label = labelOf(e);
               return (
@@ -125,9 +136,7 @@ export function OrdersList(props: { entries: OutboxEntry[] | null }) {
                     </header>
                     <p>{clientName}</p>
                     <p class="order-meta">
-                      <span>
-                        {items} {items === 1 ? 'item' : 'itens'}
-                      </span>
+                      <span>{plural(items, 'item', 'itens')}</span>
                       {e.order ? <span>{formatMoney(e.order.valorTotal)}</span> : null}
                       <span>
                         {e.state === 'queued' || e.state === 'sent' ? 'Na fila ' : ''}

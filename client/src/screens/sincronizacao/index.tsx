@@ -4,7 +4,9 @@
 // last reached the server's state, and the browser's storage: whether it promised to keep the
 // data, how much of the quota is used, and a warning when it did not while work waits. A
 // supervisor or manager has no outbox: the last sync and the storage only.
+
 import type { SyncCollection, SyncWritableCollection } from '@campo/shared';
+import { clientDisplayName } from '@campo/shared/format';
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { RxCollection } from 'rxdb';
@@ -20,15 +22,15 @@ import { currentUser } from '../../session/session.ts';
 import '../../kit/kit.css';
 import './sincronizacao.css';
 import {
-  ageLabel,
   bytesLabel,
   COLLECTION_LABEL,
   completeSyncAt,
   evictionWarning,
+  itemProgressLabel,
   storageFullMessage,
-  triesLabel,
   type WaitingItem,
   waitingItems,
+  waitingSummary,
   whenLabel,
 } from './model.ts';
 import { PhotoDownload } from './photos.tsx';
@@ -102,7 +104,7 @@ function useWaiting(health: SyncHealth): WaitingItem[] | null {
     health,
     clientName: (id) => {
       const c = clients.get(String(id));
-      return c ? c.tradeName || c.name : null;
+      return c ? clientDisplayName(c) || null : null;
     },
   });
 }
@@ -172,10 +174,7 @@ export default function SyncScreen() {
             <p>Nada aguardando envio: tudo o que foi feito neste aparelho já está no servidor.</p>
           ) : (
             <>
-              <p class="mg-muted">
-                {waiting === 1 ? '1 item aguardando envio' : `${waiting} itens aguardando envio`}
-                {items.length > waiting && ` e ${items.length - waiting} recusado(s) pelo servidor`}.
-              </p>
+              <p class="mg-muted">{waitingSummary(waiting, items.length - waiting)}</p>
               <ul class="mg-list sync-items">
                 {items.map((i) => (
                   <li key={i.key}>
@@ -190,9 +189,7 @@ export default function SyncScreen() {
                           {STATE_LABEL[i.state]}
                         </span>
                       </div>
-                      <p class="mg-muted">
-                        {i.since ? `Na fila ${ageLabel(i.since, now.value)}` : 'Na fila'} · {triesLabel(i.tries)}
-                      </p>
+                      <p class="mg-muted">{itemProgressLabel(i, now.value)}</p>
                       {i.lastError && (
                         <p class="sync-item-error">
                           {i.state === 'refused' ? 'Motivo: ' : 'Último erro: '}

@@ -8,11 +8,13 @@ import {
   bytesLabel,
   completeSyncAt,
   evictionWarning,
+  itemProgressLabel,
   photoPhaseMessage,
   photoProgressLabel,
   storageFullMessage,
   triesLabel,
   waitingItems,
+  waitingSummary,
   whenLabel,
 } from './model.ts';
 
@@ -132,6 +134,25 @@ describe('words and numbers', () => {
     expect(whenLabel('2026-03-01T15:07:00.000Z', now)).toMatch(/^01\/03 às \d\d:07$/);
   });
 
+  it('counts what waits and what was refused with their nouns, never "recusado(s)"', () => {
+    expect(waitingSummary(0, 1)).toBe('1 item recusado pelo servidor.');
+    expect(waitingSummary(2, 0)).toBe('2 itens aguardando envio.');
+    expect(waitingSummary(1, 3)).toBe('1 item aguardando envio e 3 itens recusados pelo servidor.');
+  });
+
+  it('never says "nenhuma tentativa ainda" of an item the server refused', () => {
+    const since = '2026-03-04T11:55:00.000Z';
+    expect(itemProgressLabel({ since, tries: 0, state: 'refused' }, now)).toBe(
+      'Feito há 5 minutos · enviado e recusado pelo servidor',
+    );
+    expect(itemProgressLabel({ since: null, tries: 3, state: 'refused' }, now)).toBe(
+      'enviado 3 vezes e recusado pelo servidor',
+    );
+    expect(itemProgressLabel({ since, tries: 0, state: 'waiting' }, now)).toBe(
+      'Na fila há 5 minutos · nenhuma tentativa ainda',
+    );
+  });
+
   it('warns about eviction only when the browser refused and work is waiting', () => {
     expect(evictionWarning(true, 3)).toBeNull();
     expect(evictionWarning(null, 3)).toBeNull();
@@ -152,11 +173,11 @@ describe('the photo download as the screen says it', () => {
   it('says how it ended and what is left', () => {
     const base = { done: 1500, total: 2000, missing: 0, failed: 0 };
     expect(photoPhaseMessage({ ...base, phase: 'idle' })).toBeNull();
-    expect(photoPhaseMessage({ ...base, phase: 'cancelled' })).toContain('faltam 500');
+    expect(photoPhaseMessage({ ...base, phase: 'cancelled' })).toContain('faltam 500 fotos');
     expect(photoPhaseMessage({ ...base, phase: 'full' })).toContain('limite de espaço para fotos foi atingido');
     expect(photoPhaseMessage({ ...base, phase: 'cellular' })).toContain('Só no Wi-Fi');
     expect(photoPhaseMessage({ ...base, phase: 'done', done: 2000, missing: 3, failed: 1 })).toBe(
-      'Fotos prontas para usar offline. 3 produtos não têm foto no servidor. 1 foto falhou: toque em “Continuar” para tentar de novo.',
+      'Fotos prontas para usar sem internet. 3 produtos não têm foto no servidor. 1 foto falhou: toque em “Continuar” para tentar de novo.',
     );
   });
 });

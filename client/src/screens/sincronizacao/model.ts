@@ -3,6 +3,7 @@
 // and last error; byte counts and times in pt-BR; and when to warn about storage.
 
 import type { SyncCollection, SyncWritableCollection } from '@campo/shared';
+import { plural } from '@campo/shared/format';
 import type { DownloadPhase } from '../../data/photos.ts';
 import type { OutboxEntry } from '../../db/outbox.ts';
 import type { OpportunityDoc, RegistrationDoc, TicketDoc, VisitDoc } from '../../db/schemas.ts';
@@ -66,7 +67,7 @@ export function waitingItems(s: WaitingSources): WaitingItem[] {
   for (const e of s.orders) {
     if (e.state === 'accepted') continue;
     const idCliente = e.draft?.idCliente;
-    const name = e.order?.nomeCliente ?? (idCliente !== undefined ? s.clientName(idCliente) : null);
+    const name = (idCliente !== undefined ? s.clientName(idCliente) : null) ?? e.order?.nomeCliente ?? null;
     const label = `Pedido para ${name ?? (idCliente !== undefined ? `o cliente ${idCliente}` : 'um cliente')}`;
     const refusal =
       e.state === 'refused' ? e.reasons.map((r) => r.message).join(' ') || 'Recusado pelo servidor.' : null;
@@ -97,7 +98,7 @@ export function waitingItems(s: WaitingSources): WaitingItem[] {
   for (const d of s.visitas ?? []) {
     const refusal = d.recusa?.message ?? null;
     if (!refusal && !unsentVisitas.has(d.id)) continue;
-    const name = d.nomeCliente ?? s.clientName(d.idCliente) ?? `cliente ${d.idCliente}`;
+    const name = s.clientName(d.idCliente) ?? d.nomeCliente ?? `cliente ${d.idCliente}`;
     push('visitas', d.id, `Visita a ${name}`, d.entradaEm, `/clientes/${d.idCliente}`, refusal);
   }
   return items.sort((a, b) => (a.since ?? '9').localeCompare(b.since ?? '9'));
@@ -130,7 +131,29 @@ export function ageLabel(iso: string, now = new Date()): string {
 
 export function triesLabel(tries: number): string {
   if (tries === 0) return 'nenhuma tentativa ainda';
-  return tries === 1 ? '1 tentativa' : `${tries} tentativas`;
+  return plural(tries, 'tentativa', 'tentativas');
+}
+
+/**
+ * The line under an item: how long it has waited and how many times it was tried; for one
+ * the server refused, that it went and came back refused (the server's answer counts as its
+ * try, so "nenhuma tentativa ainda" is never said of it).
+ */
+export function itemProgressLabel(i: Pick<WaitingItem, 'since' | 'tries' | 'state'>, now = new Date()): string {
+  if (i.state === 'refused') {
+    const sent = i.tries > 1 ? `enviado ${plural(i.tries, 'vez', 'vezes')}` : 'enviado';
+    return `${i.since ? `Feito ${ageLabel(i.since, now)} · ` : ''}${sent} e recusado pelo servidor`;
+  }
+  return `${i.since ? `Na fila ${ageLabel(i.since, now)}` : 'Na fila'} · ${triesLabel(i.tries)}`;
+}
+
+/** "2 itens aguardando envio e 1 item recusado pelo servidor." */
+export function waitingSummary(waiting: number, refused: number): string {
+  const parts = [
+    waiting > 0 && plural(waiting, 'item aguardando envio', 'itens aguardando envio'),
+    refused > 0 && plural(refused, 'item recusado pelo servidor', 'itens recusados pelo servidor'),
+  ].filter((p): p is string => typeof p === 'string');
+  return `${parts.join(' e ')}.`;
 }
 
 const oneDecimal = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
@@ -177,20 +200,22 @@ export const COLLECTION_LABEL: Record<SyncCollection, string> = {
  */
 export function evictionWarning(persisted: boolean | null, waiting: number): string | null {
   if (persisted !== false || waiting === 0) return null;
-  const what = waiting === 1 ? '1 item que ainda não saiu' : `${waiting} itens que ainda não saíram`;
+  const what = plural(waiting, 'item que ainda não saiu', 'itens que ainda não saíram');
   return `Atenção: o navegador não garantiu guardar os dados deste aparelho, e há ${what} dele. Se faltar espaço, ou se o app ficar dias sem ser aberto, o navegador pode apagá-los. Conecte-se e toque em “Sincronizar agora” assim que puder; instalar o app na tela inicial ajuda o navegador a guardá-los.`;
 }
 
 /** What the representative reads when a full disk made the catalog give way. */
 export function storageFullMessage(dropped: number): string {
   const what =
-    dropped > 0 ? `os ${whole.format(dropped)} produtos do catálogo foram apagados` : 'o catálogo foi apagado';
+    dropped > 0
+      ? `${dropped === 1 ? 'o' : 'os'} ${plural(dropped, 'produto do catálogo foi apagado', 'produtos do catálogo foram apagados')}`
+      : 'o catálogo foi apagado';
   return `O aparelho ficou sem espaço. Para guardar seus pedidos, ${what} deste aparelho; nada da fila de envio se perdeu. Libere espaço (apague fotos, vídeos ou apps que não usa) e toque em “Sincronizar agora” para baixar o catálogo de novo.`;
 }
 
 /** "312 de 2.000 fotos, 41 MB": how far the photo download is, and what the photos take. */
 export function photoProgressLabel(done: number, total: number, bytes: number): string {
-  return `${whole.format(done)} de ${whole.format(total)} ${total === 1 ? 'foto' : 'fotos'}, ${bytesLabel(bytes)}`;
+  return `${whole.format(done)} de ${plural(total, 'foto', 'fotos')}, ${bytesLabel(bytes)}`;
 }
 
 /** How a photo download ended or stands, in a sentence; null while nothing has run. */
@@ -202,13 +227,10 @@ export function photoPhaseMessage(d: {
   failed: number;
 }): string | null {
   const rest = d.total - d.done;
-  const missing =
-    d.missing > 0
-      ? ` ${d.missing === 1 ? '1 produto não tem' : `${whole.format(d.missing)} produtos não têm`} foto no servidor.`
-      : '';
+  const missing = d.missing > 0 ? ` ${plural(d.missing, 'produto não tem', 'produtos não têm')} foto no servidor.` : '';
   const failed =
     d.failed > 0
-      ? ` ${d.failed === 1 ? '1 foto falhou' : `${whole.format(d.failed)} fotos falharam`}: toque em “Continuar” para tentar de novo.`
+      ? ` ${plural(d.failed, 'foto falhou', 'fotos falharam')}: toque em “Continuar” para tentar de novo.`
       : '';
   switch (d.phase) {
     case 'idle':
@@ -218,15 +240,15 @@ export function photoPhaseMessage(d: {
     case 'running':
       return 'Baixando fotos…';
     case 'done':
-      return `Fotos prontas para usar offline.${missing}${failed}`;
+      return `Fotos prontas para usar sem internet.${missing}${failed}`;
     case 'cancelled':
-      return `Download interrompido: faltam ${whole.format(rest)}. Toque em “Continuar” para retomar de onde parou.`;
+      return `Download interrompido: faltam ${plural(rest, 'foto', 'fotos')}. Toque em “Continuar” para retomar de onde parou.`;
     case 'full':
-      return `O limite de espaço para fotos foi atingido: faltam ${whole.format(rest)}. Aumente o limite abaixo para baixar o resto.`;
+      return `O limite de espaço para fotos foi atingido: faltam ${plural(rest, 'foto', 'fotos')}. Aumente o limite abaixo para baixar o resto.`;
     case 'offline':
-      return `Sem conexão com o servidor: faltam ${whole.format(rest)}. Toque em “Continuar” quando houver sinal.`;
+      return `Sem conexão com o servidor: faltam ${plural(rest, 'foto', 'fotos')}. Toque em “Continuar” quando houver sinal.`;
     case 'cellular':
-      return `Pausado: a conexão agora é de dados móveis e a opção “Só no Wi-Fi” está marcada. Faltam ${whole.format(rest)}.`;
+      return `Pausado: a conexão agora é de dados móveis e a opção “Só no Wi-Fi” está marcada. Faltam ${plural(rest, 'foto', 'fotos')}.`;
     case 'failed':
       return 'Este navegador não deixou guardar as fotos neste aparelho.';
   }

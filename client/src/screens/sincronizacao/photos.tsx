@@ -2,6 +2,8 @@
 // product's photo for offline use, with progress, cancel and resume, within the photos' byte
 // budget (data/photos.ts); "Só no Wi-Fi" where the browser tells the connection type, and the
 // limit, both kept per person on the device.
+
+import { plural } from '@campo/shared/format';
 import { useEffect } from 'preact/hooks';
 import { refreshStorage } from '../../data/device-storage.ts';
 import {
@@ -44,8 +46,8 @@ export function PhotoDownload() {
       <h2 id="sync-photos">Fotos dos produtos</h2>
       <p class="mg-muted">
         {stats
-          ? `Neste aparelho: ${stats.count === 1 ? '1 foto' : `${stats.count.toLocaleString('pt-BR')} fotos`}, ${bytesLabel(stats.bytes)} de ${bytesLabel(stats.limit)} reservados para fotos.`
-          : 'As fotos vistas no catálogo ficam guardadas neste aparelho para usar sem sinal.'}
+          ? `Neste aparelho: ${plural(stats.count, 'foto', 'fotos')}, ${bytesLabel(stats.bytes)} de ${bytesLabel(stats.limit)} reservados para fotos.`
+          : 'As fotos vistas no catálogo ficam guardadas neste aparelho para usar sem internet.'}
       </p>
       {d.phase !== 'idle' && d.total > 0 && (
         <>
@@ -63,7 +65,7 @@ export function PhotoDownload() {
           </button>
         ) : (
           <button type="button" disabled={!s} onClick={() => s && void downloadPhotos(s)}>
-            {d.phase === 'idle' || d.phase === 'done' ? 'Baixar fotos para usar offline' : 'Continuar'}
+            {d.phase === 'idle' || d.phase === 'done' ? 'Baixar fotos para usar sem internet' : 'Continuar'}
           </button>
         )}
       </div>

@@ -230,14 +230,18 @@ function RepVisits(props: {
   });
   // A representative on another page of the summary is still named, from the directory.
   const repName = useRepName();
-  // The route gives the clients' known positions, for the map's client markers.
-  const routeDay = useApi(props.tileUrl ? '/visits/route' : null, {
+  // The route gives the clients' known positions, for the map's client markers, and which
+  // clients had an order that day (linked to a visit or not), for the visits' cards.
+  const routeDay = useApi('/visits/route', {
     params: { query: { data: props.data, codVendedor: props.codVendedor } },
   });
   const nome = props.nome || repName(props.codVendedor);
   const v = visits.data;
   const clients = routeDay.data ? [...routeDay.data.clientes, ...routeDay.data.extras] : [];
   const located = (v?.items ?? []).some((x) => x.posicao) || clients.some((c) => c.posicao);
+  // A visit closed "sem pedido" whose client ordered that day anyway (after the check-out, or
+  // from the ERP) counts in "Positivação nas visitas": the card says why.
+  const orderedThatDay = new Set(clients.filter((c) => c.estado === 'visitado_com_pedido').map((c) => c.idCliente));
   return (
     <section class="rep-visits" aria-labelledby="visitas-rep-titulo">
       <h2 id="visitas-rep-titulo">
@@ -303,6 +307,12 @@ function RepVisits(props: {
                       {x.estado === 'sem_pedido' && (
                         <>
                           <span class="mg-chip bad">Sem pedido</span> {x.motivo ?? 'sem motivo'}
+                          {orderedThatDay.has(x.idCliente) && (
+                            <span class="mg-muted">
+                              {' '}
+                              · pedido feito fora da visita, no mesmo dia (conta na positivação)
+                            </span>
+                          )}
                         </>
                       )}
                       {x.estado === 'aberta' && <span class="mg-chip warn">Em visita</span>}
