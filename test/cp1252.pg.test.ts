@@ -91,9 +91,10 @@ describe('ERP text holding Windows-1252 bytes', () => {
 
   it("answers the order as it stored it: the client's name and the lines in their LATIN1 spelling", async () => {
     // The client's name with the same bytes (issue #50: the answer spelled it as the ERP, the
-    // stored order, GET /orders/{id} and the list in LATIN1).
+    // stored order, GET /orders/{id} and the list in LATIN1). The order names the client by its
+    // trade name first (clientDisplayName): the bytes go there.
     await db.pool.query(
-      `update corrent set razao_social = chr(147) || 'Concei' || convert_from('\\xe7e3'::bytea, 'LATIN1') || 'o'
+      `update corrent set nome_fantasia = chr(147) || 'Concei' || convert_from('\\xe7e3'::bytea, 'LATIN1') || 'o'
                                          || chr(148) || ' ' || chr(150) || ' Emp' || convert_from('\\xf3'::bytea, 'LATIN1')
                                          || 'rio ' || chr(128)
         where id_corrent = $1`,
