@@ -106,6 +106,7 @@ async function audit(name: string): Promise<void> {
   const size = page.viewportSize()?.width ?? 0;
   for (const c of found.contrast) problems.push(`${name} @${size}: contrast ${c}`);
   for (const o of found.overflow) problems.push(`${name} @${size}: overflow ${o}`);
+  for (const t of found.truncated) problems.push(`${name} @${size}: cut by an ellipsis ${t}`);
 }
 
 /** Opens a path in the app and audits it at each width. */
