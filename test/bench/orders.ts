@@ -349,9 +349,10 @@ const TRUE_LIMIT = `
     select $1, 1, $6, 'POST /orders', 'h', 201, convert_to($7, 'UTF8'), id from pedido)
   select count(*) from pedido`;
 
-function trueLimitOrder(pool: pg.Pool, rep: Omit<Rep, 'token'>, i: number): Promise<unknown> {
+/** The parameters TRUE_LIMIT and RAW_ORDER share: the same order's rows for both. */
+function orderParams(rep: Omit<Rep, 'token'>, i: number): unknown[] {
   const order = orderFor(rep, i);
-  return pool.query(TRUE_LIMIT, [
+  return [
     rep.idEmpresa,
     rep.codVendedor,
     order.idCliente,
@@ -359,21 +360,15 @@ function trueLimitOrder(pool: pg.Pool, rep: Omit<Rep, 'token'>, i: number): Prom
     order.itens.map((l) => l.quantidade),
     randomUUID(),
     DOC,
-  ]);
+  ];
+}
+
+function trueLimitOrder(pool: pg.Pool, rep: Omit<Rep, 'token'>, i: number): Promise<unknown> {
+  return pool.query(TRUE_LIMIT, orderParams(rep, i));
 }
 
 function rawOrder(pool: pg.Pool, rep: Omit<Rep, 'token'>, i: number): Promise<unknown> {
-  const order = orderFor(rep, i);
-  return pool.query(RAW_ORDER, [
-    rep.idEmpresa,
-    rep.codVendedor,
-    order.idCliente,
-    order.itens.map((l) => l.idProduto),
-    order.itens.map((l) => l.quantidade),
-    randomUUID(),
-    DOC,
-    FLEX_DOC,
-  ]);
+  return pool.query(RAW_ORDER, [...orderParams(rep, i), FLEX_DOC]);
 }
 
 /**
