@@ -9,7 +9,7 @@ import { cnpjCheckDigits, type SyncOrder, type SyncRegistration, type SyncTicket
 import { beforeAll, describe, expect, it } from 'vitest';
 import { png } from './fixtures/images.ts';
 import { testApp } from './support/app.ts';
-import { type Api, aCard, aPricedClient, aRepresentative } from './support/builders.ts';
+import { type Api, aCard, aPricedClient, aPushedVisit, aRepresentative } from './support/builders.ts';
 import { clearForOrders, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
 import { apiAs, logInAs } from './support/session.ts';
@@ -89,17 +89,7 @@ describe("client-chosen ids of another tenant's rows", () => {
     const before = await text(await owner.api('GET', `/visits/${id}`));
     const rest = await text(await checkIn(intruder));
     expect([rest.status, rest.text]).toEqual([409, expect.stringContaining('VISIT_ID_TAKEN')]);
-    const pushed = await push(intruder, 'visitas', {
-      id,
-      idCliente: intruder.idCliente,
-      entradaEm: new Date().toISOString(),
-      posicao: null,
-      saidaEm: null,
-      saidaPosicao: null,
-      idMotivo: null,
-      observacao: null,
-      _deleted: false,
-    });
+    const pushed = await push(intruder, 'visitas', aPushedVisit(intruder.idCliente, { id }));
     expect([pushed.status, pushed.text]).toEqual([200, expect.stringContaining('VISIT_ID_TAKEN')]);
     expect(pushed.text).not.toContain(String(owner.idCliente));
     const photo = await app.request(`/api/v1/visits/${id}/photo`, {

@@ -3,7 +3,7 @@
 // discount rule, a signed-in user), so a test's beforeAll reads in a few lines. They write as
 // the owner (the superuser pool a test sets up with), through the same SQL the tests used.
 import { randomUUID } from 'node:crypto';
-import type { Order, OrderCreate, SyncOpportunity } from '@campo/shared';
+import type { Order, OrderCreate, SyncOpportunity, SyncVisit } from '@campo/shared';
 import type pg from 'pg';
 import type { testApp } from './app.ts';
 import { type ErpPeople, knownCeiling } from './erp.ts';
@@ -255,6 +255,22 @@ export function aCard(over: Partial<SyncOpportunity> = {}): SyncOpportunity {
     motivoPerda: null,
     criadoEm: now,
     atualizadoEm: now,
+    _deleted: false,
+    ...over,
+  };
+}
+
+/** A visit as a phone pushes its check-in: open, no position, no reason; `over` changes any field. */
+export function aPushedVisit(idCliente: number, over: Partial<SyncVisit> = {}): Partial<SyncVisit> & { id: string } {
+  return {
+    id: randomUUID(),
+    idCliente,
+    entradaEm: new Date().toISOString(),
+    posicao: null,
+    saidaEm: null,
+    saidaPosicao: null,
+    idMotivo: null,
+    observacao: null,
     _deleted: false,
     ...over,
   };

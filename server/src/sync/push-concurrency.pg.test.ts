@@ -17,7 +17,14 @@ import {
 } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
-import { type Api, aCard, aPricedClient, aRepresentative, signedIn } from '../../../test/support/builders.ts';
+import {
+  type Api,
+  aCard,
+  aPricedClient,
+  aPushedVisit,
+  aRepresentative,
+  signedIn,
+} from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { waitingOnLocks } from '../../../test/support/locks.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
@@ -406,18 +413,7 @@ describe('concurrent pushes', () => {
   });
 
   describe('visitas', () => {
-    const visit = (over: Partial<SyncVisit> = {}): Partial<SyncVisit> & { id: string } => ({
-      id: randomUUID(),
-      idCliente: s.idCliente,
-      entradaEm: new Date().toISOString(),
-      posicao: null,
-      saidaEm: null,
-      saidaPosicao: null,
-      idMotivo: null,
-      observacao: null,
-      _deleted: false,
-      ...over,
-    });
+    const visit = (over: Partial<SyncVisit> = {}) => aPushedVisit(s.idCliente, over);
     const stored = async (id: string) =>
       (
         await db.pool.query(

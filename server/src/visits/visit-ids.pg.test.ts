@@ -8,7 +8,7 @@ import type { Problem, SyncVisit, Visit, VisitReason } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../../../test/fixtures/images.ts';
 import { testApp } from '../../../test/support/app.ts';
-import { type Api, aClientOf, aRepresentative } from '../../../test/support/builders.ts';
+import { type Api, aClientOf, aPushedVisit, aRepresentative } from '../../../test/support/builders.ts';
 import { provisionedErp } from '../../../test/support/erp.ts';
 import { waitingOnLocks } from '../../../test/support/locks.ts';
 import { useTestDatabase } from '../../../test/support/pg.ts';
@@ -42,17 +42,7 @@ describe('visit ids', () => {
     r.api('POST', '/visits', { id, idCliente: r.idCliente, em: now(), posicao: null });
   const push = (r: Rep, doc: Partial<SyncVisit>) =>
     r.api('POST', '/sync/visitas/push', [{ assumedMasterState: null, newDocumentState: doc }]);
-  const visitDoc = (r: Rep, id: string): Partial<SyncVisit> => ({
-    id,
-    idCliente: r.idCliente,
-    entradaEm: now(),
-    posicao: null,
-    saidaEm: null,
-    saidaPosicao: null,
-    idMotivo: null,
-    observacao: null,
-    _deleted: false,
-  });
+  const visitDoc = (r: Rep, id: string): Partial<SyncVisit> => aPushedVisit(r.idCliente, { id, entradaEm: now() });
   const rows = async (id: string) =>
     (
       await db.pool.query<{ id_empresa: number; cod_vendedor: number }>(
