@@ -9,7 +9,7 @@ import type { Order, SyncPull } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from './support/app.ts';
 import { type Api, anOrder, aPricedClient, aRepresentative, postOrder, signedIn } from './support/builders.ts';
-import { provisionedErp } from './support/erp.ts';
+import { erpReceivable, provisionedErp } from './support/erp.ts';
 import { useTestDatabase } from './support/pg.ts';
 
 const db = useTestDatabase();
@@ -43,7 +43,36 @@ describe('the documents a phone pulls after an order', () => {
     const erp = await provisionedErp(db.pool);
     const app = testApp(db.pool);
     const rep = await aRepresentative(db.pool, erp, { ceiling: 5 });
+    // The fixture's history is dated back from today, and which of its titles are open, overdue
+    // or paid (so which client is blocked) moves with the day: the representative's clients get
+    // a past of the test's own, the same any day.
+    await db.pool.query(
+      `with clientes as (select id_corrent from corrent where id_empresa = $1 and cod_vendedor = $2),
+            titulos as (delete from titulos_receber where id_corrent in (select id_corrent from clientes)),
+            itens_nf as (delete from notas_fiscais_itens where id_nota in
+                           (select id_nota from notas_fiscais where id_corrent in (select id_corrent from clientes)))
+       select 1`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
+    await db.pool.query(
+      `with clientes as (select id_corrent from corrent where id_empresa = $1 and cod_vendedor = $2),
+            notas as (delete from notas_fiscais where id_corrent in (select id_corrent from clientes)),
+            itens as (delete from pedidos_venda_itens where id_pedido in
+                        (select id_pedido from pedidos_venda where id_corrent in (select id_corrent from clientes)))
+       select 1`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
+    await db.pool.query(
+      `delete from pedidos_venda where id_corrent in (select id_corrent from corrent where id_empresa = $1 and cod_vendedor = $2)`,
+      [rep.idEmpresa, rep.codVendedor],
+    );
     const client = await aPricedClient(db.pool, rep, { products: 3 });
+    await erpReceivable(db.pool, client.idCliente, {
+      numDocumento: 'GOLDEN-1',
+      valor: 808.31,
+      issuedDaysAgo: 20,
+      dueInDays: 10,
+    });
     s = {
       idEmpresa: rep.idEmpresa,
       codVendedor: rep.codVendedor,

@@ -6,8 +6,9 @@
 -- situation lends the Campo order its status: approved, then invoiced ('F') or cancelled
 -- ('C') as the ERP moves it. status uses the API's words: pending_approval, approved,
 -- invoiced, rejected, and cancelled for orders the ERP cancelled. ERP-born orders that are
--- open count as approved. emitido_em_local is the same moment on the session's wall clock
--- (Sao Paulo's, as Campo's requests set it), the ERP's own dt_emissao for ERP orders: a period
+-- open count as approved. emitido_em_local is the same moment on Sao Paulo's wall clock
+-- (named, not the session's: a client's mix dated by it must not change with the session
+-- that rebuilds it), the ERP's own dt_emissao for ERP orders: a period
 -- filtered on it reaches the ERP's indexes on dt_emissao, which the timestamptz cast in
 -- emitido_em hides from the planner.
 --
@@ -32,7 +33,7 @@ select 'campo'::text       as origem,
          else 'approved'
        end                 as status,
        p.valor_total,
-       p.criado_em::timestamp as emitido_em_local
+       p.criado_em at time zone 'America/Sao_Paulo' as emitido_em_local
   from app.pedidos p
   left join public.pedidos_venda pv on pv.id_pedido = p.erp_id_pedido
 union all

@@ -110,7 +110,10 @@ export function useTestDatabase(options: { encoding?: string } = {}) {
     const db = await createDatabase(options);
     handle.name = db.name;
     handle.url = db.url;
-    handle.pool = new pg.Pool({ connectionString: db.url, max: 5 });
+    // The test's own statements stand for the ERP's, whose "today" (current_date in a title's
+    // due date) is Brazil's; the servers the tests start keep the database's default zone (UTC),
+    // as a customer's may, so Campo's own statements must set theirs (withScope does).
+    handle.pool = new pg.Pool({ connectionString: db.url, max: 5, options: '-c TimeZone=America/Sao_Paulo' });
     // Dropping the database terminates connections the pool may still be closing.
     handle.pool.on('error', () => undefined);
   });

@@ -254,7 +254,7 @@ export function selectClientTitles(
  * a refresh on the day an old order leaves it rewrites that client's document, once.
  */
 export function mixRows(idEmpresa: number, ids: number[] | null) {
-  const since = sql`date_trunc('day', localtimestamp) - make_interval(months => ${CLIENT_MIX_MONTHS})`;
+  const since = sql`date_trunc('day', now() at time zone 'America/Sao_Paulo') - make_interval(months => ${CLIENT_MIX_MONTHS})`;
   const only = ids === null ? sql`` : sql`and o.id_cliente = any(${ids}::integer[])`;
   return sql<MixRow>`
     select m.id_cliente, m.id_produto, m.pedidos, m.quantidade, m.preco, m.ultima, m.posicao

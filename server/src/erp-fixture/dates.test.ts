@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayOf, isoDay, localToday, timestamp, weekday } from './dates.ts';
+import { dayOf, erpNow, isoDay, timestamp, weekday } from './dates.ts';
 
 describe('calendar days', () => {
   it('round-trips a calendar date', () => {
@@ -19,8 +19,12 @@ describe('calendar days', () => {
     expect(timestamp(dayOf(new Date('2025-06-15')), 7 * 3600 + 5 * 60 + 9)).toBe('2025-06-15 07:05:09');
   });
 
-  it('reads today from the local calendar', () => {
-    const now = new Date(2025, 0, 31, 23, 59);
-    expect(isoDay(localToday(now))).toBe('2025-01-31');
+  it("reads now on the ERP's wall clock, São Paulo's, whatever the machine's zone", () => {
+    // 01:30 UTC on 1 February is 22:30 on 31 January in São Paulo (UTC-3, no daylight saving).
+    const late = erpNow(new Date('2025-02-01T01:30:05Z'));
+    expect(isoDay(late.day)).toBe('2025-01-31');
+    expect(timestamp(late.day, late.second)).toBe('2025-01-31 22:30:05');
+    const morning = erpNow(new Date('2025-02-01T12:00:00Z'));
+    expect(timestamp(morning.day, morning.second)).toBe('2025-02-01 09:00:00');
   });
 });

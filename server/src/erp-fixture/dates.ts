@@ -1,5 +1,7 @@
 // Calendar days as integers (days since 1970-01-01), so that history arithmetic is exact and
-// independent of the machine's time zone. The ERP's dates and timestamps carry no zone.
+// independent of the machine's time zone. The ERP's dates and timestamps carry no zone: they are
+// its wall clock, a Brazilian one, whatever zone the machine that loads the fixture is set to.
+import { BUSINESS_TIME_ZONE } from '@campo/shared';
 
 const MS_PER_DAY = 86_400_000;
 
@@ -8,9 +10,30 @@ export function dayOf(date: Date): number {
   return Math.floor(date.getTime() / MS_PER_DAY);
 }
 
-/** Today in the machine's local calendar, as a day number. */
-export function localToday(now = new Date()): number {
-  return Math.floor(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) / MS_PER_DAY);
+const wallClock = new Intl.DateTimeFormat('en-US', {
+  timeZone: BUSINESS_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * `now` on the ERP's wall clock (São Paulo's): its day number and the seconds past its midnight.
+ * Between 21:00 and midnight in Brazil the UTC day is already the next one; a fixture dated by
+ * the machine's calendar would then hold titles due "tomorrow" that Campo, counting days in São
+ * Paulo, sees as due the day after.
+ */
+export function erpNow(now = new Date()): { day: number; second: number } {
+  const p = Object.fromEntries(wallClock.formatToParts(now).map((x) => [x.type, Number(x.value)]));
+  const at = (name: string) => p[name] ?? 0;
+  return {
+    day: Math.floor(Date.UTC(at('year'), at('month') - 1, at('day')) / MS_PER_DAY),
+    second: at('hour') * 3600 + at('minute') * 60 + at('second'),
+  };
 }
 
 const isoCache = new Map<number, string>();

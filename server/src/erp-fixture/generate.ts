@@ -15,7 +15,7 @@ import {
   markAsFixture,
   restoreConstraints,
 } from './database.ts';
-import { dayOf, isoDay, localToday } from './dates.ts';
+import { dayOf, erpNow, isoDay } from './dates.ts';
 import { clearPreviousOdooFixture, mapReferenceToOdoo } from './odoo.ts';
 import { writeOrders } from './orders.ts';
 import { buildTenants, pautaRows, paymentTermRows, repCeilingRows } from './organization.ts';
@@ -226,8 +226,8 @@ function checkOptions(options: FixtureOptions): { seed: number; asOf: number; la
   if (options.asOf) return { seed, asOf: dayOf(options.asOf), lastSecond: 86_399 };
   // Without an as-of date the history ends now: today's orders stop at the current time, so
   // no row is dated in the future. (With one, the whole day is filled and the run repeats.)
-  const now = new Date();
-  return { seed, asOf: localToday(now), lastSecond: now.getHours() * 3600 + now.getMinutes() * 60 + now.getSeconds() };
+  const now = erpNow();
+  return { seed, asOf: now.day, lastSecond: now.second };
 }
 
 /**

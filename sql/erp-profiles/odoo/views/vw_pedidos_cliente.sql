@@ -4,7 +4,8 @@
 -- Why: as in the reference profile (GET /clients/{id}/orders, the rep dashboard): a Campo
 -- order's replica is left out and lends the Campo order its ERP situation. The ERP's sale
 -- orders are read through app.vw_sitpedido, which maps Odoo's state and invoice_status and
--- leaves quotations out; emitido_em_local is the order's date on the session's wall clock.
+-- leaves quotations out; emitido_em_local is the order's date on Sao Paulo's wall clock,
+-- named rather than the session's (as in the reference profile).
 --
 -- erp-reads: (none directly; see vw_sitpedido)
 create view app.vw_pedidos_cliente as
@@ -26,7 +27,7 @@ select 'campo'::text       as origem,
          else 'approved'
        end                 as status,
        p.valor_total,
-       p.criado_em::timestamp as emitido_em_local
+       p.criado_em at time zone 'America/Sao_Paulo' as emitido_em_local
   from app.pedidos p
   left join app.vw_sitpedido sp on sp.id_pedido = p.erp_id_pedido
 union all
