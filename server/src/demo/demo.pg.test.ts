@@ -178,5 +178,7 @@ describe('campo demo', () => {
     expect(second).not.toMatch(/creating the reference ERP/);
     expect(second).toMatch(/app schema up to date/);
     expect(second).not.toMatch(/product photos/);
-  });
+    // Two runs of `campo demo`, the first building the small ERP and its photos: a minute alone,
+    // more beside the other test files on two cores.
+  }, 240_000);
 });
