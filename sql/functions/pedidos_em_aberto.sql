@@ -5,7 +5,9 @@
 -- (docs/credit-and-flex.md). A representative's row-level security shows them their own
 -- orders only, so the sum runs as the function's owner, like the views: vw_clientes reads it
 -- for the client's page and its portfolio document, and an order reads it when it moves its
--- client's document (clients/portfolio-documents.ts). It names its tenant itself.
+-- client's document (clients/portfolio-documents.ts). It names its tenant itself. One row:
+-- trg_pedidos_abertos keeps the total as orders come and go (issue #51: summing the orders
+-- cost more the more a client had open).
 create or replace function app.pedidos_em_aberto(p_id_empresa integer, p_id_cliente integer)
 returns numeric
 language sql
@@ -13,9 +15,9 @@ stable
 security definer
 set search_path = pg_catalog, pg_temp
 as $fn$
-  select coalesce(sum(p.valor_total), 0)::numeric(14, 2)
-    from app.pedidos p
-   where p.id_empresa = p_id_empresa and p.id_cliente = p_id_cliente and p.situa in (1, 2)
+  select coalesce((select t.valor
+                     from app.pedidos_abertos_totais t
+                    where t.id_empresa = p_id_empresa and t.id_cliente = p_id_cliente), 0)::numeric(14, 2)
 $fn$;
 
 comment on function app.pedidos_em_aberto(integer, integer) is

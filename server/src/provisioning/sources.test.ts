@@ -39,7 +39,7 @@ describe('the SQL under sql/', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has numbered migrations from 0001 without gaps, 23 views, 2 triggers, and a header on every file', async () => {
+  it('has numbered migrations from 0001 without gaps, 23 views, 3 triggers, and a header on every file', async () => {
     const sources = await loadSqlSources();
     const versions = sources.migrations.map((m) => Number(m.version));
     expect(versions).toEqual(versions.map((_, i) => i + 1));
@@ -49,7 +49,7 @@ describe('the SQL under sql/', () => {
     const names = (kind: string) => sources.repeatables.filter((r) => r.kind === kind).map((r) => r.name);
     expect(names('view')).toHaveLength(23);
     expect(names('view')).toContain('vw_sitpedido');
-    expect(names('trigger').sort()).toEqual(['trg_cliente_novo', 'trg_pedido_aprovado']);
+    expect(names('trigger').sort()).toEqual(['trg_cliente_novo', 'trg_pedido_aprovado', 'trg_pedidos_abertos']);
     expect(names('function')).toContain('texto_erp');
     for (const r of sources.repeatables) expect(headerOf(r.sql).length, r.file).toBeGreaterThan(80);
   });
