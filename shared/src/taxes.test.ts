@@ -88,6 +88,22 @@ describe('worked example 1 (grancontabil): the same goods bought inside and acro
   });
 });
 
+describe('the forum example docs/taxes.md does not use, as Campo computes it', () => {
+  it('R$ 200,00 of expenses enter the own ICMS base and the total too', () => {
+    const t = lineTaxes(
+      { goods: 1000, otherCharges: 200, product: product() },
+      {
+        company: { uf: 'SP', simplesNacional: true },
+        client: { ...reseller, uf: 'MG' },
+        rules: [rule({ ufDestino: 'MG', aliquotaIcms: 12, mva: 30, aliquotaInternaDestino: 18 })],
+      },
+    );
+    expect(t.icms).toMatchObject({ base: 1200, value: 144 });
+    expect(t.st).toMatchObject({ mva: 30, mvaAdjusted: false, base: 1560, value: 136.8 });
+    expect(t.total).toBe(1336.8);
+  });
+});
+
 describe('textbook examples computed by hand (docs/taxes.md, examples 3 to 7)', () => {
   it('3: water sold inside SP to a reseller, MVA 40 %: ST R$ 72,00', () => {
     const t = lineTaxes({ goods: 1000, product: product() }, { company: sp, client: reseller, rules: [rule()] });
