@@ -341,6 +341,18 @@ describe('the rule selector', () => {
     expect(t.notes[0]?.message).toBe('Regra fiscal inválida no ERP; ignorada no cálculo');
   });
 
+  it('a client or company with bad fiscal data keeps the IPI and says why, never throws', () => {
+    const line = { goods: 100, product: product({ aliquotaIpi: 10 }) };
+    const badClient = { ...mg, uf: 'XX' } as unknown as ClientFiscal;
+    const c = lineTaxes(line, { company: sp, client: badClient, rules: [rule()] });
+    expect(c).toMatchObject({ ruleId: null, st: null, total: 110 });
+    expect(c.notes.map((n) => n.code)).toEqual(['TAX_CLIENT_FISCAL_INVALID']);
+    const badCompany = { uf: 'sp' } as unknown as CompanyFiscal;
+    const k = lineTaxes(line, { company: badCompany, client: reseller, rules: [rule()] });
+    expect(k).toMatchObject({ ruleId: null, st: null, total: 110 });
+    expect(k.notes.map((n) => n.code)).toEqual(['TAX_COMPANY_FISCAL_INVALID']);
+  });
+
   it('a product with bad fiscal data is priced at its goods and says why', () => {
     const t = lineTaxes(
       { goods: 50, product: product({ ncm: '2201', aliquotaIpi: -1 }) },

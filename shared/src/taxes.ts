@@ -141,6 +141,8 @@ export const TAX_NOTE_MESSAGES = {
   TAX_RULE_AMBIGUOUS: 'Duas ou mais regras fiscais igualmente específicas; ignoradas no cálculo',
   TAX_RULE_MISSING: 'Nenhuma regra fiscal para este produto e estado; ICMS e ST não calculados',
   TAX_PRODUCT_FISCAL_INVALID: 'Dados fiscais do produto inválidos; impostos não calculados',
+  TAX_CLIENT_FISCAL_INVALID: 'Dados fiscais do cliente inválidos; ICMS e ST não calculados',
+  TAX_COMPANY_FISCAL_INVALID: 'Estado da empresa inválido; ICMS e ST não calculados',
   TAX_DIFAL_NOT_COMPUTED: 'Venda interestadual a não contribuinte: o DIFAL não está no total',
 } as const;
 export type TaxNoteCode = keyof typeof TAX_NOTE_MESSAGES;
@@ -154,6 +156,9 @@ export interface TaxNote {
   /** What was wrong, for the log and `campo provision --check` (pt-BR, from the schema). */
   detail?: string;
 }
+
+const describeIssues = (error: z.ZodError): string =>
+  error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 
 const note = (code: TaxNoteCode, ruleIds: number[] = [], detail?: string): TaxNote => ({
   code,
@@ -205,8 +210,7 @@ export function selectTaxRule(
     if (!matches) continue;
     const parsed = ZTaxRule.safeParse(rule);
     if (!parsed.success) {
-      const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-      notes.push(note('TAX_RULE_INVALID', [rule.id], detail));
+      notes.push(note('TAX_RULE_INVALID', [rule.id], describeIssues(parsed.error)));
       continue;
     }
     candidates.push(rule);
@@ -325,7 +329,6 @@ export interface LineTaxes {
 export function lineTaxes(line: TaxLineInput, ctx: TaxContext): LineTaxes {
   const opts = { ...DEFAULT_TAX_OPTIONS, ...ZTaxOptions.parse(ctx.options ?? {}) };
   const R = opts.roundingRule;
-  const company = ZCompanyFiscal.parse(ctx.company);
   const goods = cents(line.goods);
   const other = cents(line.otherCharges ?? 0);
   const notes: TaxNote[] = [];
@@ -343,13 +346,7 @@ export function lineTaxes(line: TaxLineInput, ctx: TaxContext): LineTaxes {
 
   const product = ZProductFiscal.safeParse(line.product);
   if (!product.success) {
-    notes.push(
-      note(
-        'TAX_PRODUCT_FISCAL_INVALID',
-        [],
-        product.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-      ),
-    );
+    notes.push(note('TAX_PRODUCT_FISCAL_INVALID', [], describeIssues(product.error)));
     return zeroLine();
   }
   const p = product.data;
@@ -359,22 +356,36 @@ export function lineTaxes(line: TaxLineInput, ctx: TaxContext): LineTaxes {
   const ipiRate = rateUnits(p.aliquotaIpi);
   const ipi = pct(ipiBase, ipiRate, R);
 
-  const { rule, notes: ruleNotes } = selectTaxRule(ctx.rules, p.ncm, company.uf, ctx.client);
-  notes.push(...ruleNotes);
-  const interstate = company.uf !== ctx.client.uf;
-  if (interstate && !ctx.client.contribuinteIcms) notes.push(note('TAX_DIFAL_NOT_COMPUTED'));
-
   const base: LineTaxes = {
     ...zeroLine(),
     ipi: { base: fromCents(ipiBase), rate: p.aliquotaIpi, value: fromCents(ipi) },
     total: fromCents(goods + other + ipi),
   };
+
+  // Bad company or client data: the line keeps its IPI (the product's) and says why.
+  const companyParsed = ZCompanyFiscal.safeParse(ctx.company);
+  if (!companyParsed.success) {
+    notes.push(note('TAX_COMPANY_FISCAL_INVALID', [], describeIssues(companyParsed.error)));
+    return base;
+  }
+  const clientParsed = ZClientFiscal.safeParse(ctx.client);
+  if (!clientParsed.success) {
+    notes.push(note('TAX_CLIENT_FISCAL_INVALID', [], describeIssues(clientParsed.error)));
+    return base;
+  }
+  const company = companyParsed.data;
+  const client = clientParsed.data;
+
+  const { rule, notes: ruleNotes } = selectTaxRule(ctx.rules, p.ncm, company.uf, client);
+  notes.push(...ruleNotes);
+  const interstate = company.uf !== client.uf;
+  if (interstate && !client.contribuinteIcms) notes.push(note('TAX_DIFAL_NOT_COMPUTED'));
   if (rule === null) return base;
 
   // ICMS of the operation. IPI enters its base unless the sale is between contributors for
   // resale (CF art. 155 § 2º XI; LC 87/96 art. 13 § 2º). An imported product's interstate
   // sale takes 4 % (Resolução do Senado 13/2012) whatever the rule says.
-  const ipiInBase = !ctx.client.contribuinteIcms || ctx.client.consumidorFinal;
+  const ipiInBase = !client.contribuinteIcms || client.consumidorFinal;
   const importedInterstate =
     interstate && rule.aliquotaIcms > 0 && (IMPORTED_ORIGINS as readonly number[]).includes(p.origem);
   const icmsRatePercent = importedInterstate ? 4 : rule.aliquotaIcms;
@@ -387,7 +398,7 @@ export function lineTaxes(line: TaxLineInput, ctx: TaxContext): LineTaxes {
 
   // ST: only to a contributor that resells (a Simples reseller included); a final consumer
   // pays no ST (a non-contributor's interstate purchase is DIFAL's, out of scope).
-  const stApplies = rule.st && ctx.client.contribuinteIcms && !ctx.client.consumidorFinal;
+  const stApplies = rule.st && client.contribuinteIcms && !client.consumidorFinal;
   let st: LineStTaxes | null = null;
   let stValue = 0n;
   let fcpStValue = 0n;
