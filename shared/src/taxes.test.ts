@@ -17,6 +17,8 @@ import {
   type ProductFiscal,
   selectTaxRule,
   type TaxRule,
+  ZLineTaxes,
+  ZOrderTaxes,
 } from './taxes.ts';
 
 const PROPERTY = { timeout: 60_000 };
@@ -374,6 +376,7 @@ describe('the order', () => {
       ],
       ctx,
     );
+    expect(ZOrderTaxes.parse(o)).toEqual(o);
     expect(o.totals.goods).toBe(1000.3);
     expect(o.totals.total).toBe(o.lines.reduce((acc, l) => acc + Number(cents(l.total)), 0) / 100);
     expect(o.totals.icmsSt).toBe(72.03);
@@ -448,6 +451,7 @@ describe('properties on random lines', () => {
               options: { roundingRule: a.rounding, mvaAdjustedDecimals: a.decimals },
             },
           );
+          expect(ZLineTaxes.parse(t)).toEqual(t);
           const values = [t.goods, t.otherCharges, t.ipi.value, t.icms.base, t.icms.value, t.fcp.value, t.total];
           if (t.st) values.push(t.st.base, t.st.value, t.st.fcpValue);
           for (const v of values) {

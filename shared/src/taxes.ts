@@ -147,15 +147,20 @@ export const TAX_NOTE_MESSAGES = {
 } as const;
 export type TaxNoteCode = keyof typeof TAX_NOTE_MESSAGES;
 
-export interface TaxNote {
-  code: TaxNoteCode;
-  /** pt-BR, for the rep. */
-  message: string;
-  /** The rules the note is about, by id. */
-  ruleIds: number[];
-  /** What was wrong, for the log and `campo provision --check` (pt-BR, from the schema). */
-  detail?: string;
-}
+export const ZTaxNoteCode = z
+  .enum(Object.keys(TAX_NOTE_MESSAGES) as [TaxNoteCode, ...TaxNoteCode[]])
+  .describe('Why a line was priced as it was');
+
+export const ZTaxNote = z.object({
+  code: ZTaxNoteCode,
+  message: z.string().describe('pt-BR, for the rep'),
+  ruleIds: z.array(z.number().int()).describe('The rules the note is about, by id'),
+  detail: z
+    .string()
+    .optional()
+    .describe('What was wrong (pt-BR, from the contract), for the log and provision --check'),
+});
+export type TaxNote = z.infer<typeof ZTaxNote>;
 
 const describeIssues = (error: z.ZodError): string =>
   error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -291,39 +296,41 @@ export interface TaxContext {
   options?: TaxOptions;
 }
 
-export interface LineStTaxes {
-  /** The MVA the rule gives, percent. */
-  mvaOriginal: number;
-  /** The MVA applied: the adjusted one on an interstate sale to a state with a higher internal rate. */
-  mva: number;
-  mvaAdjusted: boolean;
-  /** vBCST: (goods + IPI + other charges) × (1 + MVA), to centavos. */
-  base: number;
-  /** pICMSST: the destination's internal rate. */
-  rate: number;
-  /** vICMSST: base × rate − own ICMS, never negative. */
-  value: number;
-  /** pFCPST and vFCPST: base × FCP-ST rate − FCP of the operation, never negative. */
-  fcpRate: number;
-  fcpValue: number;
-}
+const money = z.number().min(0);
 
-export interface LineTaxes {
-  /** The rule applied (its id), null when none did. */
-  ruleId: number | null;
-  goods: number;
-  otherCharges: number;
-  ipi: { base: number; rate: number; value: number };
-  /** Own ICMS (ICMS of the operation): inside the price, not added to the total. */
-  icms: { base: number; rate: number; reductionPercent: number; ipiInBase: boolean; value: number };
-  /** FCP of the operation, on the ICMS base: inside the price like the ICMS. */
-  fcp: { rate: number; value: number };
-  /** null when ST does not apply. */
-  st: LineStTaxes | null;
-  /** What the client pays for the line: goods + other charges + IPI + ICMS-ST + FCP-ST. */
-  total: number;
-  notes: TaxNote[];
-}
+export const ZLineStTaxes = z.object({
+  mvaOriginal: z.number().describe('The MVA the rule gives, percent'),
+  mva: z.number().describe('The MVA applied: the adjusted one on an interstate sale, else the original'),
+  mvaAdjusted: z.boolean(),
+  base: money.describe('vBCST: (goods + other charges + IPI) × (1 + MVA)'),
+  rate: z.number().describe('pICMSST: the destination internal rate'),
+  value: money.describe('vICMSST: base × rate − own ICMS, never negative'),
+  fcpRate: z.number().describe('pFCPST'),
+  fcpValue: money.describe('vFCPST: base × FCP-ST rate − FCP of the operation, never negative'),
+});
+export type LineStTaxes = z.infer<typeof ZLineStTaxes>;
+
+/** A line's taxes: what the server snapshots per line, and what the cart shows. */
+export const ZLineTaxes = z.object({
+  ruleId: z.number().int().nullable().describe('The rule applied, null when none did'),
+  goods: money.describe('The line after its discount'),
+  otherCharges: money,
+  ipi: z.object({ base: money, rate: z.number(), value: money }),
+  icms: z
+    .object({
+      base: money,
+      rate: z.number(),
+      reductionPercent: z.number(),
+      ipiInBase: z.boolean(),
+      value: money,
+    })
+    .describe('Own ICMS (of the operation): inside the price, not added to the total'),
+  fcp: z.object({ rate: z.number(), value: money }).describe('FCP of the operation: inside the price'),
+  st: ZLineStTaxes.nullable().describe('null when ST does not apply'),
+  total: money.describe('What the client pays for the line: goods + other charges + IPI + ICMS-ST + FCP-ST'),
+  notes: z.array(ZTaxNote),
+});
+export type LineTaxes = z.infer<typeof ZLineTaxes>;
 
 /** Taxes of one line. Never throws on bad fiscal data: the line says what it left out. */
 export function lineTaxes(line: TaxLineInput, ctx: TaxContext): LineTaxes {
@@ -449,22 +456,20 @@ export function lineTaxes(line: TaxLineInput, ctx: TaxContext): LineTaxes {
 // ---------------------------------------------------------------------------------------
 // The order
 
-export interface OrderTaxTotals {
-  goods: number;
-  otherCharges: number;
-  ipi: number;
-  icms: number;
-  fcp: number;
-  icmsSt: number;
-  fcpSt: number;
-  /** What the client pays: the sum of the lines' totals. */
-  total: number;
-}
+export const ZOrderTaxTotals = z.object({
+  goods: money,
+  otherCharges: money,
+  ipi: money,
+  icms: money,
+  fcp: money,
+  icmsSt: money,
+  fcpSt: money,
+  total: money.describe("What the client pays: the sum of the lines' totals"),
+});
+export type OrderTaxTotals = z.infer<typeof ZOrderTaxTotals>;
 
-export interface OrderTaxes {
-  lines: LineTaxes[];
-  totals: OrderTaxTotals;
-}
+export const ZOrderTaxes = z.object({ lines: z.array(ZLineTaxes), totals: ZOrderTaxTotals });
+export type OrderTaxes = z.infer<typeof ZOrderTaxes>;
 
 /** The order's figures: each line's taxes and their sums in centavos (no rounding of their own). */
 export function orderTaxes(lines: readonly TaxLineInput[], ctx: TaxContext): OrderTaxes {
