@@ -11,6 +11,7 @@ import {
   adjustedMva,
   type ClientFiscal,
   type CompanyFiscal,
+  checkTaxRules,
   divRoundBy,
   lineTaxes,
   orderTaxes,
@@ -328,6 +329,23 @@ describe('the rule selector', () => {
     expect(s.notes[0]?.detail).toContain('alíquota negativa');
     expect(s.notes[1]?.detail).toContain('MVA acima de 1000 %');
     expect(s.notes[2]?.detail).toContain('4, 7 ou 12 %');
+  });
+
+  it('checkTaxRules reports every bad and ambiguous rule of a set, as the selector judges them', () => {
+    const rules = [
+      rule({ ...base, id: 1, ncm: '2201' }),
+      rule({ ...base, id: 2, ncm: '2201', mva: 45 }),
+      rule({ ...base, id: 3, ncm: '2201', regime: 'simples_nacional' }),
+      rule({ ...base, id: 4, ncm: '2201', ufDestino: 'RJ' }),
+      rule({ ...base, id: 5, ncm: '22011', aliquotaFcp: -2 }),
+      rule({ ...base, id: 6, ncm: '2', mva: 10_000 }),
+    ];
+    expect(checkTaxRules(rules).map((n) => [n.code, n.ruleIds])).toEqual([
+      ['TAX_RULE_INVALID', [5]],
+      ['TAX_RULE_INVALID', [6]],
+      ['TAX_RULE_AMBIGUOUS', [1, 2]],
+    ]);
+    expect(checkTaxRules([rule()])).toEqual([]);
   });
 
   it('a line whose only rule is bad is priced without it (goods and IPI) and says why', () => {

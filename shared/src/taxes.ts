@@ -236,6 +236,35 @@ export function selectTaxRule(
   return { rule: null, notes };
 }
 
+/**
+ * Every bad or ambiguous rule of a rule set, whatever line it would apply to: the same
+ * judgement selectTaxRule makes per line, for `campo provision --check` and the server's log.
+ * Ambiguous: two or more valid rules with the same NCM (prefix), states and regime.
+ */
+export function checkTaxRules(rules: readonly TaxRule[]): TaxNote[] {
+  const notes: TaxNote[] = [];
+  const groups = new Map<string, number[]>();
+  for (const rule of rules) {
+    const parsed = ZTaxRule.safeParse(rule);
+    if (!parsed.success) {
+      notes.push(note('TAX_RULE_INVALID', [rule.id], describeIssues(parsed.error)));
+      continue;
+    }
+    const key = [rule.ncm, rule.ufOrigem, rule.ufDestino, rule.regime ?? ''].join('|');
+    groups.set(key, [...(groups.get(key) ?? []), rule.id]);
+  }
+  for (const ids of groups.values()) {
+    if (ids.length > 1)
+      notes.push(
+        note(
+          'TAX_RULE_AMBIGUOUS',
+          ids.sort((a, b) => a - b),
+        ),
+      );
+  }
+  return notes;
+}
+
 // ---------------------------------------------------------------------------------------
 // Exact arithmetic
 
