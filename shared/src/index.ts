@@ -30,6 +30,7 @@ export * from './problem.ts';
 export * from './search.ts';
 export * from './sync.ts';
 export * from './targets.ts';
+export * from './taxes.ts';
 export * from './text.ts';
 export * from './tickets.ts';
 export * from './users.ts';
