@@ -39,6 +39,7 @@ const ODOO_PROFILE = [
   'server/src/tickets/tickets.pg.test.ts',
   'server/src/funnel/funnel.pg.test.ts',
   'server/src/flex/documents.pg.test.ts',
+  'server/src/provisioning/fiscal.pg.test.ts',
 ];
 
 const pgProject = (name: string, include: string[], env: Record<string, string> = {}) => ({
