@@ -161,42 +161,53 @@ describe(`the fiscal views on the ${TEST_ERP_PROFILE} ERP`, () => {
     expect(await dates('Asia/Tokyo')).toEqual(here);
   });
 
-  it('pass `campo provision --check` with no fiscal warning, and report each kind of bad rule', async () => {
+  it('pass `campo provision --check` with no fiscal warning, and report each kind of bad fiscal data', async () => {
     const clean = await fiscalWarnings(db.pool);
     expect(clean).toEqual({ fit: true, warnings: [] });
 
     const odoo = TEST_ERP_PROFILE === 'odoo';
-    const [rule, table, id, fcp, mva, cols] = odoo
+    const [table, id, fcp, mva, regime, cols] = odoo
       ? [
-          'x_campo_regra_fiscal',
           'x_campo_regra_fiscal',
           'id',
           'fcp_percent',
           'mva_percent',
+          'wholesale',
           'company_id, ncm, state_from_id, state_to_id, regime, icms_percent',
         ]
       : [
           'regras_fiscais',
-          'regras_fiscais',
           'id_regra',
           'perc_fcp',
           'mva',
+          'X',
           'id_empresa, ncm, uf_origem, uf_destino, regime, aliq_icms',
         ];
-    const ids = (await rows<{ id: number }>(db.pool, `select ${id} as id from ${rule} order by ${id} limit 2`)).map(
+    const [products, product, ipi] = odoo
+      ? ['x_campo_produto_fiscal', 'product_tmpl_id', 'ipi_percent']
+      : ['produtos_fiscal', 'id_produto', 'perc_ipi'];
+    const ids = (await rows<{ id: number }>(db.pool, `select ${id} as id from ${table} order by ${id} limit 3`)).map(
       (r) => r.id,
+    );
+    const [first] = await rows<{ id: number; ipi: string }>(
+      db.pool,
+      `select ${product} as id, ${ipi}::text as ipi from ${products} order by ${product} limit 1`,
     );
     await db.pool.query(`update ${table} set ${fcp} = -2 where ${id} = $1`, [ids[0]]);
     await db.pool.query(`update ${table} set ${mva} = 10000 where ${id} = $1`, [ids[1]]);
+    await db.pool.query(`update ${table} set regime = $2 where ${id} = $1`, [ids[2], regime]);
     await db.pool.query(`insert into ${table} (${id}, ${cols}) select 9001, ${cols} from ${table} where ${id} = $1`, [
       ids[1],
     ]);
+    await db.pool.query(`update ${products} set ${ipi} = -5 where ${product} = $1`, [first?.id]);
     try {
       const bad = await fiscalWarnings(db.pool);
       expect(bad.fit).toBe(true);
       expect(bad.warnings).toEqual([
         `vw_regras_fiscais: 1 rule has a negative rate (id_regra ${ids[0]}); fix it in the ERP`,
         `vw_regras_fiscais: 1 rule has an MVA over 1,000 % (id_regra ${ids[1]}); fix it in the ERP`,
+        `vw_regras_fiscais: 1 rule has a regime other than contribuinte, simples, consumidor_final, nao_contribuinte (it matches no client) (id_regra ${ids[2]}); fix it in the ERP`,
+        `vw_produtos_fiscal: 1 product has an IPI rate below 0 or over 100 % (id_produto ${first?.id}); fix it in the ERP`,
         expect.stringMatching(
           new RegExp(
             `^vw_regras_fiscais: 1 NCM has two or more rules for the same states and regime, and Campo cannot tell which applies: tenant \\d+ NCM any SP->\\w\\w regime any \\(id_regra ${ids[1]}, 9001\\)$`,
@@ -205,8 +216,10 @@ describe(`the fiscal views on the ${TEST_ERP_PROFILE} ERP`, () => {
       ]);
     } finally {
       await db.pool.query(`delete from ${table} where ${id} = 9001`);
-      await db.pool.query(`update ${table} set ${fcp} = 0, ${mva} = null where ${id} = any($1)`, [ids]);
+      await db.pool.query(`update ${table} set ${fcp} = 0, ${mva} = null, regime = null where ${id} = any($1)`, [ids]);
+      await db.pool.query(`update ${products} set ${ipi} = $2 where ${product} = $1`, [first?.id, first?.ipi]);
     }
+    expect(await fiscalWarnings(db.pool)).toEqual({ fit: true, warnings: [] });
   });
 });
 
