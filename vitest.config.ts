@@ -40,6 +40,7 @@ const ODOO_PROFILE = [
   'server/src/funnel/funnel.pg.test.ts',
   'server/src/flex/documents.pg.test.ts',
   'server/src/orders/open-totals.pg.test.ts',
+  'server/src/provisioning/fiscal.pg.test.ts',
 ];
 
 const pgProject = (name: string, include: string[], env: Record<string, string> = {}) => ({

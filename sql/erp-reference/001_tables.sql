@@ -102,6 +102,47 @@ create table estoque (
   primary key (id_empresa, id_produto)
 );
 
+-- Fiscal data: what the ERP's tax department keeps for the NF-e. Optional for Campo, like
+-- stock (docs/erp-contract.md, "Optional: fiscal data"): an ERP without these tables
+-- provisions all the same and Campo shows its prices without taxes. Rates are percents; the
+-- ERP does not constrain them (a negative rate is a data error that `campo provision --check`
+-- reports).
+-- Per product: NCM (8 digits), CEST (7 digits, only for goods under ICMS-ST), origin of the
+-- goods (0 national ... 8, the NF-e's orig: 1, 2, 3 and 8 are imported, taxed at 4 %
+-- interstate) and the IPI rate.
+create table produtos_fiscal (
+  id_produto      integer primary key references produtos (id_produto),
+  ncm             char(8) not null,
+  cest            char(7),
+  origem          smallint not null default 0,
+  perc_ipi        numeric(5, 2) not null default 0,
+  dt_alteracao    timestamp not null default now()
+);
+
+-- Tax rules by NCM (a prefix of 2 to 8 digits; null: every NCM), origin and destination state,
+-- and optionally the client's regime (null: any; 'R' ICMS contributor buying for resale, 'S'
+-- the same under Simples Nacional, 'C' contributor buying for its own use, 'N' not a
+-- contributor). aliq_icms is the operation's rate (the internal one, or the interstate 4, 7 or
+-- 12 %); when icms_st is 'S', mva is the original MVA and aliq_icms_st the destination's
+-- internal rate; perc_fcp and perc_fcp_st the poverty fund (FCP) rates; perc_red_base the
+-- reduction of the ICMS base, in percent.
+create table regras_fiscais (
+  id_regra        integer primary key,
+  id_empresa      integer not null references empresas (id_empresa),
+  ncm             varchar(8),
+  uf_origem       char(2) not null,
+  uf_destino      char(2) not null,
+  regime          char(1),
+  aliq_icms       numeric(5, 2) not null,
+  icms_st         char(1) not null default 'N' check (icms_st in ('S', 'N')),
+  mva             numeric(7, 2),
+  aliq_icms_st    numeric(5, 2),
+  perc_fcp        numeric(5, 2) not null default 0,
+  perc_fcp_st     numeric(5, 2) not null default 0,
+  perc_red_base   numeric(5, 2) not null default 0,
+  dt_alteracao    timestamp not null default now()
+);
+
 -- Price lists (pautas) and the price of each product on each list.
 create table pautas (
   id_empresa      integer not null references empresas (id_empresa),
@@ -169,6 +210,17 @@ create table corrent (
   foreign key (id_empresa, cod_vendedor) references vendedores (id_empresa, cod_vendedor),
   foreign key (id_empresa, id_pauta) references pautas (id_empresa, id_pauta),
   foreign key (id_empresa, id_condicao) references condicoes_pagamento (id_empresa, id_condicao)
+);
+
+-- The client's ICMS regime, for the NF-e (optional, with the other fiscal tables): an ICMS
+-- contributor (has a state registration) or not, under Simples Nacional or not, and whether it
+-- buys as a final consumer (for its own use) or for resale. A client that is no contributor
+-- always buys as a final consumer.
+create table corrent_fiscal (
+  id_corrent        integer primary key references corrent (id_corrent),
+  contribuinte_icms char(1) not null check (contribuinte_icms in ('S', 'N')),
+  simples_nacional  char(1) not null default 'N' check (simples_nacional in ('S', 'N')),
+  consumidor_final  char(1) not null default 'N' check (consumidor_final in ('S', 'N'))
 );
 
 -- The payment terms a client may buy on, where the credit department restricts them (a

@@ -25,3 +25,6 @@ create index notas_fiscais_corrent_idx on notas_fiscais (id_corrent);
 create index titulos_receber_corrent_idx on titulos_receber (id_corrent);
 create index titulos_receber_nota_idx on titulos_receber (id_nota);
 create index titulos_receber_vencimento_idx on titulos_receber (id_empresa, dt_vencimento);
+
+-- The tax rules of a company for a pair of states (the tax department's screen).
+create index regras_fiscais_ufs_idx on regras_fiscais (id_empresa, uf_origem, uf_destino);

@@ -28,8 +28,21 @@ function testProfile(name: string | undefined): FixtureProfile {
 
 /** The optional ERP tables `without` may name (the reference ERP's), per profile. */
 const OPTIONAL_TABLES: Record<FixtureProfile, Record<string, string>> = {
-  referencia: { corrent_visitas: 'corrent_visitas', estoque: 'estoque', notas_fiscais_itens: 'notas_fiscais_itens' },
-  odoo: { corrent_visitas: 'x_campo_visita', estoque: 'stock_quant' },
+  referencia: {
+    corrent_visitas: 'corrent_visitas',
+    estoque: 'estoque',
+    notas_fiscais_itens: 'notas_fiscais_itens',
+    produtos_fiscal: 'produtos_fiscal',
+    corrent_fiscal: 'corrent_fiscal',
+    regras_fiscais: 'regras_fiscais',
+  },
+  odoo: {
+    corrent_visitas: 'x_campo_visita',
+    estoque: 'stock_quant',
+    produtos_fiscal: 'x_campo_produto_fiscal',
+    corrent_fiscal: 'x_campo_partner_fiscal',
+    regras_fiscais: 'x_campo_regra_fiscal',
+  },
 };
 
 /**

@@ -445,6 +445,16 @@ export interface AppVwClientesCondicoes {
   id_empresa: number | null;
 }
 
+export interface AppVwClientesFiscal {
+  consumidor_final: boolean | null;
+  contribuinte_icms: boolean | null;
+  id_cliente: number | null;
+  id_empresa: number | null;
+  id_filial: number | null;
+  regime: string | null;
+  simples_nacional: boolean | null;
+}
+
 export interface AppVwCondicoesPagamento {
   ativo: boolean | null;
   descricao: string | null;
@@ -593,6 +603,35 @@ export interface AppVwProdutos {
   unidade: string | null;
 }
 
+export interface AppVwProdutosFiscal {
+  atualizado_em: Timestamp | null;
+  cest: string | null;
+  id_empresa: number | null;
+  id_filial: number | null;
+  id_produto: number | null;
+  ncm: string | null;
+  origem: number | null;
+  perc_ipi: Numeric | null;
+}
+
+export interface AppVwRegrasFiscais {
+  aliq_icms: Numeric | null;
+  aliq_icms_destino: Numeric | null;
+  atualizado_em: Timestamp | null;
+  icms_st: boolean | null;
+  id_empresa: number | null;
+  id_filial: number | null;
+  id_regra: number | null;
+  mva: Numeric | null;
+  ncm: string | null;
+  perc_fcp: Numeric | null;
+  perc_fcp_st: Numeric | null;
+  perc_reducao_base: Numeric | null;
+  regime: string | null;
+  uf_destino: string | null;
+  uf_origem: string | null;
+}
+
 export interface AppVwRegrasVigentes {
   badge: string | null;
   descricao: string | null;
@@ -733,6 +772,7 @@ export interface DB {
   "app.visitas": AppVisitas;
   "app.vw_clientes": AppVwClientes;
   "app.vw_clientes_condicoes": AppVwClientesCondicoes;
+  "app.vw_clientes_fiscal": AppVwClientesFiscal;
   "app.vw_condicoes_pagamento": AppVwCondicoesPagamento;
   "app.vw_empresas": AppVwEmpresas;
   "app.vw_estoque": AppVwEstoque;
@@ -746,6 +786,8 @@ export interface DB {
   "app.vw_positivacao_dia": AppVwPositivacaoDia;
   "app.vw_precos": AppVwPrecos;
   "app.vw_produtos": AppVwProdutos;
+  "app.vw_produtos_fiscal": AppVwProdutosFiscal;
+  "app.vw_regras_fiscais": AppVwRegrasFiscais;
   "app.vw_regras_vigentes": AppVwRegrasVigentes;
   "app.vw_sitpedido": AppVwSitpedido;
   "app.vw_subgrupos_produto": AppVwSubgruposProduto;

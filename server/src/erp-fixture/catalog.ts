@@ -4,6 +4,7 @@
 import { CATALOG, type GroupWords, type Unidade } from './catalog-words.ts';
 import type { CopyValue, CopyWriter } from './copy.ts';
 import { timestamp } from './dates.ts';
+import { productFiscalRow } from './fiscal.ts';
 import { ean13 } from './identity.ts';
 import type { Tenant } from './organization.ts';
 import { Rng } from './prng.ts';
@@ -50,6 +51,8 @@ export async function writeProducts(options: {
   asOf: number;
   products: CopyWriter;
   prices: CopyWriter;
+  /** produtos_fiscal: the product's NCM, CEST, origin and IPI, from its line (fiscal.ts). */
+  fiscal?: CopyWriter;
   onProduct?: (done: number) => void;
 }): Promise<ProductTable> {
   const { tenant, count, firstId, seed, historyStart, asOf, products, prices } = options;
@@ -117,6 +120,8 @@ export async function writeProducts(options: {
       isActive ? 'S' : 'N',
       changedAt,
     ]);
+
+    await options.fiscal?.write(productFiscalRow(id, line.base, changedAt));
 
     for (let p = 0; p < pautas; p++) {
       const factor = (tenant.pautas[p]?.factor ?? 1) * rng.real(0.985, 1.015);

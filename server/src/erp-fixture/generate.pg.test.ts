@@ -80,7 +80,7 @@ describe('createErpFixture, tiny', () => {
       expect(count, table).toBeGreaterThan(0);
       expect(await scalar<number>(db.pool, `select count(*)::int as v from ${table}`), table).toBe(count);
     }
-    expect(Object.keys(summary.counts)).toHaveLength(19);
+    expect(Object.keys(summary.counts)).toHaveLength(22);
   });
 
   it('marks the tables as a fixture and restores every foreign key and index', async () => {
@@ -436,7 +436,7 @@ describe('refusals', () => {
     const plain = await createErpFixture(erp.pool, { scale: 'tiny' }).catch((e: unknown) => e);
     expect((plain as FixtureError).code).toBe('TABLES_EXIST');
     expect((plain as FixtureError).message).toMatch(
-      /already has ERP tables \(condicoes_pagamento, corrent, corrent_condicoes, corrent_visitas/,
+      /already has ERP tables \(condicoes_pagamento, corrent, corrent_condicoes, corrent_fiscal and 18 more\)/,
     );
     const replace = await createErpFixture(erp.pool, { scale: 'tiny', replace: true }).catch((e: unknown) => e);
     expect(replace).toBeInstanceOf(FixtureError);

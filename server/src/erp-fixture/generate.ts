@@ -16,6 +16,7 @@ import {
   restoreConstraints,
 } from './database.ts';
 import { dayOf, erpNow, isoDay } from './dates.ts';
+import { clientFiscalRow, taxRuleRows } from './fiscal.ts';
 import { clearPreviousOdooFixture, mapReferenceToOdoo } from './odoo.ts';
 import { writeOrders } from './orders.ts';
 import { buildTenants, pautaRows, paymentTermRows, repCeilingRows } from './organization.ts';
@@ -138,6 +139,24 @@ const COLUMNS = {
   ],
   condicoes_pagamento: ['id_empresa', 'id_condicao', 'descricao', 'dias_prazo', 'ativo'],
   estoque: ['id_empresa', 'id_produto', 'quantidade'],
+  produtos_fiscal: ['id_produto', 'ncm', 'cest', 'origem', 'perc_ipi', 'dt_alteracao'],
+  regras_fiscais: [
+    'id_regra',
+    'id_empresa',
+    'ncm',
+    'uf_origem',
+    'uf_destino',
+    'regime',
+    'aliq_icms',
+    'icms_st',
+    'mva',
+    'aliq_icms_st',
+    'perc_fcp',
+    'perc_fcp_st',
+    'perc_red_base',
+    'dt_alteracao',
+  ],
+  corrent_fiscal: ['id_corrent', 'contribuinte_icms', 'simples_nacional', 'consumidor_final'],
   corrent_condicoes: ['id_corrent', 'id_empresa', 'id_condicao'],
   corrent_visitas: ['id_corrent', 'dia_semana', 'intervalo_semanas', 'data_base'],
   pedidos_venda: [
@@ -314,7 +333,11 @@ async function createReferenceFixture(pool: pg.Pool, options: FixtureOptions): P
     const productTotal = spec.productsPerTenant * tenants.length;
     const productTables = new Map<number, ProductTable>();
     progress('products', 0, productTotal);
-    const [products, prices] = [await writer('produtos'), await writer('pautas_precos')];
+    const [products, prices, fiscal] = [
+      await writer('produtos'),
+      await writer('pautas_precos'),
+      await writer('produtos_fiscal'),
+    ];
     for (const [t, tenant] of tenants.entries()) {
       const before = t * spec.productsPerTenant;
       const table = await writeProducts({
@@ -326,6 +349,7 @@ async function createReferenceFixture(pool: pg.Pool, options: FixtureOptions): P
         asOf,
         products,
         prices,
+        fiscal,
         onProduct: (done) => {
           if (done % 1000 === 0) progress('products', before + done, productTotal);
         },
@@ -334,6 +358,14 @@ async function createReferenceFixture(pool: pg.Pool, options: FixtureOptions): P
     }
     await finish('produtos', products);
     await finish('pautas_precos', prices);
+    await finish('produtos_fiscal', fiscal);
+    await copyRows(
+      'regras_fiscais',
+      taxRuleRows(
+        tenants.map((t) => t.id),
+        asOf,
+      ),
+    );
     await copyRows(
       'estoque',
       tenants.flatMap((t) => stockRows(t.id, productTables.get(t.id))),
@@ -349,6 +381,10 @@ async function createReferenceFixture(pool: pg.Pool, options: FixtureOptions): P
     await finish('corrent', clients);
     await copyRows('corrent_condicoes', plan.clients.flatMap(clientTermRows));
     await copyRows('corrent_visitas', plan.clients.flatMap(visitDayRows));
+    await copyRows(
+      'corrent_fiscal',
+      plan.clients.map((c) => clientFiscalRow({ id: c.id, tipoPessoa: String(c.row[3]) })),
+    );
     progress('clients', corrent, corrent);
 
     progress('orders', 0, plan.events.length);

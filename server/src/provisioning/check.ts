@@ -15,7 +15,9 @@
 // ERP's own inserts wait on the sequence meanwhile instead of drawing numbers twice. That
 // needs the sequence's owner; a role that is not gets a problem line and no rehearsal. A
 // sequence reached only through dynamic SQL cannot be held: any sequence that moved while
-// the check ran is reported as a warning.
+// the check ran is reported as a warning. The ERP's fiscal data, optional, is read whole, and
+// what an order must not apply (a negative rate, an MVA over 1,000 %, two rules for the same
+// NCM, states and regime) is reported as warnings: provisioning never fails on it.
 import { isErpEncoding } from '@campo/shared';
 import type pg from 'pg';
 import { checkErpContract } from './erp-check.ts';
@@ -352,6 +354,174 @@ async function checkData(client: pg.ClientBase, usable: Set<string>, sampleRows:
       f.warning(
         'data',
         `${r.unpriced} of ${r.sampled} sampled active products have no price in vw_precos: they cannot be ordered`,
+      );
+    }
+  }
+}
+
+/** Known values of vw_clientes_fiscal.regime, which vw_regras_fiscais.regime must name. */
+const REGIMES = ['contribuinte', 'simples', 'consumidor_final', 'nao_contribuinte'];
+
+/** Fiscal data Campo must not apply: each a condition on a view's rows, reported with its ids. */
+const BAD_FISCAL_DATA: { view: string; id: string; noun: string; what: string; where: string }[] = [
+  {
+    view: 'vw_regras_fiscais',
+    id: 'id_regra',
+    noun: 'rule',
+    what: 'a negative rate',
+    where: 'least(aliq_icms, mva, aliq_icms_destino, perc_fcp, perc_fcp_st, perc_reducao_base) < 0',
+  },
+  {
+    view: 'vw_regras_fiscais',
+    id: 'id_regra',
+    noun: 'rule',
+    what: 'a rate or base reduction over 100 %',
+    where: 'greatest(aliq_icms, aliq_icms_destino, perc_fcp, perc_fcp_st, perc_reducao_base) > 100',
+  },
+  { view: 'vw_regras_fiscais', id: 'id_regra', noun: 'rule', what: 'an MVA over 1,000 %', where: 'mva > 1000' },
+  { view: 'vw_regras_fiscais', id: 'id_regra', noun: 'rule', what: 'no ICMS rate', where: 'aliq_icms is null' },
+  {
+    view: 'vw_regras_fiscais',
+    id: 'id_regra',
+    noun: 'rule',
+    what: 'ICMS-ST without an MVA or the destination rate',
+    where: 'icms_st and (mva is null or aliq_icms_destino is null)',
+  },
+  {
+    view: 'vw_regras_fiscais',
+    id: 'id_regra',
+    noun: 'rule',
+    what: 'an interstate rate other than 4, 7 or 12 %',
+    where: 'uf_origem <> uf_destino and aliq_icms not in (4, 7, 12)',
+  },
+  {
+    view: 'vw_regras_fiscais',
+    id: 'id_regra',
+    noun: 'rule',
+    what: 'an NCM that is no prefix of 2 to 8 digits',
+    where: 'ncm is not null and length(ncm) not between 2 and 8',
+  },
+  {
+    view: 'vw_regras_fiscais',
+    id: 'id_regra',
+    noun: 'rule',
+    what: 'a state missing or not of two letters',
+    where: "coalesce(uf_origem, '') !~ '^[A-Z]{2}$' or coalesce(uf_destino, '') !~ '^[A-Z]{2}$'",
+  },
+  {
+    view: 'vw_regras_fiscais',
+    id: 'id_regra',
+    noun: 'rule',
+    what: `a regime other than ${REGIMES.join(', ')} (it matches no client)`,
+    where: `regime is not null and regime not in (${REGIMES.map((r) => `'${r}'`).join(', ')})`,
+  },
+  {
+    view: 'vw_produtos_fiscal',
+    id: 'id_produto',
+    noun: 'product',
+    what: 'an IPI rate below 0 or over 100 %',
+    where: 'perc_ipi < 0 or perc_ipi > 100',
+  },
+  {
+    view: 'vw_produtos_fiscal',
+    id: 'id_produto',
+    noun: 'product',
+    what: 'no NCM of 8 digits',
+    where: 'ncm is null or length(ncm) <> 8',
+  },
+  {
+    view: 'vw_produtos_fiscal',
+    id: 'id_produto',
+    noun: 'product',
+    what: 'a CEST that is not 7 digits',
+    where: 'cest is not null and length(cest) <> 7',
+  },
+  {
+    view: 'vw_produtos_fiscal',
+    id: 'id_produto',
+    noun: 'product',
+    what: 'an origin outside 0 to 8',
+    where: 'origem is null or origem not between 0 and 8',
+  },
+];
+
+const FISCAL_VIEWS = ['vw_produtos_fiscal', 'vw_clientes_fiscal', 'vw_regras_fiscais'];
+
+/**
+ * The ERP's fiscal data (optional), read whole: what an order must not apply, each kind one
+ * warning with the first ids. Never a problem: provisioning works without fiscal data, and an
+ * order prices a line without a rule Campo cannot trust.
+ */
+async function checkFiscalData(client: pg.ClientBase, usable: Set<string>, f: Findings): Promise<void> {
+  const views = FISCAL_VIEWS.filter((v) => usable.has(v));
+  const counts = new Map<string, number>();
+  for (const v of views) {
+    const run = await guarded(client, () => client.query<{ n: number }>(`select count(*)::int as n from app.${v}`));
+    if (!run.ok) {
+      f.warning('data', `${v}: the fiscal data could not be read: ${messageOf(run.error)}`);
+      continue;
+    }
+    counts.set(v, run.value.rows[0]?.n ?? 0);
+  }
+  const empty = views.filter((v) => counts.get(v) === 0);
+  if (empty.length > 0 && empty.length < views.length) {
+    f.warning(
+      'data',
+      `${empty.join(' and ')} ${empty.length === 1 ? 'has' : 'have'} no rows while the other fiscal views have some: without all three Campo cannot compute taxes and shows prices without them`,
+    );
+  }
+  for (const bad of BAD_FISCAL_DATA) {
+    if (!counts.get(bad.view)) continue;
+    const run = await guarded(client, () =>
+      client.query<{ n: number; ids: number[] }>(
+        `select count(*)::int as n, (array_agg(${bad.id} order by ${bad.id}))[1:5] as ids
+           from app.${bad.view} where ${bad.where}`,
+      ),
+    );
+    if (!run.ok) {
+      f.warning('data', `${bad.view}: the check for ${bad.what} failed: ${messageOf(run.error)}`);
+      continue;
+    }
+    const r = run.value.rows[0];
+    if (r && r.n > 0) {
+      f.warning(
+        'data',
+        `${bad.view}: ${r.n} ${bad.noun}${r.n === 1 ? ' has' : 's have'} ${bad.what} (${bad.id} ${r.ids.join(', ')}${r.n > 5 ? ', ...' : ''}); fix ${r.n === 1 ? 'it' : 'them'} in the ERP`,
+      );
+    }
+  }
+  if (counts.get('vw_regras_fiscais')) {
+    const run = await guarded(client, () =>
+      client.query<{
+        total: number;
+        id_empresa: number;
+        ncm: string | null;
+        uf_origem: string | null;
+        uf_destino: string | null;
+        regime: string | null;
+        ids: number[];
+      }>(
+        `select count(*) over ()::int as total, id_empresa, ncm, uf_origem, uf_destino, regime,
+                array_agg(id_regra order by id_regra) as ids
+           from app.vw_regras_fiscais
+          group by id_empresa, ncm, uf_origem, uf_destino, regime
+         having count(*) > 1
+          order by id_empresa, ncm, uf_origem, uf_destino, regime
+          limit 5`,
+      ),
+    );
+    if (!run.ok) f.warning('data', `vw_regras_fiscais: the check for repeated rules failed: ${messageOf(run.error)}`);
+    else if (run.value.rows.length > 0) {
+      const total = run.value.rows[0]?.total ?? 0;
+      const shown = run.value.rows
+        .map(
+          (r) =>
+            `tenant ${r.id_empresa} NCM ${r.ncm ?? 'any'} ${r.uf_origem}->${r.uf_destino} regime ${r.regime ?? 'any'} (id_regra ${r.ids.join(', ')})`,
+        )
+        .join('; ');
+      f.warning(
+        'data',
+        `vw_regras_fiscais: ${total} NCM${total === 1 ? ' has' : 's have'} two or more rules for the same states and regime, and Campo cannot tell which applies: ${shown}${total > 5 ? '; ...' : ''}`,
       );
     }
   }
@@ -726,6 +896,8 @@ export async function checkProvisioning(pool: pg.Pool, options: CheckOptions = {
         // costs the step one line, never the report.
         const data = await guarded(client, () => checkData(client, usable, sampleRows, f));
         if (!data.ok) f.problem('data', `the data check stopped: ${messageOf(data.error)}`);
+        const fiscal = await guarded(client, () => checkFiscalData(client, usable, f));
+        if (!fiscal.ok) f.warning('data', `the fiscal data check stopped: ${messageOf(fiscal.error)}`);
         log('rehearsing the triggers: approving a synthetic order, registering a synthetic client');
         if (
           ['vw_clientes', 'vw_sitpedido', 'vw_pedidos_erp_itens', 'vw_precos', 'vw_produtos'].every((v) =>

@@ -134,6 +134,17 @@ describe('the odoo profile', () => {
         precos: await one('select count(*), sum(preco) from app.vw_precos'),
         pautas: await one("select count(*), string_agg(descricao, ',' order by descricao) from app.vw_pautas"),
         estoque: await one('select count(*), sum(quantidade) from app.vw_estoque'),
+        produtosFiscal: await one(
+          "select count(*), string_agg(concat_ws(':', id_produto, ncm, cest, origem, perc_ipi, atualizado_em), ',' order by id_produto) from app.vw_produtos_fiscal",
+        ),
+        clientesFiscal: await one(
+          'select regime, contribuinte_icms, simples_nacional, consumidor_final, count(*), sum(id_cliente) from app.vw_clientes_fiscal group by 1, 2, 3, 4 order by 1',
+        ),
+        regrasFiscais: await one(
+          `select id_regra, id_empresa, id_filial, ncm, uf_origem, uf_destino, regime, aliq_icms, icms_st, mva,
+                  aliq_icms_destino, perc_fcp, perc_fcp_st, perc_reducao_base, atualizado_em
+             from app.vw_regras_fiscais order by id_regra`,
+        ),
         condicoes: await one('select count(*), count(*) filter (where ativo) from app.vw_condicoes_pagamento'),
         clientesCondicoes: await one('select count(*), count(distinct id_cliente) from app.vw_clientes_condicoes'),
         sitpedido: await one(

@@ -39,7 +39,7 @@ describe('the SQL under sql/', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has numbered migrations from 0001 without gaps, 23 views, 3 triggers, and a header on every file', async () => {
+  it('has numbered migrations from 0001 without gaps, 26 views, 3 triggers, and a header on every file', async () => {
     const sources = await loadSqlSources();
     const versions = sources.migrations.map((m) => Number(m.version));
     expect(versions).toEqual(versions.map((_, i) => i + 1));
@@ -47,7 +47,7 @@ describe('the SQL under sql/', () => {
     // The spec's verified setup: 13 tables, which a baseline compares against 0001.
     expect(sources.migrations[0]?.sql.match(/^create table app\.\w+/gm)).toHaveLength(13);
     const names = (kind: string) => sources.repeatables.filter((r) => r.kind === kind).map((r) => r.name);
-    expect(names('view')).toHaveLength(23);
+    expect(names('view')).toHaveLength(26);
     expect(names('view')).toContain('vw_sitpedido');
     expect(names('trigger').sort()).toEqual(['trg_cliente_novo', 'trg_pedido_aprovado', 'trg_pedidos_abertos']);
     expect(names('function')).toContain('texto_erp');

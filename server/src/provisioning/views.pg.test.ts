@@ -30,10 +30,10 @@ describe('the views over the tiny reference ERP', () => {
     await provision(db.pool);
   });
 
-  it('are 23, each selectable, and each ERP-backed one returns rows', async () => {
+  it('are 26, each selectable, and each ERP-backed one returns rows', async () => {
     const sources = await loadSqlSources();
     const views = sources.repeatables.filter((r) => r.kind === 'view');
-    expect(views).toHaveLength(23);
+    expect(views).toHaveLength(26);
     for (const v of views) {
       const { rows } = await db.pool.query(`select * from app.${v.name} limit 1`);
       // Rules in force and Campo-only data are empty until the service writes them.

@@ -18,7 +18,9 @@
 
 insert into res_country_state (id, code, name)
 select row_number() over (order by uf), uf, uf
-  from (select btrim(uf) as uf from referencia.empresas union select btrim(uf) from referencia.corrent) s;
+  from (select btrim(uf) as uf from referencia.empresas union select btrim(uf) from referencia.corrent
+        union select btrim(uf_origem) from referencia.regras_fiscais
+        union select btrim(uf_destino) from referencia.regras_fiscais) s;
 
 insert into res_company (id, parent_id, name, x_nome_fantasia, vat, company_registry, street, city, state_id,
                          zip, phone, active)
@@ -153,6 +155,27 @@ select cc.id_corrent, 100 * cc.id_empresa + cc.id_condicao from referencia.corre
 
 insert into x_campo_visita (partner_id, dia_semana, intervalo_semanas, data_base)
 select v.id_corrent, v.dia_semana, v.intervalo_semanas, v.data_base from referencia.corrent_visitas v;
+
+-- Fiscal data in the integrator's x_campo tables, codes written with Odoo's dots.
+insert into x_campo_produto_fiscal (product_tmpl_id, ncm, cest, origem, ipi_percent, write_date)
+select f.id_produto, regexp_replace(f.ncm, '^(....)(..)(..)$', '\1.\2.\3'),
+       regexp_replace(f.cest, '^(..)(...)(..)$', '\1.\2.\3'), f.origem::text, f.perc_ipi, f.dt_alteracao
+  from referencia.produtos_fiscal f;
+
+insert into x_campo_partner_fiscal (partner_id, contribuinte_icms, simples_nacional, consumidor_final)
+select f.id_corrent, f.contribuinte_icms = 'S', f.simples_nacional = 'S', f.consumidor_final = 'S'
+  from referencia.corrent_fiscal f;
+
+insert into x_campo_regra_fiscal (id, company_id, ncm, state_from_id, state_to_id, regime, icms_percent, icms_st,
+                                  mva_percent, icms_st_percent, fcp_percent, fcp_st_percent,
+                                  base_reduction_percent, write_date)
+select r.id_regra, r.id_empresa, regexp_replace(r.ncm, '^(....)(..)(..)$', '\1.\2.\3'), o.id, d.id,
+       case r.regime when 'R' then 'resale' when 'S' then 'simples' when 'C' then 'final_consumer'
+                     when 'N' then 'non_contributor' end,
+       r.aliq_icms, r.icms_st = 'S', r.mva, r.aliq_icms_st, r.perc_fcp, r.perc_fcp_st, r.perc_red_base, r.dt_alteracao
+  from referencia.regras_fiscais r
+  join res_country_state o on o.code = btrim(r.uf_origem)
+  join res_country_state d on d.code = btrim(r.uf_destino);
 
 insert into sale_order (id, name, company_id, partner_id, user_id, team_id, pricelist_id, payment_term_id,
                         date_order, state, invoice_status, amount_untaxed, amount_total, origin,

@@ -216,6 +216,46 @@ create table x_campo_visita (
   primary key (partner_id, dia_semana)
 );
 
+-- Fiscal data, optional in Campo's contract. Odoo's own Brazilian localisation keeps the NCM
+-- and origin on the product and the regime on the partner, in its localisation modules, and
+-- computes the taxes through an external service, so no tax rule is in its database (OCA's
+-- l10n_br_fiscal keeps its own tables). This Odoo-shaped ERP has none of those modules: the
+-- integrator's extension tables below hold what Campo reads, with Odoo's conventions (codes
+-- with their dots, booleans, states as res_country_state, datetimes as write_date).
+create table x_campo_produto_fiscal (
+  product_tmpl_id integer primary key references product_template (id),
+  ncm             varchar(10) not null,
+  cest            varchar(9),
+  origem          varchar(1) not null default '0',
+  ipi_percent     numeric(5, 2) not null default 0,
+  write_date      timestamp not null default now()
+);
+
+create table x_campo_partner_fiscal (
+  partner_id        integer primary key references res_partner (id),
+  contribuinte_icms boolean not null,
+  simples_nacional  boolean not null default false,
+  consumidor_final  boolean not null default false
+);
+
+-- regime: 'resale', 'simples', 'final_consumer', 'non_contributor', or null for any client.
+create table x_campo_regra_fiscal (
+  id                     integer primary key,
+  company_id             integer not null references res_company (id),
+  ncm                    varchar(10),
+  state_from_id          integer not null references res_country_state (id),
+  state_to_id            integer not null references res_country_state (id),
+  regime                 varchar(20),
+  icms_percent           numeric(5, 2) not null,
+  icms_st                boolean not null default false,
+  mva_percent            numeric(7, 2),
+  icms_st_percent        numeric(5, 2),
+  fcp_percent            numeric(5, 2) not null default 0,
+  fcp_st_percent         numeric(5, 2) not null default 0,
+  base_reduction_percent numeric(5, 2) not null default 0,
+  write_date             timestamp not null default now()
+);
+
 -- Numbering: sale orders take their name from the 'sale.order' sequence of their company
 -- (no gaps: the row is locked and number_next moved on).
 create table ir_sequence (
