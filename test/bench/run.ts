@@ -7,6 +7,7 @@ import { benchBundle } from './bundle.ts';
 import { benchBurst } from './burst.ts';
 import { benchCheapPhone } from './cheap-phone.ts';
 import { benchDashboards } from './dashboards.ts';
+import { benchHotPaths } from './hot-paths.ts';
 import { benchOrders } from './orders.ts';
 import { benchOrdersHistory } from './orders-history.ts';
 import { benchProvisioning } from './provisioning.ts';
@@ -28,6 +29,8 @@ const BENCHMARKS: Record<string, () => Promise<void>> = {
   burst: () => benchBurst({ ...(devices ? { devices } : {}) }),
   'cheap-phone': benchCheapPhone,
   dashboards: benchDashboards,
+  // The other hot paths against their true limits (issue #51).
+  'hot-paths': benchHotPaths,
   // --history: how an order's cost moves with the open orders and the orders in the database (issue #51).
   orders: values.history ? benchOrdersHistory : benchOrders,
   provisioning: benchProvisioning,
