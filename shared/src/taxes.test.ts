@@ -281,9 +281,9 @@ describe('the rule selector', () => {
       rule({ ...base, id: 1, ncm: '22' }),
       rule({ ...base, id: 2, ncm: '2201' }),
       rule({ ...base, id: 3, ncm: '220110' }),
-      rule({ ...base, id: 4, ncm: '220110', regime: 'contribuinte_revenda' }),
+      rule({ ...base, id: 4, ncm: '220110', regime: 'contribuinte' }),
       rule({ ...base, id: 5, ncm: '22011000', ufOrigem: 'RJ' }),
-      rule({ ...base, id: 6, ncm: '22011000', regime: 'simples_nacional' }),
+      rule({ ...base, id: 6, ncm: '22011000', regime: 'simples' }),
       rule({ ...base, id: 7, ncm: '22021000' }),
     ];
     expect(selectTaxRule(rules, '22011000', 'SP', mg)).toEqual({ rule: rules[3], notes: [] });
@@ -335,7 +335,7 @@ describe('the rule selector', () => {
     const rules = [
       rule({ ...base, id: 1, ncm: '2201' }),
       rule({ ...base, id: 2, ncm: '2201', mva: 45 }),
-      rule({ ...base, id: 3, ncm: '2201', regime: 'simples_nacional' }),
+      rule({ ...base, id: 3, ncm: '2201', regime: 'simples' }),
       rule({ ...base, id: 4, ncm: '2201', ufDestino: 'RJ' }),
       rule({ ...base, id: 5, ncm: '22011', aliquotaFcp: -2 }),
       rule({ ...base, id: 6, ncm: '2', mva: 10_000 }),

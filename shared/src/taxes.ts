@@ -52,7 +52,7 @@ export const ZCest = z
 
 /** The client's regime a rule may be keyed by (derived from ZClientFiscal by clientTaxRegime). */
 export const ZTaxRegime = z
-  .enum(['contribuinte_revenda', 'contribuinte_consumo', 'simples_nacional', 'nao_contribuinte'])
+  .enum(['contribuinte', 'simples', 'consumidor_final', 'nao_contribuinte'])
   .describe('Client regime for tax rules');
 export type TaxRegime = z.infer<typeof ZTaxRegime>;
 
@@ -175,11 +175,15 @@ const note = (code: TaxNoteCode, ruleIds: number[] = [], detail?: string): TaxNo
 // ---------------------------------------------------------------------------------------
 // The rule selector
 
-/** The regime a client's rules are keyed by: not a contributor, then Simples, then its use. */
+/**
+ * The regime a client's rules are keyed by, the same word app.vw_clientes_fiscal.regime gives:
+ * not a contributor, then a contributor buying for its own use (no ST, whatever its regime),
+ * then Simples, then any other contributor buying for resale.
+ */
 export function clientTaxRegime(client: ClientFiscal): TaxRegime {
   if (!client.contribuinteIcms) return 'nao_contribuinte';
-  if (client.simplesNacional) return 'simples_nacional';
-  return client.consumidorFinal ? 'contribuinte_consumo' : 'contribuinte_revenda';
+  if (client.consumidorFinal) return 'consumidor_final';
+  return client.simplesNacional ? 'simples' : 'contribuinte';
 }
 
 export interface RuleSelection {
