@@ -178,6 +178,10 @@ export async function benchOrdersHistory(): Promise<void> {
            from pg_stat_statements where toplevel and query not like '%pg_stat_statements%'`,
       );
       const last = rows.filter((r) => isLast(r.query));
+      // BENCH_HISTORY_TOP=N: the N statements that touched the most blocks in the stage, on
+      // stderr, to find what grows with the history.
+      for (const r of [...rows].sort((a, b) => b.blocks - a.blocks).slice(0, Number(process.env.BENCH_HISTORY_TOP ?? 0)))
+        process.stderr.write(`  ${(r.blocks / ORDERS).toFixed(1)} blocks/order, ${r.calls} calls: ${r.query.replace(/\s+/g, ' ').slice(0, 160)}\n`);
       const sum = (xs: typeof rows, f: (r: (typeof rows)[number]) => number) => xs.reduce((a, r) => a + f(r), 0);
       stages.push({
         label: `${label} (${(await totalOrders()).toLocaleString('en')} orders)`,
@@ -194,13 +198,18 @@ export async function benchOrdersHistory(): Promise<void> {
       await pool.query(CLOSE_OPEN, [clients]);
     };
 
+    // The open orders are written in one statement a stage, where a distributor's come one at a
+    // time over days: every table they moved is vacuumed and analyzed as autovacuum would have
+    // left it (with the totals kept by trg_pedidos_abertos, each client's row took hundreds of
+    // versions in that one statement).
+    const settled = () => pool.query('vacuum analyze');
     await pool.query(CLOSE_OPEN, [clients]);
     await stage('0 open orders per client', 0, true);
     await pool.query(OPEN_ORDERS, [clients, 100, product]);
-    await pool.query('vacuum analyze app.pedidos');
+    await settled();
     await stage('100 open orders per client', 100, false);
     await pool.query(OPEN_ORDERS, [clients, 300, product]);
-    await pool.query('vacuum analyze app.pedidos');
+    await settled();
     await stage('400 open orders per client', 400, true);
     await pool.query(CLOSE_OPEN, [clients]);
     const now = await totalOrders();
