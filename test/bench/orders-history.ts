@@ -180,8 +180,12 @@ export async function benchOrdersHistory(): Promise<void> {
       const last = rows.filter((r) => isLast(r.query));
       // BENCH_HISTORY_TOP=N: the N statements that touched the most blocks in the stage, on
       // stderr, to find what grows with the history.
-      for (const r of [...rows].sort((a, b) => b.blocks - a.blocks).slice(0, Number(process.env.BENCH_HISTORY_TOP ?? 0)))
-        process.stderr.write(`  ${(r.blocks / ORDERS).toFixed(1)} blocks/order, ${r.calls} calls: ${r.query.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      for (const r of [...rows]
+        .sort((a, b) => b.blocks - a.blocks)
+        .slice(0, Number(process.env.BENCH_HISTORY_TOP ?? 0)))
+        process.stderr.write(
+          `  ${(r.blocks / ORDERS).toFixed(1)} blocks/order, ${r.calls} calls: ${r.query.replace(/\s+/g, ' ').slice(0, 160)}\n`,
+        );
       const sum = (xs: typeof rows, f: (r: (typeof rows)[number]) => number) => xs.reduce((a, r) => a + f(r), 0);
       stages.push({
         label: `${label} (${(await totalOrders()).toLocaleString('en')} orders)`,
