@@ -2,6 +2,7 @@
 // whatever moves an order (placed, approved, rejected, invoiced or cancelled by the ERP, deleted,
 // many at once), app.pedidos_em_aberto answers what summing the client's open orders answers,
 // and provisioning sums them again when it (re)creates the trigger. Runs on both ERP profiles.
+import type { Order } from '@campo/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../../../test/support/app.ts';
 import {
@@ -72,10 +73,10 @@ describe("a client's open orders, kept as one total", () => {
 
   it('moves with every order placed, decided, ended by the ERP or deleted', async () => {
     expect(await openOf()).toBe('0.00');
-    const placed = [];
+    const placed: Order[] = [];
     for (const q of [1, 2, 3, 4, 5]) placed.push(await placeOrder(as.rep, order(q)));
     await expectInStep();
-    const [a, b, c, d] = placed as [(typeof placed)[0], ...typeof placed];
+    const [a, b, c, d] = placed as [Order, Order, Order, Order, Order];
     // Approved: still open (moves nothing). Rejected: leaves.
     expect((await as.sup('POST', `/orders/${a.id}/approve`, {})).status).toBe(200);
     expect((await as.sup('POST', `/orders/${b.id}/approve`, {})).status).toBe(200);
