@@ -213,6 +213,12 @@ export interface AppPedidos {
   valor_total: Generated<Numeric>;
 }
 
+export interface AppPedidosAbertosTotais {
+  id_cliente: number;
+  id_empresa: number;
+  valor: Generated<Numeric>;
+}
+
 export interface AppPedidoStatusHistorico {
   criado_em: Generated<Timestamp>;
   id: Generated<number>;
@@ -756,6 +762,7 @@ export interface DB {
   "app.pedido_itens": AppPedidoItens;
   "app.pedido_status_historico": AppPedidoStatusHistorico;
   "app.pedidos": AppPedidos;
+  "app.pedidos_abertos_totais": AppPedidosAbertosTotais;
   "app.perfil_erp": AppPerfilErp;
   "app.push_inscricoes": AppPushInscricoes;
   "app.push_outbox": AppPushOutbox;

@@ -10,6 +10,6 @@ describe('reference ERP schema', () => {
     const { rows } = await db.pool.query<{ n: number }>(
       "select count(*)::int as n from pg_tables where schemaname = 'public'",
     );
-    expect(rows[0]?.n).toBe(19);
+    expect(rows[0]?.n).toBe(22);
   });
 });

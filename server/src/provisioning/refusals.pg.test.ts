@@ -152,7 +152,7 @@ describe('--dry-run', () => {
     expect(lines).toContain('would apply migration 0001_app_schema');
     expect(lines).toContain('would create view vw_sitpedido (new)');
     expect(lines).toContain('would create trigger trg_pedido_aprovado (new)');
-    expect(lines.filter((l) => l.startsWith('would create view'))).toHaveLength(23);
+    expect(lines.filter((l) => l.startsWith('would create view'))).toHaveLength(26);
     expect(await hasAppSchema(pool)).toBe(false);
     expect(await catalogSnapshot(pool)).toEqual(before);
   });

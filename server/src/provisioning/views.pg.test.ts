@@ -1,4 +1,4 @@
-// The 23 views on the tiny reference ERP. Expectations are computed here from the raw ERP
+// The 26 views on the tiny reference ERP. Expectations are computed here from the raw ERP
 // tables, never copied from the views' own SQL, so a wrong join or rule shows up.
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
