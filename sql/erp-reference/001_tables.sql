@@ -111,7 +111,7 @@ create table estoque (
 -- goods (0 national ... 8, the NF-e's orig: 1, 2, 3 and 8 are imported, taxed at 4 %
 -- interstate) and the IPI rate.
 create table produtos_fiscal (
-  id_produto      integer primary key references produtos (id_produto),
+  id_produto      integer primary key references produtos (id_produto) on delete cascade,
   ncm             char(8) not null,
   cest            char(7),
   origem          smallint not null default 0,
@@ -217,7 +217,7 @@ create table corrent (
 -- buys as a final consumer (for its own use) or for resale. A client that is no contributor
 -- always buys as a final consumer.
 create table corrent_fiscal (
-  id_corrent        integer primary key references corrent (id_corrent),
+  id_corrent        integer primary key references corrent (id_corrent) on delete cascade,
   contribuinte_icms char(1) not null check (contribuinte_icms in ('S', 'N')),
   simples_nacional  char(1) not null default 'N' check (simples_nacional in ('S', 'N')),
   consumidor_final  char(1) not null default 'N' check (consumidor_final in ('S', 'N'))

@@ -223,7 +223,7 @@ create table x_campo_visita (
 -- integrator's extension tables below hold what Campo reads, with Odoo's conventions (codes
 -- with their dots, booleans, states as res_country_state, datetimes as write_date).
 create table x_campo_produto_fiscal (
-  product_tmpl_id integer primary key references product_template (id),
+  product_tmpl_id integer primary key references product_template (id) on delete cascade,
   ncm             varchar(10) not null,
   cest            varchar(9),
   origem          varchar(1) not null default '0',
@@ -232,7 +232,7 @@ create table x_campo_produto_fiscal (
 );
 
 create table x_campo_partner_fiscal (
-  partner_id        integer primary key references res_partner (id),
+  partner_id        integer primary key references res_partner (id) on delete cascade,
   contribuinte_icms boolean not null,
   simples_nacional  boolean not null default false,
   consumidor_final  boolean not null default false
