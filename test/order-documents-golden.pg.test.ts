@@ -46,26 +46,15 @@ describe('the documents a phone pulls after an order', () => {
     // The fixture's history is dated back from today, and which of its titles are open, overdue
     // or paid (so which client is blocked) moves with the day: the representative's clients get
     // a past of the test's own, the same any day.
-    await db.pool.query(
-      `with clientes as (select id_corrent from corrent where id_empresa = $1 and cod_vendedor = $2),
-            titulos as (delete from titulos_receber where id_corrent in (select id_corrent from clientes)),
-            itens_nf as (delete from notas_fiscais_itens where id_nota in
-                           (select id_nota from notas_fiscais where id_corrent in (select id_corrent from clientes)))
-       select 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    await db.pool.query(
-      `with clientes as (select id_corrent from corrent where id_empresa = $1 and cod_vendedor = $2),
-            notas as (delete from notas_fiscais where id_corrent in (select id_corrent from clientes)),
-            itens as (delete from pedidos_venda_itens where id_pedido in
-                        (select id_pedido from pedidos_venda where id_corrent in (select id_corrent from clientes)))
-       select 1`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
-    await db.pool.query(
-      `delete from pedidos_venda where id_corrent in (select id_corrent from corrent where id_empresa = $1 and cod_vendedor = $2)`,
-      [rep.idEmpresa, rep.codVendedor],
-    );
+    const clientes = '(select id_corrent from corrent where id_empresa = $1 and cod_vendedor = $2)';
+    for (const past of [
+      `delete from titulos_receber where id_corrent in ${clientes}`,
+      `delete from notas_fiscais_itens where id_nota in (select id_nota from notas_fiscais where id_corrent in ${clientes})`,
+      `delete from notas_fiscais where id_corrent in ${clientes}`,
+      `delete from pedidos_venda_itens where id_pedido in (select id_pedido from pedidos_venda where id_corrent in ${clientes})`,
+      `delete from pedidos_venda where id_corrent in ${clientes}`,
+    ])
+      await db.pool.query(past, [rep.idEmpresa, rep.codVendedor]);
     const client = await aPricedClient(db.pool, rep, { products: 3 });
     await erpReceivable(db.pool, client.idCliente, {
       numDocumento: 'GOLDEN-1',
